@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Prints 'N passed, N failed, N skipped' from meson's testlog.json, counting TAP subtests."""
+import json
+import re
+import sys
+
+
+def count(log_path):
+    passed = failed = skipped = 0
+    with open(log_path, encoding="utf-8", errors="replace") as log:
+        for line in log:
+            test = json.loads(line)
+            result = test.get("result")
+            stdout = test.get("stdout") or ""
+            oks = len(re.findall(r"^ok \d+(?! .*# SKIP)", stdout, re.M))
+            skips = len(re.findall(r"^ok \d+.*# SKIP", stdout, re.M))
+            noks = len(re.findall(r"^not ok \d+(?! .*# TODO)", stdout, re.M))
+            whole_skip = re.search(r"^1\.\.0 # SKIP", stdout, re.M)
+            if result in ("OK", "EXPECTEDFAIL") and (oks or skips):
+                passed += oks
+                skipped += skips
+            elif result == "SKIP" or whole_skip:
+                skipped += max(1, skips)
+            elif result in ("OK", "EXPECTEDFAIL"):
+                passed += 1
+            else:
+                passed += oks
+                skipped += skips
+                failed += max(1, noks)
+    return passed, failed, skipped
+
+
+if __name__ == "__main__":
+    try:
+        p, f, s = count(sys.argv[1])
+    except OSError as e:
+        print(f"no test log: {e}")
+        print("0 passed, 1 failed, 0 skipped")
+        sys.exit(1)
+    print(f"{p} passed, {f} failed, {s} skipped")
+    sys.exit(1 if f else 0)

@@ -1,0 +1,17 @@
+/* cs-summary-view.h — capture totals: files, packets, SIP methods and statuses, time span */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-analysis.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_SUMMARY_VIEW (cs_summary_view_get_type ())
+G_DECLARE_FINAL_TYPE (CsSummaryView, cs_summary_view, CS, SUMMARY_VIEW, GtkWidget)
+
+GtkWidget *cs_summary_view_new (void);
+/* Shows the totals of a finished load; NULL shows that nothing is loaded. */
+void cs_summary_view_set_analysis (CsSummaryView *self, CsAnalysis *analysis);
+
+G_END_DECLS

@@ -1,0 +1,69 @@
+/* cs-window-private.h — CsWindow's state, shared by its files and the UI tests */
+#pragma once
+
+#include "cs-analysis.h"
+#include "cs-calls-view.h"
+#include "cs-loader.h"
+#include "cs-status-page.h"
+#include "cs-summary-view.h"
+#include "cs-window.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CS_WINDOW_STATE_EMPTY,   /* nothing open: says how to open a capture */
+  CS_WINDOW_STATE_LOADING, /* reading in the background; calls appear as found */
+  CS_WINDOW_STATE_LOADED,  /* everything read (possibly up to damage) */
+  CS_WINDOW_STATE_ERROR,   /* nothing could be read; says why */
+} CsWindowState;
+
+struct _CsWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* Template children */
+  GtkLabel *title_label;
+  GtkMenuButton *recent_button;
+  GtkSearchEntry *search_entry;
+  GtkRevealer *damage_revealer;
+  GtkLabel *damage_label;
+  GtkStack *main_stack;
+  CsStatusPage *error_page;
+  GtkStack *view_stack;
+  CsCallsView *calls_view;
+  CsSummaryView *summary_view;
+  GtkPaned *list_paned;
+  GtkPaned *detail_paned;
+  GtkWidget *statusbar;
+  GtkLabel *status_label;
+  GtkWidget *load_box;
+  GtkProgressBar *load_progress;
+
+  GSettings *settings; /* NULL when the schema is not installed */
+  CsWindowState state;
+  GPtrArray *files; /* GFile being read or shown */
+  CsLoader *loader; /* the current load; NULL once finished or cancelled */
+  GCancellable *cancellable;
+  CsAnalysis *analysis;
+  char *error_message;
+};
+
+/* cs-window.c */
+void cs_window_set_state (CsWindow *self, CsWindowState state);
+CsWindowState cs_window_get_state (CsWindow *self);
+void cs_window_update_title (CsWindow *self);
+void cs_window_update_status (CsWindow *self);
+void cs_window_show_error (CsWindow *self, const char *title, const char *detail);
+
+/* cs-window-loading.c */
+void cs_window_cancel_load (CsWindow *self);
+/* Drops the loader, the analysis and what the views show. */
+void cs_window_forget_capture (CsWindow *self);
+
+/* For tests: the calls as shown (filtered, sorted), and the error text. */
+GListModel *cs_window_get_calls_model (CsWindow *self);
+const char *cs_window_get_error_message (CsWindow *self);
+const char *cs_window_get_title_text (CsWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,453 @@
+/* cs-window.c — the main window: template, actions, states, settings, drag and drop */
+#include "cs-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-display-format.h"
+
+G_DEFINE_FINAL_TYPE (CsWindow, cs_window, GTK_TYPE_APPLICATION_WINDOW)
+
+CsWindow *
+cs_window_new (CsApplication *application)
+{
+  return g_object_new (CS_TYPE_WINDOW, "application", application, NULL);
+}
+
+/* States */
+
+static void
+set_action_enabled (CsWindow *self, const char *name, gboolean enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+CsWindowState
+cs_window_get_state (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), CS_WINDOW_STATE_EMPTY);
+  return self->state;
+}
+
+void
+cs_window_set_state (CsWindow *self, CsWindowState state)
+{
+  gboolean has_capture = state == CS_WINDOW_STATE_LOADING || state == CS_WINDOW_STATE_LOADED;
+
+  self->state = state;
+  switch (state)
+    {
+    case CS_WINDOW_STATE_EMPTY:
+      gtk_stack_set_visible_child_name (self->main_stack, "empty");
+      break;
+    case CS_WINDOW_STATE_ERROR:
+      gtk_stack_set_visible_child_name (self->main_stack, "error");
+      break;
+    case CS_WINDOW_STATE_LOADING:
+    case CS_WINDOW_STATE_LOADED:
+      gtk_stack_set_visible_child_name (self->main_stack, "analysis");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  gtk_widget_set_visible (self->statusbar, has_capture);
+  gtk_widget_set_visible (self->load_box, state == CS_WINDOW_STATE_LOADING);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry), has_capture);
+  if (!has_capture)
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  if (!has_capture)
+    gtk_revealer_set_reveal_child (self->damage_revealer, FALSE);
+  cs_calls_view_set_loading (self->calls_view, state == CS_WINDOW_STATE_LOADING);
+  set_action_enabled (self, "cancel-load", state == CS_WINDOW_STATE_LOADING);
+  set_action_enabled (self, "focus-search", has_capture);
+  cs_window_update_title (self);
+  cs_window_update_status (self);
+}
+
+void
+cs_window_show_error (CsWindow *self, const char *title, const char *detail)
+{
+  g_free (self->error_message);
+  self->error_message = g_strdup_printf ("%s\n%s", title, detail != NULL ? detail : "");
+  cs_status_page_set_title (self->error_page, title);
+  cs_status_page_set_description (self->error_page, detail);
+  cs_window_set_state (self, CS_WINDOW_STATE_ERROR);
+}
+
+static guint
+n_calls (CsWindow *self)
+{
+  if (self->analysis == NULL)
+    return 0;
+  return g_list_model_get_n_items (cs_analysis_get_calls (self->analysis));
+}
+
+static char *
+dup_capture_name (CsWindow *self)
+{
+  g_autofree char *first = NULL;
+
+  if (self->analysis != NULL)
+    {
+      char *title = cs_analysis_dup_title (self->analysis);
+      if (title != NULL && *title != '\0')
+        return title;
+      g_free (title);
+    }
+  if (self->files == NULL || self->files->len == 0)
+    return NULL;
+  first = g_file_get_basename (g_ptr_array_index (self->files, 0));
+  if (self->files->len == 1)
+    return g_filename_display_name (first);
+  {
+    g_autofree char *display = g_filename_display_name (first);
+    guint more = self->files->len - 1;
+    /* TRANSLATORS: several files open at once, e.g. "a.pcap + 2 more" */
+    return g_strdup_printf (ngettext ("%s + %u more", "%s + %u more", more), display, more);
+  }
+}
+
+void
+cs_window_update_title (CsWindow *self)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+
+  if (self->state == CS_WINDOW_STATE_LOADING || self->state == CS_WINDOW_STATE_LOADED)
+    name = dup_capture_name (self);
+  if (name != NULL)
+    {
+      guint n = n_calls (self);
+      /* TRANSLATORS: window title, e.g. "office.pcapng — 42 calls" */
+      title = g_strdup_printf (ngettext ("%s — %u call", "%s — %u calls", n), name, n);
+    }
+  else
+    title = g_strdup (_ ("Callscope"));
+  gtk_label_set_text (self->title_label, title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+void
+cs_window_update_status (CsWindow *self)
+{
+  guint64 packets = 0;
+  g_autofree char *packets_text = NULL;
+  g_autofree char *text = NULL;
+  guint calls = n_calls (self);
+
+  if (self->state == CS_WINDOW_STATE_LOADED && self->analysis != NULL)
+    packets = cs_analysis_get_stats (self->analysis)->packets;
+  else if (self->loader != NULL)
+    packets = cs_loader_get_packets (self->loader);
+  packets_text = cs_display_format_count (packets);
+  /* TRANSLATORS: status bar, e.g. "1,204,112 packets · 42 calls" */
+  text = g_strdup_printf (ngettext ("%s packets · %u call", "%s packets · %u calls", calls),
+                          packets_text, calls);
+  gtk_label_set_text (self->status_label, text);
+}
+
+/* Test accessors */
+
+GListModel *
+cs_window_get_calls_model (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+  return cs_calls_view_get_shown_model (self->calls_view);
+}
+
+const char *
+cs_window_get_error_message (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+  return self->error_message;
+}
+
+const char *
+cs_window_get_title_text (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->title_label);
+}
+
+/* Opening files */
+
+static void
+on_file_chooser_response (GtkNativeDialog *dialog, int response, CsWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        g_ptr_array_add (array, g_list_model_get_item (files, i));
+      if (array->len > 0)
+        cs_window_open_files (self, (GFile **) array->pdata, array->len);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+add_capture_filters (GtkFileChooser *chooser)
+{
+  g_autoptr (GtkFileFilter) captures = gtk_file_filter_new ();
+  g_autoptr (GtkFileFilter) all = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (captures, _ ("Packet captures (pcap, pcapng)"));
+  gtk_file_filter_add_mime_type (captures, "application/vnd.tcpdump.pcap");
+  gtk_file_filter_add_mime_type (captures, "application/x-pcapng");
+  gtk_file_filter_add_suffix (captures, "pcap");
+  gtk_file_filter_add_suffix (captures, "pcapng");
+  gtk_file_filter_add_suffix (captures, "cap");
+  gtk_file_filter_add_suffix (captures, "dmp");
+  gtk_file_chooser_add_filter (chooser, captures);
+
+  gtk_file_filter_set_name (all, _ ("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (chooser, all);
+  gtk_file_chooser_set_filter (chooser, captures);
+}
+
+static void
+open_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  CsWindow *self = user_data;
+  GtkFileChooserNative *chooser
+      = gtk_file_chooser_native_new (_ ("Open Captures"), GTK_WINDOW (self),
+                                     GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Open"), _ ("_Cancel"));
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  add_capture_filters (GTK_FILE_CHOOSER (chooser));
+  g_signal_connect (chooser, "response", G_CALLBACK (on_file_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+cancel_load_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  cs_window_cancel_load (CS_WINDOW (user_data));
+}
+
+static void
+focus_search_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  CsWindow *self = user_data;
+
+  gtk_stack_set_visible_child_name (self->view_stack, "calls");
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+hide_damage_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  CsWindow *self = user_data;
+
+  gtk_revealer_set_reveal_child (self->damage_revealer, FALSE);
+}
+
+static const GActionEntry win_actions[] = {
+  { "hide-damage", hide_damage_activated, NULL, NULL, NULL, { 0 } },
+  { "open", open_activated, NULL, NULL, NULL, { 0 } },
+  { "cancel-load", cancel_load_activated, NULL, NULL, NULL, { 0 } },
+  { "focus-search", focus_search_activated, NULL, NULL, NULL, { 0 } },
+};
+
+/* Drag and drop */
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, CsWindow *self)
+{
+  GSList *list;
+  g_autoptr (GPtrArray) files = g_ptr_array_new ();
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  list = g_value_get_boxed (value);
+  for (GSList *l = list; l != NULL; l = l->next)
+    g_ptr_array_add (files, l->data);
+  if (files->len == 0)
+    return FALSE;
+  cs_window_open_files (self, (GFile **) files->pdata, files->len);
+  return TRUE;
+}
+
+/* Search */
+
+static void
+on_search_changed (GtkSearchEntry *entry, CsWindow *self)
+{
+  cs_calls_view_set_filter_text (self->calls_view, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_stop_search (GtkSearchEntry *entry, CsWindow *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  gtk_widget_grab_focus (GTK_WIDGET (self->calls_view));
+}
+
+/* Settings */
+
+static void
+restore_settings (CsWindow *self)
+{
+  if (self->settings == NULL)
+    return;
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_settings_bind (self->settings, "list-pane-position", self->list_paned, "position",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "detail-pane-position", self->detail_paned, "position",
+                   G_SETTINGS_BIND_DEFAULT);
+}
+
+static gboolean
+cs_window_close_request (GtkWindow *window)
+{
+  CsWindow *self = CS_WINDOW (window);
+
+  cs_window_cancel_load (self);
+  if (self->settings != NULL)
+    {
+      int width = 0, height = 0;
+      gboolean maximized = gtk_window_is_maximized (window);
+
+      /* The default size is the unmaximized size GTK keeps for us. */
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_delay (self->settings);
+      if (width > 0 && height > 0)
+        {
+          g_settings_set_int (self->settings, "window-width", MAX (width, 360));
+          g_settings_set_int (self->settings, "window-height", MAX (height, 360));
+        }
+      g_settings_set_boolean (self->settings, "window-maximized", maximized);
+      g_settings_apply (self->settings);
+    }
+  return GTK_WINDOW_CLASS (cs_window_parent_class)->close_request (window);
+}
+
+/* Recent files menu */
+
+static void
+on_recent_items_changed (GMenuModel *recent, guint position, guint removed, guint added,
+                         CsWindow *self)
+{
+  gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button),
+                            g_menu_model_get_n_items (recent) > 0);
+}
+
+static void
+setup_recent_menu (CsWindow *self, CsApplication *application)
+{
+  GMenuModel *recent = cs_application_get_recent_menu (application);
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autoptr (GMenu) clear_section = g_menu_new ();
+
+  g_menu_append_section (menu, NULL, recent);
+  g_menu_append (clear_section, _ ("_Clear Recent Files"), "app.clear-recent");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (clear_section));
+  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+  g_signal_connect_object (recent, "items-changed", G_CALLBACK (on_recent_items_changed), self, 0);
+  on_recent_items_changed (recent, 0, 0, 0, self);
+}
+
+/* GObject */
+
+static void
+cs_window_constructed (GObject *object)
+{
+  CsWindow *self = CS_WINDOW (object);
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  G_OBJECT_CLASS (cs_window_parent_class)->constructed (object);
+
+  if (CS_IS_APPLICATION (application))
+    {
+      GSettings *settings = cs_application_get_settings (CS_APPLICATION (application));
+
+      if (settings != NULL)
+        self->settings = g_object_ref (settings);
+      setup_recent_menu (self, CS_APPLICATION (application));
+    }
+  restore_settings (self);
+}
+
+static void
+cs_window_dispose (GObject *object)
+{
+  CsWindow *self = CS_WINDOW (object);
+
+  cs_window_forget_capture (self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (cs_window_parent_class)->dispose (object);
+}
+
+static void
+cs_window_finalize (GObject *object)
+{
+  CsWindow *self = CS_WINDOW (object);
+
+  g_clear_pointer (&self->files, g_ptr_array_unref);
+  g_free (self->error_message);
+  G_OBJECT_CLASS (cs_window_parent_class)->finalize (object);
+}
+
+static void
+cs_window_class_init (CsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = cs_window_constructed;
+  object_class->dispose = cs_window_dispose;
+  object_class->finalize = cs_window_finalize;
+  window_class->close_request = cs_window_close_request;
+
+  g_type_ensure (CS_TYPE_STATUS_PAGE);
+  g_type_ensure (CS_TYPE_CALLS_VIEW);
+  g_type_ensure (CS_TYPE_SUMMARY_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/callscope/Callscope/ui/cs-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, damage_revealer);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, damage_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, calls_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, summary_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, list_paned);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, detail_paned);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, statusbar);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, load_box);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, load_progress);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
+}
+
+static void
+cs_window_init (CsWindow *self)
+{
+  GtkDropTarget *drop_target;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
+                                   self);
+  drop_target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop_target, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop_target));
+
+  cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
+}

@@ -1,0 +1,18 @@
+/* cs-window.h — the main window: one capture (set), its calls and views */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-application.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_WINDOW (cs_window_get_type ())
+G_DECLARE_FINAL_TYPE (CsWindow, cs_window, CS, WINDOW, GtkApplicationWindow)
+
+CsWindow *cs_window_new (CsApplication *application);
+/* Reads the files (merged by time when several) in the background, replacing
+ * whatever the window showed. */
+void cs_window_open_files (CsWindow *self, GFile **files, guint n_files);
+
+G_END_DECLS

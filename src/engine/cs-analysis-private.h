@@ -1,0 +1,18 @@
+/* cs-analysis-private.h — how the loader fills a CsAnalysis */
+#pragma once
+
+#include "cs-analysis.h"
+
+G_BEGIN_DECLS
+
+CsAnalysis *cs_analysis_new (CsCaptureSet *set);
+CsCaptureStats *cs_analysis_get_stats_mutable (CsAnalysis *self);
+void cs_analysis_set_damage (CsAnalysis *self, const GError *damage);
+/* Calls found by the merge, kept until published to the model. */
+void cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls);
+/* Streams (CsStream*) found by the merge; bound to their calls. */
+void cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams);
+/* Appends the calls not yet in the model; main context only. */
+void cs_analysis_publish (CsAnalysis *self);
+
+G_END_DECLS

@@ -1,0 +1,183 @@
+/* cs-analysis.c — the result of one load */
+#include "cs-analysis-private.h"
+
+#include "cs-call-private.h"
+#include "cs-stream.h"
+
+struct _CsAnalysis
+{
+  GObject parent_instance;
+  CsCaptureSet *set;
+  CsCaptureStats stats;
+  GError *damage;
+  GMutex calls_lock; /* the load thread adds calls while the main context publishes */
+  GPtrArray *calls;  /* CsCall*, everything found */
+  CsCallList *call_list;
+  GPtrArray *streams; /* CsStream*, set once at the end of the load */
+  GListStore *stream_list;
+};
+
+G_DEFINE_FINAL_TYPE (CsAnalysis, cs_analysis, G_TYPE_OBJECT)
+
+static void
+cs_analysis_finalize (GObject *object)
+{
+  CsAnalysis *self = CS_ANALYSIS (object);
+
+  g_clear_object (&self->call_list);
+  g_clear_object (&self->stream_list);
+  g_clear_pointer (&self->streams, g_ptr_array_unref);
+  g_clear_pointer (&self->calls, g_ptr_array_unref);
+  g_mutex_clear (&self->calls_lock);
+  g_clear_error (&self->damage);
+  g_hash_table_unref (self->stats.sip_methods);
+  g_hash_table_unref (self->stats.sip_statuses);
+  cs_capture_set_free (self->set);
+  G_OBJECT_CLASS (cs_analysis_parent_class)->finalize (object);
+}
+
+static void
+cs_analysis_class_init (CsAnalysisClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cs_analysis_finalize;
+}
+
+static void
+cs_analysis_init (CsAnalysis *self)
+{
+  self->stats.sip_methods = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->stats.sip_statuses = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->call_list = cs_call_list_new ();
+  self->stream_list = g_list_store_new (CS_TYPE_STREAM);
+  self->streams = g_ptr_array_new_with_free_func (g_object_unref);
+  self->calls = g_ptr_array_new_with_free_func (g_object_unref);
+  g_mutex_init (&self->calls_lock);
+}
+
+CsAnalysis *
+cs_analysis_new (CsCaptureSet *set)
+{
+  CsAnalysis *self = g_object_new (CS_TYPE_ANALYSIS, NULL);
+
+  self->set = set;
+  return self;
+}
+
+CsCaptureSet *
+cs_analysis_get_capture_set (CsAnalysis *self)
+{
+  return self->set;
+}
+
+GListModel *
+cs_analysis_get_calls (CsAnalysis *self)
+{
+  return G_LIST_MODEL (self->call_list);
+}
+
+GListModel *
+cs_analysis_get_streams (CsAnalysis *self)
+{
+  return G_LIST_MODEL (self->stream_list);
+}
+
+void
+cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams)
+{
+  g_mutex_lock (&self->calls_lock);
+  for (guint i = 0; i < streams->len; i++)
+    {
+      CsStream *stream = g_ptr_array_index (streams, i);
+      guint number = cs_stream_get_call_number (stream);
+      double mos = cs_stream_get_mos (stream)->mos;
+
+      self->stats.rtp_packets += cs_stream_get_stats (stream)->packets;
+      if (number == 0 || number > self->calls->len)
+        continue;
+      CsCall *call = g_ptr_array_index (self->calls, number - 1);
+      cs_call_add_stream_id (call, cs_stream_get_id (stream));
+      /* A call sounds as bad as its worst direction. */
+      if (mos >= 0 && (call->mos < 0 || mos < call->mos))
+        call->mos = mos;
+    }
+  g_ptr_array_extend_and_steal (self->streams, streams);
+  g_mutex_unlock (&self->calls_lock);
+}
+
+const CsCaptureStats *
+cs_analysis_get_stats (CsAnalysis *self)
+{
+  return &self->stats;
+}
+
+CsCaptureStats *
+cs_analysis_get_stats_mutable (CsAnalysis *self)
+{
+  return &self->stats;
+}
+
+const GError *
+cs_analysis_get_damage (CsAnalysis *self)
+{
+  return self->damage;
+}
+
+void
+cs_analysis_set_damage (CsAnalysis *self, const GError *damage)
+{
+  g_clear_error (&self->damage);
+  if (damage != NULL)
+    self->damage = g_error_copy (damage);
+}
+
+void
+cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls)
+{
+  g_mutex_lock (&self->calls_lock);
+  g_ptr_array_extend_and_steal (self->calls, calls);
+  g_mutex_unlock (&self->calls_lock);
+}
+
+static gpointer
+cs_copy_object_ref (gconstpointer object, gpointer user_data)
+{
+  return g_object_ref ((gpointer) object);
+}
+
+void
+cs_analysis_publish (CsAnalysis *self)
+{
+  guint published = g_list_model_get_n_items (G_LIST_MODEL (self->call_list));
+  g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_mutex_lock (&self->calls_lock);
+  for (guint i = published; i < self->calls->len; i++)
+    g_ptr_array_add (fresh, g_object_ref (g_ptr_array_index (self->calls, i)));
+  g_mutex_unlock (&self->calls_lock);
+  /* items-changed is emitted outside the lock: handlers may call back in. */
+  cs_call_list_append_many (self->call_list, (CsCall *const *) fresh->pdata, fresh->len);
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->stream_list)) == 0)
+    {
+      g_autoptr (GPtrArray) streams = NULL;
+
+      g_mutex_lock (&self->calls_lock);
+      streams = g_ptr_array_copy (self->streams, cs_copy_object_ref, NULL);
+      g_mutex_unlock (&self->calls_lock);
+      g_ptr_array_set_free_func (streams, g_object_unref);
+      g_list_store_splice (self->stream_list, 0, 0, streams->pdata, streams->len);
+    }
+}
+
+char *
+cs_analysis_dup_title (CsAnalysis *self)
+{
+  guint n = self->set != NULL ? cs_capture_set_get_n_files (self->set) : 0;
+  g_autofree char *base = NULL;
+
+  if (n == 0)
+    return g_strdup ("");
+  base = g_path_get_basename (cs_capture_get_path (cs_capture_set_get_file (self->set, 0)));
+  if (n == 1)
+    return g_steal_pointer (&base);
+  return g_strdup_printf ("%s + %u more", base, n - 1);
+}

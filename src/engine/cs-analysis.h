@@ -1,0 +1,38 @@
+/* cs-analysis.h — everything one load found: captures, calls, streams, findings, totals */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cs-call-list.h"
+#include "cs-capture-set.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint n_files;
+  guint64 packets;        /* frames in all files */
+  guint64 bytes;          /* captured bytes */
+  guint64 sip_messages;
+  guint64 rtp_packets;
+  gint64 first_ns, last_ns;
+  GHashTable *sip_methods;  /* method name (char*) → GUINT_TO_POINTER(count of requests) */
+  GHashTable *sip_statuses; /* status code (GUINT_TO_POINTER) → GUINT_TO_POINTER(count) */
+  guint64 malformed_sip;
+  guint64 ip_fragments_evicted, tcp_streams_evicted;
+} CsCaptureStats;
+
+#define CS_TYPE_ANALYSIS (cs_analysis_get_type ())
+G_DECLARE_FINAL_TYPE (CsAnalysis, cs_analysis, CS, ANALYSIS, GObject)
+
+CsCaptureSet *cs_analysis_get_capture_set (CsAnalysis *self);
+/* GListModel of CsCall (a CsCallList) */
+GListModel *cs_analysis_get_calls (CsAnalysis *self);
+/* GListModel of CsStream */
+GListModel *cs_analysis_get_streams (CsAnalysis *self);
+const CsCaptureStats *cs_analysis_get_stats (CsAnalysis *self);
+/* Non-NULL when reading stopped early because of damaged input. */
+const GError *cs_analysis_get_damage (CsAnalysis *self);
+/* Display name: "file.pcap" or "file.pcap + 2 more" */
+char *cs_analysis_dup_title (CsAnalysis *self);
+
+G_END_DECLS

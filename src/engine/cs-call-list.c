@@ -1,0 +1,112 @@
+/* cs-call-list.c — GListModel of CsCall */
+#include "cs-call-list.h"
+
+#include <stdlib.h>
+
+struct _CsCallList
+{
+  GObject parent_instance;
+  GPtrArray *calls;
+  GHashTable *by_call_id; /* Call-ID → first CsCall with it */
+};
+
+static void cs_call_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (CsCallList, cs_call_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      cs_call_list_model_init))
+
+static GType
+cs_call_list_get_item_type (GListModel *model)
+{
+  return CS_TYPE_CALL;
+}
+
+static guint
+cs_call_list_get_n_items (GListModel *model)
+{
+  return CS_CALL_LIST (model)->calls->len;
+}
+
+static gpointer
+cs_call_list_get_item (GListModel *model, guint position)
+{
+  CsCallList *self = CS_CALL_LIST (model);
+
+  if (position >= self->calls->len)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (self->calls, position));
+}
+
+static void
+cs_call_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = cs_call_list_get_item_type;
+  iface->get_n_items = cs_call_list_get_n_items;
+  iface->get_item = cs_call_list_get_item;
+}
+
+static void
+cs_call_list_finalize (GObject *object)
+{
+  CsCallList *self = CS_CALL_LIST (object);
+
+  g_hash_table_unref (self->by_call_id);
+  g_ptr_array_unref (self->calls);
+  G_OBJECT_CLASS (cs_call_list_parent_class)->finalize (object);
+}
+
+static void
+cs_call_list_class_init (CsCallListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cs_call_list_finalize;
+}
+
+static void
+cs_call_list_init (CsCallList *self)
+{
+  self->calls = g_ptr_array_new_with_free_func (g_object_unref);
+  self->by_call_id = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+CsCallList *
+cs_call_list_new (void)
+{
+  return g_object_new (CS_TYPE_CALL_LIST, NULL);
+}
+
+void
+cs_call_list_append_many (CsCallList *self, CsCall *const *calls, guint n)
+{
+  guint position = self->calls->len;
+
+  if (n == 0)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *call_id = cs_call_get_call_id (calls[i]);
+
+      g_ptr_array_add (self->calls, g_object_ref (calls[i]));
+      if (call_id != NULL && !g_hash_table_contains (self->by_call_id, call_id))
+        g_hash_table_insert (self->by_call_id, (gpointer) call_id, calls[i]);
+    }
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n);
+}
+
+CsCall *
+cs_call_list_lookup (CsCallList *self, const char *number_or_call_id)
+{
+  char *end = NULL;
+  guint64 number;
+
+  if (number_or_call_id == NULL || *number_or_call_id == '\0')
+    return NULL;
+  number = g_ascii_strtoull (number_or_call_id, &end, 10);
+  if (end != NULL && *end == '\0')
+    {
+      for (guint i = 0; i < self->calls->len; i++)
+        if (cs_call_get_number (g_ptr_array_index (self->calls, i)) == number)
+          return g_ptr_array_index (self->calls, i);
+    }
+  return g_hash_table_lookup (self->by_call_id, number_or_call_id);
+}

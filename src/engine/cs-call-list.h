@@ -1,0 +1,19 @@
+/* cs-call-list.h — GListModel of CsCall, changed only on its owner's main context */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cs-call.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_CALL_LIST (cs_call_list_get_type ())
+G_DECLARE_FINAL_TYPE (CsCallList, cs_call_list, CS, CALL_LIST, GObject)
+
+CsCallList *cs_call_list_new (void);
+/* Appends calls (CsCall*) in one items-changed emission. */
+void cs_call_list_append_many (CsCallList *self, CsCall *const *calls, guint n);
+/* Call by number (1-based) or Call-ID; NULL if none. */
+CsCall *cs_call_list_lookup (CsCallList *self, const char *number_or_call_id);
+
+G_END_DECLS

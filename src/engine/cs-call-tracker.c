@@ -1,0 +1,122 @@
+/* cs-call-tracker.c — dialog matching: Call-ID + From-tag, reuse, in-dialog requests */
+#include "cs-call-tracker.h"
+
+#include "cs-call-private.h"
+
+struct _CsCallTracker
+{
+  GPtrArray *calls;        /* CsCall*, owned, in creation order */
+  GHashTable *by_dialog;   /* "Call-ID\nFrom-tag" → newest CsCall */
+  GHashTable *by_call_id;  /* Call-ID → newest CsCall */
+};
+
+CsCallTracker *
+cs_call_tracker_new (void)
+{
+  CsCallTracker *tracker = g_new0 (CsCallTracker, 1);
+
+  tracker->calls = g_ptr_array_new_with_free_func (g_object_unref);
+  tracker->by_dialog = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  tracker->by_call_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return tracker;
+}
+
+void
+cs_call_tracker_free (CsCallTracker *tracker)
+{
+  if (tracker == NULL)
+    return;
+  g_hash_table_unref (tracker->by_dialog);
+  g_hash_table_unref (tracker->by_call_id);
+  g_ptr_array_unref (tracker->calls);
+  g_free (tracker);
+}
+
+static char *
+cs_dialog_key (const char *call_id, const char *tag)
+{
+  return g_strconcat (call_id, "\n", tag != NULL ? tag : "", NULL);
+}
+
+static CsCall *
+cs_call_tracker_lookup (CsCallTracker *tracker, const char *call_id, const char *tag)
+{
+  g_autofree char *key = cs_dialog_key (call_id, tag);
+
+  return g_hash_table_lookup (tracker->by_dialog, key);
+}
+
+/* A request that starts something new: an INVITE outside a dialog, or an
+ * out-of-dialog non-INVITE request. */
+static gboolean
+cs_message_starts_dialog (const CsSipMessage *msg)
+{
+  return msg->is_request && msg->to_tag == NULL && msg->method != CS_SIP_METHOD_ACK
+         && msg->method != CS_SIP_METHOD_CANCEL;
+}
+
+/* The same Call-ID and From-tag used again for a new INVITE transaction after
+ * the earlier call ended is a new call (carrier corpora reuse Call-IDs). */
+static gboolean
+cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg)
+{
+  if (!cs_message_starts_dialog (msg) || msg->method != CS_SIP_METHOD_INVITE)
+    return FALSE;
+  if (call->method != CS_SIP_METHOD_INVITE)
+    return TRUE;
+  if (msg->cseq == call->initial_cseq
+      && g_strcmp0 (msg->via_branch, call->initial_branch) == 0)
+    return FALSE; /* a retransmission of the call's own INVITE */
+  if (cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
+    return FALSE; /* the same attempt again, now with credentials */
+  return cs_call_is_over (call);
+}
+
+static CsCall *
+cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg)
+{
+  CsCall *call = cs_call_new (tracker->calls->len + 1, msg);
+
+  g_ptr_array_add (tracker->calls, call);
+  g_hash_table_replace (tracker->by_dialog, cs_dialog_key (msg->call_id, msg->from_tag), call);
+  g_hash_table_replace (tracker->by_call_id, g_strdup (msg->call_id), call);
+  return call;
+}
+
+CsCall *
+cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
+{
+  CsCall *call;
+
+  if (msg->call_id == NULL)
+    return NULL;
+  call = cs_call_tracker_lookup (tracker, msg->call_id, msg->from_tag);
+  /* Requests from the callee carry the caller's tag in To. */
+  if (call == NULL && msg->to_tag != NULL)
+    call = cs_call_tracker_lookup (tracker, msg->call_id, msg->to_tag);
+  if (call != NULL && cs_message_reuses_finished_call (call, msg))
+    call = NULL;
+  else if (call == NULL && !cs_message_starts_dialog (msg))
+    call = g_hash_table_lookup (tracker->by_call_id, msg->call_id);
+  if (call == NULL)
+    call = cs_call_tracker_create (tracker, msg);
+  else if (cs_message_starts_dialog (msg) && msg->method == CS_SIP_METHOD_INVITE
+           && cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
+    cs_call_restart_after_challenge (call, msg);
+  cs_call_add_message (call, msg);
+  return call;
+}
+
+GPtrArray *
+cs_call_tracker_finish (CsCallTracker *tracker, gint64 capture_end_ns)
+{
+  for (guint i = 0; i < tracker->calls->len; i++)
+    cs_call_finish (g_ptr_array_index (tracker->calls, i), capture_end_ns);
+  return g_ptr_array_ref (tracker->calls);
+}
+
+const GPtrArray *
+cs_call_tracker_get_calls (CsCallTracker *tracker)
+{
+  return tracker->calls;
+}

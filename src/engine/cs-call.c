@@ -1,0 +1,459 @@
+/* cs-call.c — one SIP call or out-of-dialog exchange, and its state machine */
+#include "cs-call-private.h"
+
+#include "cs-sip-headers.h"
+
+#include <string.h>
+
+/* RFC 3261 Timer B/F: a transaction with no final response after 64·T1 has failed. */
+#define CS_TRANSACTION_TIMEOUT_NS (G_GINT64_CONSTANT (32) * G_TIME_SPAN_SECOND * 1000)
+
+G_DEFINE_FINAL_TYPE (CsCall, cs_call, G_TYPE_OBJECT)
+
+static void
+cs_call_finalize (GObject *object)
+{
+  CsCall *self = CS_CALL (object);
+
+  g_free (self->method_name);
+  g_free (self->call_id);
+  g_free (self->from);
+  g_free (self->to);
+  g_free (self->from_tag);
+  g_free (self->user_agent);
+  g_free (self->final_reason);
+  g_free (self->initial_branch);
+  g_ptr_array_unref (self->messages);
+  g_array_unref (self->retransmitted);
+  g_hash_table_unref (self->signatures);
+  g_array_unref (self->stream_ids);
+  G_OBJECT_CLASS (cs_call_parent_class)->finalize (object);
+}
+
+static void
+cs_call_class_init (CsCallClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cs_call_finalize;
+}
+
+static void
+cs_call_init (CsCall *self)
+{
+  self->messages = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_sip_message_unref);
+  self->retransmitted = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  self->signatures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->stream_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->first_provisional_ns = -1;
+  self->answer_ns = -1;
+  self->ack_ns = -1;
+  self->bye_ns = -1;
+  self->mos = -1;
+}
+
+const char *
+cs_call_state_to_string (CsCallState state)
+{
+  switch (state)
+    {
+    case CS_CALL_STATE_SETUP:
+      return "setup";
+    case CS_CALL_STATE_RINGING:
+      return "ringing";
+    case CS_CALL_STATE_IN_CALL:
+      return "in-call";
+    case CS_CALL_STATE_COMPLETED:
+      return "completed";
+    case CS_CALL_STATE_CANCELLED:
+      return "cancelled";
+    case CS_CALL_STATE_REJECTED:
+      return "rejected";
+    case CS_CALL_STATE_FAILED:
+      return "failed";
+    }
+  return "unknown";
+}
+
+/* What a person calls a party: the URI's user part, else the URI without parameters. */
+static char *
+cs_call_party_label (const char *header, const char *user)
+{
+  CsSipNameAddr na;
+  char *label;
+
+  if (user != NULL)
+    return g_strdup (user);
+  if (header == NULL || !cs_sip_name_addr_parse (header, &na))
+    return g_strdup (header);
+  label = g_strndup (na.uri, strcspn (na.uri, ";?"));
+  cs_sip_name_addr_clear (&na);
+  return label;
+}
+
+CsCall *
+cs_call_new (guint number, const CsSipMessage *first)
+{
+  CsCall *self = g_object_new (CS_TYPE_CALL, NULL);
+
+  self->number = number;
+  self->method = first->is_request ? first->method : first->cseq_method;
+  self->method_name
+      = g_strdup (first->is_request ? first->method_name : first->cseq_method_name);
+  self->call_id = g_strdup (first->call_id);
+  self->from = cs_call_party_label (first->from, first->from_user);
+  self->to = cs_call_party_label (first->to, first->to_user);
+  self->from_tag = g_strdup (first->from_tag);
+  self->initial_branch = g_strdup (first->via_branch);
+  self->initial_cseq = first->cseq;
+  self->start_ns = first->ts_ns;
+  self->end_ns = first->ts_ns;
+  self->state = CS_CALL_STATE_SETUP;
+  return self;
+}
+
+/* A signature identifies one transmission of a message within its transaction:
+ * seeing it twice means the sender retransmitted. */
+static char *
+cs_call_message_signature (const CsSipMessage *msg)
+{
+  if (msg->is_request)
+    return g_strdup_printf ("Q|%s|%u|%s", msg->via_branch ? msg->via_branch : "",
+                            msg->cseq, msg->method_name ? msg->method_name : "");
+  return g_strdup_printf ("R|%s|%u|%s|%u|%s", msg->via_branch ? msg->via_branch : "",
+                          msg->cseq, msg->cseq_method_name ? msg->cseq_method_name : "",
+                          msg->status_code, msg->to_tag ? msg->to_tag : "");
+}
+
+static gboolean
+cs_call_is_initial_transaction (CsCall *self, const CsSipMessage *msg)
+{
+  return msg->cseq == self->initial_cseq && msg->cseq_method == self->method;
+}
+
+static void
+cs_call_apply_invite_response (CsCall *self, const CsSipMessage *msg)
+{
+  guint code = msg->status_code;
+
+  if (!cs_call_is_initial_transaction (self, msg))
+    return; /* a re-INVITE's outcome does not change the call's state */
+  if ((code == 180 || code == 183) && self->first_provisional_ns < 0)
+    self->first_provisional_ns = msg->ts_ns;
+  if (code >= 101 && code < 200 && self->state == CS_CALL_STATE_SETUP)
+    self->state = CS_CALL_STATE_RINGING;
+  if (code < 200 || self->answer_ns >= 0)
+    return;
+  if (code < 300)
+    {
+      self->answer_ns = msg->ts_ns;
+      self->state = CS_CALL_STATE_IN_CALL;
+    }
+  else if (!self->final_seen)
+    self->state = (code == 487 && self->cancel_seen) ? CS_CALL_STATE_CANCELLED
+                                                     : CS_CALL_STATE_REJECTED;
+  self->final_seen = TRUE;
+  self->final_status = code;
+  g_free (self->final_reason);
+  self->final_reason = g_strdup (msg->reason);
+}
+
+static void
+cs_call_apply_other (CsCall *self, const CsSipMessage *msg)
+{
+  if (msg->is_request)
+    return;
+  if (msg->status_code < 200)
+    {
+      if (self->state == CS_CALL_STATE_SETUP)
+        self->state = CS_CALL_STATE_RINGING;
+      return;
+    }
+  /* Out-of-dialog exchanges (REGISTER, OPTIONS…) take the last final answer:
+   * REGISTER → 401 → REGISTER → 200 ends as 200. */
+  self->final_seen = TRUE;
+  self->final_status = msg->status_code;
+  g_free (self->final_reason);
+  self->final_reason = g_strdup (msg->reason);
+  self->state = msg->status_code < 300 ? CS_CALL_STATE_COMPLETED : CS_CALL_STATE_REJECTED;
+  if (self->answer_ns < 0 && msg->status_code < 300)
+    self->answer_ns = msg->ts_ns;
+}
+
+static void
+cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
+{
+  if (!msg->is_request)
+    {
+      if (msg->cseq_method == CS_SIP_METHOD_INVITE)
+        cs_call_apply_invite_response (self, msg);
+      return;
+    }
+  switch (msg->method)
+    {
+    case CS_SIP_METHOD_CANCEL:
+      self->cancel_seen = TRUE;
+      break;
+    case CS_SIP_METHOD_ACK:
+      if (self->ack_ns < 0 && self->answer_ns >= 0)
+        self->ack_ns = msg->ts_ns;
+      break;
+    case CS_SIP_METHOD_BYE:
+      if (self->bye_ns < 0)
+        self->bye_ns = msg->ts_ns;
+      self->state = CS_CALL_STATE_COMPLETED;
+      break;
+    default:
+      break;
+    }
+}
+
+gboolean
+cs_call_add_message (CsCall *self, CsSipMessage *msg)
+{
+  char *signature = cs_call_message_signature (msg);
+  gboolean repeated = !g_hash_table_add (self->signatures, signature);
+
+  g_ptr_array_add (self->messages, cs_sip_message_ref (msg));
+  g_array_append_val (self->retransmitted, repeated);
+  if (msg->ts_ns > self->end_ns)
+    self->end_ns = msg->ts_ns;
+  if (self->user_agent == NULL && msg->user_agent != NULL && msg->is_request)
+    self->user_agent = g_strdup (msg->user_agent);
+  if (repeated)
+    {
+      self->retransmissions++;
+      return TRUE;
+    }
+  if (self->method == CS_SIP_METHOD_INVITE)
+    cs_call_apply_invite_dialog (self, msg);
+  else
+    cs_call_apply_other (self, msg);
+  return FALSE;
+}
+
+gboolean
+cs_call_is_over (CsCall *self)
+{
+  switch (self->state)
+    {
+    case CS_CALL_STATE_COMPLETED:
+    case CS_CALL_STATE_CANCELLED:
+    case CS_CALL_STATE_REJECTED:
+    case CS_CALL_STATE_FAILED:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+cs_call_is_auth_challenged (CsCall *self)
+{
+  return self->method == CS_SIP_METHOD_INVITE && self->state == CS_CALL_STATE_REJECTED
+         && (self->final_status == 401 || self->final_status == 407);
+}
+
+void
+cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite)
+{
+  g_free (self->initial_branch);
+  self->initial_branch = g_strdup (invite->via_branch);
+  self->initial_cseq = invite->cseq;
+  self->state = CS_CALL_STATE_SETUP;
+  self->final_seen = FALSE;
+  self->final_status = 0;
+  g_clear_pointer (&self->final_reason, g_free);
+}
+
+void
+cs_call_finish (CsCall *self, gint64 capture_end_ns)
+{
+  gboolean timed_out = capture_end_ns - self->start_ns >= CS_TRANSACTION_TIMEOUT_NS;
+
+  if (self->final_seen)
+    return;
+  /* No final response: a failure once Timer B has expired within the
+   * capture, otherwise the call was still being set up when it stopped. */
+  if (timed_out || self->method != CS_SIP_METHOD_INVITE)
+    {
+      if (self->state == CS_CALL_STATE_SETUP || self->state == CS_CALL_STATE_RINGING)
+        self->state = CS_CALL_STATE_FAILED;
+    }
+}
+
+void
+cs_call_add_stream_id (CsCall *self, guint stream_id)
+{
+  g_array_append_val (self->stream_ids, stream_id);
+}
+
+guint
+cs_call_get_number (CsCall *self)
+{
+  return self->number;
+}
+
+CsSipMethod
+cs_call_get_method (CsCall *self)
+{
+  return self->method;
+}
+
+const char *
+cs_call_get_method_name (CsCall *self)
+{
+  return self->method_name;
+}
+
+const char *
+cs_call_get_call_id (CsCall *self)
+{
+  return self->call_id;
+}
+
+const char *
+cs_call_get_from (CsCall *self)
+{
+  return self->from;
+}
+
+const char *
+cs_call_get_to (CsCall *self)
+{
+  return self->to;
+}
+
+const char *
+cs_call_get_from_tag (CsCall *self)
+{
+  return self->from_tag;
+}
+
+const char *
+cs_call_get_user_agent (CsCall *self)
+{
+  return self->user_agent;
+}
+
+CsCallState
+cs_call_get_state (CsCall *self)
+{
+  return self->state;
+}
+
+guint
+cs_call_get_final_status (CsCall *self)
+{
+  return self->final_status;
+}
+
+const char *
+cs_call_get_final_reason (CsCall *self)
+{
+  return self->final_reason;
+}
+
+gint64
+cs_call_get_start_ns (CsCall *self)
+{
+  return self->start_ns;
+}
+
+gint64
+cs_call_get_end_ns (CsCall *self)
+{
+  return self->end_ns;
+}
+
+static double
+cs_call_span_ms (gint64 from_ns, gint64 to_ns)
+{
+  if (from_ns < 0 || to_ns < 0)
+    return -1;
+  return (double) (to_ns - from_ns) / 1e6;
+}
+
+double
+cs_call_get_pdd_ms (CsCall *self)
+{
+  return self->method == CS_SIP_METHOD_INVITE
+             ? cs_call_span_ms (self->start_ns, self->first_provisional_ns)
+             : -1;
+}
+
+double
+cs_call_get_setup_ms (CsCall *self)
+{
+  return self->method == CS_SIP_METHOD_INVITE ? cs_call_span_ms (self->start_ns, self->answer_ns)
+                                              : -1;
+}
+
+double
+cs_call_get_ring_ms (CsCall *self)
+{
+  return cs_call_span_ms (self->first_provisional_ns, self->answer_ns);
+}
+
+double
+cs_call_get_duration_s (CsCall *self)
+{
+  double ms = cs_call_span_ms (self->answer_ns, self->bye_ns);
+
+  return self->method == CS_SIP_METHOD_INVITE && ms >= 0 ? ms / 1000.0 : -1;
+}
+
+guint
+cs_call_get_n_messages (CsCall *self)
+{
+  return self->messages->len;
+}
+
+CsSipMessage *
+cs_call_get_message (CsCall *self, guint index)
+{
+  g_return_val_if_fail (index < self->messages->len, NULL);
+  return g_ptr_array_index (self->messages, index);
+}
+
+gboolean
+cs_call_message_is_retransmission (CsCall *self, guint index)
+{
+  g_return_val_if_fail (index < self->retransmitted->len, FALSE);
+  return g_array_index (self->retransmitted, gboolean, index);
+}
+
+guint
+cs_call_get_retransmissions (CsCall *self)
+{
+  return self->retransmissions;
+}
+
+guint32
+cs_call_get_first_frame (CsCall *self)
+{
+  return self->messages->len > 0 ? cs_call_get_message (self, 0)->frame : 0;
+}
+
+guint32
+cs_call_get_last_frame (CsCall *self)
+{
+  return self->messages->len > 0 ? cs_call_get_message (self, self->messages->len - 1)->frame
+                                 : 0;
+}
+
+const GArray *
+cs_call_get_stream_ids (CsCall *self)
+{
+  return self->stream_ids;
+}
+
+double
+cs_call_get_mos (CsCall *self)
+{
+  return self->mos;
+}
+
+guint
+cs_call_get_n_findings (CsCall *self)
+{
+  return self->n_findings;
+}

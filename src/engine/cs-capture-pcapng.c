@@ -1,0 +1,490 @@
+/* cs-capture-pcapng.c — pcapng files: sections, interfaces, EPB/SPB/OPB packets */
+#include "cs-capture-private.h"
+
+#define BLOCK_SHB 0x0A0D0D0Au
+#define BLOCK_IDB 0x00000001u
+#define BLOCK_OPB 0x00000002u /* obsolete packet block */
+#define BLOCK_SPB 0x00000003u
+#define BLOCK_EPB 0x00000006u
+
+#define BYTE_ORDER_MAGIC 0x1A2B3C4Du
+
+#define OPT_ENDOFOPT 0
+#define OPT_COMMENT 1
+#define OPT_IF_TSRESOL 9
+#define OPT_IF_TSOFFSET 14
+
+#define BLOCK_MIN_LEN 12 /* type, length, trailing length */
+#define SHB_MIN_LEN 28
+#define IDB_MIN_LEN 20
+#define EPB_MIN_LEN 32 /* the same for OPB */
+#define SPB_MIN_LEN 16
+
+typedef struct
+{
+  guint16 linktype;
+  guint32 snaplen;
+  gboolean tsresol_binary; /* units are 2^-exp s, else 10^-exp s */
+  guint8 tsresol_exp;
+  gint64 tsoffset_s;
+} CsPcapngInterface;
+
+typedef struct
+{
+  guint32 type;
+  guint32 length;
+  guint64 offset;
+  CsCursor body; /* between the length and the trailing length */
+} CsPcapngBlock;
+
+typedef struct
+{
+  CsCapture *capture;
+  gboolean be;
+  GArray *interfaces; /* CsPcapngInterface, current section only */
+  gint64 last_ts_ns;  /* for SPB, which has no timestamp */
+} CsPcapngReader;
+
+static const guint64 powers_of_ten[] = {
+  1u,
+  10u,
+  100u,
+  1000u,
+  10000u,
+  100000u,
+  1000000u,
+  10000000u,
+  100000000u,
+  1000000000u,
+  10000000000u,
+  100000000000u,
+  1000000000000u,
+  10000000000000u,
+  100000000000000u,
+  1000000000000000u,
+  10000000000000000u,
+  100000000000000000u,
+  1000000000000000000u,
+  10000000000000000000u,
+};
+
+static guint32
+cs_read_u32_at (const guint8 *p, gboolean be)
+{
+  if (be)
+    return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
+  return ((guint32) p[3] << 24) | ((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0];
+}
+
+/* Reads and checks the block at offset; a section header sets the byte order. */
+static gboolean
+cs_pcapng_read_block (CsPcapngReader *reader, guint64 offset, CsPcapngBlock *block, GError **error)
+{
+  CsCapture *capture = reader->capture;
+  const guint8 *p = capture->data + offset;
+  guint64 left = capture->size - offset;
+  guint32 trailing;
+
+  if (left < BLOCK_MIN_LEN)
+    {
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
+                            "truncated block header at byte offset %" G_GUINT64_FORMAT
+                            " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
+                            offset, BLOCK_MIN_LEN, left);
+      return FALSE;
+    }
+
+  /* the SHB type reads the same in both orders; its byte-order magic decides */
+  block->type = cs_read_u32_at (p, reader->be);
+  if (block->type == BLOCK_SHB)
+    {
+      guint32 magic = cs_read_u32_at (p + 8, TRUE);
+
+      if (magic == BYTE_ORDER_MAGIC)
+        reader->be = TRUE;
+      else if (cs_read_u32_at (p + 8, FALSE) == BYTE_ORDER_MAGIC)
+        reader->be = FALSE;
+      else
+        {
+          cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                                "corrupt section header at byte offset %" G_GUINT64_FORMAT
+                                " (bad byte-order magic %08x)",
+                                offset, magic);
+          return FALSE;
+        }
+    }
+
+  block->offset = offset;
+  block->length = cs_read_u32_at (p + 4, reader->be);
+  if (block->length < BLOCK_MIN_LEN || block->length % 4 != 0)
+    {
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                            "corrupt block at byte offset %" G_GUINT64_FORMAT
+                            " (invalid block length %u)",
+                            offset, block->length);
+      return FALSE;
+    }
+  if (block->length > left)
+    {
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
+                            "truncated block at byte offset %" G_GUINT64_FORMAT
+                            " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
+                            offset, block->length, left);
+      return FALSE;
+    }
+  trailing = cs_read_u32_at (p + block->length - 4, reader->be);
+  if (trailing != block->length)
+    {
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                            "corrupt block at byte offset %" G_GUINT64_FORMAT
+                            " (block length %u does not match trailing length %u)",
+                            offset, block->length, trailing);
+      return FALSE;
+    }
+
+  cs_cursor_init (&block->body, p + 8, block->length - BLOCK_MIN_LEN);
+  return TRUE;
+}
+
+static gboolean
+cs_pcapng_block_too_short (CsPcapngReader *reader, const CsPcapngBlock *block, guint32 min_len,
+                           const char *what, GError **error)
+{
+  if (block->length >= min_len)
+    return FALSE;
+  cs_capture_set_error (reader->capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                        "corrupt %s at byte offset %" G_GUINT64_FORMAT
+                        " (block length %u, at least %u needed)",
+                        what, block->offset, block->length, min_len);
+  return TRUE;
+}
+
+/* Calls func for each option; stops quietly at opt_endofopt or a malformed option,
+ * because options only add detail and must not cost the packet. */
+typedef void (*CsPcapngOptionFunc) (guint16 code, CsCursor *value, gpointer user_data);
+
+static void
+cs_pcapng_foreach_option (CsPcapngReader *reader, CsCursor *options, CsPcapngOptionFunc func,
+                          gpointer user_data)
+{
+  guint16 code = 0, len = 0;
+  CsCursor value;
+
+  while (cs_cursor_u16 (options, reader->be, &code) && cs_cursor_u16 (options, reader->be, &len))
+    {
+      if (code == OPT_ENDOFOPT || !cs_cursor_sub (options, len, &value))
+        return;
+      func (code, &value, user_data);
+      cs_cursor_skip (options, (4 - len % 4) % 4); /* padding; may be absent at the end */
+    }
+}
+
+typedef struct
+{
+  const guint8 *text;
+  gsize len;
+} CsPcapngComment;
+
+static void
+cs_pcapng_comment_option (guint16 code, CsCursor *value, gpointer user_data)
+{
+  CsPcapngComment *comment = user_data;
+
+  if (code == OPT_COMMENT && comment->text == NULL)
+    {
+      comment->len = cs_cursor_remaining (value);
+      cs_cursor_bytes (value, comment->len, &comment->text);
+    }
+}
+
+typedef struct
+{
+  CsPcapngReader *reader;
+  CsPcapngInterface *iface;
+} CsPcapngInterfaceParse;
+
+static void
+cs_pcapng_interface_option (guint16 code, CsCursor *value, gpointer user_data)
+{
+  CsPcapngInterfaceParse *parse = user_data;
+  CsPcapngInterface *iface = parse->iface;
+  gboolean be = parse->reader->be;
+  guint8 tsresol;
+  guint32 first = 0, second = 0;
+
+  if (code == OPT_IF_TSRESOL && cs_cursor_u8 (value, &tsresol))
+    {
+      iface->tsresol_binary = (tsresol & 0x80) != 0;
+      iface->tsresol_exp = tsresol & 0x7f;
+    }
+  else if (code == OPT_IF_TSOFFSET && cs_cursor_remaining (value) == 8)
+    {
+      guint64 raw;
+
+      /* a 64-bit signed count of seconds in the section's byte order */
+      cs_cursor_u32 (value, be, &first);
+      cs_cursor_u32 (value, be, &second);
+      raw = be ? ((guint64) first << 32) | second : ((guint64) second << 32) | first;
+      iface->tsoffset_s = (gint64) raw;
+    }
+}
+
+/* The first section's header: byte order, version, comment. */
+gboolean
+cs_capture_pcapng_read_header (CsCapture *capture, GError **error)
+{
+  CsPcapngReader reader = { capture, FALSE, NULL, 0 };
+  CsPcapngBlock block;
+  guint16 major = 0, minor = 0;
+  CsCursor body;
+  CsPcapngComment comment = { NULL, 0 };
+
+  capture->format = CS_CAPTURE_FORMAT_PCAPNG;
+  if (!cs_pcapng_read_block (&reader, 0, &block, error))
+    return FALSE;
+  if (block.length < SHB_MIN_LEN)
+    {
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                            "corrupt section header at byte offset 0 (block length %u)",
+                            block.length);
+      return FALSE;
+    }
+  body = block.body;
+  cs_cursor_skip (&body, 4); /* byte-order magic */
+  cs_cursor_u16 (&body, reader.be, &major);
+  cs_cursor_u16 (&body, reader.be, &minor);
+  if (major != 1)
+    {
+      g_set_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FORMAT,
+                   "%s: unsupported pcapng version %u.%u", capture->path, major, minor);
+      return FALSE;
+    }
+  cs_cursor_skip (&body, 8); /* section length */
+  cs_pcapng_foreach_option (&reader, &body, cs_pcapng_comment_option, &comment);
+  if (comment.text != NULL)
+    capture->comment = g_strndup ((const char *) comment.text, comment.len);
+  return TRUE;
+}
+
+/* Timestamp units since the epoch, at the interface's resolution, to ns. */
+static gint64
+cs_pcapng_ts_to_ns (const CsPcapngInterface *iface, guint64 units)
+{
+  const guint64 ns_per_s = G_GUINT64_CONSTANT (1000000000);
+  guint exp = iface->tsresol_exp;
+  guint64 ns;
+
+  if (!iface->tsresol_binary)
+    {
+      if (exp <= 9)
+        {
+          guint64 per_s = powers_of_ten[exp];
+
+          ns = units / per_s * ns_per_s + units % per_s * powers_of_ten[9 - exp];
+        }
+      else
+        ns = units / powers_of_ten[exp - 9];
+    }
+  else
+    {
+      guint64 seconds = exp == 0 ? units : units >> exp;
+      guint64 fraction = exp == 0 ? 0 : units & ((G_GUINT64_CONSTANT (1) << exp) - 1);
+      guint shift = exp;
+
+      /* keep fraction * 1e9 inside 64 bits: 2^34 * 1e9 < 2^64 */
+      if (shift > 34)
+        {
+          fraction >>= shift - 34;
+          shift = 34;
+        }
+      ns = seconds * ns_per_s + ((fraction * ns_per_s) >> shift);
+    }
+  /* unsigned arithmetic: hostile values wrap instead of being undefined */
+  return (gint64) (ns + (guint64) iface->tsoffset_s * ns_per_s);
+}
+
+static gboolean
+cs_pcapng_read_interface (CsPcapngReader *reader, const CsPcapngBlock *block, GError **error)
+{
+  CsPcapngInterface iface = { 0, 0, FALSE, 6, 0 };
+  CsPcapngInterfaceParse parse = { reader, &iface };
+  CsCursor body = block->body;
+  guint16 reserved = 0;
+
+  if (cs_pcapng_block_too_short (reader, block, IDB_MIN_LEN, "interface description block", error))
+    return FALSE;
+  cs_cursor_u16 (&body, reader->be, &iface.linktype);
+  cs_cursor_u16 (&body, reader->be, &reserved);
+  cs_cursor_u32 (&body, reader->be, &iface.snaplen);
+  cs_pcapng_foreach_option (reader, &body, cs_pcapng_interface_option, &parse);
+
+  if ((!iface.tsresol_binary && iface.tsresol_exp >= G_N_ELEMENTS (powers_of_ten))
+      || (iface.tsresol_binary && iface.tsresol_exp > 63))
+    {
+      cs_capture_set_error (reader->capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                            "corrupt interface description block at byte offset %" G_GUINT64_FORMAT
+                            " (unsupported time resolution %s^-%u)",
+                            block->offset, iface.tsresol_binary ? "2" : "10", iface.tsresol_exp);
+      return FALSE;
+    }
+  g_array_append_val (reader->interfaces, iface);
+  return TRUE;
+}
+
+static const CsPcapngInterface *
+cs_pcapng_lookup_interface (CsPcapngReader *reader, const CsPcapngBlock *block, guint32 id,
+                            GError **error)
+{
+  if (id < reader->interfaces->len)
+    return &g_array_index (reader->interfaces, CsPcapngInterface, id);
+  cs_capture_set_error (reader->capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                        "corrupt packet block at byte offset %" G_GUINT64_FORMAT
+                        " (interface id %u out of range, the section has %u interfaces)",
+                        block->offset, id, reader->interfaces->len);
+  return NULL;
+}
+
+static void
+cs_pcapng_append_frame (CsPcapngReader *reader, GArray *frames, guint64 offset, gint64 ts_ns,
+                        guint32 caplen, guint32 origlen, const CsPcapngInterface *iface,
+                        guint16 file_index, CsCursor *options)
+{
+  CsPcapngComment comment = { NULL, 0 };
+  CsFrame frame;
+
+  frame.offset = offset;
+  frame.ts_ns = ts_ns;
+  frame.caplen = caplen;
+  frame.origlen = origlen;
+  frame.linktype = iface->linktype;
+  frame.file = file_index;
+  frame.flags = 0;
+  if (options != NULL)
+    {
+      cs_pcapng_foreach_option (reader, options, cs_pcapng_comment_option, &comment);
+      if (comment.text != NULL)
+        {
+          cs_capture_add_frame_comment (reader->capture, offset, comment.text, comment.len);
+          frame.flags |= CS_FRAME_HAS_COMMENT;
+        }
+    }
+  g_array_append_val (frames, frame);
+  reader->last_ts_ns = ts_ns;
+}
+
+/* Enhanced (EPB) and obsolete (OPB) packet blocks share one layout but the id width. */
+static gboolean
+cs_pcapng_read_packet (CsPcapngReader *reader, const CsPcapngBlock *block, guint16 file_index,
+                       GArray *frames, GError **error)
+{
+  const CsPcapngInterface *iface;
+  CsCursor body = block->body;
+  guint32 id = 0, ts_high = 0, ts_low = 0, caplen = 0, origlen = 0;
+  const char *what = block->type == BLOCK_EPB ? "enhanced packet block" : "packet block";
+
+  if (cs_pcapng_block_too_short (reader, block, EPB_MIN_LEN, what, error))
+    return FALSE;
+  if (block->type == BLOCK_EPB)
+    cs_cursor_u32 (&body, reader->be, &id);
+  else
+    {
+      guint16 id16 = 0, drops = 0;
+
+      cs_cursor_u16 (&body, reader->be, &id16);
+      cs_cursor_u16 (&body, reader->be, &drops);
+      id = id16;
+    }
+  cs_cursor_u32 (&body, reader->be, &ts_high);
+  cs_cursor_u32 (&body, reader->be, &ts_low);
+  cs_cursor_u32 (&body, reader->be, &caplen);
+  cs_cursor_u32 (&body, reader->be, &origlen);
+
+  iface = cs_pcapng_lookup_interface (reader, block, id, error);
+  if (iface == NULL)
+    return FALSE;
+  if (caplen > cs_cursor_remaining (&body))
+    {
+      cs_capture_set_error (reader->capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                            "corrupt %s at byte offset %" G_GUINT64_FORMAT
+                            " (captured length %u does not fit in block length %u)",
+                            what, block->offset, caplen, block->length);
+      return FALSE;
+    }
+
+  guint64 data_offset = block->offset + 8 + body.pos;
+  cs_cursor_skip (&body, caplen);
+  cs_cursor_skip (&body, MIN ((4 - caplen % 4) % 4, cs_cursor_remaining (&body)));
+  cs_pcapng_append_frame (reader, frames, data_offset,
+                          cs_pcapng_ts_to_ns (iface, ((guint64) ts_high << 32) | ts_low), caplen,
+                          origlen, iface, file_index, &body);
+  return TRUE;
+}
+
+static gboolean
+cs_pcapng_read_simple_packet (CsPcapngReader *reader, const CsPcapngBlock *block,
+                              guint16 file_index, GArray *frames, GError **error)
+{
+  const CsPcapngInterface *iface;
+  CsCursor body = block->body;
+  guint32 origlen = 0, caplen;
+
+  if (cs_pcapng_block_too_short (reader, block, SPB_MIN_LEN, "simple packet block", error))
+    return FALSE;
+  iface = cs_pcapng_lookup_interface (reader, block, 0, error);
+  if (iface == NULL)
+    return FALSE;
+  cs_cursor_u32 (&body, reader->be, &origlen);
+  /* the captured length is implied: what fits, cut at the snaplen */
+  caplen = (guint32) MIN ((guint64) origlen, (guint64) cs_cursor_remaining (&body));
+  if (iface->snaplen != 0 && caplen > iface->snaplen)
+    caplen = iface->snaplen;
+  cs_pcapng_append_frame (reader, frames, block->offset + 12, reader->last_ts_ns, caplen, origlen,
+                          iface, file_index, NULL);
+  return TRUE;
+}
+
+gboolean
+cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames, CsIndexRun *run,
+                         GError **error)
+{
+  CsPcapngReader reader = { capture, FALSE, NULL, 0 };
+  guint64 offset = 0;
+  gboolean ok = TRUE;
+
+  reader.interfaces = g_array_new (FALSE, FALSE, sizeof (CsPcapngInterface));
+  while (ok && offset < capture->size)
+    {
+      CsPcapngBlock block;
+
+      if (!cs_pcapng_read_block (&reader, offset, &block, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      switch (block.type)
+        {
+        case BLOCK_SHB:
+          /* a new section: its own byte order (already read) and interfaces */
+          ok = !cs_pcapng_block_too_short (&reader, &block, SHB_MIN_LEN, "section header", error);
+          g_array_set_size (reader.interfaces, 0);
+          break;
+        case BLOCK_IDB:
+          ok = cs_pcapng_read_interface (&reader, &block, error);
+          break;
+        case BLOCK_EPB:
+        case BLOCK_OPB:
+          ok = cs_pcapng_read_packet (&reader, &block, file_index, frames, error);
+          break;
+        case BLOCK_SPB:
+          ok = cs_pcapng_read_simple_packet (&reader, &block, file_index, frames, error);
+          break;
+        default:
+          break; /* name resolution, statistics, secrets, custom, unknown: not needed */
+        }
+      offset += block.length;
+      if (ok)
+        ok = cs_index_run_tick (run, offset, error);
+    }
+  g_array_free (reader.interfaces, TRUE);
+  return ok;
+}

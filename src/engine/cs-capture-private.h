@@ -1,0 +1,65 @@
+/* cs-capture-private.h — what the pcap and pcapng readers share with cs-capture.c */
+#pragma once
+
+#include "cs-capture.h"
+#include "cs-cursor.h"
+#include "cs-error.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CS_CAPTURE_FORMAT_PCAP,
+  CS_CAPTURE_FORMAT_PCAP_NS,
+  CS_CAPTURE_FORMAT_PCAPNG,
+} CsCaptureFormat;
+
+/* Cap on stored packet comments so a hostile file cannot make us keep millions. */
+#define CS_CAPTURE_MAX_FRAME_COMMENTS 100000
+
+struct _CsCapture
+{
+  char *path;
+  const guint8 *data; /* MAP_PRIVATE, PROT_READ */
+  guint64 size;
+  CsCaptureFormat format;
+
+  /* classic pcap header */
+  gboolean big_endian;
+  guint32 snaplen;
+  guint16 linktype;
+
+  char *comment;              /* first section's comment */
+  GHashTable *frame_comments; /* frame offset (guint64 *) -> char * */
+};
+
+/* Counts records, reports progress every ~64k and checks cancellation every 4k. */
+typedef struct
+{
+  CsCapture *capture;
+  GCancellable *cancellable;
+  CsCaptureProgressFunc progress;
+  gpointer user_data;
+  guint64 records;
+} CsIndexRun;
+
+/* Call once per record; FALSE (with the error set) when cancelled. */
+gboolean cs_index_run_tick (CsIndexRun *run, guint64 bytes_done, GError **error);
+
+/* Sets a "PATH: MESSAGE at byte offset N (...)" style error. */
+void cs_capture_set_error (CsCapture *capture, GError **error, CsCaptureError code,
+                           const char *format, ...) G_GNUC_PRINTF (4, 5);
+
+/* Adds a packet comment for the frame starting at offset (capped). */
+void cs_capture_add_frame_comment (CsCapture *capture, guint64 offset, const guint8 *text,
+                                   gsize len);
+
+gboolean cs_capture_pcap_read_header (CsCapture *capture, GError **error);
+gboolean cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
+                                CsIndexRun *run, GError **error);
+
+gboolean cs_capture_pcapng_read_header (CsCapture *capture, GError **error);
+gboolean cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,
+                                  CsIndexRun *run, GError **error);
+
+G_END_DECLS

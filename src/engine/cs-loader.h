@@ -1,0 +1,44 @@
+/* cs-loader.h — reads captures with a parallel map/merge and builds a CsAnalysis */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cs-analysis.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_LOADER (cs_loader_get_type ())
+G_DECLARE_FINAL_TYPE (CsLoader, cs_loader, CS, LOADER, GObject)
+
+CsLoader *cs_loader_new (void);
+/* Worker threads for the decode phase; 0 = one per processor. */
+void cs_loader_set_threads (CsLoader *self, guint n_threads);
+guint cs_loader_get_threads (CsLoader *self);
+/* Optional BPF expression applied to every frame (NULL for none). */
+void cs_loader_set_filter (CsLoader *self, const char *bpf);
+
+/* Progress properties, notified on the main context that started the load
+ * (load_async) at most ~10 times a second:
+ *   "fraction" (double 0..1), "packets" (guint64 frames read so far),
+ *   "packets-per-second" (double), "message" (string: what is happening). */
+double cs_loader_get_fraction (CsLoader *self);
+guint64 cs_loader_get_packets (CsLoader *self);
+double cs_loader_get_packets_per_second (CsLoader *self);
+const char *cs_loader_get_message (CsLoader *self);
+
+/* Blocking load for the CLI and tests. Returns NULL with an error when nothing
+ * could be analysed (unreadable, not a capture, cancelled). A damaged file
+ * (truncated, corrupt records) still returns an analysis covering everything
+ * before the damage; cs_analysis_get_damage() then describes it. */
+CsAnalysis *cs_loader_load (CsLoader *self, const char *const *paths, GCancellable *cancellable,
+                            GError **error);
+
+/* Background load. The analysis is available from the start through
+ * cs_loader_get_analysis() / the "analysis" property, and its models fill
+ * in batches on the calling thread's main context while loading. */
+void cs_loader_load_async (CsLoader *self, const char *const *paths, GCancellable *cancellable,
+                           GAsyncReadyCallback callback, gpointer user_data);
+CsAnalysis *cs_loader_load_finish (CsLoader *self, GAsyncResult *result, GError **error);
+CsAnalysis *cs_loader_get_analysis (CsLoader *self);
+
+G_END_DECLS

@@ -1,0 +1,276 @@
+/* cs-merge.c — reduce step: order-dependent work (reassembly, dialogs, RTP runs) */
+#include "cs-merge.h"
+
+#include "cs-decode.h"
+#include "cs-ip-reassembly.h"
+#include "cs-stream-binder.h"
+#include "cs-tcp-reassembly.h"
+
+/* Caps on reassembly state; reaching them evicts the oldest (counted in stats). */
+#define CS_IP_REASSEMBLY_MAX_BYTES (64u * 1024 * 1024)
+#define CS_IP_REASSEMBLY_MAX_DATAGRAMS 65536
+#define CS_TCP_MAX_BYTES_PER_STREAM (1024u * 1024)
+#define CS_TCP_MAX_STREAMS 65536
+
+struct _CsMerge
+{
+  CsCaptureSet *set;
+  CsCaptureStats *stats;
+  CsCallTracker *tracker;
+  CsStreamBinder *binder;
+  CsIpReassembler *ip;
+  CsTcpReassembler *tcp;
+  GHashTable *runs;    /* CsRtpStreamKey* → CsRtpRun* */
+  GPtrArray *run_order;
+  GArray *rtcp;
+};
+
+static void
+cs_rtp_run_free (CsRtpRun *run)
+{
+  g_array_unref (run->packets);
+  g_free (run);
+}
+
+CsMerge *
+cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
+{
+  CsMerge *merge = g_new0 (CsMerge, 1);
+
+  merge->set = set;
+  merge->stats = stats;
+  merge->tracker = cs_call_tracker_new ();
+  merge->binder = cs_stream_binder_new ();
+  merge->ip = cs_ip_reassembler_new (CS_IP_REASSEMBLY_MAX_BYTES, CS_IP_REASSEMBLY_MAX_DATAGRAMS);
+  merge->tcp = cs_tcp_reassembler_new (CS_TCP_MAX_BYTES_PER_STREAM, CS_TCP_MAX_STREAMS);
+  merge->runs = g_hash_table_new (cs_rtp_stream_key_hash, cs_rtp_stream_key_equal);
+  merge->run_order = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_rtp_run_free);
+  merge->rtcp = g_array_new (FALSE, FALSE, sizeof (CsRtcpRef));
+  return merge;
+}
+
+void
+cs_merge_free (CsMerge *merge)
+{
+  if (merge == NULL)
+    return;
+  merge->stats->ip_fragments_evicted = cs_ip_reassembler_get_evicted (merge->ip);
+  merge->stats->tcp_streams_evicted = cs_tcp_reassembler_get_evicted (merge->tcp);
+  cs_call_tracker_free (merge->tracker);
+  cs_stream_binder_free (merge->binder);
+  cs_ip_reassembler_free (merge->ip);
+  cs_tcp_reassembler_free (merge->tcp);
+  g_hash_table_unref (merge->runs);
+  g_ptr_array_unref (merge->run_order);
+  g_array_unref (merge->rtcp);
+  g_free (merge);
+}
+
+CsCallTracker *
+cs_merge_get_tracker (CsMerge *merge)
+{
+  return merge->tracker;
+}
+
+GPtrArray *
+cs_merge_get_rtp_runs (CsMerge *merge)
+{
+  return merge->run_order;
+}
+
+GPtrArray *
+cs_merge_build_streams (CsMerge *merge)
+{
+  return cs_stream_binder_build (merge->binder, merge->run_order);
+}
+
+GArray *
+cs_merge_get_rtcp (CsMerge *merge)
+{
+  return merge->rtcp;
+}
+
+static void
+cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
+{
+  CsCaptureStats *stats = merge->stats;
+
+  stats->sip_messages++;
+  if (msg->malformed != NULL)
+    stats->malformed_sip++;
+  if (msg->is_request)
+    {
+      const char *name = msg->method_name != NULL ? msg->method_name : "UNKNOWN";
+      gpointer count = g_hash_table_lookup (stats->sip_methods, name);
+
+      g_hash_table_replace (stats->sip_methods, g_strdup (name),
+                            GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+    }
+  else
+    {
+      gpointer key = GUINT_TO_POINTER (msg->status_code);
+      gpointer count = g_hash_table_lookup (stats->sip_statuses, key);
+
+      g_hash_table_replace (stats->sip_statuses, key,
+                            GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+    }
+}
+
+static void
+cs_merge_add_sip (CsMerge *merge, CsSipMessage *msg)
+{
+  CsCall *call;
+
+  cs_merge_count_sip (merge, msg);
+  call = cs_call_tracker_add (merge->tracker, msg);
+  cs_stream_binder_add_sdp (merge->binder, call, msg);
+}
+
+static void
+cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets,
+                     guint n)
+{
+  CsRtpRun *run = g_hash_table_lookup (merge->runs, key);
+
+  if (run == NULL)
+    {
+      run = g_new0 (CsRtpRun, 1);
+      run->key = *key;
+      run->packets = g_array_sized_new (FALSE, FALSE, sizeof (CsRtpPacket), n);
+      g_hash_table_insert (merge->runs, &run->key, run);
+      g_ptr_array_add (merge->run_order, run);
+    }
+  g_array_append_vals (run->packets, packets, n);
+}
+
+static void
+cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet,
+                         guint32 first_frame, guint32 last_frame, gint64 ts_ns,
+                         gpointer user_data)
+{
+  CsMerge *merge = user_data;
+  CsSipMessage *msg = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst,
+                                                   CS_SIP_TRANSPORT_TCP, last_frame, ts_ns);
+
+  if (msg == NULL)
+    return;
+  msg->first_frame = first_frame;
+  cs_merge_add_sip (merge, msg);
+  cs_sip_message_unref (msg);
+}
+
+/* A UDP datagram rebuilt from IP fragments: only SIP and RTP matter here. */
+static void
+cs_merge_add_reassembled_udp (CsMerge *merge, const CsPacket *pkt, guint32 first_frame,
+                              guint32 frame, gint64 ts_ns)
+{
+  switch (cs_udp_payload_classify (pkt->payload, pkt->payload_len, pkt->src.port, pkt->dst.port))
+    {
+    case CS_UDP_PAYLOAD_SIP:
+      {
+        CsSipMessage *msg = cs_sip_message_from_payload (
+            pkt->payload, pkt->payload_len, &pkt->src, &pkt->dst, CS_SIP_TRANSPORT_UDP, frame,
+            ts_ns);
+        if (msg != NULL)
+          {
+            msg->first_frame = first_frame;
+            cs_merge_add_sip (merge, msg);
+            cs_sip_message_unref (msg);
+          }
+      }
+      break;
+    case CS_UDP_PAYLOAD_RTP:
+      {
+        CsRtpHeader hdr;
+        CsRtpStreamKey key;
+        CsRtpPacket rec = { 0 };
+
+        if (!cs_rtp_parse_header (pkt->payload, pkt->payload_len, &hdr))
+          break;
+        memset (&key, 0, sizeof key);
+        key.src = pkt->src;
+        key.dst = pkt->dst;
+        key.ssrc = hdr.ssrc;
+        rec.arrival_ns = ts_ns;
+        rec.frame = frame;
+        rec.timestamp = hdr.timestamp;
+        rec.seq = hdr.seq;
+        rec.payload_len = (guint16) MIN (hdr.payload_len, G_MAXUINT16);
+        rec.payload_type = hdr.payload_type;
+        rec.flags = hdr.marker ? CS_RTP_FLAG_MARKER : 0;
+        cs_merge_append_run (merge, &key, &rec, 1);
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+cs_merge_add_deferred (CsMerge *merge, guint32 number)
+{
+  const CsFrame *frame = cs_capture_set_get_frame (merge->set, number);
+  CsPacket pkt;
+  CsDecodeStatus status;
+
+  memset (&pkt, 0, sizeof pkt);
+  status = cs_decode_frame (frame->linktype, cs_capture_set_frame_data (merge->set, frame),
+                            frame->caplen, &pkt);
+  if (status == CS_DECODE_FRAGMENT)
+    {
+      guint32 first_frame = number;
+      g_autoptr (GBytes) datagram
+          = cs_ip_reassembler_add (merge->ip, &pkt, number, frame->ts_ns, &first_frame);
+      gsize len;
+      const guint8 *data;
+
+      if (datagram == NULL)
+        return;
+      data = g_bytes_get_data (datagram, &len);
+      if (cs_decode_transport (data, len, &pkt) != CS_DECODE_OK)
+        return;
+      if (pkt.ip_proto == CS_IP_PROTO_UDP)
+        cs_merge_add_reassembled_udp (merge, &pkt, first_frame, number, frame->ts_ns);
+      else if (pkt.ip_proto == CS_IP_PROTO_TCP)
+        cs_tcp_reassembler_add (merge->tcp, &pkt, number, frame->ts_ns, cs_merge_on_tcp_message,
+                                merge);
+      return;
+    }
+  if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP)
+    cs_tcp_reassembler_add (merge->tcp, &pkt, number, frame->ts_ns, cs_merge_on_tcp_message,
+                            merge);
+}
+
+void
+cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
+{
+  guint si = 0, di = 0;
+
+  /* SIP found by the worker and deferred frames interleave by frame number,
+   * so dialogs see messages in capture order. */
+  while (si < chunk->sip->len || di < chunk->deferred->len)
+    {
+      CsSipMessage *msg = si < chunk->sip->len ? g_ptr_array_index (chunk->sip, si) : NULL;
+      guint32 deferred
+          = di < chunk->deferred->len ? g_array_index (chunk->deferred, guint32, di) : G_MAXUINT32;
+
+      if (msg != NULL && msg->frame <= deferred)
+        {
+          cs_merge_add_sip (merge, msg);
+          si++;
+        }
+      else
+        {
+          cs_merge_add_deferred (merge, deferred);
+          di++;
+        }
+    }
+  for (guint i = 0; i < chunk->rtp_order->len; i++)
+    {
+      CsRtpRun *run = g_ptr_array_index (chunk->rtp_order, i);
+
+      cs_merge_append_run (merge, &run->key, (const CsRtpPacket *) run->packets->data,
+                           run->packets->len);
+    }
+  g_array_append_vals (merge->rtcp, chunk->rtcp->data, chunk->rtcp->len);
+}

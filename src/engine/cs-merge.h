@@ -1,0 +1,24 @@
+/* cs-merge.h — the in-order reduce step: chunks, in capture order, into calls and streams */
+#pragma once
+
+#include "cs-analysis.h"
+#include "cs-call-tracker.h"
+#include "cs-chunk.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CsMerge CsMerge;
+
+CsMerge *cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats);
+void cs_merge_free (CsMerge *merge);
+/* Consumes chunk results; chunks must come in order. */
+void cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk);
+CsCallTracker *cs_merge_get_tracker (CsMerge *merge);
+/* RTP packets per stream key, in order of first packet (CsRtpRun*, owned by the merge). */
+GPtrArray *cs_merge_get_rtp_runs (CsMerge *merge);
+/* Binds RTP runs to calls and computes their metrics (CsStream*, transfer full). */
+GPtrArray *cs_merge_build_streams (CsMerge *merge);
+/* RTCP packets seen (CsRtcpRef). */
+GArray *cs_merge_get_rtcp (CsMerge *merge);
+
+G_END_DECLS

@@ -1,0 +1,150 @@
+/* cs-mos.c — E-model (ITU-T G.107) simplified as in docs/metrics.md */
+#include "cs-mos.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double
+cs_mos_from_r (double r)
+{
+  double mos;
+
+  if (r < 0)
+    return 1.0;
+  if (r > 100)
+    return 4.5;
+  mos = 1.0 + 0.035 * r + 7e-6 * r * (r - 60.0) * (100.0 - r);
+  return CLAMP (mos, 1.0, 4.5);
+}
+
+double
+cs_mos_delay_impairment (double d)
+{
+  double id;
+
+  if (d < 0)
+    d = 0;
+  id = 0.024 * d;
+  if (d > 177.3)
+    id += 0.11 * (d - 177.3);
+  return id;
+}
+
+void
+cs_mos_compute (const CsCodecInfo *codec, double ppl_percent, double burst_ratio,
+                double one_way_delay_ms, CsMos *out)
+{
+  memset (out, 0, sizeof *out);
+  out->ie = codec != NULL ? codec->ie : 0.0;
+  out->bpl = codec != NULL && codec->bpl > 0 ? codec->bpl : 25.1;
+  out->ppl = CLAMP (ppl_percent, 0.0, 100.0);
+  out->burst_ratio = burst_ratio >= 1e-6 ? burst_ratio : 1.0;
+  out->delay_ms = one_way_delay_ms;
+  out->id = cs_mos_delay_impairment (one_way_delay_ms);
+  out->ie_eff = out->ie + (95.0 - out->ie) * out->ppl / (out->ppl / out->burst_ratio + out->bpl);
+  out->r = 93.2 - out->id - out->ie_eff;
+  out->mos = cs_mos_from_r (out->r);
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+double
+cs_mos_packetisation_ms (const CsRtpPacket *packets, gsize n, guint clock_rate)
+{
+  double *steps, result = 20.0;
+  gsize count = 0;
+
+  if (n < 2 || clock_rate == 0)
+    return result;
+  steps = g_new (double, n);
+  for (gsize i = 1; i < n; i++)
+    {
+      guint32 ts_step = packets[i].timestamp - packets[i - 1].timestamp;
+
+      if ((guint16) (packets[i].seq - packets[i - 1].seq) == 1
+          && packets[i].payload_type == packets[i - 1].payload_type && ts_step > 0
+          && ts_step < clock_rate / 4)
+        steps[count++] = ts_step * 1000.0 / clock_rate;
+    }
+  if (count > 0)
+    {
+      qsort (steps, count, sizeof (double), compare_double);
+      result = steps[count / 2];
+    }
+  g_free (steps);
+  return result;
+}
+
+static guint
+stream_clock_rate (const CsRtpClockMap *clocks, const CsCodecInfo *codec, guint8 pt)
+{
+  if (clocks != NULL && clocks->clock_rate_by_pt[pt & 0x7f] != 0)
+    return clocks->clock_rate_by_pt[pt & 0x7f];
+  return codec != NULL ? codec->clock_rate : 8000;
+}
+
+void
+cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                   const CsCodecInfo *codec, const CsJitterBufferConfig *jb, CsMos *out)
+{
+  CsJitterBufferConfig default_jb;
+  CsJitterBufferResult result;
+  guint clock_rate;
+  double delay_ms;
+
+  if (jb == NULL)
+    {
+      cs_jitter_buffer_config_init_default (&default_jb);
+      jb = &default_jb;
+    }
+  cs_jitter_buffer_emulate (packets, n, 0, jb, &result); /* finds the media payload type */
+  clock_rate = stream_clock_rate (clocks, codec, result.media_payload_type);
+  cs_jitter_buffer_emulate (packets, n, clock_rate, jb, &result);
+
+  delay_ms = (jb->kind == CS_JITTER_BUFFER_OFF ? 0.0 : jb->delay_ms)
+             + cs_mos_packetisation_ms (packets, n, clock_rate) + CS_MOS_NETWORK_DELAY_MS;
+  cs_mos_compute (codec, result.effective_loss_pct, result.burst_ratio, delay_ms, out);
+}
+
+GArray *
+cs_mos_windows (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                const CsCodecInfo *codec, const CsJitterBufferConfig *jb, double window_s,
+                gint64 origin_ns)
+{
+  GArray *windows = g_array_new (FALSE, TRUE, sizeof (CsMosWindow));
+  gint64 window_ns;
+  gsize start = 0;
+
+  if (window_s <= 0)
+    window_s = CS_MOS_DEFAULT_WINDOW_S;
+  window_ns = (gint64) (window_s * 1e9);
+  while (start < n)
+    {
+      gint64 index = (packets[start].arrival_ns - origin_ns) / window_ns;
+      gint64 end_ns;
+      gsize end = start;
+      CsMosWindow w;
+
+      if (packets[start].arrival_ns < origin_ns)
+        index = -1 + (packets[start].arrival_ns - origin_ns + 1) / window_ns;
+      end_ns = origin_ns + (index + 1) * window_ns;
+      /* Capture order is arrival order; a packet stamped earlier stays in this window. */
+      while (end < n && packets[end].arrival_ns < end_ns)
+        end++;
+      if (end == start)
+        end++;
+      w.start_s = (double) index * window_s;
+      w.packets = (guint32) (end - start);
+      cs_mos_for_stream (packets + start, end - start, clocks, codec, jb, &w.mos);
+      g_array_append_val (windows, w);
+      start = end;
+    }
+  return windows;
+}

@@ -1,0 +1,105 @@
+/* cs-rtp-metrics.h — RTP stream statistics, computed exactly as Wireshark's
+ * rtppacket_analyse() (TShark 4.0 `-z rtp,streams`) does. Pure functions: the
+ * GUI, the CLI and the tests get the same numbers from the same packets. */
+#pragma once
+
+#include <glib.h>
+
+#include "cs-rtp.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint clock_rate_by_pt[128];    /* Hz per payload type; 0 = unknown (no jitter) */
+  guint8 telephone_event_pt[128]; /* 1: RFC 4733 events (excluded from jitter) */
+  guint8 comfort_noise_pt[128];   /* 1: comfort noise (excluded from delta/jitter stats) */
+} CsRtpClockMap;
+
+/* Static table only (Wireshark's clock table for PT 0..34, CN = 13 and 19). */
+void cs_rtp_clock_map_init_static (CsRtpClockMap *map);
+
+/* Applies one SDP "a=rtpmap:PT ENCODING/RATE" the way Wireshark does:
+ * static payload types (< 96) keep the static clock; a dynamic
+ * telephone-event is marked as such; other dynamic types take the rtpmap
+ * rate, else the usual rate of the encoding name. Comfort noise is only ever
+ * PT 13/19, as in Wireshark. */
+void cs_rtp_clock_map_set_rtpmap (CsRtpClockMap *map, guint payload_type, const char *encoding,
+                                  guint clock_rate);
+
+typedef struct
+{
+  guint32 packets;  /* received */
+  guint32 expected; /* extended last seq − first seq + 1 (Wireshark's definition) */
+  gint32 lost;      /* expected − packets (negative with duplicates) */
+  guint32 duplicates, out_of_order, sequence_errors;
+  guint32 marker_packets, payload_type_changes, comfort_noise_packets, telephone_event_packets;
+  guint32 wrong_timestamp_packets;
+  double min_delta_ms, mean_delta_ms, max_delta_ms; /* 0 when no packet qualified */
+  guint32 max_delta_frame; /* frame at which the max delta was observed */
+  double min_jitter_ms, mean_jitter_ms, max_jitter_ms; /* 0 when no packet qualified */
+  double last_jitter_ms;
+  double max_skew_ms, last_skew_ms; /* Wireshark's skew: nominal (timestamps) − arrival */
+  double clock_drift_ms, clock_drift_ppm;
+  double mean_bitrate_kbps; /* RTP payload bits / (last − first arrival) */
+  guint clock_rate;         /* of the main payload type */
+  guint8 payload_type;      /* first (main) payload type */
+  gboolean problem;         /* tshark's "Problems?" X: a sequence or timestamp error */
+  guint32 first_frame, last_frame;
+  gint64 first_ns, last_ns;
+} CsRtpStats;
+
+void cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                           CsRtpStats *out);
+
+/* The per-packet recurrence behind cs_rtp_stats_compute, for graphs and for
+ * incremental (live) use. Feed packets of ONE stream in capture order. */
+#define CS_RTP_STEP_FIRST (1u << 0)
+#define CS_RTP_STEP_MARKER (1u << 1)
+#define CS_RTP_STEP_WRONG_SEQ (1u << 2)
+#define CS_RTP_STEP_WRONG_TIMESTAMP (1u << 3)
+#define CS_RTP_STEP_PT_CN (1u << 4)
+#define CS_RTP_STEP_FOLLOW_PT_CN (1u << 5)
+#define CS_RTP_STEP_PT_CHANGE (1u << 6)
+#define CS_RTP_STEP_REG_PT_CHANGE (1u << 7)
+#define CS_RTP_STEP_TELEPHONE_EVENT (1u << 8)
+#define CS_RTP_STEP_DUPLICATE (1u << 9)
+#define CS_RTP_STEP_OUT_OF_ORDER (1u << 10)
+
+typedef struct
+{
+  /* public results after each step */
+  guint flags;        /* CS_RTP_STEP_* for the packet just fed */
+  double delta_ms;    /* arrival spacing to the previous in-time-sequence packet */
+  double jitter_ms;   /* RFC 3550 running jitter after this packet */
+  double skew_ms;     /* nominal − arrival time since the first packet */
+  guint32 lost_before; /* sequence numbers skipped just before this packet */
+
+  /* private state */
+  CsRtpStats stats;
+  gboolean started;
+  gint64 first_ns;
+  double time_ms, start_time_ms;
+  guint64 ext_timestamp, seq_timestamp;
+  guint16 start_seq, stop_seq, last_seq;
+  guint32 seq_cycles;
+  gboolean under;
+  guint8 pt, reg_pt;
+  gboolean reg_pt_set;
+  double last_nominal, last_arrival;
+  double sum_t, sum_ts, sum_t2, sum_tts;
+  gboolean have_min_delta, have_min_jitter;
+  guint32 total_nr;
+  guint64 payload_bytes_after_first;
+  /* own reorder/duplicate detection (Wireshark does not separate them) */
+  guint32 max_ext_seq;
+  guint8 *seen; /* 65536-bit window keyed by raw seq */
+} CsRtpAnalyser;
+
+void cs_rtp_analyser_init (CsRtpAnalyser *a);
+void cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *packet, const CsRtpClockMap *clocks);
+/* Writes the totals so far; the analyser can keep being fed. */
+void cs_rtp_analyser_get_stats (const CsRtpAnalyser *a, CsRtpStats *out);
+void cs_rtp_analyser_clear (CsRtpAnalyser *a);
+
+G_END_DECLS

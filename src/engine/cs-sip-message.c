@@ -1,0 +1,672 @@
+/* cs-sip-message.c — one parsed SIP message (RFC 3261), parsed leniently */
+#include "cs-sip-message.h"
+
+#include "cs-cursor.h"
+#include "cs-error.h"
+#include "cs-sdp.h"
+#include "cs-sip-headers.h"
+#include "cs-sip-multipart.h"
+
+#include <string.h>
+
+#define SIP_VERSION "SIP/2.0"
+#define SIP_VERSION_LEN 7
+
+/* RFC 3261 token characters */
+static gboolean
+is_token_char (guint8 c)
+{
+  if (g_ascii_isalnum (c))
+    return TRUE;
+  switch (c)
+    {
+    case '-':
+    case '.':
+    case '!':
+    case '%':
+    case '*':
+    case '_':
+    case '+':
+    case '`':
+    case '\'':
+    case '~':
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+is_version (const guint8 *p)
+{
+  return g_ascii_strncasecmp ((const char *) p, SIP_VERSION, SIP_VERSION_LEN) == 0;
+}
+
+/* TRUE when line (n bytes, without its CR/LF) is a strict SIP start line. */
+static gboolean
+is_strict_start_line (const guint8 *line, gsize n)
+{
+  gsize i = 0;
+
+  if (n >= 8 && is_version (line) && line[7] == ' ')
+    {
+      if (n < 11 || !g_ascii_isdigit (line[8]) || !g_ascii_isdigit (line[9])
+          || !g_ascii_isdigit (line[10]))
+        return FALSE;
+      return n == 11 || line[11] == ' ';
+    }
+  while (i < n && is_token_char (line[i]))
+    i++;
+  if (i == 0 || i >= n || line[i] != ' ')
+    return FALSE;
+  gsize uri_start = ++i;
+  while (i < n && line[i] > ' ' && line[i] != 0x7f)
+    i++;
+  if (i == uri_start || i >= n || line[i] != ' ')
+    return FALSE;
+  i++;
+  return n - i == SIP_VERSION_LEN && is_version (line + i);
+}
+
+/* Length of the first line's content (CR stripped); *has_eol tells whether a LF ended it. */
+static gsize
+first_line_length (const guint8 *data, gsize len, gboolean *has_eol)
+{
+  const guint8 *eol = memchr (data, '\n', len);
+  gsize n = eol != NULL ? (gsize) (eol - data) : len;
+
+  *has_eol = eol != NULL;
+  if (n > 0 && data[n - 1] == '\r')
+    n--;
+  return n;
+}
+
+gboolean
+cs_sip_looks_like (const guint8 *data, gsize len)
+{
+  gboolean has_eol;
+  gsize n;
+
+  /* the shortest start lines, "SIP/2.0 200\n" and "A b SIP/2.0\n", are 12 bytes; the
+   * first byte rules out RTP (0x80…) and binary protocols before any scan */
+  if (data == NULL || len < 12 || !is_token_char (data[0]))
+    return FALSE;
+  n = first_line_length (data, len, &has_eol);
+  return has_eol && is_strict_start_line (data, n);
+}
+
+/* Looser than cs_sip_looks_like: what deserves a message with ->malformed rather than
+ * NULL (a bad status code, odd spacing, a start line cut by the end of data). */
+static gboolean
+starts_like_sip (const guint8 *line, gsize n)
+{
+  if (n >= 8 && is_version (line) && line[7] == ' ')
+    return TRUE;
+  return n >= 9 && is_token_char (line[0]) && line[n - 8] == ' '
+         && is_version (line + n - SIP_VERSION_LEN);
+}
+
+static void
+note_malformed (CsSipMessage *msg, const char *reason)
+{
+  if (msg->malformed == NULL)
+    msg->malformed = g_strdup (reason);
+}
+
+static void
+free_header (gpointer data)
+{
+  CsSipHeader *header = data;
+
+  g_free (header->name);
+  g_free (header->value);
+  g_free (header);
+}
+
+static void
+parse_start_line (CsSipMessage *msg, const guint8 *line, gsize n)
+{
+  if (!is_strict_start_line (line, n))
+    note_malformed (msg, "bad start line");
+
+  if (n >= 8 && is_version (line) && line[7] == ' ')
+    {
+      gsize i = 8;
+      guint code = 0, digits = 0;
+
+      msg->is_request = FALSE;
+      while (i < n && line[i] == ' ')
+        i++;
+      while (i < n && g_ascii_isdigit (line[i]) && digits < 4)
+        {
+          code = code * 10 + (guint) (line[i++] - '0');
+          digits++;
+        }
+      if (digits == 3)
+        msg->status_code = code;
+      if (digits == 3 && (code < 100 || code > 699))
+        note_malformed (msg, "bad status code");
+      msg->reason = g_strstrip (cs_sip_dup_text ((const char *) line + i, n - i));
+      return;
+    }
+
+  /* METHOD SP Request-URI SP SIP/2.0, read leniently about spacing */
+  gsize method_end = 0;
+  msg->is_request = TRUE;
+  while (method_end < n && is_token_char (line[method_end]))
+    method_end++;
+  msg->method_name = g_strndup ((const char *) line, method_end);
+  msg->method = cs_sip_method_from_string (msg->method_name, method_end);
+  gsize uri_end = n >= SIP_VERSION_LEN ? n - SIP_VERSION_LEN : n;
+  if (uri_end < method_end)
+    uri_end = method_end;
+  msg->request_uri
+      = g_strstrip (cs_sip_dup_text ((const char *) line + method_end, uri_end - method_end));
+}
+
+typedef enum
+{
+  HEADER_NONE,    /* no header open: continuation lines are errors */
+  HEADER_OPEN,    /* value collects continuation lines */
+  HEADER_DROPPED, /* over CS_SIP_MAX_HEADERS: continuation lines are skipped */
+} HeaderState;
+
+typedef struct
+{
+  CsSipMessage *msg;
+  HeaderState state;
+  GString *name;
+  GString *value;
+} HeaderReader;
+
+static void
+append_value (HeaderReader *r, const char *text, gsize n)
+{
+  gsize room = CS_SIP_MAX_HEADER_VALUE - r->value->len;
+
+  if (n > room)
+    {
+      note_malformed (r->msg, "header value too long");
+      n = room;
+    }
+  g_string_append_len (r->value, text, (gssize) n);
+}
+
+static void
+close_header (HeaderReader *r)
+{
+  if (r->state == HEADER_OPEN)
+    {
+      CsSipHeader *header = g_new (CsSipHeader, 1);
+      header->name = cs_sip_dup_text (r->name->str, r->name->len);
+      header->value = g_strchomp (cs_sip_dup_text (r->value->str, r->value->len));
+      g_ptr_array_add (r->msg->headers, header);
+    }
+  r->state = HEADER_NONE;
+}
+
+static const char *
+trim_start (const char *p, const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  return p;
+}
+
+/* One header line without its line ending. */
+static void
+read_header_line (HeaderReader *r, const char *line, gsize n)
+{
+  const char *end = line + n;
+
+  if (memchr (line, '\0', n) != NULL)
+    note_malformed (r->msg, "NUL byte in headers");
+
+  if (line[0] == ' ' || line[0] == '\t')
+    {
+      /* folding: the continuation joins the value with one space */
+      const char *text = trim_start (line, end);
+      if (r->state == HEADER_OPEN)
+        {
+          while (r->value->len > 0 && g_ascii_isspace (r->value->str[r->value->len - 1]))
+            g_string_truncate (r->value, r->value->len - 1);
+          if (text < end)
+            {
+              if (r->value->len > 0)
+                append_value (r, " ", 1);
+              append_value (r, text, (gsize) (end - text));
+            }
+        }
+      else if (r->state == HEADER_NONE)
+        note_malformed (r->msg, "bad header line");
+      return;
+    }
+
+  close_header (r);
+  const char *colon = memchr (line, ':', n);
+  const char *name_end = colon;
+  while (name_end != NULL && name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+    name_end--;
+  gboolean name_ok = colon != NULL && name_end > line;
+  for (const char *q = line; name_ok && q < name_end; q++)
+    name_ok = is_token_char ((guint8) *q);
+  if (!name_ok)
+    {
+      note_malformed (r->msg, "bad header line");
+      return;
+    }
+  if (r->msg->headers->len >= CS_SIP_MAX_HEADERS)
+    {
+      note_malformed (r->msg, "too many headers");
+      r->state = HEADER_DROPPED;
+      return;
+    }
+  g_string_assign (r->name, "");
+  g_string_append_len (r->name, line, name_end - line);
+  g_string_truncate (r->value, 0);
+  const char *value = trim_start (colon + 1, end);
+  append_value (r, value, (gsize) (end - value));
+  r->state = HEADER_OPEN;
+}
+
+/* Reads header lines from the cursor up to the empty line. FALSE when the data ends
+ * before it (the message is cut). */
+static gboolean
+read_headers (CsSipMessage *msg, CsCursor *cur)
+{
+  HeaderReader r = { msg, HEADER_NONE, g_string_new (NULL), g_string_new (NULL) };
+  gboolean complete = FALSE;
+
+  while (cs_cursor_remaining (cur) > 0)
+    {
+      const char *line = (const char *) cs_cursor_here (cur);
+      gsize avail = cs_cursor_remaining (cur);
+      const char *eol = memchr (line, '\n', avail);
+      gsize n = eol != NULL ? (gsize) (eol - line) : avail;
+
+      cs_cursor_skip (cur, eol != NULL ? n + 1 : n);
+      if (n > 0 && line[n - 1] == '\r')
+        n--;
+      if (eol == NULL)
+        {
+          note_malformed (msg, "missing end of headers");
+          /* a cut line is kept only if it still has its name */
+          if (memchr (line, ':', n) != NULL || line[0] == ' ' || line[0] == '\t')
+            read_header_line (&r, line, n);
+          break;
+        }
+      if (n == 0)
+        {
+          complete = TRUE;
+          break;
+        }
+      read_header_line (&r, line, n);
+    }
+  if (!complete && cs_cursor_remaining (cur) == 0)
+    note_malformed (msg, "missing end of headers");
+  close_header (&r);
+  g_string_free (r.name, TRUE);
+  g_string_free (r.value, TRUE);
+  return complete;
+}
+
+static gboolean
+parse_cseq (CsSipMessage *msg, const char *value)
+{
+  const char *p = value;
+  guint64 number = 0;
+
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  for (; g_ascii_isdigit (*p); p++)
+    {
+      number = number * 10 + (guint64) (*p - '0');
+      if (number > G_MAXUINT32)
+        return FALSE;
+    }
+  if (*p != ' ' && *p != '\t')
+    return FALSE;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  const char *method = p;
+  while (is_token_char ((guint8) *p))
+    p++;
+  if (p == method || *p != '\0')
+    return FALSE;
+  msg->cseq = (guint32) number;
+  msg->cseq_method_name = g_strdup (method);
+  msg->cseq_method = cs_sip_method_from_string (method, (gsize) (p - method));
+  return TRUE;
+}
+
+static gboolean
+parse_content_length (const char *value, gint64 *out)
+{
+  gint64 v = 0;
+
+  if (!g_ascii_isdigit (*value))
+    return FALSE;
+  for (; g_ascii_isdigit (*value); value++)
+    {
+      if (v > (G_MAXINT64 - 9) / 10)
+        return FALSE;
+      v = v * 10 + (*value - '0');
+    }
+  if (*value != '\0')
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* From / To: whole value, display name, user part, tag. */
+static gboolean
+parse_address (const char *value, char **whole, char **display, char **user, char **tag)
+{
+  CsSipNameAddr na;
+
+  *whole = g_strdup (value);
+  if (!cs_sip_name_addr_parse (value, &na))
+    return FALSE;
+  *display = g_steal_pointer (&na.display);
+  *tag = g_steal_pointer (&na.tag);
+  *user = cs_sip_uri_dup_user (na.uri);
+  cs_sip_name_addr_clear (&na);
+  return TRUE;
+}
+
+/* Fills the decoded fields from the first header of each kind; returns the raw
+ * Content-Type value (owned by msg->headers). */
+static const char *
+decode_headers (CsSipMessage *msg)
+{
+  const char *content_type = NULL, *via = NULL, *server = NULL;
+  gboolean have_cseq = FALSE, have_from = FALSE, have_to = FALSE, have_length = FALSE;
+
+  for (guint i = 0; i < msg->headers->len; i++)
+    {
+      CsSipHeader *h = g_ptr_array_index (msg->headers, i);
+      const char *name = cs_sip_header_long_name (h->name);
+
+#define IS(n) (g_ascii_strcasecmp (name, n) == 0)
+      if (IS ("Call-ID") && msg->call_id == NULL)
+        msg->call_id = g_strdup (h->value);
+      else if (IS ("From") && !have_from)
+        {
+          have_from = TRUE;
+          if (!parse_address (h->value, &msg->from, &msg->from_display, &msg->from_user,
+                              &msg->from_tag))
+            note_malformed (msg, "bad From");
+        }
+      else if (IS ("To") && !have_to)
+        {
+          have_to = TRUE;
+          if (!parse_address (h->value, &msg->to, &msg->to_display, &msg->to_user, &msg->to_tag))
+            note_malformed (msg, "bad To");
+        }
+      else if (IS ("CSeq") && !have_cseq)
+        {
+          have_cseq = TRUE;
+          if (!parse_cseq (msg, h->value))
+            note_malformed (msg, "bad CSeq");
+        }
+      else if (IS ("Via") && via == NULL)
+        via = h->value;
+      else if (IS ("Contact") && msg->contact == NULL)
+        msg->contact = g_strdup (h->value);
+      else if (IS ("Content-Length") && !have_length)
+        {
+          have_length = TRUE;
+          if (!parse_content_length (h->value, &msg->content_length))
+            note_malformed (msg, "bad Content-Length");
+        }
+      else if (IS ("Content-Type") && content_type == NULL)
+        content_type = h->value;
+      else if (IS ("User-Agent") && msg->user_agent == NULL)
+        msg->user_agent = g_strdup (h->value);
+      else if (IS ("Server") && server == NULL)
+        server = h->value;
+#undef IS
+    }
+
+  if (msg->user_agent == NULL && server != NULL)
+    msg->user_agent = g_strdup (server);
+  if (via != NULL)
+    msg->via_branch = cs_sip_via_dup_branch (via);
+  if (content_type != NULL)
+    msg->content_type = cs_sip_content_type_dup_media_type (content_type);
+
+  if (msg->call_id == NULL || msg->call_id[0] == '\0')
+    note_malformed (msg, "missing Call-ID");
+  if (!have_cseq)
+    note_malformed (msg, "missing CSeq");
+  if (!have_from)
+    note_malformed (msg, "missing From");
+  if (!have_to)
+    note_malformed (msg, "missing To");
+  if (via == NULL)
+    note_malformed (msg, "missing Via");
+  if (msg->is_request && msg->cseq_method_name != NULL && msg->method_name != NULL
+      && strcmp (msg->cseq_method_name, msg->method_name) != 0)
+    note_malformed (msg, "CSeq method differs from request method");
+  return content_type;
+}
+
+static void
+read_body (CsSipMessage *msg, CsCursor *cur, gboolean headers_complete)
+{
+  gsize avail = headers_complete ? cs_cursor_remaining (cur) : 0;
+  gsize body_len = avail;
+  const guint8 *body = NULL;
+
+  if (msg->content_length >= 0 && headers_complete)
+    {
+      if ((guint64) msg->content_length > avail)
+        {
+          char *reason = g_strdup_printf ("Content-Length %" G_GINT64_FORMAT
+                                          " exceeds body (%" G_GSIZE_FORMAT " bytes)",
+                                          msg->content_length, avail);
+          note_malformed (msg, reason);
+          g_free (reason);
+        }
+      else
+        body_len = (gsize) msg->content_length;
+    }
+  msg->body = g_malloc (body_len + 1);
+  if (body_len > 0 && cs_cursor_bytes (cur, body_len, &body))
+    memcpy (msg->body, body, body_len);
+  else
+    body_len = 0;
+  msg->body[body_len] = '\0';
+  msg->body_len = body_len;
+}
+
+static void
+parse_sdp_body (CsSipMessage *msg, const char *content_type_value)
+{
+  const char *sdp_text = NULL;
+  gsize sdp_len = 0;
+
+  if (msg->content_type == NULL || msg->body_len == 0)
+    return;
+  if (strcmp (msg->content_type, "application/sdp") == 0)
+    {
+      sdp_text = msg->body;
+      sdp_len = msg->body_len;
+    }
+  else if (g_str_has_prefix (msg->content_type, "multipart/"))
+    {
+      g_autofree char *boundary = cs_sip_content_type_dup_param (content_type_value, "boundary");
+      if (boundary == NULL)
+        {
+          note_malformed (msg, "multipart body without boundary");
+          return;
+        }
+      if (!cs_sip_multipart_find_part (msg->body, msg->body_len, boundary, "application/sdp",
+                                       &sdp_text, &sdp_len))
+        return;
+    }
+  else
+    return;
+
+  msg->sdp = cs_sdp_parse (sdp_text, sdp_len, NULL);
+  if (msg->sdp == NULL)
+    note_malformed (msg, "SDP body without v= line");
+}
+
+CsSipMessage *
+cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
+{
+  CsSipMessage *msg;
+  CsCursor cur;
+  gboolean has_eol;
+  gsize line_len;
+
+  if (data == NULL)
+    len = 0;
+  line_len = len > 0 ? first_line_length (data, len, &has_eol) : 0;
+  if (len == 0 || !starts_like_sip (data, line_len))
+    {
+      g_set_error_literal (error, CS_SIP_ERROR, CS_SIP_ERROR_NOT_SIP, "not a SIP message");
+      return NULL;
+    }
+
+  msg = g_new0 (CsSipMessage, 1);
+  g_atomic_ref_count_init (&msg->ref_count);
+  msg->content_length = -1;
+  msg->headers = g_ptr_array_new_with_free_func (free_header);
+
+  cs_cursor_init (&cur, data, len);
+  parse_start_line (msg, data, line_len);
+  if (!has_eol)
+    note_malformed (msg, "missing end of headers");
+  cs_cursor_skip (&cur,
+                  has_eol ? (gsize) ((const guint8 *) memchr (data, '\n', len) - data) + 1 : len);
+
+  gboolean complete = read_headers (msg, &cur);
+  const char *content_type = decode_headers (msg);
+  read_body (msg, &cur, complete);
+  parse_sdp_body (msg, content_type);
+  return msg;
+}
+
+CsSipMessage *
+cs_sip_message_ref (CsSipMessage *msg)
+{
+  g_return_val_if_fail (msg != NULL, NULL);
+  g_atomic_ref_count_inc (&msg->ref_count);
+  return msg;
+}
+
+void
+cs_sip_message_unref (CsSipMessage *msg)
+{
+  if (msg == NULL || !g_atomic_ref_count_dec (&msg->ref_count))
+    return;
+  g_free (msg->method_name);
+  g_free (msg->request_uri);
+  g_free (msg->reason);
+  g_free (msg->call_id);
+  g_free (msg->from);
+  g_free (msg->from_tag);
+  g_free (msg->from_user);
+  g_free (msg->from_display);
+  g_free (msg->to);
+  g_free (msg->to_tag);
+  g_free (msg->to_user);
+  g_free (msg->to_display);
+  g_free (msg->cseq_method_name);
+  g_free (msg->via_branch);
+  g_free (msg->user_agent);
+  g_free (msg->contact);
+  g_free (msg->content_type);
+  g_ptr_array_unref (msg->headers);
+  g_free (msg->body);
+  cs_sdp_free (msg->sdp);
+  g_free (msg->malformed);
+  g_free (msg);
+}
+
+const char *
+cs_sip_message_get_header (const CsSipMessage *msg, const char *name)
+{
+  const char *wanted;
+
+  if (msg == NULL || name == NULL)
+    return NULL;
+  wanted = cs_sip_header_long_name (name);
+  for (guint i = 0; i < msg->headers->len; i++)
+    {
+      const CsSipHeader *h = g_ptr_array_index (msg->headers, i);
+      if (g_ascii_strcasecmp (cs_sip_header_long_name (h->name), wanted) == 0)
+        return h->value;
+    }
+  return NULL;
+}
+
+char *
+cs_sip_message_dup_label (const CsSipMessage *msg)
+{
+  if (msg->is_request)
+    return g_strdup (msg->method_name != NULL && msg->method_name[0] != '\0' ? msg->method_name
+                                                                             : "?");
+  if (msg->reason != NULL && msg->reason[0] != '\0')
+    return g_strdup_printf ("%u %s", msg->status_code, msg->reason);
+  return g_strdup_printf ("%u", msg->status_code);
+}
+
+CsSipFraming
+cs_sip_message_frame_length (const guint8 *data, gsize len, gsize *message_len)
+{
+  gsize pos = 0;
+  gint64 content_length = 0;
+  gboolean first = TRUE;
+
+  while (pos < len)
+    {
+      const guint8 *eol = memchr (data + pos, '\n', len - pos);
+      if (eol == NULL)
+        break;
+      gsize line_end = (gsize) (eol - data);
+      gsize n = line_end - pos;
+      if (n > 0 && data[line_end - 1] == '\r')
+        n--;
+      if (first)
+        {
+          if (!is_strict_start_line (data, n))
+            return CS_SIP_FRAMING_INVALID;
+          first = FALSE;
+        }
+      else if (n == 0)
+        {
+          gsize header_len = line_end + 1;
+          if ((guint64) content_length > len - header_len)
+            return CS_SIP_FRAMING_INCOMPLETE;
+          *message_len = header_len + (gsize) content_length;
+          return CS_SIP_FRAMING_COMPLETE;
+        }
+      else
+        {
+          const char *line = (const char *) data + pos;
+          const char *colon = memchr (line, ':', n);
+          if (colon != NULL)
+            {
+              g_autofree char *name = g_strstrip (g_strndup (line, (gsize) (colon - line)));
+              if (cs_sip_header_name_equal (name, "Content-Length"))
+                {
+                  g_autofree char *value
+                      = g_strstrip (g_strndup (colon + 1, n - (gsize) (colon - line) - 1));
+                  if (!parse_content_length (value, &content_length)
+                      || content_length > CS_SIP_MAX_FRAMED_BODY)
+                    return CS_SIP_FRAMING_INVALID;
+                }
+            }
+        }
+      pos = line_end + 1;
+      if (pos > CS_SIP_MAX_FRAMED_HEADERS)
+        return CS_SIP_FRAMING_INVALID;
+    }
+  /* a start line still being received is judged by its first byte only */
+  if (first && len > 0 && !is_token_char (data[0]))
+    return CS_SIP_FRAMING_INVALID;
+  return len > CS_SIP_MAX_FRAMED_HEADERS ? CS_SIP_FRAMING_INVALID : CS_SIP_FRAMING_INCOMPLETE;
+}

@@ -1,0 +1,116 @@
+/* cs-sip-message.h — one parsed SIP message (RFC 3261), parsed leniently */
+#pragma once
+
+#include <glib.h>
+
+#include "cs-addr.h"
+#include "cs-sip-method.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CS_SIP_TRANSPORT_UDP,
+  CS_SIP_TRANSPORT_TCP,
+  CS_SIP_TRANSPORT_HEP,
+} CsSipTransport;
+
+/* name as written (compact forms kept as written), value unfolded and trimmed */
+typedef struct
+{
+  char *name;
+  char *value;
+} CsSipHeader;
+
+typedef struct _CsSdp CsSdp;
+
+typedef struct
+{
+  gatomicrefcount ref_count;
+  /* where it was found — filled by the caller (loader), the parser leaves them zero */
+  guint32 frame;       /* frame holding the message's last byte (as Wireshark numbers it) */
+  guint32 first_frame; /* first frame (differs for TCP/fragments) */
+  guint64 offset;      /* byte offset of the message in its file when contiguous, else 0 */
+  gint64 ts_ns;
+  CsEndpoint src, dst;
+  CsSipTransport transport;
+  /* start line */
+  gboolean is_request;
+  CsSipMethod method; /* request method, UNKNOWN for other tokens */
+  char *method_name;  /* request method token as written (also unknown ones), NULL for responses */
+  char *request_uri;
+  guint status_code; /* responses */
+  char *reason;      /* responses */
+  /* headers that matter, decoded from long or compact forms */
+  char *call_id;
+  char *from, *from_tag, *from_user; /* from = whole header value; from_user = URI user part */
+  char *to, *to_tag, *to_user;
+  char *from_display, *to_display;
+  guint32 cseq;
+  CsSipMethod cseq_method;
+  char *cseq_method_name;
+  char *via_branch; /* branch param of the top-most Via */
+  char *user_agent; /* User-Agent, or Server for responses */
+  char *contact;
+  char *content_type;    /* lowercased media type without parameters, e.g. "application/sdp" */
+  gint64 content_length; /* -1 when absent */
+  GPtrArray *headers;    /* CsSipHeader*, every header in order */
+  char *body;            /* NUL-terminated copy of the body (may be empty) */
+  gsize body_len;
+  CsSdp *sdp; /* parsed SDP (application/sdp body or first such part of a multipart), or NULL */
+  char *malformed; /* NULL when well-formed; else the first problem found, e.g. "missing Call-ID" */
+} CsSipMessage;
+
+/* Bounds on hostile input: more headers, or a longer value, sets ->malformed and the
+ * excess is dropped. */
+#define CS_SIP_MAX_HEADERS 256
+#define CS_SIP_MAX_HEADER_VALUE (64 * 1024)
+
+/* TRUE when the bytes start with a SIP start line: "SIP/2.0 NNN …" or
+ * "TOKEN SP URI SP SIP/2.0", then CRLF or LF. Allocation-free; rejects RTP, DNS, HTTP,
+ * RTSP. */
+gboolean cs_sip_looks_like (const guint8 *data, gsize len);
+
+/* Parses one message. NULL (CS_SIP_ERROR_NOT_SIP) only when the bytes are not SIP at
+ * all; anything that starts like SIP gives a message, with ->malformed set for problems.
+ * Never reads past len. Trailing bytes after Content-Length are ignored. All strings are
+ * valid UTF-8 (NUL bytes and invalid sequences replaced); body is the raw bytes. */
+CsSipMessage *cs_sip_message_parse (const guint8 *data, gsize len, GError **error);
+CsSipMessage *cs_sip_message_ref (CsSipMessage *msg);
+void cs_sip_message_unref (CsSipMessage *msg);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSipMessage, cs_sip_message_unref)
+
+/* First header by name, case-insensitive, long and compact forms alike ("Call-ID" finds
+ * "i:"). NULL if absent. */
+const char *cs_sip_message_get_header (const CsSipMessage *msg, const char *name);
+/* "INVITE" / "200 OK": a short label for ladders and lists */
+char *cs_sip_message_dup_label (const CsSipMessage *msg);
+
+static inline gboolean
+cs_sip_message_is_provisional (const CsSipMessage *m)
+{
+  return !m->is_request && m->status_code >= 100 && m->status_code < 200;
+}
+
+static inline gboolean
+cs_sip_message_is_final (const CsSipMessage *m)
+{
+  return !m->is_request && m->status_code >= 200;
+}
+
+/* Framing on stream transports (TCP): how long is the message at the start of data. */
+typedef enum
+{
+  CS_SIP_FRAMING_COMPLETE,   /* *message_len = start line + headers + Content-Length body */
+  CS_SIP_FRAMING_INCOMPLETE, /* need more bytes */
+  CS_SIP_FRAMING_INVALID,    /* not a SIP start line, bad Content-Length, or over the bounds */
+} CsSipFraming;
+
+/* Headers larger than this, or a Content-Length larger than CS_SIP_MAX_FRAMED_BODY, are
+ * INVALID so that a reassembler never buffers without bound. A missing Content-Length
+ * means an empty body (RFC 3261 §18.3 makes it mandatory on streams). */
+#define CS_SIP_MAX_FRAMED_HEADERS (1024 * 1024)
+#define CS_SIP_MAX_FRAMED_BODY (16 * 1024 * 1024)
+CsSipFraming cs_sip_message_frame_length (const guint8 *data, gsize len, gsize *message_len);
+
+G_END_DECLS

@@ -1,0 +1,212 @@
+/* cs-stream-binder.c — SDP offer/answer endpoints → calls; RTP flows → streams */
+#include "cs-stream-binder.h"
+
+#include "cs-call-private.h"
+#include "cs-sdp.h"
+#include "cs-stream-private.h"
+
+/* An unannounced flow must look like a media stream, not stray UDP. */
+#define CS_HEURISTIC_MIN_PACKETS 2
+
+typedef struct
+{
+  CsCall *call;
+  guint32 frame;
+} CsAnnouncement;
+
+typedef struct
+{
+  CsRtpClockMap clocks;
+  const char *encodings[128]; /* interned rtpmap names */
+} CsCallMedia;
+
+struct _CsStreamBinder
+{
+  GHashTable *by_endpoint; /* CsEndpoint* → GArray<CsAnnouncement>, capture order */
+  GHashTable *media;       /* CsCall* → CsCallMedia* */
+};
+
+static void
+cs_array_unref (gpointer array)
+{
+  g_array_unref (array);
+}
+
+CsStreamBinder *
+cs_stream_binder_new (void)
+{
+  CsStreamBinder *binder = g_new0 (CsStreamBinder, 1);
+
+  binder->by_endpoint = g_hash_table_new_full ((GHashFunc) cs_endpoint_hash,
+                                               (GEqualFunc) cs_endpoint_equal, g_free,
+                                               cs_array_unref);
+  binder->media = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  return binder;
+}
+
+void
+cs_stream_binder_free (CsStreamBinder *binder)
+{
+  if (binder == NULL)
+    return;
+  g_hash_table_unref (binder->by_endpoint);
+  g_hash_table_unref (binder->media);
+  g_free (binder);
+}
+
+static CsCallMedia *
+cs_stream_binder_call_media (CsStreamBinder *binder, CsCall *call)
+{
+  CsCallMedia *media = g_hash_table_lookup (binder->media, call);
+
+  if (media == NULL)
+    {
+      media = g_new0 (CsCallMedia, 1);
+      cs_rtp_clock_map_init_static (&media->clocks);
+      g_hash_table_insert (binder->media, call, media);
+    }
+  return media;
+}
+
+static void
+cs_stream_binder_announce (CsStreamBinder *binder, const CsEndpoint *ep, CsCall *call,
+                           guint32 frame)
+{
+  GArray *list = g_hash_table_lookup (binder->by_endpoint, ep);
+  CsAnnouncement a = { call, frame };
+
+  if (list == NULL)
+    {
+      list = g_array_new (FALSE, FALSE, sizeof (CsAnnouncement));
+      g_hash_table_insert (binder->by_endpoint, g_memdup2 (ep, sizeof *ep), list);
+    }
+  if (list->len > 0 && g_array_index (list, CsAnnouncement, list->len - 1).call == call)
+    return; /* the same call repeating itself (answer, re-INVITE) */
+  g_array_append_val (list, a);
+}
+
+void
+cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessage *msg)
+{
+  CsCallMedia *media;
+
+  if (call == NULL || msg->sdp == NULL)
+    return;
+  media = cs_stream_binder_call_media (binder, call);
+  for (guint i = 0; i < msg->sdp->media->len; i++)
+    {
+      const CsSdpMedia *m = g_ptr_array_index (msg->sdp->media, i);
+      CsEndpoint ep;
+      static const guint8 zero[16] = { 0 };
+
+      for (guint f = 0; m->formats != NULL && f < m->formats->len; f++)
+        {
+          const CsSdpFormat *fmt = &g_array_index (m->formats, CsSdpFormat, f);
+
+          if (fmt->encoding == NULL || fmt->payload_type > 127)
+            continue;
+          cs_rtp_clock_map_set_rtpmap (&media->clocks, fmt->payload_type, fmt->encoding,
+                                       fmt->clock_rate);
+          media->encodings[fmt->payload_type] = g_intern_string (fmt->encoding);
+        }
+      /* Port 0 rejects the stream; 0.0.0.0 is the old way to say hold. */
+      if (m->port == 0 || m->connection.family == 0
+          || memcmp (m->connection.bytes, zero, sizeof zero) == 0)
+        continue;
+      memset (&ep, 0, sizeof ep);
+      ep.addr = m->connection;
+      ep.port = m->port;
+      cs_stream_binder_announce (binder, &ep, call, msg->frame);
+    }
+}
+
+/* The newest announcement of ep made at or before frame. */
+static const CsAnnouncement *
+cs_stream_binder_lookup (CsStreamBinder *binder, const CsEndpoint *ep, guint32 frame)
+{
+  GArray *list = g_hash_table_lookup (binder->by_endpoint, ep);
+  const CsAnnouncement *best = NULL;
+
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    {
+      const CsAnnouncement *a = &g_array_index (list, CsAnnouncement, i);
+
+      if (a->frame > frame)
+        break;
+      best = a;
+    }
+  return best;
+}
+
+/* First packet at or after the announcement that binds the flow, or n. */
+static guint
+cs_stream_binder_bind (CsStreamBinder *binder, const CsRtpRun *run, const CsAnnouncement **out)
+{
+  const CsRtpPacket *packets = (const CsRtpPacket *) run->packets->data;
+
+  for (guint i = 0; i < run->packets->len; i++)
+    {
+      const CsAnnouncement *a = cs_stream_binder_lookup (binder, &run->key.dst, packets[i].frame);
+
+      if (a == NULL)
+        a = cs_stream_binder_lookup (binder, &run->key.src, packets[i].frame);
+      if (a != NULL)
+        {
+          *out = a;
+          return i;
+        }
+      /* Nothing announced yet: skip ahead cheaply only while no announcement exists at all. */
+      if (!g_hash_table_contains (binder->by_endpoint, &run->key.dst)
+          && !g_hash_table_contains (binder->by_endpoint, &run->key.src))
+        break;
+    }
+  *out = NULL;
+  return run->packets->len;
+}
+
+static int
+cs_stream_compare_first_frame (gconstpointer a, gconstpointer b)
+{
+  CsStream *x = *(CsStream *const *) a, *y = *(CsStream *const *) b;
+  guint32 fx = cs_stream_get_stats (x)->first_frame, fy = cs_stream_get_stats (y)->first_frame;
+
+  return fx < fy ? -1 : fx > fy;
+}
+
+GPtrArray *
+cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs)
+{
+  GPtrArray *streams = g_ptr_array_new_with_free_func (g_object_unref);
+  CsRtpClockMap static_clocks;
+
+  cs_rtp_clock_map_init_static (&static_clocks);
+  for (guint i = 0; i < runs->len; i++)
+    {
+      CsRtpRun *run = g_ptr_array_index (runs, i);
+      const CsAnnouncement *a = NULL;
+      guint first = cs_stream_binder_bind (binder, run, &a);
+      CsStream *stream;
+
+      if (a != NULL)
+        {
+          CsCallMedia *media = g_hash_table_lookup (binder->media, a->call);
+
+          if (first > 0)
+            g_array_remove_range (run->packets, 0, first);
+          stream = cs_stream_new (0, &run->key.src, &run->key.dst, run->key.ssrc,
+                                  cs_call_get_number (a->call), run->packets, &media->clocks,
+                                  media->encodings);
+        }
+      else if (run->packets->len >= CS_HEURISTIC_MIN_PACKETS)
+        stream = cs_stream_new (0, &run->key.src, &run->key.dst, run->key.ssrc, 0, run->packets,
+                                &static_clocks, NULL);
+      else
+        continue;
+      run->packets = g_array_new (FALSE, FALSE, sizeof (CsRtpPacket)); /* stolen above */
+      g_ptr_array_add (streams, stream);
+    }
+  g_ptr_array_sort (streams, cs_stream_compare_first_frame);
+  for (guint i = 0; i < streams->len; i++)
+    cs_stream_set_id (g_ptr_array_index (streams, i), i + 1);
+  return streams;
+}

@@ -1,0 +1,24 @@
+/* cs-stream-binder.h — binds RTP streams to calls through the SDP they announced */
+#pragma once
+
+#include "cs-call.h"
+#include "cs-chunk.h"
+#include "cs-stream.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CsStreamBinder CsStreamBinder;
+
+CsStreamBinder *cs_stream_binder_new (void);
+void cs_stream_binder_free (CsStreamBinder *binder);
+/* Records the media endpoints a message's SDP announces for its call (capture order). */
+void cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessage *msg);
+/* Turns RTP runs into streams: a flow whose source or destination was
+ * announced by SDP before its packets belongs to that call (packets before the
+ * announcement are not counted, as Wireshark does); other flows are
+ * unassociated streams found by a heuristic. Stream ids are given in order of
+ * first packet and recorded on their calls. Steals the runs' packet arrays.
+ * Returns CsStream* (transfer full). */
+GPtrArray *cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs);
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* cs-json-writer.h — a small streaming JSON writer (fast enough for 100 MB reports) */
+#pragma once
+
+#include <glib.h>
+#include <stdio.h>
+
+G_BEGIN_DECLS
+
+typedef struct _CsJsonWriter CsJsonWriter;
+
+CsJsonWriter *cs_json_writer_new (FILE *out, gboolean pretty);
+/* Finishes the document; returns FALSE if writing failed. */
+gboolean cs_json_writer_free (CsJsonWriter *w);
+
+void cs_json_begin_object (CsJsonWriter *w);
+void cs_json_end_object (CsJsonWriter *w);
+void cs_json_begin_array (CsJsonWriter *w);
+void cs_json_end_array (CsJsonWriter *w);
+/* Inside an object: the next value's name. */
+void cs_json_key (CsJsonWriter *w, const char *key);
+void cs_json_string (CsJsonWriter *w, const char *value); /* NULL writes null */
+void cs_json_int (CsJsonWriter *w, gint64 value);
+void cs_json_uint (CsJsonWriter *w, guint64 value);
+/* Writes a number with up to `decimals` places; NaN/inf write null. */
+void cs_json_double (CsJsonWriter *w, double value, int decimals);
+void cs_json_bool (CsJsonWriter *w, gboolean value);
+void cs_json_null (CsJsonWriter *w);
+
+G_END_DECLS

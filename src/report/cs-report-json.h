@@ -1,0 +1,13 @@
+/* cs-report-json.h — the JSON report of DESIGN.md's CLI contract */
+#pragma once
+
+#include "cs-json-writer.h"
+#include "cs-analysis.h"
+
+G_BEGIN_DECLS
+
+void cs_report_json_capture (CsJsonWriter *w, CsAnalysis *analysis);
+void cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis);
+void cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis);
+
+G_END_DECLS

@@ -1,0 +1,295 @@
+/* gen-expect.c — the ground truth a scenario records while it builds packets */
+#include "gen-expect.h"
+
+#include "gen-capture.h"
+
+#include <string.h>
+
+static void
+call_free (gpointer data)
+{
+  GenExpectCall *c = data;
+
+  g_free (c->call_id);
+  g_free (c->from_user);
+  g_free (c->to_user);
+  g_free (c->from_tag);
+  g_free (c);
+}
+
+static void
+non_invite_free (gpointer data)
+{
+  GenExpectNonInvite *n = data;
+
+  g_free (n->method);
+  g_free (n->call_id);
+  g_free (n);
+}
+
+static void
+dtmf_free (gpointer data)
+{
+  GenExpectDtmf *d = data;
+
+  g_array_unref (d->packet_ids);
+  g_free (d);
+}
+
+GenExpect *
+gen_expect_new (void)
+{
+  GenExpect *e = g_new0 (GenExpect, 1);
+
+  e->methods = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  e->statuses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  e->calls = g_ptr_array_new_with_free_func (call_free);
+  e->non_invite = g_ptr_array_new_with_free_func (non_invite_free);
+  e->streams = g_ptr_array_new_with_free_func (g_free);
+  e->dtmf = g_ptr_array_new_with_free_func (dtmf_free);
+  return e;
+}
+
+void
+gen_expect_free (GenExpect *e)
+{
+  if (e == NULL)
+    return;
+  g_hash_table_unref (e->methods);
+  g_hash_table_unref (e->statuses);
+  g_ptr_array_unref (e->calls);
+  g_ptr_array_unref (e->non_invite);
+  g_ptr_array_unref (e->streams);
+  g_ptr_array_unref (e->dtmf);
+  g_free (e);
+}
+
+static void
+count_key (GHashTable *table, const char *key, gsize len)
+{
+  char *k = g_strndup (key, len);
+  gpointer old = g_hash_table_lookup (table, k);
+
+  g_hash_table_replace (table, k, GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + 1));
+}
+
+void
+gen_expect_sip_message (GenExpect *e, const char *text)
+{
+  e->sip_messages++;
+  if (g_str_has_prefix (text, "SIP/2.0 "))
+    count_key (e->statuses, text + 8, 3);
+  else
+    count_key (e->methods, text, strcspn (text, " "));
+}
+
+GenExpectCall *
+gen_expect_add_call (GenExpect *e,
+                     const char *call_id,
+                     const char *from_user,
+                     const char *to_user,
+                     const char *from_tag)
+{
+  GenExpectCall *c = g_new0 (GenExpectCall, 1);
+
+  c->call_id = g_strdup (call_id);
+  c->from_user = g_strdup (from_user);
+  c->to_user = g_strdup (to_user);
+  c->from_tag = g_strdup (from_tag);
+  c->state = "setup";
+  g_ptr_array_add (e->calls, c);
+  return c;
+}
+
+GenExpectNonInvite *
+gen_expect_add_non_invite (GenExpect *e, const char *method, const char *call_id)
+{
+  GenExpectNonInvite *n = g_new0 (GenExpectNonInvite, 1);
+
+  n->method = g_strdup (method);
+  n->call_id = g_strdup (call_id);
+  g_ptr_array_add (e->non_invite, n);
+  return n;
+}
+
+GenExpectStream *
+gen_expect_add_stream (GenExpect *e,
+                       guint32 ssrc,
+                       const CsEndpoint *src,
+                       const CsEndpoint *dst,
+                       guint8 payload_type,
+                       gboolean associated)
+{
+  GenExpectStream *s = g_new0 (GenExpectStream, 1);
+
+  s->ssrc = ssrc;
+  s->src = *src;
+  s->dst = *dst;
+  s->payload_type = payload_type;
+  s->associated = associated;
+  g_ptr_array_add (e->streams, s);
+  return s;
+}
+
+void
+gen_expect_stream_packet (GenExpectStream *s, gint64 index, gboolean duplicate)
+{
+  s->packets++;
+  if (duplicate)
+    s->duplicates++;
+  if (!s->have_first)
+    {
+      s->have_first = TRUE;
+      s->first_index = index;
+      s->max_index = index;
+    }
+  s->max_index = MAX (s->max_index, index);
+}
+
+GenExpectDtmf *
+gen_expect_add_dtmf (GenExpect *e, char digit, const char *source)
+{
+  GenExpectDtmf *d = g_new0 (GenExpectDtmf, 1);
+
+  d->digit = digit;
+  d->source = source;
+  d->packet_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_ptr_array_add (e->dtmf, d);
+  return d;
+}
+
+static void
+append_json_string (GString *out, const char *s)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = s; *p != '\0'; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (out, "\\%c", *p);
+      else if ((guint8) *p < 0x20)
+        g_string_append_printf (out, "\\u%04x", (guint8) *p);
+      else
+        g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+static gint
+compare_str_ptr (gconstpointer a, gconstpointer b, gpointer unused)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+static void
+append_counts (GString *out, const char *name, GHashTable *table)
+{
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (table, NULL);
+  guint n = g_hash_table_size (table);
+
+  g_qsort_with_data (keys, n, sizeof (gpointer), compare_str_ptr, NULL);
+  g_string_append_printf (out, "  \"%s\": {", name);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append (out, i ? ", " : "");
+      append_json_string (out, keys[i]);
+      g_string_append_printf (out, ": %u", GPOINTER_TO_UINT (g_hash_table_lookup (table, keys[i])));
+    }
+  g_string_append (out, "},\n");
+}
+
+static void
+append_final (GString *out, guint status)
+{
+  if (status == 0)
+    g_string_append (out, "null");
+  else
+    g_string_append_printf (out, "%u", status);
+}
+
+char *
+gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
+{
+  GString *out = g_string_new ("{\n  \"scenario\": ");
+  char buf[CS_ENDPOINT_STRLEN];
+
+  append_json_string (out, scenario);
+  g_string_append_printf (out, ",\n  \"frames\": %u,\n", cap->packets->len);
+  g_string_append_printf (out, "  \"sip_messages\": %u,\n", e->sip_messages);
+  append_counts (out, "sip_methods", e->methods);
+  append_counts (out, "sip_statuses", e->statuses);
+
+  g_string_append (out, "  \"calls\": [");
+  for (guint i = 0; i < e->calls->len; i++)
+    {
+      GenExpectCall *c = g_ptr_array_index (e->calls, i);
+
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      g_string_append (out, "\"call_id\": ");
+      append_json_string (out, c->call_id);
+      g_string_append (out, ", \"from_tag\": ");
+      append_json_string (out, c->from_tag);
+      g_string_append (out, ", \"from_user\": ");
+      append_json_string (out, c->from_user);
+      g_string_append (out, ", \"to_user\": ");
+      append_json_string (out, c->to_user);
+      g_string_append_printf (out, ", \"state\": \"%s\", \"final_status\": ", c->state);
+      append_final (out, c->final_status);
+      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u}", c->messages,
+                              c->retransmissions);
+    }
+  g_string_append (out, e->calls->len ? "\n  ],\n" : "],\n");
+
+  g_string_append (out, "  \"non_invite\": [");
+  for (guint i = 0; i < e->non_invite->len; i++)
+    {
+      GenExpectNonInvite *n = g_ptr_array_index (e->non_invite, i);
+
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      g_string_append (out, "\"method\": ");
+      append_json_string (out, n->method);
+      g_string_append (out, ", \"call_id\": ");
+      append_json_string (out, n->call_id);
+      g_string_append (out, ", \"final_status\": ");
+      append_final (out, n->final_status);
+      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u}", n->messages,
+                              n->retransmissions);
+    }
+  g_string_append (out, e->non_invite->len ? "\n  ],\n" : "],\n");
+
+  g_string_append (out, "  \"streams\": [");
+  for (guint i = 0; i < e->streams->len; i++)
+    {
+      GenExpectStream *s = g_ptr_array_index (e->streams, i);
+      gint64 expected = s->have_first ? s->max_index - s->first_index + 1 : 0;
+
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      g_string_append_printf (out, "\"ssrc\": \"0x%08X\", ", s->ssrc);
+      g_string_append_printf (out, "\"src\": \"%s\", ", cs_endpoint_to_string (&s->src, buf));
+      g_string_append_printf (out, "\"dst\": \"%s\", ", cs_endpoint_to_string (&s->dst, buf));
+      g_string_append_printf (out,
+                              "\"payload_type\": %u, \"packets\": %u, \"expected\": %" G_GINT64_FORMAT
+                              ", \"lost\": %" G_GINT64_FORMAT
+                              ", \"duplicates\": %u, \"associated\": %s}",
+                              s->payload_type, s->packets, expected, expected - (gint64) s->packets,
+                              s->duplicates, s->associated ? "true" : "false");
+    }
+  g_string_append (out, e->streams->len ? "\n  ],\n" : "],\n");
+
+  g_string_append (out, "  \"dtmf\": [");
+  for (guint i = 0; i < e->dtmf->len; i++)
+    {
+      GenExpectDtmf *d = g_ptr_array_index (e->dtmf, i);
+
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      g_string_append_printf (out, "\"digit\": \"%c\", \"source\": \"%s\", \"frames\": [",
+                              d->digit, d->source);
+      for (guint j = 0; j < d->packet_ids->len; j++)
+        {
+          GenPacket *p = gen_capture_packet (cap, g_array_index (d->packet_ids, guint, j));
+          g_string_append_printf (out, "%s%u", j ? ", " : "", p->frame);
+        }
+      g_string_append (out, "]}");
+    }
+  g_string_append (out, e->dtmf->len ? "\n  ]\n}\n" : "]\n}\n");
+  return g_string_free (out, FALSE);
+}

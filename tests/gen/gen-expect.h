@@ -1,0 +1,91 @@
+/* gen-expect.h — the ground truth a scenario records while it builds packets */
+#pragma once
+
+#include "cs-addr.h"
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+struct _GenCapture;
+
+typedef struct
+{
+  char *call_id;
+  char *from_user;
+  char *to_user;
+  char *from_tag;
+  const char *state; /* completed, cancelled, rejected, failed, in-call, setup, ringing */
+  guint final_status; /* 0 = none */
+  guint messages;
+  guint retransmissions;
+} GenExpectCall;
+
+typedef struct
+{
+  char *method;
+  char *call_id;
+  guint final_status; /* 0 = none */
+  guint messages;
+  guint retransmissions;
+} GenExpectNonInvite;
+
+typedef struct
+{
+  guint32 ssrc;
+  CsEndpoint src;
+  CsEndpoint dst;
+  guint8 payload_type;
+  gboolean associated;
+  guint packets;
+  guint duplicates;
+  gboolean have_first;
+  gint64 first_index; /* logical (unwrapped) sequence of the first arrival */
+  gint64 max_index;
+} GenExpectStream;
+
+typedef struct
+{
+  char digit;
+  const char *source; /* "rfc4733" or "sip-info" */
+  GArray *packet_ids; /* guint; turned into frame numbers when written */
+} GenExpectDtmf;
+
+struct _GenExpect
+{
+  guint sip_messages;
+  GHashTable *methods;  /* char* -> count */
+  GHashTable *statuses; /* char* code -> count */
+  GPtrArray *calls;
+  GPtrArray *non_invite;
+  GPtrArray *streams;
+  GPtrArray *dtmf;
+};
+typedef struct _GenExpect GenExpect;
+
+GenExpect *gen_expect_new (void);
+void gen_expect_free (GenExpect *expect);
+/* Counts one SIP message on the wire (its start line says request or response). */
+void gen_expect_sip_message (GenExpect *expect, const char *text);
+GenExpectCall *gen_expect_add_call (GenExpect *expect,
+                                    const char *call_id,
+                                    const char *from_user,
+                                    const char *to_user,
+                                    const char *from_tag);
+GenExpectNonInvite *gen_expect_add_non_invite (GenExpect *expect,
+                                               const char *method,
+                                               const char *call_id);
+GenExpectStream *gen_expect_add_stream (GenExpect *expect,
+                                        guint32 ssrc,
+                                        const CsEndpoint *src,
+                                        const CsEndpoint *dst,
+                                        guint8 payload_type,
+                                        gboolean associated);
+/* One packet of a stream arrived (in capture order). */
+void gen_expect_stream_packet (GenExpectStream *stream, gint64 index, gboolean duplicate);
+GenExpectDtmf *gen_expect_add_dtmf (GenExpect *expect, char digit, const char *source);
+
+/* The JSON document; frame numbers come from the written capture. */
+char *gen_expect_to_json (GenExpect *expect, const char *scenario, struct _GenCapture *cap);
+
+G_END_DECLS

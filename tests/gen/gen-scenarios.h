@@ -1,0 +1,54 @@
+/* gen-scenarios.h — the named captures cs-gen writes (golden-test inputs) */
+#pragma once
+
+#include "gen-calls.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *name;
+  const char *description;
+  const char *extension; /* "pcapng" or "pcap" */
+  void (*build) (GenCapture *cap);
+} GenScenario;
+
+const GenScenario *gen_scenario_list (guint *n);
+const GenScenario *gen_scenario_find (const char *name);
+void gen_build_demo (GenCapture *cap);
+
+/* builders, grouped by file */
+void gen_scn_clean (GenCapture *cap);
+void gen_scn_loss_jitter (GenCapture *cap);
+void gen_scn_one_way (GenCapture *cap);
+void gen_scn_busy (GenCapture *cap);
+void gen_scn_cancel (GenCapture *cap);
+void gen_scn_slow_ring (GenCapture *cap);
+void gen_scn_retransmit (GenCapture *cap);
+void gen_scn_reinvite (GenCapture *cap);
+void gen_scn_early_media (GenCapture *cap);
+void gen_scn_forking (GenCapture *cap);
+void gen_scn_reused_callid (GenCapture *cap);
+void gen_scn_no_answer (GenCapture *cap);
+
+void gen_scn_tcp (GenCapture *cap);
+void gen_scn_fragments (GenCapture *cap);
+void gen_scn_ipv6 (GenCapture *cap);
+void gen_scn_vlan (GenCapture *cap);
+void gen_scn_sll (GenCapture *cap);
+void gen_scn_sll2 (GenCapture *cap);
+void gen_scn_null_loopback (GenCapture *cap);
+void gen_scn_raw_ip (GenCapture *cap);
+void gen_scn_pcap_us_le (GenCapture *cap);
+void gen_scn_pcap_ns_be (GenCapture *cap);
+void gen_scn_multi_interface (GenCapture *cap);
+void gen_scn_hep (GenCapture *cap);
+
+void gen_scn_dtmf (GenCapture *cap);
+void gen_scn_rtp_dup_reorder (GenCapture *cap);
+void gen_scn_seq_wrap (GenCapture *cap);
+void gen_scn_unassociated_rtp (GenCapture *cap);
+void gen_scn_non_invite (GenCapture *cap);
+void gen_scn_malformed (GenCapture *cap);
+
+G_END_DECLS

@@ -1,0 +1,66 @@
+/* golden-common.c — running the CLI and reading its JSON in golden tests */
+#include "golden-common.h"
+
+#include <sys/wait.h>
+
+char *
+golden_run_cli (const char *const *args, int *exit_status, char **err_out)
+{
+  const char *cli = g_getenv ("CS_CLI");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  char *out = NULL, *err = NULL;
+  int wait_status = 0;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  *exit_status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  if (err_out != NULL)
+    *err_out = err;
+  else
+    g_free (err);
+  return out;
+}
+
+JsonNode *
+golden_report (const char *file, int *exit_status)
+{
+  const char *args[] = { "report", "--format", "json", file, NULL };
+  g_autofree char *err = NULL;
+  g_autofree char *out = golden_run_cli (args, exit_status, &err);
+  g_autoptr (GError) error = NULL;
+  JsonNode *root;
+
+  if (*exit_status != 0 && *exit_status != 3)
+    g_test_message ("callscope-cli failed on %s: %s", file, err);
+  root = json_from_string (out, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (root);
+  return root;
+}
+
+gint64
+golden_int (JsonObject *object, const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return -1;
+  return json_node_get_int (node);
+}
+
+const char *
+golden_samples_dir (void)
+{
+  const char *dir = g_getenv ("CS_SAMPLES_DIR");
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return NULL;
+  return dir;
+}

@@ -1,0 +1,14 @@
+/* golden-common.h — running the CLI and reading its JSON in golden tests */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+/* Runs callscope-cli with argv (NULL-terminated, without the program);
+ * returns its stdout and sets *exit_status. */
+char *golden_run_cli (const char *const *args, int *exit_status, char **err_out);
+/* Runs `callscope-cli report --format json FILE` and parses it (asserts on failure). */
+JsonNode *golden_report (const char *file, int *exit_status);
+/* Integer member of an object, -1 when absent or null. */
+gint64 golden_int (JsonObject *object, const char *member);
+/* Path of the shared samples directory, or NULL when absent. */
+const char *golden_samples_dir (void);

@@ -1,0 +1,224 @@
+/* Every scenario the generator writes is analysed by callscope-cli and
+ * compared with the ground truth the generator used to write it. */
+#include "golden-common.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static char *scenario_dir;
+
+static JsonNode *
+load_json (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static void
+assert_object_counts (const char *what, JsonObject *expected, JsonObject *actual)
+{
+  GList *keys = json_object_get_members (expected);
+
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      gint64 want = json_object_get_int_member (expected, l->data);
+      gint64 got = json_object_has_member (actual, l->data)
+                       ? json_object_get_int_member (actual, l->data)
+                       : 0;
+
+      if (want != got)
+        g_test_message ("%s %s: expected %" G_GINT64_FORMAT ", got %" G_GINT64_FORMAT, what,
+                        (const char *) l->data, want, got);
+      g_assert_cmpint (got, ==, want);
+    }
+  g_assert_cmpuint (json_object_get_size (actual), ==, json_object_get_size (expected));
+  g_list_free (keys);
+}
+
+/* Finds the next unused call with this Call-ID and From user, in report order. */
+static JsonObject *
+find_call (JsonArray *calls, const char *call_id, const char *from_user, const char *method,
+           GHashTable *used)
+{
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    {
+      JsonObject *call = json_array_get_object_element (calls, i);
+
+      if (g_hash_table_contains (used, call))
+        continue;
+      if (g_strcmp0 (json_object_get_string_member (call, "call_id"), call_id) != 0)
+        continue;
+      if (g_strcmp0 (json_object_get_string_member (call, "method"), method) != 0)
+        continue;
+      if (from_user != NULL
+          && g_strcmp0 (json_object_get_string_member (call, "from"), from_user) != 0)
+        continue;
+      g_hash_table_add (used, call);
+      return call;
+    }
+  return NULL;
+}
+
+static guint
+count_method (JsonArray *calls, const char *method)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    n += g_strcmp0 (json_object_get_string_member (json_array_get_object_element (calls, i),
+                                                   "method"),
+                    method)
+         == 0;
+  return n;
+}
+
+static void
+check_calls (JsonObject *expect, JsonArray *calls)
+{
+  JsonArray *want = json_object_get_array_member (expect, "calls");
+  g_autoptr (GHashTable) used = g_hash_table_new (NULL, NULL);
+
+  g_assert_cmpuint (count_method (calls, "INVITE"), ==, json_array_get_length (want));
+  for (guint i = 0; i < json_array_get_length (want); i++)
+    {
+      JsonObject *w = json_array_get_object_element (want, i);
+      const char *call_id = json_object_get_string_member (w, "call_id");
+      JsonObject *got = find_call (calls, call_id,
+                                   json_object_get_string_member_with_default (w, "from_user", NULL),
+                                   "INVITE", used);
+
+      g_test_message ("call %s", call_id);
+      g_assert_nonnull (got);
+      g_assert_cmpstr (json_object_get_string_member (got, "state"), ==,
+                       json_object_get_string_member (w, "state"));
+      g_assert_cmpint (golden_int (got, "final_status"), ==,
+                       json_object_get_int_member_with_default (w, "final_status", -1) == 0
+                           ? -1
+                           : json_object_get_int_member_with_default (w, "final_status", -1));
+      if (json_object_has_member (w, "messages"))
+        g_assert_cmpint (golden_int (got, "messages"), ==,
+                         json_object_get_int_member (w, "messages"));
+      if (json_object_has_member (w, "retransmissions"))
+        g_assert_cmpint (golden_int (got, "retransmissions"), ==,
+                         json_object_get_int_member (w, "retransmissions"));
+    }
+}
+
+static void
+check_non_invite (JsonObject *expect, JsonArray *calls)
+{
+  JsonArray *want;
+  g_autoptr (GHashTable) used = g_hash_table_new (NULL, NULL);
+
+  if (!json_object_has_member (expect, "non_invite"))
+    return;
+  want = json_object_get_array_member (expect, "non_invite");
+  for (guint i = 0; i < json_array_get_length (want); i++)
+    {
+      JsonObject *w = json_array_get_object_element (want, i);
+      const char *method = json_object_get_string_member (w, "method");
+      const char *call_id = json_object_get_string_member (w, "call_id");
+      JsonObject *got = find_call (calls, call_id, NULL, method, used);
+      gint64 final = json_object_get_int_member_with_default (w, "final_status", 0);
+
+      g_test_message ("%s %s", method, call_id);
+      g_assert_nonnull (got);
+      g_assert_cmpint (golden_int (got, "final_status"), ==, final == 0 ? -1 : final);
+    }
+}
+
+static void
+test_scenario (gconstpointer data)
+{
+  const char *expect_path = data;
+  g_autoptr (JsonNode) expect_root = load_json (expect_path);
+  JsonObject *expect = json_node_get_object (expect_root);
+  g_autofree char *stem = g_strndup (expect_path, strlen (expect_path) - strlen (".expect.json"));
+  g_autofree char *capture = NULL;
+  g_autoptr (JsonNode) report = NULL;
+  JsonObject *root, *cap;
+  int status = -1;
+
+  capture = g_strconcat (stem, ".pcapng", NULL);
+  if (!g_file_test (capture, G_FILE_TEST_EXISTS))
+    {
+      g_free (capture);
+      capture = g_strconcat (stem, ".pcap", NULL);
+    }
+  report = golden_report (capture, &status);
+  g_assert_cmpint (status, ==, 0);
+  root = json_node_get_object (report);
+  cap = json_object_get_object_member (root, "capture");
+  g_assert_cmpint (json_object_get_int_member (cap, "packets"), ==,
+                   json_object_get_int_member (expect, "frames"));
+  g_assert_cmpint (json_object_get_int_member (cap, "sip_messages"), ==,
+                   json_object_get_int_member (expect, "sip_messages"));
+  assert_object_counts ("method", json_object_get_object_member (expect, "sip_methods"),
+                        json_object_get_object_member (cap, "sip_methods"));
+  assert_object_counts ("status", json_object_get_object_member (expect, "sip_statuses"),
+                        json_object_get_object_member (cap, "sip_statuses"));
+  check_calls (expect, json_object_get_array_member (root, "calls"));
+  check_non_invite (expect, json_object_get_array_member (root, "calls"));
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+
+  for (const char *f; d != NULL && (f = g_dir_read_name (d)) != NULL;)
+    {
+      g_autofree char *path = g_build_filename (dir, f, NULL);
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *gen = g_getenv ("CS_GEN");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) expects = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GDir) d = NULL;
+  int wait_status = 0, result;
+
+  g_test_init (&argc, &argv, NULL);
+  if (gen == NULL)
+    {
+      g_print ("1..0 # SKIP generator not built\n");
+      return 0;
+    }
+  scenario_dir = g_dir_make_tmp ("callscope-golden-XXXXXX", &error);
+  g_assert_no_error (error);
+  {
+    const char *args[] = { gen, "all", "-d", scenario_dir, NULL };
+    g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                  &wait_status, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  }
+  d = g_dir_open (scenario_dir, 0, &error);
+  g_assert_no_error (error);
+  for (const char *f; (f = g_dir_read_name (d)) != NULL;)
+    if (g_str_has_suffix (f, ".expect.json"))
+      g_ptr_array_add (expects, g_build_filename (scenario_dir, f, NULL));
+  g_assert_cmpuint (expects->len, >, 10);
+  for (guint i = 0; i < expects->len; i++)
+    {
+      const char *path = g_ptr_array_index (expects, i);
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *name = g_strndup (base, strlen (base) - strlen (".expect.json"));
+      g_autofree char *test_path = g_strdup_printf ("/golden/scenario/%s", name);
+
+      g_test_add_data_func (test_path, path, test_scenario);
+    }
+  result = g_test_run ();
+  remove_dir (scenario_dir);
+  g_free (scenario_dir);
+  return result;
+}

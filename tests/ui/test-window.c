@@ -1,0 +1,343 @@
+/* test-window.c — the GTK window on real loads: loaded, cancelled, failed, rendered */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <locale.h>
+#include <string.h>
+
+#include "cs-application.h"
+#include "cs-display-format.h"
+#include "cs-recent-files.h"
+#include "cs-window-private.h"
+
+#define LOAD_TIMEOUT_S 60
+
+static CsApplication *application;
+
+static const char *
+demo_capture_path (void)
+{
+  const char *path = g_getenv ("CS_DEMO_CAPTURE");
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  return path;
+}
+
+static gboolean
+on_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until the window leaves the loading state (or times out). */
+static void
+wait_for_load (CsWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint timeout_id = g_timeout_add_seconds (LOAD_TIMEOUT_S, on_timeout, &timed_out);
+
+  while (cs_window_get_state (window) == CS_WINDOW_STATE_LOADING && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout_id);
+}
+
+/* Lets pending idles and callbacks run for a while. */
+static void
+spin (guint milliseconds)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (milliseconds, on_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static CsWindow *
+open_in_new_window (const char *path)
+{
+  CsWindow *window = cs_window_new (application);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  cs_window_open_files (window, &file, 1);
+  return window;
+}
+
+static void
+test_load_demo (void)
+{
+  const char *path = demo_capture_path ();
+  g_autofree char *basename = NULL;
+  g_autofree char *calls_text = NULL;
+  CsWindow *window;
+  guint n_calls;
+
+  if (path == NULL)
+    {
+      g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
+      return;
+    }
+  window = open_in_new_window (path);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
+  wait_for_load (window);
+
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  n_calls = g_list_model_get_n_items (cs_window_get_calls_model (window));
+  g_assert_cmpuint (n_calls, >, 0);
+  for (guint i = 0; i < n_calls; i++)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (cs_window_get_calls_model (window), i);
+      g_assert_true (CS_IS_CALL (item));
+    }
+
+  basename = g_path_get_basename (path);
+  calls_text = g_strdup_printf ("— %u call", n_calls);
+  g_assert_nonnull (strstr (cs_window_get_title_text (window), basename));
+  g_assert_nonnull (strstr (cs_window_get_title_text (window), calls_text));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==,
+                   cs_window_get_title_text (window));
+
+  /* The filter hides every call when nothing matches, and shows them again. */
+  cs_calls_view_set_filter_text (window->calls_view, "no-such-party-\xe2\x9c\x93");
+  g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), ==, 0);
+  cs_calls_view_set_filter_text (window->calls_view, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), ==, n_calls);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_cancel_load (void)
+{
+  const char *path = demo_capture_path ();
+  CsWindow *window;
+
+  if (path == NULL)
+    {
+      g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
+      return;
+    }
+  window = open_in_new_window (path);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-load", NULL);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-load"));
+
+  /* The cancelled load finishing later must not bring anything back. */
+  spin (500);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), ==, 0);
+  g_assert_cmpstr (cs_window_get_title_text (window), ==, "Callscope");
+
+  /* And the window can load again afterwards. */
+  {
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+    cs_window_open_files (window, &file, 1);
+  }
+  wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), >, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_not_a_capture (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("callscope-ui-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  guint8 garbage[4096];
+  GRand *rand = g_rand_new_with_seed (42);
+  CsWindow *window;
+
+  g_assert_no_error (error);
+  for (gsize i = 0; i < sizeof garbage; i++)
+    garbage[i] = (guint8) g_rand_int_range (rand, 0, 256);
+  g_rand_free (rand);
+  path = g_build_filename (dir, "holiday-photos.pcap", NULL);
+  g_file_set_contents (path, (const char *) garbage, sizeof garbage, &error);
+  g_assert_no_error (error);
+
+  window = open_in_new_window (path);
+  wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_ERROR);
+  g_assert_nonnull (cs_window_get_error_message (window));
+  g_assert_nonnull (strstr (cs_window_get_error_message (window), "holiday-photos.pcap"));
+  g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static double
+luminance_variance (GdkTexture *texture, guint *n_distinct)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize) width * 4;
+  g_autofree guint8 *pixels = g_malloc (stride * (gsize) height);
+  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
+  double sum = 0, sum_sq = 0;
+  double n = (double) width * height;
+
+  gdk_texture_download (texture, pixels, stride);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        const guint8 *p = pixels + (gsize) y * stride + (gsize) x * 4;
+        double l = 0.2126 * p[2] + 0.7152 * p[1] + 0.0722 * p[0]; /* BGRA */
+
+        sum += l;
+        sum_sq += l * l;
+        if (g_hash_table_size (colours) < 1000)
+          g_hash_table_add (colours, GUINT_TO_POINTER (p[0] | p[1] << 8 | p[2] << 16));
+      }
+  *n_distinct = g_hash_table_size (colours);
+  return sum_sq / n - (sum / n) * (sum / n);
+}
+
+static void
+test_render_png (void)
+{
+  const char *path = demo_capture_path ();
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GtkSnapshot) snapshot = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *png = NULL;
+  GskRenderer *renderer;
+  CsWindow *window;
+  int width, height;
+  guint n_distinct = 0;
+  double variance;
+
+  if (path == NULL)
+    {
+      g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
+      return;
+    }
+  window = open_in_new_window (path);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  spin (300); /* map, lay out, draw */
+
+  width = gtk_widget_get_width (GTK_WIDGET (window));
+  height = gtk_widget_get_height (GTK_WIDGET (window));
+  g_assert_cmpint (width, >, 300);
+  g_assert_cmpint (height, >, 300);
+
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  g_assert_nonnull (renderer);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_nonnull (texture);
+
+  png = g_test_build_filename (G_TEST_BUILT, "window-loaded.png", NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+
+  variance = luminance_variance (texture, &n_distinct);
+  g_test_message ("rendered %dx%d to %s: luminance variance %.1f, %u colours", width, height, png,
+                  variance, n_distinct);
+  g_assert_cmpfloat (variance, >, 50.0);
+  g_assert_cmpuint (n_distinct, >, 16);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_recent_files_push (void)
+{
+  const char *current[] = { "file:///a.pcap", "file:///b.pcap", "file:///c.pcap", NULL };
+  g_auto (GStrv) moved = cs_recent_files_push (current, "file:///b.pcap", 10);
+  g_auto (GStrv) capped = cs_recent_files_push (current, "file:///d.pcap", 3);
+  g_auto (GStrv) from_nothing = cs_recent_files_push (NULL, "file:///e.pcap", 10);
+
+  g_assert_cmpuint (g_strv_length (moved), ==, 3);
+  g_assert_cmpstr (moved[0], ==, "file:///b.pcap");
+  g_assert_cmpstr (moved[1], ==, "file:///a.pcap");
+  g_assert_cmpstr (moved[2], ==, "file:///c.pcap");
+  g_assert_cmpuint (g_strv_length (capped), ==, 3);
+  g_assert_cmpstr (capped[0], ==, "file:///d.pcap");
+  g_assert_cmpstr (capped[2], ==, "file:///b.pcap");
+  g_assert_cmpuint (g_strv_length (from_nothing), ==, 1);
+}
+
+static void
+test_recent_files_menu (void)
+{
+  const char *uris[]
+      = { "file:///x/calls_1.pcap", "file:///x/trace.pcap", "file:///y/trace.pcap", NULL };
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autofree char *label0 = NULL, *label1 = NULL, *target = NULL;
+  g_autoptr (GVariant) target_value = NULL;
+
+  cs_recent_files_fill_menu (menu, uris);
+  g_assert_cmpint (g_menu_model_get_n_items (G_MENU_MODEL (menu)), ==, 3);
+  g_menu_model_get_item_attribute (G_MENU_MODEL (menu), 0, "label", "s", &label0);
+  g_menu_model_get_item_attribute (G_MENU_MODEL (menu), 1, "label", "s", &label1);
+  /* Underscores are doubled so they do not turn into mnemonics. */
+  g_assert_cmpstr (label0, ==, "calls__1.pcap");
+  g_assert_cmpstr (label1, ==, "trace.pcap (x)");
+  target_value = g_menu_model_get_item_attribute_value (G_MENU_MODEL (menu), 2, "target",
+                                                        G_VARIANT_TYPE_STRING);
+  g_assert_cmpstr (g_variant_get_string (target_value, NULL), ==, "file:///y/trace.pcap");
+}
+
+static void
+test_progress_text (void)
+{
+  g_autofree char *fast = cs_display_format_progress (0.42, 1.2e6);
+  g_autofree char *medium = cs_display_format_progress (0.05, 12500);
+  g_autofree char *starting = cs_display_format_progress (0.0, 0.0);
+  g_autofree char *count = cs_display_format_count (1234567);
+
+  g_assert_cmpstr (fast, ==, "42% — 1.2 M packets/s");
+  g_assert_cmpstr (medium, ==, "5% — 12.5 k packets/s");
+  g_assert_cmpstr (starting, ==, "0%");
+  /* The C locale has no digit grouping. */
+  g_assert_cmpstr (count, ==, "1234567");
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  setlocale (LC_NUMERIC, "C");
+
+  application = cs_application_new ();
+  /* No D-Bus name: tests may run side by side. */
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/format/progress", test_progress_text);
+  g_test_add_func ("/recent-files/push", test_recent_files_push);
+  g_test_add_func ("/recent-files/menu", test_recent_files_menu);
+  g_test_add_func ("/window/load-demo", test_load_demo);
+  g_test_add_func ("/window/cancel-load", test_cancel_load);
+  g_test_add_func ("/window/not-a-capture", test_not_a_capture);
+  g_test_add_func ("/window/render-png", test_render_png);
+
+  status = g_test_run ();
+  g_clear_object (&application);
+  return status;
+}

@@ -1,0 +1,409 @@
+/* test-capture-set.c — several files merged by time, damage across files, BPF marks */
+#include "cs-capture-set.h"
+#include "cs-error.h"
+
+#include "capture-builder.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static char *tmp_dir;
+
+static void
+pcap_header_le (GByteArray *b, guint32 linktype)
+{
+  pcap_header (b, FALSE, FALSE, 65535, linktype);
+}
+
+/* A record whose one payload byte tags it, for following it through the merge. */
+static void
+tagged_record (GByteArray *b, guint32 sec, guint8 tag)
+{
+  pcap_record_data (b, FALSE, sec, 0, &tag, 1);
+}
+
+/* IPv4/UDP (or TCP when tcp) packet, with an Ethernet header when ethernet. */
+static guint
+build_ip_packet (guint8 *out, gboolean ethernet, gboolean tcp, guint16 sport, guint16 dport)
+{
+  guint n = 0;
+  guint l4_len = tcp ? 20 : 8 + 4;
+
+  if (ethernet)
+    {
+      static const guint8 eth[14] = { 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 6, 0x08, 0x00 };
+
+      memcpy (out, eth, sizeof eth);
+      n = sizeof eth;
+    }
+  memset (out + n, 0, 20 + l4_len);
+  out[n + 0] = 0x45;
+  out[n + 2] = (guint8) ((20 + l4_len) >> 8);
+  out[n + 3] = (guint8) (20 + l4_len);
+  out[n + 8] = 64;
+  out[n + 9] = tcp ? 6 : 17;
+  memcpy (out + n + 12, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
+  n += 20;
+  out[n + 0] = sport >> 8;
+  out[n + 1] = sport & 0xff;
+  out[n + 2] = dport >> 8;
+  out[n + 3] = dport & 0xff;
+  if (tcp)
+    out[n + 12] = 0x50;
+  else
+    out[n + 5] = (guint8) l4_len;
+  return n + l4_len;
+}
+
+static char *
+write_file (const char *name, GByteArray *b)
+{
+  return write_capture_file (tmp_dir, name, b);
+}
+
+static void
+test_merge_by_time (void)
+{
+  GByteArray *a = g_byte_array_new (), *b = g_byte_array_new ();
+  CsCaptureSet *set = cs_capture_set_new ();
+  GError *error = NULL;
+  char *path_a, *path_b;
+  /* expected order: ties at second 3 keep file order; file b's 4 before 5 */
+  static const guint8 expected_tags[] = { 0xa1, 0xb2, 0xa3, 0xb3, 0xb4, 0xa5 };
+  static const guint16 expected_files[] = { 0, 1, 0, 1, 1, 0 };
+
+  pcap_header_le (a, 1);
+  tagged_record (a, 1, 0xa1);
+  tagged_record (a, 3, 0xa3);
+  tagged_record (a, 5, 0xa5);
+  pcap_header_le (b, 1);
+  tagged_record (b, 2, 0xb2);
+  tagged_record (b, 3, 0xb3);
+  tagged_record (b, 4, 0xb4);
+  path_a = write_file ("a.pcap", a);
+  path_b = write_file ("b.pcap", b);
+
+  g_assert_true (cs_capture_set_add_file (set, path_a, &error));
+  g_assert_true (cs_capture_set_add_file (set, path_b, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_capture_set_get_n_files (set), ==, 2);
+  g_assert_cmpstr (cs_capture_get_path (cs_capture_set_get_file (set, 1)), ==, path_b);
+  g_assert_cmpuint (cs_capture_set_get_total_bytes (set), ==, a->len + b->len);
+
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 6);
+  g_assert_null (cs_capture_set_get_frame (set, 0));
+  g_assert_null (cs_capture_set_get_frame (set, 7));
+  for (guint32 n = 1; n <= 6; n++)
+    {
+      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      const guint8 *data = cs_capture_set_frame_data (set, frame);
+
+      g_assert_true (frame == &cs_capture_set_get_frames (set)[n - 1]);
+      g_assert_cmpuint (frame->file, ==, expected_files[n - 1]);
+      g_assert_nonnull (data);
+      g_assert_cmpuint (data[0], ==, expected_tags[n - 1]);
+    }
+  g_assert_cmpint (cs_capture_set_get_frame (set, 2)->ts_ns, ==, G_GINT64_CONSTANT (2000000000));
+
+  /* indexing again gives the same frames, not twice as many */
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 6);
+
+  cs_capture_set_free (set);
+  g_byte_array_unref (a);
+  g_byte_array_unref (b);
+  g_free (path_a);
+  g_free (path_b);
+}
+
+/* Out-of-order records inside one file keep their place, as mergecap does. */
+static void
+test_merge_keeps_record_order (void)
+{
+  GByteArray *a = g_byte_array_new (), *b = g_byte_array_new ();
+  CsCaptureSet *set = cs_capture_set_new ();
+  GError *error = NULL;
+  char *path_a, *path_b;
+  static const guint8 expected_tags[] = { 0xa5, 0xa1, 0xb6 };
+
+  pcap_header_le (a, 1);
+  tagged_record (a, 5, 0xa5);
+  tagged_record (a, 1, 0xa1);
+  pcap_header_le (b, 1);
+  tagged_record (b, 6, 0xb6);
+  path_a = write_file ("unordered-a.pcap", a);
+  path_b = write_file ("unordered-b.pcap", b);
+  g_assert_true (cs_capture_set_add_file (set, path_a, &error));
+  g_assert_true (cs_capture_set_add_file (set, path_b, &error));
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 3);
+  for (guint32 n = 1; n <= 3; n++)
+    g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, n))[0], ==,
+                      expected_tags[n - 1]);
+
+  cs_capture_set_free (set);
+  g_byte_array_unref (a);
+  g_byte_array_unref (b);
+  g_free (path_a);
+  g_free (path_b);
+}
+
+static void
+record_progress (guint64 done, guint64 total, gpointer user_data)
+{
+  guint64 *last = user_data;
+
+  g_assert_cmpuint (done, >=, last[0]);
+  g_assert_cmpuint (done, <=, total);
+  last[0] = done;
+  last[1] = total;
+}
+
+/* Damage in the first file: the error names it, and every good frame of both files stays. */
+static void
+test_damage_keeps_frames (void)
+{
+  GByteArray *a = g_byte_array_new (), *b = g_byte_array_new ();
+  CsCaptureSet *set = cs_capture_set_new ();
+  GError *error = NULL;
+  guint64 progress[2] = { 0, 0 };
+  char *path_a, *path_b, *where;
+  guint64 cut_at;
+
+  pcap_header_le (a, 1);
+  tagged_record (a, 1, 0xa1);
+  tagged_record (a, 4, 0xa4);
+  cut_at = a->len;
+  tagged_record (a, 6, 0xa6);
+  g_byte_array_set_size (a, a->len - 3);
+  pcap_header_le (b, 1);
+  tagged_record (b, 2, 0xb2);
+  tagged_record (b, 5, 0xb5);
+  path_a = write_file ("damaged-a.pcap", a);
+  path_b = write_file ("good-b.pcap", b);
+  g_assert_true (cs_capture_set_add_file (set, path_a, &error));
+  g_assert_true (cs_capture_set_add_file (set, path_b, &error));
+
+  g_assert_false (cs_capture_set_index (set, NULL, record_progress, progress, &error));
+  g_assert_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_TRUNCATED);
+  g_assert_true (g_str_has_prefix (error->message, path_a));
+  where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT " ", cut_at);
+  g_assert_nonnull (strstr (error->message, where));
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 4);
+  g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, 1))[0], ==,
+                    0xa1);
+  g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, 2))[0], ==,
+                    0xb2);
+  g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, 3))[0], ==,
+                    0xa4);
+  g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, 4))[0], ==,
+                    0xb5);
+  /* progress ends on all bytes of both files */
+  g_assert_cmpuint (progress[0], ==, a->len + b->len);
+  g_assert_cmpuint (progress[1], ==, a->len + b->len);
+
+  g_free (where);
+  g_clear_error (&error);
+  cs_capture_set_free (set);
+  g_byte_array_unref (a);
+  g_byte_array_unref (b);
+  g_free (path_a);
+  g_free (path_b);
+}
+
+static void
+test_add_file_errors (void)
+{
+  CsCaptureSet *set = cs_capture_set_new ();
+  GByteArray *empty = g_byte_array_new ();
+  GError *error = NULL;
+  char *path = write_file ("empty.pcap", empty);
+
+  g_assert_false (cs_capture_set_add_file (set, path, &error));
+  g_assert_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FORMAT);
+  g_assert_cmpuint (cs_capture_set_get_n_files (set), ==, 0);
+  g_clear_error (&error);
+
+  cs_capture_set_free (set);
+  g_byte_array_unref (empty);
+  g_free (path);
+}
+
+/* Ethernet file: UDP 5060, TCP 5060, UDP 4000; raw IP file: UDP 5060, UDP 9. */
+static CsCaptureSet *
+make_filter_set (void)
+{
+  GByteArray *eth = g_byte_array_new (), *raw = g_byte_array_new ();
+  CsCaptureSet *set = cs_capture_set_new ();
+  GError *error = NULL;
+  guint8 packet[128];
+  char *path_eth, *path_raw;
+
+  pcap_header_le (eth, 1);
+  pcap_record_data (eth, FALSE, 1, 0, packet, build_ip_packet (packet, TRUE, FALSE, 5060, 5060));
+  pcap_record_data (eth, FALSE, 3, 0, packet, build_ip_packet (packet, TRUE, TRUE, 40000, 5060));
+  pcap_record_data (eth, FALSE, 5, 0, packet, build_ip_packet (packet, TRUE, FALSE, 4000, 4002));
+  pcap_header_le (raw, 101);
+  pcap_record_data (raw, FALSE, 2, 0, packet, build_ip_packet (packet, FALSE, FALSE, 5060, 5062));
+  pcap_record_data (raw, FALSE, 4, 0, packet, build_ip_packet (packet, FALSE, FALSE, 9, 9));
+  path_eth = write_file ("eth.pcap", eth);
+  path_raw = write_file ("raw.pcap", raw);
+  g_assert_true (cs_capture_set_add_file (set, path_eth, &error));
+  g_assert_true (cs_capture_set_add_file (set, path_raw, &error));
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 5);
+
+  g_byte_array_unref (eth);
+  g_byte_array_unref (raw);
+  g_free (path_eth);
+  g_free (path_raw);
+  return set;
+}
+
+/* Frames 1..5 by time: eth UDP 5060, raw UDP 5060, eth TCP 5060, raw UDP 9, eth UDP 4000. */
+static void
+assert_marks (CsCaptureSet *set, const gboolean kept[5])
+{
+  for (guint32 n = 1; n <= 5; n++)
+    {
+      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+
+      g_assert_cmpint ((frame->flags & CS_FRAME_FILTERED_OUT) == 0, ==, kept[n - 1]);
+    }
+}
+
+static void
+test_bpf_filter (void)
+{
+  CsCaptureSet *set = make_filter_set ();
+  GError *error = NULL;
+  static const gboolean udp_5060[5] = { TRUE, TRUE, FALSE, FALSE, FALSE };
+  static const gboolean port_5060[5] = { TRUE, TRUE, TRUE, FALSE, FALSE };
+  static const gboolean all[5] = { TRUE, TRUE, TRUE, TRUE, TRUE };
+  static const gboolean ether_only[5] = { TRUE, FALSE, TRUE, FALSE, TRUE };
+
+  g_assert_cmpuint (cs_capture_set_get_frame (set, 2)->linktype, ==, 101);
+
+  g_assert_true (cs_capture_set_apply_filter (set, "udp port 5060", &error));
+  g_assert_no_error (error);
+  assert_marks (set, udp_5060);
+
+  g_assert_true (cs_capture_set_apply_filter (set, "port 5060", &error));
+  assert_marks (set, port_5060);
+
+  /* an expression that only makes sense on Ethernet leaves raw IP frames out */
+  g_assert_true (cs_capture_set_apply_filter (set, "ether src 00:01:02:03:04:06", &error));
+  g_assert_no_error (error);
+  assert_marks (set, ether_only);
+
+  /* no filter clears every mark; frame numbers never change */
+  g_assert_true (cs_capture_set_apply_filter (set, NULL, &error));
+  assert_marks (set, all);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 5);
+
+  cs_capture_set_free (set);
+}
+
+static void
+test_bad_bpf (void)
+{
+  CsCaptureSet *set = make_filter_set ();
+  GError *error = NULL;
+  static const gboolean udp_5060[5] = { TRUE, TRUE, FALSE, FALSE, FALSE };
+
+  g_assert_true (cs_capture_set_apply_filter (set, "udp port 5060", &error));
+  g_assert_false (cs_capture_set_apply_filter (set, "udp porrt 5060", &error));
+  g_assert_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FILTER);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "porrt"));
+  g_assert_nonnull (strstr (error->message, "syntax error"));
+  g_clear_error (&error);
+  /* the previous marks stay */
+  assert_marks (set, udp_5060);
+
+  /* a bad expression on an empty set still fails */
+  cs_capture_set_free (set);
+  set = cs_capture_set_new ();
+  g_assert_false (cs_capture_set_apply_filter (set, "port port", &error));
+  g_assert_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FILTER);
+  g_clear_error (&error);
+  cs_capture_set_free (set);
+}
+
+static void
+test_samples_merged (void)
+{
+  static const char *names[] = { "sip-rtp-g711.pcap", "sip-rtp-g729a.pcap", "invite-opus-bye.pcap",
+                                 "sip-488-codec-reject.pcapng" };
+  static const guint counts[] = { 852, 433, 311, 13 };
+  const char *dir = g_getenv ("CS_SAMPLES_DIR");
+  CsCaptureSet *set;
+  GError *error = NULL;
+  guint expected = 0;
+  const CsFrame *frames;
+  guint per_file[G_N_ELEMENTS (names)] = { 0 };
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("CS_SAMPLES_DIR not set or missing");
+      return;
+    }
+  set = cs_capture_set_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      char *path = g_build_filename (dir, names[i], NULL);
+
+      g_assert_true (cs_capture_set_add_file (set, path, &error));
+      g_assert_no_error (error);
+      expected += counts[i];
+      g_free (path);
+    }
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, expected);
+
+  frames = cs_capture_set_get_frames (set);
+  /* the files do not overlap in time: g711 (2016) starts, invite-opus-bye (2026) ends */
+  g_assert_cmpint (frames[0].ts_ns, ==, G_GINT64_CONSTANT (1480171979666393000));
+  g_assert_cmpint (frames[expected - 1].ts_ns, ==, G_GINT64_CONSTANT (1782336738426559000));
+  for (guint i = 0; i < expected; i++)
+    {
+      if (i > 0)
+        g_assert_cmpint (frames[i - 1].ts_ns, <=, frames[i].ts_ns);
+      per_file[frames[i].file]++;
+      g_assert_nonnull (cs_capture_set_frame_data (set, &frames[i]));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpuint (per_file[i], ==, counts[i]);
+
+  g_assert_true (cs_capture_set_apply_filter (set, "udp port 5060", &error));
+  g_assert_no_error (error);
+  cs_capture_set_free (set);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp_dir = g_dir_make_tmp ("cs-capture-set-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/capture-set/merge-by-time", test_merge_by_time);
+  g_test_add_func ("/capture-set/merge-keeps-record-order", test_merge_keeps_record_order);
+  g_test_add_func ("/capture-set/damage-keeps-frames", test_damage_keeps_frames);
+  g_test_add_func ("/capture-set/add-file-errors", test_add_file_errors);
+  g_test_add_func ("/capture-set/bpf-filter", test_bpf_filter);
+  g_test_add_func ("/capture-set/bad-bpf", test_bad_bpf);
+  g_test_add_func ("/capture-set/samples-merged", test_samples_merged);
+
+  status = g_test_run ();
+  remove_tmp_dir (tmp_dir);
+  g_free (tmp_dir);
+  return status;
+}

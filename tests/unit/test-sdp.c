@@ -1,0 +1,376 @@
+/* test-sdp.c — SDP parser */
+#include "cs-error.h"
+#include "cs-sdp.h"
+
+#include <string.h>
+
+/* sip-rtp-g711.pcap, the FreeSWITCH answer */
+static const char freeswitch_answer[] = "v=0\r\n"
+                                        "o=FreeSWITCH 1480144037 1480144038 IN IP4 10.0.2.15\r\n"
+                                        "s=FreeSWITCH\r\n"
+                                        "c=IN IP4 10.0.2.15\r\n"
+                                        "t=0 0\r\n"
+                                        "m=audio 27942 RTP/AVP 0 101\r\n"
+                                        "a=rtpmap:0 PCMU/8000\r\n"
+                                        "a=rtpmap:101 telephone-event/8000\r\n"
+                                        "a=fmtp:101 0-16\r\n"
+                                        "a=sendonly\r\n"
+                                        "a=ptime:20\r\n";
+
+static CsSdp *
+parse_str (const char *text)
+{
+  GError *error = NULL;
+  CsSdp *sdp = cs_sdp_parse (text, strlen (text), &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (sdp);
+  return sdp;
+}
+
+static CsSdpMedia *
+media_at (CsSdp *sdp, guint i)
+{
+  g_assert_cmpuint (i, <, sdp->media->len);
+  return g_ptr_array_index (sdp->media, i);
+}
+
+static void
+assert_addr (const CsAddr *addr, const char *expected)
+{
+  char buf[CS_ADDR_STRLEN];
+
+  g_assert_cmpstr (cs_addr_to_string (addr, buf), ==, expected);
+}
+
+static void
+test_real_answer (void)
+{
+  g_autoptr (CsSdp) sdp = parse_str (freeswitch_answer);
+
+  g_assert_null (sdp->malformed);
+  g_assert_cmpstr (sdp->origin_username, ==, "FreeSWITCH");
+  g_assert_cmpuint (sdp->session_id, ==, 1480144037);
+  g_assert_cmpuint (sdp->session_version, ==, 1480144038);
+  assert_addr (&sdp->origin_address, "10.0.2.15");
+  g_assert_cmpstr (sdp->session_name, ==, "FreeSWITCH");
+  assert_addr (&sdp->connection, "10.0.2.15");
+  g_assert_cmpint (sdp->direction, ==, CS_SDP_SENDRECV);
+  g_assert_cmpuint (sdp->media->len, ==, 1);
+
+  CsSdpMedia *audio = media_at (sdp, 0);
+  g_assert_cmpstr (audio->media, ==, "audio");
+  g_assert_cmpuint (audio->port, ==, 27942);
+  g_assert_cmpuint (audio->n_ports, ==, 1);
+  g_assert_cmpstr (audio->proto, ==, "RTP/AVP");
+  assert_addr (&audio->connection, "10.0.2.15");
+  g_assert_cmpint (audio->direction, ==, CS_SDP_SENDONLY);
+  g_assert_true (cs_sdp_media_is_hold (audio));
+  g_assert_cmpuint (audio->ptime, ==, 20);
+  g_assert_cmpuint (audio->maxptime, ==, 0);
+  g_assert_cmpuint (audio->rtcp_port, ==, 0);
+  g_assert_false (audio->rtcp_mux);
+  g_assert_cmpuint (audio->formats->len, ==, 2);
+
+  const CsSdpFormat *pcmu = &g_array_index (audio->formats, CsSdpFormat, 0);
+  const CsSdpFormat *dtmf = &g_array_index (audio->formats, CsSdpFormat, 1);
+  g_assert_cmpuint (pcmu->payload_type, ==, 0);
+  g_assert_cmpstr (pcmu->encoding, ==, "PCMU");
+  g_assert_cmpuint (pcmu->clock_rate, ==, 8000);
+  g_assert_cmpuint (pcmu->channels, ==, 1);
+  g_assert_null (pcmu->fmtp);
+  g_assert_cmpuint (dtmf->payload_type, ==, 101);
+  g_assert_cmpstr (dtmf->encoding, ==, "telephone-event");
+  g_assert_cmpstr (dtmf->fmtp, ==, "0-16");
+  g_assert_true (cs_sdp_media_find_format (audio, 101) == dtmf);
+  g_assert_null (cs_sdp_media_find_format (audio, 8));
+}
+
+static void
+test_session_vs_media (void)
+{
+  g_autoptr (CsSdp) sdp = parse_str ("v=0\n"
+                                     "o=alice 2890844526 2890844527 IN IP4 192.0.2.10\n"
+                                     "s=Session\n"
+                                     "c=IN IP4 192.0.2.10\n"
+                                     "t=0 0\n"
+                                     "a=sendonly\n"
+                                     "a=rtpmap:0 PCMU/8000\n"
+                                     "m=audio 49170 RTP/AVP 0 8\n"
+                                     "c=IN IP4 198.51.100.7\n"
+                                     "a=recvonly\n"
+                                     "a=maxptime:40\n"
+                                     "m=video 51372/2 RTP/AVP 31 96\n"
+                                     "a=rtpmap:96 H264/90000\n"
+                                     "a=fmtp:96 profile-level-id=42e01f; packetization-mode=1\n"
+                                     "a=rtcp:51374 IN IP4 192.0.2.10\n"
+                                     "a=rtcp-mux\n");
+
+  g_assert_null (sdp->malformed);
+  g_assert_cmpint (sdp->direction, ==, CS_SDP_SENDONLY);
+  assert_addr (&sdp->connection, "192.0.2.10");
+  g_assert_cmpuint (sdp->media->len, ==, 2);
+
+  CsSdpMedia *audio = media_at (sdp, 0);
+  assert_addr (&audio->connection, "198.51.100.7");
+  g_assert_cmpint (audio->direction, ==, CS_SDP_RECVONLY);
+  g_assert_false (cs_sdp_media_is_hold (audio));
+  g_assert_cmpuint (audio->maxptime, ==, 40);
+  /* a session-level rtpmap does not apply to media */
+  g_assert_null (cs_sdp_media_find_format (audio, 0)->encoding);
+
+  CsSdpMedia *video = media_at (sdp, 1);
+  assert_addr (&video->connection, "192.0.2.10");
+  g_assert_cmpint (video->direction, ==, CS_SDP_SENDONLY);
+  g_assert_cmpuint (video->port, ==, 51372);
+  g_assert_cmpuint (video->n_ports, ==, 2);
+  g_assert_cmpuint (video->rtcp_port, ==, 51374);
+  g_assert_true (video->rtcp_mux);
+  const CsSdpFormat *h264 = cs_sdp_media_find_format (video, 96);
+  g_assert_cmpstr (h264->encoding, ==, "H264");
+  g_assert_cmpuint (h264->clock_rate, ==, 90000);
+  g_assert_cmpuint (h264->channels, ==, 0);
+  g_assert_cmpstr (h264->fmtp, ==, "profile-level-id=42e01f; packetization-mode=1");
+  /* static payload type without rtpmap */
+  const CsSdpFormat *h261 = cs_sdp_media_find_format (video, 31);
+  g_assert_nonnull (h261);
+  g_assert_null (h261->encoding);
+  g_assert_cmpuint (h261->clock_rate, ==, 0);
+}
+
+static void
+test_hold (void)
+{
+  g_autoptr (CsSdp) inactive
+      = parse_str ("v=0\r\no=- 1 2 IN IP4 10.0.0.1\r\ns=-\r\nc=IN IP4 10.0.0.1\r\nt=0 0\r\n"
+                   "m=audio 4000 RTP/AVP 0\r\na=inactive\r\n");
+  g_autoptr (CsSdp) zero
+      = parse_str ("v=0\r\no=- 1 2 IN IP4 10.0.0.1\r\ns=-\r\nc=IN IP4 0.0.0.0\r\nt=0 0\r\n"
+                   "m=audio 4000 RTP/AVP 0\r\n");
+  g_autoptr (CsSdp) active
+      = parse_str ("v=0\r\no=- 1 2 IN IP4 10.0.0.1\r\ns=-\r\nc=IN IP4 10.0.0.1\r\nt=0 0\r\n"
+                   "m=audio 4000 RTP/AVP 0\r\n");
+
+  g_assert_cmpint (media_at (inactive, 0)->direction, ==, CS_SDP_INACTIVE);
+  g_assert_true (cs_sdp_media_is_hold (media_at (inactive, 0)));
+  g_assert_cmpint (media_at (zero, 0)->direction, ==, CS_SDP_SENDRECV);
+  assert_addr (&media_at (zero, 0)->connection, "0.0.0.0");
+  g_assert_cmpuint (media_at (zero, 0)->connection.family, ==, 4);
+  g_assert_true (cs_sdp_media_is_hold (media_at (zero, 0)));
+  g_assert_false (cs_sdp_media_is_hold (media_at (active, 0)));
+  g_assert_false (cs_sdp_media_is_hold (NULL));
+}
+
+static void
+test_addresses (void)
+{
+  g_autoptr (CsSdp) sdp = parse_str ("v=0\r\n"
+                                     "o=bob 18446744073709551615 1 IN IP6 2001:db8::2\r\n"
+                                     "s= \r\n"
+                                     "c=IN IP6 2001:db8::2\r\n"
+                                     "t=0 0\r\n"
+                                     "m=audio 5004 RTP/AVP 96\r\n"
+                                     "a=rtpmap:96 opus/48000/2\r\n"
+                                     "m=audio 5006 RTP/AVP 0\r\n"
+                                     "c=IN IP4 224.2.1.1/127/3\r\n"
+                                     "m=audio 5008 RTP/AVP 0\r\n"
+                                     "c=IN IP4 pbx.example.com\r\n");
+
+  g_assert_null (sdp->malformed);
+  g_assert_cmpuint (sdp->session_id, ==, G_MAXUINT64);
+  assert_addr (&sdp->origin_address, "2001:db8::2");
+  g_assert_cmpuint (sdp->connection.family, ==, 6);
+  g_assert_cmpstr (sdp->session_name, ==, "");
+  assert_addr (&media_at (sdp, 0)->connection, "2001:db8::2");
+  const CsSdpFormat *opus = cs_sdp_media_find_format (media_at (sdp, 0), 96);
+  g_assert_cmpstr (opus->encoding, ==, "opus");
+  g_assert_cmpuint (opus->clock_rate, ==, 48000);
+  g_assert_cmpuint (opus->channels, ==, 2);
+  assert_addr (&media_at (sdp, 1)->connection, "224.2.1.1");
+  /* an FQDN is legal but gives no address */
+  g_assert_cmpuint (media_at (sdp, 2)->connection.family, ==, 0);
+}
+
+static void
+test_non_rtp (void)
+{
+  g_autoptr (CsSdp) sdp = parse_str ("v=0\r\no=- 1 1 IN IP4 10.0.0.1\r\ns=-\r\nt=0 0\r\n"
+                                     "m=image 6000 udptl t38\r\n"
+                                     "c=IN IP4 10.0.0.1\r\n"
+                                     "a=T38FaxVersion:0\r\n"
+                                     "m=audio 0 RTP/AVP 0\r\n");
+
+  g_assert_null (sdp->malformed);
+  g_assert_cmpstr (media_at (sdp, 0)->media, ==, "image");
+  g_assert_cmpstr (media_at (sdp, 0)->proto, ==, "udptl");
+  g_assert_cmpuint (media_at (sdp, 0)->formats->len, ==, 0);
+  g_assert_cmpuint (media_at (sdp, 1)->port, ==, 0);
+  /* no session c=: the rejected stream has no address */
+  g_assert_cmpuint (media_at (sdp, 1)->connection.family, ==, 0);
+}
+
+static void
+test_garbage (void)
+{
+  g_autoptr (CsSdp) sdp = parse_str ("v=0\r\n"
+                                     "this line is junk\r\n"
+                                     "o=- 1 1 IN IP4 10.0.0.1\r\n"
+                                     "=novalue\r\n"
+                                     "s=-\r\n"
+                                     "\r\n"
+                                     "c=IN IP4 10.0.0.1\r\n"
+                                     "m=audio 7078 RTP/AVP 0 8 101\r\n"
+                                     "a=rtpmap:8 PCMA/8000\r\n"
+                                     "a=rtpmap:99 nothere/8000\r\n"
+                                     "x\r\n"
+                                     "a=ptime:20.0\r\n");
+
+  g_assert_cmpstr (sdp->malformed, ==, "bad line");
+  g_assert_cmpuint (sdp->media->len, ==, 1);
+  CsSdpMedia *audio = media_at (sdp, 0);
+  g_assert_cmpuint (audio->port, ==, 7078);
+  g_assert_cmpuint (audio->formats->len, ==, 3);
+  g_assert_cmpstr (cs_sdp_media_find_format (audio, 8)->encoding, ==, "PCMA");
+  g_assert_null (cs_sdp_media_find_format (audio, 99));
+  g_assert_cmpuint (audio->ptime, ==, 20);
+
+  g_autoptr (CsSdp) bad_m = parse_str ("v=0\nm=audio abc RTP/AVP 0 x 300\nm=audio\n");
+  g_assert_cmpstr (bad_m->malformed, ==, "bad m= port");
+  g_assert_cmpuint (bad_m->media->len, ==, 2);
+  g_assert_cmpuint (media_at (bad_m, 0)->formats->len, ==, 1);
+  g_assert_cmpstr (media_at (bad_m, 1)->media, ==, "audio");
+
+  g_autoptr (CsSdp) bad_c = parse_str ("v=0\nc=IN\nm=audio 1 RTP/AVP 0\na=rtpmap:0\n");
+  g_assert_cmpstr (bad_c->malformed, ==, "bad c= line");
+
+  g_autoptr (CsSdp) late_v = parse_str ("s=x\nv=0\n");
+  g_assert_cmpstr (late_v->malformed, ==, "v= is not the first line");
+  g_assert_cmpstr (late_v->session_name, ==, "x");
+
+  g_autoptr (CsSdp) bad_o = parse_str ("v=0\no=- abc 1 IN IP4 10.0.0.1\n");
+  g_assert_cmpstr (bad_o->malformed, ==, "bad o= line");
+  g_assert_cmpstr (bad_o->origin_username, ==, "-");
+}
+
+static void
+test_not_sdp (void)
+{
+  GError *error = NULL;
+
+  g_assert_null (cs_sdp_parse ("hello world\r\n", 13, &error));
+  g_assert_error (error, CS_SDP_ERROR, CS_SDP_ERROR_MALFORMED);
+  g_clear_error (&error);
+  g_assert_null (cs_sdp_parse ("", 0, NULL));
+  g_assert_null (cs_sdp_parse (NULL, 5, NULL));
+  /* only the given length counts */
+  g_assert_null (cs_sdp_parse ("m=audio 1 RTP/AVP 0\nv=0\n", 20, NULL));
+}
+
+static void
+test_bounds (void)
+{
+  GString *text = g_string_new ("v=0\r\n");
+
+  for (int i = 0; i < 70; i++)
+    g_string_append_printf (text, "m=audio %d RTP/AVP 0\r\na=sendonly\r\n", 1000 + 2 * i);
+  g_autoptr (CsSdp) sdp = parse_str (text->str);
+  g_assert_cmpstr (sdp->malformed, ==, "too many m= lines");
+  g_assert_cmpuint (sdp->media->len, ==, CS_SDP_MAX_MEDIA);
+  g_assert_cmpuint (media_at (sdp, CS_SDP_MAX_MEDIA - 1)->port, ==,
+                    1000 + 2 * (CS_SDP_MAX_MEDIA - 1));
+
+  g_string_assign (text, "v=0\r\nm=audio 1000 RTP/AVP");
+  for (int i = 0; i < 200; i++)
+    g_string_append_printf (text, " %d", i % 128);
+  g_string_append (text, "\r\n");
+  g_autoptr (CsSdp) formats = parse_str (text->str);
+  g_assert_cmpstr (formats->malformed, ==, "too many formats in m= line");
+  g_assert_cmpuint (media_at (formats, 0)->formats->len, ==, CS_SDP_MAX_FORMATS);
+  g_string_free (text, TRUE);
+}
+
+static void
+test_truncated (void)
+{
+  gsize full = strlen (freeswitch_answer);
+  gsize media_at = strstr (freeswitch_answer, "m=audio") - freeswitch_answer;
+
+  for (gsize n = 0; n <= full; n++)
+    {
+      char *copy = g_memdup2 (freeswitch_answer, n > 0 ? n : 1);
+      CsSdp *sdp = cs_sdp_parse (copy, n, NULL);
+      /* "v=" is the least that is SDP */
+      if (n < 2)
+        g_assert_null (sdp);
+      else
+        {
+          g_assert_nonnull (sdp);
+          g_assert_cmpuint (sdp->media->len, ==, n >= media_at + 2 ? 1 : 0);
+          cs_sdp_free (sdp);
+        }
+      g_free (copy);
+    }
+}
+
+static void
+test_mutations (void)
+{
+  gsize full = strlen (freeswitch_answer);
+  char *buf = g_malloc (full);
+
+  /* fuzz-like: random byte changes never crash and keep the bounds */
+  for (int round = 0; round < 3000; round++)
+    {
+      static const char interesting[] = { '\r', '\n', '=', ':', '/', ' ', 0, 'm', 'a', 'c' };
+      memcpy (buf, freeswitch_answer, full);
+      for (int i = g_test_rand_int_range (1, 10); i > 0; i--)
+        {
+          gsize at = (gsize) g_test_rand_int_range (0, (gint32) full);
+          buf[at] = g_test_rand_bit () ? interesting[g_test_rand_int_range (0, 10)]
+                                       : (char) g_test_rand_int_range (0, 256);
+        }
+      gsize len = (gsize) g_test_rand_int_range (0, (gint32) full + 1);
+      CsSdp *sdp = cs_sdp_parse (buf, len, NULL);
+      if (sdp != NULL)
+        {
+          g_assert_cmpuint (sdp->media->len, <=, CS_SDP_MAX_MEDIA);
+          for (guint i = 0; i < sdp->media->len; i++)
+            {
+              CsSdpMedia *media = g_ptr_array_index (sdp->media, i);
+              g_assert_cmpuint (media->formats->len, <=, CS_SDP_MAX_FORMATS);
+              for (guint j = 0; j < media->formats->len; j++)
+                g_assert_cmpuint (g_array_index (media->formats, CsSdpFormat, j).payload_type, <=,
+                                  127);
+            }
+          cs_sdp_free (sdp);
+        }
+    }
+  g_free (buf);
+}
+
+static void
+test_direction_strings (void)
+{
+  g_assert_cmpstr (cs_sdp_direction_to_string (CS_SDP_SENDRECV), ==, "sendrecv");
+  g_assert_cmpstr (cs_sdp_direction_to_string (CS_SDP_SENDONLY), ==, "sendonly");
+  g_assert_cmpstr (cs_sdp_direction_to_string (CS_SDP_RECVONLY), ==, "recvonly");
+  g_assert_cmpstr (cs_sdp_direction_to_string (CS_SDP_INACTIVE), ==, "inactive");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sdp/real-answer", test_real_answer);
+  g_test_add_func ("/sdp/session-vs-media", test_session_vs_media);
+  g_test_add_func ("/sdp/hold", test_hold);
+  g_test_add_func ("/sdp/addresses", test_addresses);
+  g_test_add_func ("/sdp/non-rtp", test_non_rtp);
+  g_test_add_func ("/sdp/garbage", test_garbage);
+  g_test_add_func ("/sdp/not-sdp", test_not_sdp);
+  g_test_add_func ("/sdp/bounds", test_bounds);
+  g_test_add_func ("/sdp/truncated", test_truncated);
+  g_test_add_func ("/sdp/mutations", test_mutations);
+  g_test_add_func ("/sdp/direction-strings", test_direction_strings);
+  return g_test_run ();
+}
