@@ -255,8 +255,8 @@ static const CsCallsColumn columns[] = {
   { N_ ("To"), NULL, FALSE, TRUE, -1, text_to, compare_to },
   { N_ ("Method"), NULL, FALSE, FALSE, 104, text_method, compare_method },
   { N_ ("Call-ID"), NULL, FALSE, TRUE, -1, text_call_id, compare_call_id },
-  { N_ ("State"), NULL, FALSE, FALSE, 112, text_state, compare_state },
-  { N_ ("Final"), N_ ("Final response"), FALSE, FALSE, 160, text_final, compare_final },
+  { N_ ("State"), NULL, FALSE, FALSE, 136, text_state, compare_state },
+  { N_ ("Final"), N_ ("Final response"), FALSE, FALSE, 210, text_final, compare_final },
   { N_ ("Messages"), N_ ("SIP messages in the call"), TRUE, FALSE, 104, text_messages,
     compare_messages },
 };

@@ -95,9 +95,10 @@ show_damage (CsWindow *self, const GError *damage)
       return;
     }
   /* TRANSLATORS: shown above a capture that could only be read in part; %s says why */
-  text = g_strdup_printf (_ ("The capture is damaged. Everything before the damage is shown. %s"),
-                          damage->message);
-  gtk_label_set_text (self->damage_label, text);
+  text = g_markup_printf_escaped (_ ("<b>The capture is damaged.</b> Everything before the "
+                                     "damage is shown. %s"),
+                                  damage->message);
+  gtk_label_set_markup (self->damage_label, text);
   gtk_revealer_set_reveal_child (self->damage_revealer, TRUE);
 }
 

@@ -31,6 +31,8 @@ static const char *const cs_cli_usage
       "Commands:\n"
       "  report FILE...   capture totals and every call [--format json|text|csv]\n"
       "  calls FILE...    the calls table [--format text|csv|json]\n"
+      "  streams FILE...  RTP streams with their metrics [--format text|csv|json]\n"
+      "  findings FILE... problems found, with frame numbers [--format text|csv|json]\n"
       "\n"
       "Options:\n"
       "  -f, --format FMT   output format\n"
@@ -68,6 +70,16 @@ cs_cli_parse (int *argc, char ***argv, CsCliOptions *opts, GError **error)
   return g_option_context_parse (context, argc, argv, error);
 }
 
+static CsTableKind
+cs_cli_table_kind (const char *command)
+{
+  if (g_strcmp0 (command, "streams") == 0)
+    return CS_TABLE_STREAMS;
+  if (g_strcmp0 (command, "findings") == 0)
+    return CS_TABLE_FINDINGS;
+  return CS_TABLE_CALLS;
+}
+
 static int
 cs_cli_run_analysis (const char *command, char **files, const CsCliOptions *opts)
 {
@@ -100,8 +112,10 @@ cs_cli_run_analysis (const char *command, char **files, const CsCliOptions *opts
       g_printerr ("callscope-cli: cannot write %s: %s\n", opts->output, g_strerror (errno));
       return CS_EXIT_UNREADABLE;
     }
-  written = g_strcmp0 (command, "report") == 0 ? cs_report_write (analysis, format, out)
-                                               : cs_report_write_calls (analysis, format, out);
+  if (g_strcmp0 (command, "report") == 0)
+    written = cs_report_write (analysis, format, out);
+  else
+    written = cs_report_write_table (analysis, cs_cli_table_kind (command), format, out);
   if (out != stdout)
     written = fclose (out) == 0 && written;
   if (!written)
@@ -140,7 +154,8 @@ main (int argc, char **argv)
       g_print ("callscope-cli %s\n", PACKAGE_VERSION);
       return CS_EXIT_OK;
     }
-  if (g_strcmp0 (command, "report") != 0 && g_strcmp0 (command, "calls") != 0)
+  if (g_strcmp0 (command, "report") != 0 && g_strcmp0 (command, "calls") != 0
+      && g_strcmp0 (command, "streams") != 0 && g_strcmp0 (command, "findings") != 0)
     return cs_cli_usage_error ("unknown command");
   if (argc < 3)
     return cs_cli_usage_error ("no capture file given");

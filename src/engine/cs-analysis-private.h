@@ -12,6 +12,8 @@ void cs_analysis_set_damage (CsAnalysis *self, const GError *damage);
 void cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls);
 /* Streams (CsStream*) found by the merge; bound to their calls. */
 void cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams);
+/* Findings (CsFinding*); counted on their calls. */
+void cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings);
 /* Appends the calls not yet in the model; main context only. */
 void cs_analysis_publish (CsAnalysis *self);
 

@@ -2,6 +2,7 @@
 #include "cs-analysis-private.h"
 
 #include "cs-call-private.h"
+#include "cs-finding.h"
 #include "cs-stream.h"
 
 struct _CsAnalysis
@@ -15,9 +16,17 @@ struct _CsAnalysis
   CsCallList *call_list;
   GPtrArray *streams; /* CsStream*, set once at the end of the load */
   GListStore *stream_list;
+  GPtrArray *findings; /* CsFinding*, set once at the end of the load */
+  GListStore *finding_list;
 };
 
 G_DEFINE_FINAL_TYPE (CsAnalysis, cs_analysis, G_TYPE_OBJECT)
+
+static gpointer
+cs_copy_object_ref (gconstpointer object, gpointer user_data)
+{
+  return g_object_ref ((gpointer) object);
+}
 
 static void
 cs_analysis_finalize (GObject *object)
@@ -26,6 +35,8 @@ cs_analysis_finalize (GObject *object)
 
   g_clear_object (&self->call_list);
   g_clear_object (&self->stream_list);
+  g_clear_object (&self->finding_list);
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
   g_clear_pointer (&self->streams, g_ptr_array_unref);
   g_clear_pointer (&self->calls, g_ptr_array_unref);
   g_mutex_clear (&self->calls_lock);
@@ -49,6 +60,8 @@ cs_analysis_init (CsAnalysis *self)
   self->stats.sip_statuses = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->call_list = cs_call_list_new ();
   self->stream_list = g_list_store_new (CS_TYPE_STREAM);
+  self->finding_list = g_list_store_new (CS_TYPE_FINDING);
+  self->findings = g_ptr_array_new_with_free_func (g_object_unref);
   self->streams = g_ptr_array_new_with_free_func (g_object_unref);
   self->calls = g_ptr_array_new_with_free_func (g_object_unref);
   g_mutex_init (&self->calls_lock);
@@ -100,8 +113,29 @@ cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams)
       if (mos >= 0 && (call->mos < 0 || mos < call->mos))
         call->mos = mos;
     }
-  g_ptr_array_extend_and_steal (self->streams, streams);
+  g_ptr_array_extend (self->streams, streams, cs_copy_object_ref, NULL);
   g_mutex_unlock (&self->calls_lock);
+}
+
+void
+cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings)
+{
+  g_mutex_lock (&self->calls_lock);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      guint number = cs_finding_get_call_number (g_ptr_array_index (findings, i));
+
+      if (number > 0 && number <= self->calls->len)
+        CS_CALL (g_ptr_array_index (self->calls, number - 1))->n_findings++;
+    }
+  g_ptr_array_extend (self->findings, findings, cs_copy_object_ref, NULL);
+  g_mutex_unlock (&self->calls_lock);
+}
+
+GListModel *
+cs_analysis_get_findings (CsAnalysis *self)
+{
+  return G_LIST_MODEL (self->finding_list);
 }
 
 const CsCaptureStats *
@@ -134,14 +168,23 @@ void
 cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls)
 {
   g_mutex_lock (&self->calls_lock);
-  g_ptr_array_extend_and_steal (self->calls, calls);
+  g_ptr_array_extend (self->calls, calls, cs_copy_object_ref, NULL);
   g_mutex_unlock (&self->calls_lock);
 }
 
-static gpointer
-cs_copy_object_ref (gconstpointer object, gpointer user_data)
+/* Items of `all` not yet in `store`, appended outside the lock. */
+static void
+cs_analysis_publish_store (CsAnalysis *self, GListStore *store, GPtrArray *all)
 {
-  return g_object_ref ((gpointer) object);
+  guint published = g_list_model_get_n_items (G_LIST_MODEL (store));
+  g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_mutex_lock (&self->calls_lock);
+  for (guint i = published; i < all->len; i++)
+    g_ptr_array_add (fresh, g_object_ref (g_ptr_array_index (all, i)));
+  g_mutex_unlock (&self->calls_lock);
+  if (fresh->len > 0)
+    g_list_store_splice (store, published, 0, fresh->pdata, fresh->len);
 }
 
 void
@@ -156,16 +199,8 @@ cs_analysis_publish (CsAnalysis *self)
   g_mutex_unlock (&self->calls_lock);
   /* items-changed is emitted outside the lock: handlers may call back in. */
   cs_call_list_append_many (self->call_list, (CsCall *const *) fresh->pdata, fresh->len);
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->stream_list)) == 0)
-    {
-      g_autoptr (GPtrArray) streams = NULL;
-
-      g_mutex_lock (&self->calls_lock);
-      streams = g_ptr_array_copy (self->streams, cs_copy_object_ref, NULL);
-      g_mutex_unlock (&self->calls_lock);
-      g_ptr_array_set_free_func (streams, g_object_unref);
-      g_list_store_splice (self->stream_list, 0, 0, streams->pdata, streams->len);
-    }
+  cs_analysis_publish_store (self, self->stream_list, self->streams);
+  cs_analysis_publish_store (self, self->finding_list, self->findings);
 }
 
 char *

@@ -29,6 +29,8 @@ CsCaptureSet *cs_analysis_get_capture_set (CsAnalysis *self);
 GListModel *cs_analysis_get_calls (CsAnalysis *self);
 /* GListModel of CsStream */
 GListModel *cs_analysis_get_streams (CsAnalysis *self);
+/* GListModel of CsFinding, sorted by first frame */
+GListModel *cs_analysis_get_findings (CsAnalysis *self);
 const CsCaptureStats *cs_analysis_get_stats (CsAnalysis *self);
 /* Non-NULL when reading stopped early because of damaged input. */
 const GError *cs_analysis_get_damage (CsAnalysis *self);

@@ -3,6 +3,7 @@
 
 #include "cs-analysis-private.h"
 #include "cs-error.h"
+#include "cs-findings-detect.h"
 #include "cs-merge.h"
 
 /* The first chunk is small so the first calls show at once; the rest are
@@ -342,11 +343,20 @@ cs_loader_decode_and_merge (CsLoader *self, CsAnalysis *analysis, GCancellable *
   if (!g_cancellable_is_cancelled (cancellable))
     {
       const CsCaptureStats *stats = cs_analysis_get_stats (analysis);
+      g_autoptr (GPtrArray) calls
+          = cs_call_tracker_finish (cs_merge_get_tracker (merge), stats->last_ns);
+      g_autoptr (GPtrArray) streams = NULL;
+      g_autoptr (GPtrArray) findings = NULL;
+      CsFindingThresholds thresholds;
 
-      cs_analysis_take_calls (analysis,
-                              cs_call_tracker_finish (cs_merge_get_tracker (merge), stats->last_ns));
+      cs_analysis_take_calls (analysis, calls);
       cs_loader_report (self, 1, n_frames, "Measuring streams", TRUE);
-      cs_analysis_take_streams (analysis, cs_merge_build_streams (merge));
+      streams = cs_merge_build_streams (merge);
+      cs_analysis_take_streams (analysis, streams);
+      cs_finding_thresholds_init (&thresholds);
+      findings = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
+                                         cs_merge_get_orphans (merge), &thresholds);
+      cs_analysis_take_findings (analysis, findings);
     }
   cs_merge_free (merge);
   g_mutex_clear (&job.lock);

@@ -11,6 +11,8 @@
 #define CS_IP_REASSEMBLY_MAX_DATAGRAMS 65536
 #define CS_TCP_MAX_BYTES_PER_STREAM (1024u * 1024)
 #define CS_TCP_MAX_STREAMS 65536
+/* SIP without a Call-ID is reported, up to this many messages. */
+#define CS_MAX_ORPHAN_MESSAGES 10000
 
 struct _CsMerge
 {
@@ -23,6 +25,7 @@ struct _CsMerge
   GHashTable *runs;    /* CsRtpStreamKey* → CsRtpRun* */
   GPtrArray *run_order;
   GArray *rtcp;
+  GPtrArray *orphans; /* malformed SIP messages that joined no call */
 };
 
 static void
@@ -46,6 +49,7 @@ cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
   merge->runs = g_hash_table_new (cs_rtp_stream_key_hash, cs_rtp_stream_key_equal);
   merge->run_order = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_rtp_run_free);
   merge->rtcp = g_array_new (FALSE, FALSE, sizeof (CsRtcpRef));
+  merge->orphans = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_sip_message_unref);
   return merge;
 }
 
@@ -63,6 +67,7 @@ cs_merge_free (CsMerge *merge)
   g_hash_table_unref (merge->runs);
   g_ptr_array_unref (merge->run_order);
   g_array_unref (merge->rtcp);
+  g_ptr_array_unref (merge->orphans);
   g_free (merge);
 }
 
@@ -82,6 +87,12 @@ GPtrArray *
 cs_merge_build_streams (CsMerge *merge)
 {
   return cs_stream_binder_build (merge->binder, merge->run_order);
+}
+
+GPtrArray *
+cs_merge_get_orphans (CsMerge *merge)
+{
+  return merge->orphans;
 }
 
 GArray *
@@ -124,6 +135,8 @@ cs_merge_add_sip (CsMerge *merge, CsSipMessage *msg)
   cs_merge_count_sip (merge, msg);
   call = cs_call_tracker_add (merge->tracker, msg);
   cs_stream_binder_add_sdp (merge->binder, call, msg);
+  if (call == NULL && merge->orphans->len < CS_MAX_ORPHAN_MESSAGES)
+    g_ptr_array_add (merge->orphans, cs_sip_message_ref (msg));
 }
 
 static void

@@ -18,6 +18,8 @@ CsCallTracker *cs_merge_get_tracker (CsMerge *merge);
 GPtrArray *cs_merge_get_rtp_runs (CsMerge *merge);
 /* Binds RTP runs to calls and computes their metrics (CsStream*, transfer full). */
 GPtrArray *cs_merge_build_streams (CsMerge *merge);
+/* SIP messages that belong to no call (no Call-ID). */
+GPtrArray *cs_merge_get_orphans (CsMerge *merge);
 /* RTCP packets seen (CsRtcpRef). */
 GArray *cs_merge_get_rtcp (CsMerge *merge);
 

@@ -161,11 +161,8 @@ cs_pcapng_writer_new_memory (CsCaptureFileFormat format, gboolean nanosecond, gb
 }
 
 CsPcapngWriter *
-cs_pcapng_writer_new_file (const char *path,
-                           CsCaptureFileFormat format,
-                           gboolean nanosecond,
-                           gboolean big_endian,
-                           GError **error)
+cs_pcapng_writer_new_file (const char *path, CsCaptureFileFormat format, gboolean nanosecond,
+                           gboolean big_endian, GError **error)
 {
   FILE *file = fopen (path, "wb");
   CsPcapngWriter *w;
@@ -184,9 +181,7 @@ cs_pcapng_writer_new_file (const char *path,
 }
 
 gint
-cs_pcapng_writer_add_interface (CsPcapngWriter *w,
-                                guint16 link_type,
-                                const char *name,
+cs_pcapng_writer_add_interface (CsPcapngWriter *w, guint16 link_type, const char *name,
                                 GError **error)
 {
   if (w->format == CS_CAPTURE_FILE_PCAP)
@@ -229,14 +224,9 @@ cs_pcapng_writer_add_interface (CsPcapngWriter *w,
 }
 
 gboolean
-cs_pcapng_writer_write_packet (CsPcapngWriter *w,
-                               guint interface_id,
-                               gint64 time_ns,
-                               const guint8 *data,
-                               gsize captured_length,
-                               gsize original_length,
-                               const char *comment,
-                               GError **error)
+cs_pcapng_writer_write_packet (CsPcapngWriter *w, guint interface_id, gint64 time_ns,
+                               const guint8 *data, gsize captured_length, gsize original_length,
+                               const char *comment, GError **error)
 {
   guint64 ticks;
 

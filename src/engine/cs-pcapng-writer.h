@@ -23,34 +23,24 @@ typedef struct _CsPcapngWriter CsPcapngWriter;
 /* A writer that streams to path. nanosecond selects if_tsresol=9 (pcapng) or
  * the nanosecond magic (pcap); otherwise microseconds. big_endian chooses the
  * byte order of every header field. */
-CsPcapngWriter *cs_pcapng_writer_new_file (const char *path,
-                                           CsCaptureFileFormat format,
-                                           gboolean nanosecond,
-                                           gboolean big_endian,
+CsPcapngWriter *cs_pcapng_writer_new_file (const char *path, CsCaptureFileFormat format,
+                                           gboolean nanosecond, gboolean big_endian,
                                            GError **error);
 /* The same, kept in memory; take the bytes with cs_pcapng_writer_steal_bytes. */
-CsPcapngWriter *cs_pcapng_writer_new_memory (CsCaptureFileFormat format,
-                                             gboolean nanosecond,
+CsPcapngWriter *cs_pcapng_writer_new_memory (CsCaptureFileFormat format, gboolean nanosecond,
                                              gboolean big_endian);
 
 /* Returns the new interface id (0, 1, ...) or -1. A classic pcap file holds a
  * single link type, so a second interface is refused there. */
-gint cs_pcapng_writer_add_interface (CsPcapngWriter *writer,
-                                     guint16 link_type,
-                                     const char *name,
+gint cs_pcapng_writer_add_interface (CsPcapngWriter *writer, guint16 link_type, const char *name,
                                      GError **error);
 
 /* time_ns is nanoseconds since the Unix epoch; comment may be NULL (pcapng
  * only: an opt_comment on the EPB). original_length < captured_length is
  * raised to captured_length. */
-gboolean cs_pcapng_writer_write_packet (CsPcapngWriter *writer,
-                                        guint interface_id,
-                                        gint64 time_ns,
-                                        const guint8 *data,
-                                        gsize captured_length,
-                                        gsize original_length,
-                                        const char *comment,
-                                        GError **error);
+gboolean cs_pcapng_writer_write_packet (CsPcapngWriter *writer, guint interface_id, gint64 time_ns,
+                                        const guint8 *data, gsize captured_length,
+                                        gsize original_length, const char *comment, GError **error);
 
 guint64 cs_pcapng_writer_get_packet_count (CsPcapngWriter *writer);
 

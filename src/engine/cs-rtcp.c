@@ -201,7 +201,7 @@ cs_rtcp_parse (const guint8 *data, gsize len, CsRtcpCompound *out)
       if (!ok)
         return FALSE;
     }
-  return out->n_packets > 0 && cs_cursor_remaining (&c) == 0;
+  return out->n_packets > 0 && cs_rtcp_trailing_ok (cs_cursor_here (&c), cs_cursor_remaining (&c));
 }
 
 guint64

@@ -67,4 +67,7 @@ guint64 cs_rtcp_ntp_from_unix_ns (gint64 unix_ns);
  * (RFC 3550 §6.4.1); negative when LSR is 0 or the result would be negative. */
 double cs_rtcp_rtt_ms (guint32 lsr, guint32 dlsr, guint64 arrival_ntp);
 
+/* TRUE when the n bytes left after the last sub-packet are 0..3 zero bytes. */
+gboolean cs_rtcp_trailing_ok (const guint8 *rest, gsize n);
+
 G_END_DECLS

@@ -1,5 +1,5 @@
 /* cs-rtp-metrics.c — the RTP stream recurrence of Wireshark's rtppacket_analyse()
- * (ui/tap-rtp-analysis.c, 4.0) re-implemented step by step, plus the figures
+ * (ui/tap-rtp-analysis.c as shipped in TShark 4.0) re-implemented step by step, plus the figures
  * Wireshark's tap-rtp-common.c derives from it (expected, lost, clock drift).
  * Quirks kept on purpose so our numbers equal tshark's: see docs/metrics.md. */
 #include "cs-rtp-metrics.h"
@@ -8,8 +8,6 @@
 
 #include <math.h>
 #include <string.h>
-
-#define EXT_TIMESTAMP_BASE G_GUINT64_CONSTANT (0x100000000)
 
 /* Wireshark's clock table for static payload types (tap-rtp-analysis.c). */
 static guint
@@ -66,19 +64,6 @@ cs_rtp_clock_map_set_rtpmap (CsRtpClockMap *map, guint payload_type, const char 
   map->clock_rate_by_pt[payload_type] = clock_rate;
 }
 
-/* Wireshark's calculate_extended_timestamp(): the value nearest the previous one. */
-static guint64
-extend_timestamp (guint64 previous, guint32 raw)
-{
-  guint64 ts = (previous & G_GUINT64_CONSTANT (0xffffffff00000000)) | raw;
-
-  if (ts + 0x80000000u < previous)
-    ts += EXT_TIMESTAMP_BASE;
-  else if (previous + 0x80000000u < ts)
-    ts -= EXT_TIMESTAMP_BASE;
-  return ts;
-}
-
 static guint32
 extend_seq (guint32 previous, guint16 raw)
 {
@@ -110,7 +95,6 @@ void
 cs_rtp_analyser_init (CsRtpAnalyser *a)
 {
   memset (a, 0, sizeof *a);
-  a->ext_timestamp = EXT_TIMESTAMP_BASE;
 }
 
 void
@@ -161,13 +145,13 @@ track_order (CsRtpAnalyser *a, guint16 seq)
 }
 
 static void
-feed_first (CsRtpAnalyser *a, const CsRtpPacket *p, guint64 ext_ts)
+feed_first (CsRtpAnalyser *a, const CsRtpPacket *p)
 {
   a->first_ns = p->arrival_ns;
   a->start_seq = a->stop_seq = a->last_seq = p->seq;
   a->start_time_ms = a->time_ms = 0.0;
-  a->seq_timestamp = ext_ts;
-  a->last_nominal = a->last_arrival = 0.0;
+  a->first_timestamp = p->timestamp;
+  a->last_nominal = 0.0;
   a->pt = a->reg_pt = p->payload_type;
   a->reg_pt_set = TRUE;
   a->delta_ms = a->jitter_ms = a->skew_ms = 0.0;
@@ -184,15 +168,12 @@ void
 cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
 {
   guint8 pt = p->payload_type & 0x7f;
-  guint64 ext_ts;
-  double now_ms, nominal_diff;
+  double now_ms;
   guint clock_rate;
   gboolean in_time_sequence;
 
   a->flags = 0;
   a->lost_before = 0;
-  ext_ts = extend_timestamp (a->ext_timestamp, p->timestamp);
-  a->ext_timestamp = ext_ts;
 
   /* counters Wireshark does not keep */
   if (p->flags & CS_RTP_FLAG_MARKER)
@@ -207,15 +188,16 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
 
   if (!a->started)
     {
-      feed_first (a, p, ext_ts);
+      feed_first (a, p);
       a->started = TRUE;
       return;
     }
   a->payload_bytes_after_first += p->payload_len;
   now_ms = (double) (p->arrival_ns - a->first_ns) / 1e6;
 
-  /* A timestamp before the last in-sequence one is "in the past". */
-  in_time_sequence = a->seq_timestamp <= ext_ts;
+  /* "In time sequence" = at most 2^31 timestamp units after the first packet's
+   * timestamp, modulo 2^32 (Wireshark 4.0); anything else is "in the past". */
+  in_time_sequence = (guint32) (p->timestamp - a->first_timestamp) < 0x80000000u;
   if (!in_time_sequence)
     {
       a->flags |= CS_RTP_STEP_WRONG_TIMESTAMP;
@@ -270,28 +252,31 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
   else
     clock_rate = clocks->clock_rate_by_pt[pt];
 
-  nominal_diff = (double) ((gint64) ext_ts - (gint64) a->seq_timestamp);
-  a->delta_ms = now_ms - a->time_ms;
-  /* Wireshark divides by clock_rate/1000 in integers (44100 Hz → 44). */
-  if (clock_rate / 1000 != 0)
+  /* Out-of-sequence packets leave delta, jitter and skew untouched. */
+  if (in_time_sequence)
     {
-      double nominal, arrival;
+      a->delta_ms = now_ms - a->time_ms;
+      /* Wireshark divides by clock_rate/1000 in integers (44100 Hz → 44). */
+      if (clock_rate / 1000 != 0)
+        {
+          double arrival = now_ms - a->start_time_ms;
+          double nominal = (double) (guint32) (p->timestamp - a->first_timestamp);
 
-      a->stats.clock_rate = clock_rate;
-      nominal_diff /= (double) (clock_rate / 1000);
-      a->jitter_ms = (15.0 * a->jitter_ms + fabs (now_ms - (a->time_ms + nominal_diff))) / 16.0;
-
-      nominal = a->last_nominal + nominal_diff;
-      arrival = a->last_arrival + a->delta_ms;
-      a->skew_ms = nominal - arrival;
-      if (fabs (a->skew_ms) > fabs (a->stats.max_skew_ms))
-        a->stats.max_skew_ms = a->skew_ms;
-      a->sum_t += arrival;
-      a->sum_ts += nominal;
-      a->sum_t2 += arrival * arrival;
-      a->sum_tts += arrival * nominal;
-      a->last_nominal = nominal;
-      a->last_arrival = arrival;
+          a->stats.clock_rate = clock_rate;
+          nominal /= (double) (clock_rate / 1000);
+          /* expected spacing counts from the last packet WITH a clock (not events) */
+          a->jitter_ms
+              = (15.0 * a->jitter_ms + fabs (now_ms - (a->time_ms + (nominal - a->last_nominal))))
+                / 16.0;
+          a->last_nominal = nominal;
+          a->skew_ms = nominal - arrival;
+          if (fabs (a->skew_ms) > fabs (a->stats.max_skew_ms))
+            a->stats.max_skew_ms = a->skew_ms;
+          a->sum_t += arrival;
+          a->sum_ts += nominal;
+          a->sum_t2 += arrival * arrival;
+          a->sum_tts += arrival * nominal;
+        }
     }
 
   if (p->flags & CS_RTP_FLAG_MARKER)
@@ -337,10 +322,7 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
     }
 
   if (in_time_sequence)
-    {
-      a->time_ms = now_ms;
-      a->seq_timestamp = ext_ts;
-    }
+    a->time_ms = now_ms;
   a->stop_seq = p->seq;
   a->total_nr++;
   if (a->flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_WRONG_TIMESTAMP))

@@ -80,13 +80,13 @@ typedef struct
   gboolean started;
   gint64 first_ns;
   double time_ms, start_time_ms;
-  guint64 ext_timestamp, seq_timestamp;
+  guint32 first_timestamp;
   guint16 start_seq, stop_seq, last_seq;
   guint32 seq_cycles;
   gboolean under;
   guint8 pt, reg_pt;
   gboolean reg_pt_set;
-  double last_nominal, last_arrival;
+  double last_nominal;
   double sum_t, sum_ts, sum_t2, sum_tts;
   gboolean have_min_delta, have_min_jitter;
   guint32 total_nr;

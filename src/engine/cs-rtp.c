@@ -2,6 +2,7 @@
 #include "cs-rtp.h"
 
 #include "cs-cursor.h"
+#include "cs-rtcp.h"
 
 #include <string.h>
 
@@ -51,6 +52,19 @@ cs_rtp_parse_header (const guint8 *data, gsize len, CsRtpHeader *out)
   return TRUE;
 }
 
+/* Some stacks leave up to 3 zero bytes after the last sub-packet (seen after
+ * SDES in the wild; Wireshark accepts them). Anything else is inconsistent. */
+gboolean
+cs_rtcp_trailing_ok (const guint8 *rest, gsize n)
+{
+  if (n >= 4)
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    if (rest[i] != 0)
+      return FALSE;
+  return TRUE;
+}
+
 gboolean
 cs_rtcp_looks_like (const guint8 *data, gsize len)
 {
@@ -60,7 +74,7 @@ cs_rtcp_looks_like (const guint8 *data, gsize len)
   cs_cursor_init (&c, data, len);
   if (len < 8)
     return FALSE;
-  while (cs_cursor_remaining (&c) > 0)
+  while (cs_cursor_remaining (&c) >= 4 || first)
     {
       guint8 b0, pt;
       guint16 words;
@@ -75,7 +89,7 @@ cs_rtcp_looks_like (const guint8 *data, gsize len)
         return FALSE;
       first = FALSE;
     }
-  return TRUE;
+  return cs_rtcp_trailing_ok (cs_cursor_here (&c), cs_cursor_remaining (&c));
 }
 
 void

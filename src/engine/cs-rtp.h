@@ -22,7 +22,8 @@ gboolean cs_rtp_parse_header (const guint8 *data, gsize len, CsRtpHeader *out);
 
 /* TRUE when data looks like a compound RTCP packet: version 2, first packet
  * type 200..207, every sub-packet version 2 with type 192..223, and the
- * sub-packet lengths adding up to exactly len. */
+ * sub-packet lengths adding up to len (up to 3 trailing zero bytes tolerated,
+ * as Wireshark does). */
 gboolean cs_rtcp_looks_like (const guint8 *data, gsize len);
 
 /* One RTP packet of a stream: a few machine words. */

@@ -53,8 +53,11 @@ typedef struct
   guint resync_segments;
   GByteArray *buffer; /* in-order bytes not framed yet; NULL when empty */
   guint64 buffer_pos; /* stream position of buffer[0] */
-  GArray *spans;      /* FrameSpan, covering the buffer */
-  GList *held;        /* HeldSegment*, sorted by sequence number */
+  /* Framing progress on the message at the buffer's start, so each byte is scanned once. */
+  gsize header_scan_from;  /* where the search for the empty line resumes */
+  guint64 pending_msg_len; /* length of that message once its headers are complete, else 0 */
+  GArray *spans;           /* FrameSpan, covering the buffer */
+  GList *held;             /* HeldSegment*, sorted by sequence number */
   guint held_count;
   gsize held_bytes;
   GList lru_link; /* in CsTcpReassembler.lru, least recently used first */
@@ -119,6 +122,8 @@ stream_clear_buffer (Stream *s)
       s->buffer = NULL;
     }
   g_clear_pointer (&s->spans, g_array_unref);
+  s->header_scan_from = 0;
+  s->pending_msg_len = 0;
 }
 
 static void
@@ -247,11 +252,12 @@ cs_tcp_sip_start_line_check (const guint8 *data, gsize len)
   return line[n] == '\n' ? 1 : 0;
 }
 
-/* Length of the start line and headers including the empty line, or 0 if not all there yet. */
+/* Length of the start line and headers including the empty line, or 0 if not all there yet;
+ * *scan_from remembers how far the search got. */
 static gsize
-find_header_end (const guint8 *data, gsize len)
+find_header_end (const guint8 *data, gsize len, gsize *scan_from)
 {
-  for (gsize i = 0; i < len; i++)
+  for (gsize i = *scan_from; i < len; i++)
     {
       if (data[i] != '\n')
         continue;
@@ -260,6 +266,8 @@ find_header_end (const guint8 *data, gsize len)
       if (i + 2 < len && data[i + 1] == '\r' && data[i + 2] == '\n')
         return i + 3;
     }
+  /* A terminator may begin in the last two bytes. */
+  *scan_from = len > 2 ? len - 2 : 0;
   return 0;
 }
 
@@ -318,13 +326,18 @@ parse_content_length (const guint8 *headers, gsize len)
 static guint32
 stream_frame_at (const Stream *s, guint64 pos)
 {
-  for (guint i = 0; i < s->spans->len; i++)
+  guint lo = 0, hi = s->spans->len;
+
+  /* First span ending after pos (spans are sorted by end). */
+  while (lo < hi)
     {
-      const FrameSpan *span = &g_array_index (s->spans, FrameSpan, i);
-      if (pos < span->end)
-        return span->frame;
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (s->spans, FrameSpan, mid).end <= pos)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-  return 0;
+  return lo < s->spans->len ? g_array_index (s->spans, FrameSpan, lo).frame : 0;
 }
 
 static void
@@ -360,41 +373,55 @@ stream_lose_sync (Stream *s)
 static void
 stream_frame_messages (CsTcpReassembler *r, Stream *s, const Delivery *delivery)
 {
-  while (s->state == STREAM_SYNCED && s->buffer != NULL)
+  gsize head = 0; /* bytes at the buffer's start framed in this pass, removed once at the end */
+
+  while (s->state == STREAM_SYNCED)
     {
-      gsize skip = 0;
-      while (skip < s->buffer->len
-             && (s->buffer->data[skip] == '\r' || s->buffer->data[skip] == '\n'))
-        skip++;
-      if (skip > 0)
-        stream_consume (s, skip); /* CRLF keep-alives between messages */
-      if (s->buffer->len == 0)
-        break;
+      const guint8 *data = s->buffer->data + head;
+      gsize avail = s->buffer->len - head;
 
-      int start = cs_tcp_sip_start_line_check (s->buffer->data, s->buffer->len);
-      if (start == 0)
+      if (s->pending_msg_len == 0)
         {
-          stream_lose_sync (s);
-          break;
+          gsize skip = 0;
+          while (skip < avail && (data[skip] == '\r' || data[skip] == '\n'))
+            skip++;
+          /* CRLF keep-alives between messages */
+          head += skip;
+          data += skip;
+          avail -= skip;
+          if (avail == 0)
+            break;
+          int start = cs_tcp_sip_start_line_check (data, avail);
+          if (start == 0)
+            {
+              stream_lose_sync (s);
+              return;
+            }
+          if (start < 0)
+            break;
+          gsize header_len = find_header_end (data, avail, &s->header_scan_from);
+          if (header_len == 0)
+            break;
+          s->pending_msg_len = header_len + parse_content_length (data, header_len);
         }
-      if (start < 0)
-        break;
-      gsize header_len = find_header_end (s->buffer->data, s->buffer->len);
-      if (header_len == 0)
-        break;
-      guint64 msg_len = header_len + parse_content_length (s->buffer->data, header_len);
-      if (msg_len > s->buffer->len)
+      guint64 msg_len = s->pending_msg_len;
+      if (msg_len > avail)
         break;
 
-      guint32 first_frame = stream_frame_at (s, s->buffer_pos);
-      guint32 last_frame = stream_frame_at (s, s->buffer_pos + msg_len - 1);
+      guint64 msg_pos = s->buffer_pos + head;
+      guint32 first_frame = stream_frame_at (s, msg_pos);
+      guint32 last_frame = stream_frame_at (s, msg_pos + msg_len - 1);
       s->had_message = TRUE;
       if (delivery->func != NULL)
-        delivery->func (s->buffer->data, (gsize) msg_len, delivery->packet, first_frame, last_frame,
+        delivery->func (data, (gsize) msg_len, delivery->packet, first_frame, last_frame,
                         delivery->ts_ns, delivery->user_data);
-      stream_consume (s, (gsize) msg_len);
+      head += (gsize) msg_len;
+      s->pending_msg_len = 0;
+      s->header_scan_from = 0;
     }
-  if (s->buffer != NULL && s->buffer->len > r->max_bytes_per_stream)
+  if (head > 0)
+    stream_consume (s, head);
+  if (s->buffer->len > r->max_bytes_per_stream)
     {
       /* A message that never ends (or a Content-Length that lies): give it up. */
       r->evicted++;
@@ -402,7 +429,7 @@ stream_frame_messages (CsTcpReassembler *r, Stream *s, const Delivery *delivery)
       s->state = STREAM_RESYNC;
       s->resync_segments = 0;
     }
-  if (s->buffer != NULL && s->buffer->len == 0)
+  else if (s->buffer->len == 0)
     stream_clear_buffer (s);
 }
 

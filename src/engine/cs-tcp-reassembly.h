@@ -28,7 +28,8 @@ void cs_tcp_reassembler_free (CsTcpReassembler *r);
  * A stream whose bytes are not SIP (first line is not a SIP request/status line) is marked non-SIP
  * and ignored after that, holding no memory. A stream picked up without its SYN, or one that lost
  * bytes (a gap never filled, a cap exceeded), resynchronises on the next segment that starts with
- * a SIP start line. */
+ * a SIP start line. msg points into the reassembler's buffer: valid during the call only, and func
+ * must not feed this reassembler. */
 void cs_tcp_reassembler_add (CsTcpReassembler *r, const CsPacket *packet, guint32 frame,
                              gint64 ts_ns, CsTcpMessageFunc func, gpointer user_data);
 

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "cs-finding.h"
 #include "cs-stream.h"
 #include "cs-time-format.h"
 
@@ -271,6 +272,52 @@ cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis)
     {
       g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
       cs_report_json_stream (w, stream);
+    }
+  cs_json_end_array (w);
+}
+
+static void
+cs_report_json_finding (CsJsonWriter *w, CsFinding *finding)
+{
+  const GArray *frames = cs_finding_get_frames (finding);
+
+  cs_json_begin_object (w);
+  cs_json_key (w, "kind");
+  cs_json_string (w, cs_finding_kind_to_string (cs_finding_get_kind (finding)));
+  cs_json_key (w, "severity");
+  cs_json_string (w, cs_severity_to_string (cs_finding_get_severity (finding)));
+  cs_json_key (w, "call");
+  if (cs_finding_get_call_number (finding) == 0)
+    cs_json_null (w);
+  else
+    cs_json_uint (w, cs_finding_get_call_number (finding));
+  cs_json_key (w, "stream");
+  if (cs_finding_get_stream_id (finding) == 0)
+    cs_json_null (w);
+  else
+    cs_json_uint (w, cs_finding_get_stream_id (finding));
+  cs_json_key (w, "frames");
+  cs_json_begin_array (w);
+  for (guint i = 0; i < frames->len; i++)
+    cs_json_uint (w, g_array_index (frames, guint32, i));
+  cs_json_end_array (w);
+  cs_json_key (w, "text");
+  cs_json_string (w, cs_finding_get_text (finding));
+  cs_json_end_object (w);
+}
+
+void
+cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis)
+{
+  GListModel *findings = cs_analysis_get_findings (analysis);
+  guint n = g_list_model_get_n_items (findings);
+
+  cs_json_key (w, "findings");
+  cs_json_begin_array (w);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (CsFinding) finding = g_list_model_get_item (findings, i);
+      cs_report_json_finding (w, finding);
     }
   cs_json_end_array (w);
 }

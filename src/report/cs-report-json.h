@@ -9,5 +9,6 @@ G_BEGIN_DECLS
 void cs_report_json_capture (CsJsonWriter *w, CsAnalysis *analysis);
 void cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis);
 void cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis);
+void cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis);
 
 G_END_DECLS

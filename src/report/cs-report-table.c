@@ -1,7 +1,165 @@
-/* cs-report-table.c — calls as text table and CSV */
+/* cs-report-table.c — one table model (columns + string rows), two renderings */
 #include "cs-report-table.h"
 
+#include <string.h>
+
+#include "cs-finding.h"
+#include "cs-stream.h"
 #include "cs-time-format.h"
+
+typedef struct
+{
+  const char *name;
+  gboolean numeric; /* right-aligned in text */
+} CsColumn;
+
+typedef struct
+{
+  const CsColumn *columns;
+  guint n_columns;
+  GPtrArray *rows; /* GStrv, n_columns each */
+} CsTable;
+
+static const CsColumn cs_call_columns[] = {
+  { "id", TRUE },        { "method", FALSE },         { "from", FALSE },     { "to", FALSE },
+  { "state", FALSE },    { "final", TRUE },           { "start", FALSE },    { "pdd_ms", TRUE },
+  { "setup_ms", TRUE },  { "duration_s", TRUE },      { "messages", TRUE },  { "retransmissions", TRUE },
+  { "streams", TRUE },   { "mos", TRUE },             { "findings", TRUE },  { "call_id", FALSE },
+};
+
+static const CsColumn cs_stream_columns[] = {
+  { "id", TRUE },           { "call", TRUE },          { "src", FALSE },
+  { "dst", FALSE },         { "ssrc", FALSE },         { "codec", FALSE },
+  { "packets", TRUE },      { "lost", TRUE },          { "lost_pct", TRUE },
+  { "seq_errors", TRUE },   { "max_delta_ms", TRUE },  { "mean_jitter_ms", TRUE },
+  { "max_jitter_ms", TRUE }, { "mos", TRUE },          { "first_frame", TRUE },
+};
+
+static const CsColumn cs_finding_columns[] = {
+  { "severity", FALSE }, { "kind", FALSE }, { "call", TRUE },
+  { "stream", TRUE },    { "frames", FALSE }, { "text", FALSE },
+};
+
+static char *
+cs_format_optional (double value, const char *format)
+{
+  return value < 0 ? g_strdup ("") : g_strdup_printf (format, value);
+}
+
+static char **
+cs_call_row (CsCall *call)
+{
+  char **row = g_new0 (char *, G_N_ELEMENTS (cs_call_columns) + 1);
+  guint code = cs_call_get_final_status (call);
+  guint i = 0;
+
+  row[i++] = g_strdup_printf ("%u", cs_call_get_number (call));
+  row[i++] = g_strdup (cs_call_get_method_name (call));
+  row[i++] = g_strdup (cs_call_get_from (call));
+  row[i++] = g_strdup (cs_call_get_to (call));
+  row[i++] = g_strdup (cs_call_state_to_string (cs_call_get_state (call)));
+  row[i++] = code != 0 ? g_strdup_printf ("%u", code) : g_strdup ("");
+  row[i++] = cs_time_format_iso (cs_call_get_start_ns (call));
+  row[i++] = cs_format_optional (cs_call_get_pdd_ms (call), "%.1f");
+  row[i++] = cs_format_optional (cs_call_get_setup_ms (call), "%.1f");
+  row[i++] = cs_format_optional (cs_call_get_duration_s (call), "%.2f");
+  row[i++] = g_strdup_printf ("%u", cs_call_get_n_messages (call));
+  row[i++] = g_strdup_printf ("%u", cs_call_get_retransmissions (call));
+  row[i++] = g_strdup_printf ("%u", cs_call_get_stream_ids (call)->len);
+  row[i++] = cs_format_optional (cs_call_get_mos (call), "%.2f");
+  row[i++] = g_strdup_printf ("%u", cs_call_get_n_findings (call));
+  row[i++] = g_strdup (cs_call_get_call_id (call));
+  return row;
+}
+
+static char **
+cs_stream_row (CsStream *stream)
+{
+  char **row = g_new0 (char *, G_N_ELEMENTS (cs_stream_columns) + 1);
+  const CsRtpStats *st = cs_stream_get_stats (stream);
+  char buf[CS_ENDPOINT_STRLEN];
+  guint i = 0;
+
+  row[i++] = g_strdup_printf ("%u", cs_stream_get_id (stream));
+  row[i++] = cs_stream_is_associated (stream)
+                 ? g_strdup_printf ("%u", cs_stream_get_call_number (stream))
+                 : g_strdup ("");
+  row[i++] = g_strdup (cs_endpoint_to_string (cs_stream_get_src (stream), buf));
+  row[i++] = g_strdup (cs_endpoint_to_string (cs_stream_get_dst (stream), buf));
+  row[i++] = g_strdup_printf ("0x%08X", cs_stream_get_ssrc (stream));
+  row[i++] = g_strdup (cs_stream_get_codec (stream));
+  row[i++] = g_strdup_printf ("%u", st->packets);
+  row[i++] = g_strdup_printf ("%d", st->lost);
+  row[i++] = g_strdup_printf ("%.1f", st->expected > 0 ? 100.0 * st->lost / st->expected : 0.0);
+  row[i++] = g_strdup_printf ("%u", st->sequence_errors);
+  row[i++] = g_strdup_printf ("%.3f", st->max_delta_ms);
+  row[i++] = g_strdup_printf ("%.3f", st->mean_jitter_ms);
+  row[i++] = g_strdup_printf ("%.3f", st->max_jitter_ms);
+  row[i++] = cs_format_optional (cs_stream_get_mos (stream)->mos, "%.2f");
+  row[i++] = g_strdup_printf ("%u", st->first_frame);
+  return row;
+}
+
+static char **
+cs_finding_row (CsFinding *finding)
+{
+  char **row = g_new0 (char *, G_N_ELEMENTS (cs_finding_columns) + 1);
+  const GArray *frames = cs_finding_get_frames (finding);
+  GString *list = g_string_new (NULL);
+  guint i = 0;
+
+  for (guint f = 0; f < frames->len; f++)
+    g_string_append_printf (list, f > 0 ? " %u" : "%u", g_array_index (frames, guint32, f));
+  row[i++] = g_strdup (cs_severity_to_string (cs_finding_get_severity (finding)));
+  row[i++] = g_strdup (cs_finding_kind_to_string (cs_finding_get_kind (finding)));
+  row[i++] = cs_finding_get_call_number (finding) != 0
+                 ? g_strdup_printf ("%u", cs_finding_get_call_number (finding))
+                 : g_strdup ("");
+  row[i++] = cs_finding_get_stream_id (finding) != 0
+                 ? g_strdup_printf ("%u", cs_finding_get_stream_id (finding))
+                 : g_strdup ("");
+  row[i++] = g_string_free (list, FALSE);
+  row[i++] = g_strdup (cs_finding_get_text (finding));
+  return row;
+}
+
+static void
+cs_table_build (CsTable *table, CsAnalysis *analysis, CsTableKind kind)
+{
+  GListModel *model;
+
+  table->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  switch (kind)
+    {
+    case CS_TABLE_CALLS:
+      table->columns = cs_call_columns;
+      table->n_columns = G_N_ELEMENTS (cs_call_columns);
+      model = cs_analysis_get_calls (analysis);
+      break;
+    case CS_TABLE_STREAMS:
+      table->columns = cs_stream_columns;
+      table->n_columns = G_N_ELEMENTS (cs_stream_columns);
+      model = cs_analysis_get_streams (analysis);
+      break;
+    case CS_TABLE_FINDINGS:
+    default:
+      table->columns = cs_finding_columns;
+      table->n_columns = G_N_ELEMENTS (cs_finding_columns);
+      model = cs_analysis_get_findings (analysis);
+      break;
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (model, i);
+
+      if (kind == CS_TABLE_CALLS)
+        g_ptr_array_add (table->rows, cs_call_row (CS_CALL (item)));
+      else if (kind == CS_TABLE_STREAMS)
+        g_ptr_array_add (table->rows, cs_stream_row (CS_STREAM (item)));
+      else
+        g_ptr_array_add (table->rows, cs_finding_row (CS_FINDING (item)));
+    }
+}
 
 void
 cs_csv_field (FILE *out, const char *value, gboolean last)
@@ -24,102 +182,62 @@ cs_csv_field (FILE *out, const char *value, gboolean last)
   fputc (last ? '\n' : ',', out);
 }
 
-static char *
-cs_format_optional (double value, const char *format)
+void
+cs_report_table_csv (CsAnalysis *analysis, CsTableKind kind, FILE *out)
 {
-  return value < 0 ? g_strdup ("") : g_strdup_printf (format, value);
-}
+  CsTable table;
 
-typedef struct
-{
-  char *fields[13];
-} CsCallRow;
+  cs_table_build (&table, analysis, kind);
+  for (guint c = 0; c < table.n_columns; c++)
+    cs_csv_field (out, table.columns[c].name, c + 1 == table.n_columns);
+  for (guint r = 0; r < table.rows->len; r++)
+    {
+      char **row = g_ptr_array_index (table.rows, r);
 
-static const char *const cs_call_columns[]
-    = { "id",       "method",          "from",   "to",          "state",
-        "final",    "start",           "pdd_ms", "setup_ms",    "duration_s",
-        "messages", "retransmissions", "call_id" };
-
-static void
-cs_call_row_fill (CsCallRow *row, CsCall *call)
-{
-  guint code = cs_call_get_final_status (call);
-
-  row->fields[0] = g_strdup_printf ("%u", cs_call_get_number (call));
-  row->fields[1] = g_strdup (cs_call_get_method_name (call));
-  row->fields[2] = g_strdup (cs_call_get_from (call));
-  row->fields[3] = g_strdup (cs_call_get_to (call));
-  row->fields[4] = g_strdup (cs_call_state_to_string (cs_call_get_state (call)));
-  row->fields[5] = code != 0 ? g_strdup_printf ("%u", code) : g_strdup ("");
-  row->fields[6] = cs_time_format_iso (cs_call_get_start_ns (call));
-  row->fields[7] = cs_format_optional (cs_call_get_pdd_ms (call), "%.1f");
-  row->fields[8] = cs_format_optional (cs_call_get_setup_ms (call), "%.1f");
-  row->fields[9] = cs_format_optional (cs_call_get_duration_s (call), "%.2f");
-  row->fields[10] = g_strdup_printf ("%u", cs_call_get_n_messages (call));
-  row->fields[11] = g_strdup_printf ("%u", cs_call_get_retransmissions (call));
-  row->fields[12] = g_strdup (cs_call_get_call_id (call));
-}
-
-static void
-cs_call_row_clear (CsCallRow *row)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (row->fields); i++)
-    g_free (row->fields[i]);
+      for (guint c = 0; c < table.n_columns; c++)
+        cs_csv_field (out, row[c], c + 1 == table.n_columns);
+    }
+  g_ptr_array_unref (table.rows);
 }
 
 void
-cs_report_table_calls_csv (CsAnalysis *analysis, FILE *out)
+cs_report_table_text (CsAnalysis *analysis, CsTableKind kind, FILE *out)
 {
-  GListModel *calls = cs_analysis_get_calls (analysis);
-  guint n = g_list_model_get_n_items (calls);
+  CsTable table;
+  g_autofree guint *widths = NULL;
 
-  for (guint c = 0; c < G_N_ELEMENTS (cs_call_columns); c++)
-    cs_csv_field (out, cs_call_columns[c], c + 1 == G_N_ELEMENTS (cs_call_columns));
-  for (guint i = 0; i < n; i++)
+  cs_table_build (&table, analysis, kind);
+  widths = g_new0 (guint, table.n_columns);
+  for (guint c = 0; c < table.n_columns; c++)
+    widths[c] = strlen (table.columns[c].name);
+  for (guint r = 0; r < table.rows->len; r++)
     {
-      g_autoptr (CsCall) call = g_list_model_get_item (calls, i);
-      CsCallRow row;
+      char **row = g_ptr_array_index (table.rows, r);
 
-      cs_call_row_fill (&row, call);
-      for (guint c = 0; c < G_N_ELEMENTS (row.fields); c++)
-        cs_csv_field (out, row.fields[c], c + 1 == G_N_ELEMENTS (row.fields));
-      cs_call_row_clear (&row);
+      for (guint c = 0; c < table.n_columns; c++)
+        widths[c] = MAX (widths[c], (guint) g_utf8_strlen (row[c] != NULL ? row[c] : "", -1));
     }
-}
-
-void
-cs_report_table_calls_text (CsAnalysis *analysis, FILE *out)
-{
-  GListModel *calls = cs_analysis_get_calls (analysis);
-  guint n = g_list_model_get_n_items (calls);
-  guint n_cols = G_N_ELEMENTS (cs_call_columns);
-  guint widths[G_N_ELEMENTS (cs_call_columns)];
-  CsCallRow *rows = g_new0 (CsCallRow, n);
-
-  for (guint c = 0; c < n_cols; c++)
-    widths[c] = strlen (cs_call_columns[c]);
-  for (guint i = 0; i < n; i++)
+  for (guint c = 0; c < table.n_columns; c++)
     {
-      g_autoptr (CsCall) call = g_list_model_get_item (calls, i);
-
-      cs_call_row_fill (&rows[i], call);
-      for (guint c = 0; c < n_cols; c++)
-        widths[c] = MAX (widths[c], (guint) g_utf8_strlen (rows[i].fields[c] ? rows[i].fields[c] : "", -1));
+      if (c + 1 < table.n_columns)
+        fprintf (out, "%-*s  ", (int) widths[c], table.columns[c].name);
+      else
+        fprintf (out, "%s\n", table.columns[c].name);
     }
-  for (guint c = 0; c < n_cols; c++)
-    fprintf (out, "%-*s%s", (int) widths[c], cs_call_columns[c], c + 1 < n_cols ? "  " : "\n");
-  for (guint i = 0; i < n; i++)
+  for (guint r = 0; r < table.rows->len; r++)
     {
-      for (guint c = 0; c < n_cols; c++)
+      char **row = g_ptr_array_index (table.rows, r);
+
+      for (guint c = 0; c < table.n_columns; c++)
         {
-          const char *v = rows[i].fields[c] ? rows[i].fields[c] : "";
-          /* numbers right-aligned, text left-aligned */
-          gboolean numeric = c == 0 || c == 5 || (c >= 7 && c <= 11);
+          const char *v = row[c] != NULL ? row[c] : "";
+          gboolean last = c + 1 == table.n_columns;
 
-          fprintf (out, numeric ? "%*s%s" : "%-*s%s", (int) widths[c], v,
-                   c + 1 < n_cols ? "  " : "\n");
+          if (last)
+            fprintf (out, "%s\n", v);
+          else
+            fprintf (out, table.columns[c].numeric ? "%*s  " : "%-*s  ", (int) widths[c], v);
         }
-      cs_call_row_clear (&rows[i]);
     }
-  g_free (rows);
+  g_ptr_array_unref (table.rows);
 }

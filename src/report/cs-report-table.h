@@ -1,4 +1,4 @@
-/* cs-report-table.h — the calls table as aligned text or CSV */
+/* cs-report-table.h — calls, streams and findings as aligned text tables or CSV */
 #pragma once
 
 #include <stdio.h>
@@ -7,8 +7,14 @@
 
 G_BEGIN_DECLS
 
-void cs_report_table_calls_text (CsAnalysis *analysis, FILE *out);
-void cs_report_table_calls_csv (CsAnalysis *analysis, FILE *out);
+typedef enum {
+  CS_TABLE_CALLS,
+  CS_TABLE_STREAMS,
+  CS_TABLE_FINDINGS,
+} CsTableKind;
+
+void cs_report_table_text (CsAnalysis *analysis, CsTableKind kind, FILE *out);
+void cs_report_table_csv (CsAnalysis *analysis, CsTableKind kind, FILE *out);
 /* RFC 4180 field: quoted when it holds a comma, quote or line break. */
 void cs_csv_field (FILE *out, const char *value, gboolean last);
 

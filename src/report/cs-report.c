@@ -46,7 +46,9 @@ cs_report_text_summary (CsAnalysis *analysis, FILE *out)
     fprintf (out, "  %-12u %u\n", GPOINTER_TO_UINT (l->data),
              GPOINTER_TO_UINT (g_hash_table_lookup (stats->sip_statuses, l->data)));
   fprintf (out, "RTP packets:   %" G_GUINT64_FORMAT "\n", stats->rtp_packets);
-  fprintf (out, "Calls:         %u\n\n", g_list_model_get_n_items (cs_analysis_get_calls (analysis)));
+  fprintf (out, "Calls:         %u\n", g_list_model_get_n_items (cs_analysis_get_calls (analysis)));
+  fprintf (out, "Streams:       %u\n", g_list_model_get_n_items (cs_analysis_get_streams (analysis)));
+  fprintf (out, "Findings:      %u\n\n", g_list_model_get_n_items (cs_analysis_get_findings (analysis)));
 }
 
 gboolean
@@ -62,21 +64,27 @@ cs_report_write (CsAnalysis *analysis, CsReportFormat format, FILE *out)
       cs_report_json_capture (w, analysis);
       cs_report_json_calls (w, analysis);
       cs_report_json_streams (w, analysis);
+      cs_report_json_findings (w, analysis);
       cs_json_end_object (w);
       return cs_json_writer_free (w);
     case CS_REPORT_FORMAT_CSV:
-      cs_report_table_calls_csv (analysis, out);
+      cs_report_table_csv (analysis, CS_TABLE_CALLS, out);
       break;
     case CS_REPORT_FORMAT_TEXT:
       cs_report_text_summary (analysis, out);
-      cs_report_table_calls_text (analysis, out);
+      fputs ("Calls\n", out);
+      cs_report_table_text (analysis, CS_TABLE_CALLS, out);
+      fputs ("\nStreams\n", out);
+      cs_report_table_text (analysis, CS_TABLE_STREAMS, out);
+      fputs ("\nFindings\n", out);
+      cs_report_table_text (analysis, CS_TABLE_FINDINGS, out);
       break;
     }
   return fflush (out) == 0 && !ferror (out);
 }
 
 gboolean
-cs_report_write_calls (CsAnalysis *analysis, CsReportFormat format, FILE *out)
+cs_report_write_table (CsAnalysis *analysis, CsTableKind kind, CsReportFormat format, FILE *out)
 {
   CsJsonWriter *w;
 
@@ -85,14 +93,19 @@ cs_report_write_calls (CsAnalysis *analysis, CsReportFormat format, FILE *out)
     case CS_REPORT_FORMAT_JSON:
       w = cs_json_writer_new (out, TRUE);
       cs_json_begin_object (w);
-      cs_report_json_calls (w, analysis);
+      if (kind == CS_TABLE_CALLS)
+        cs_report_json_calls (w, analysis);
+      else if (kind == CS_TABLE_STREAMS)
+        cs_report_json_streams (w, analysis);
+      else
+        cs_report_json_findings (w, analysis);
       cs_json_end_object (w);
       return cs_json_writer_free (w);
     case CS_REPORT_FORMAT_CSV:
-      cs_report_table_calls_csv (analysis, out);
+      cs_report_table_csv (analysis, kind, out);
       break;
     case CS_REPORT_FORMAT_TEXT:
-      cs_report_table_calls_text (analysis, out);
+      cs_report_table_text (analysis, kind, out);
       break;
     }
   return fflush (out) == 0 && !ferror (out);

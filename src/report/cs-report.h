@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cs-analysis.h"
+#include "cs-report-table.h"
 
 G_BEGIN_DECLS
 
@@ -15,9 +16,10 @@ typedef enum {
 
 gboolean cs_report_format_parse (const char *name, CsReportFormat *out);
 
-/* The full report: capture totals, calls (and later streams, findings). */
+/* The full report: capture totals, calls, streams, findings. CSV gives the calls table. */
 gboolean cs_report_write (CsAnalysis *analysis, CsReportFormat format, FILE *out);
-/* Only the calls table. */
-gboolean cs_report_write_calls (CsAnalysis *analysis, CsReportFormat format, FILE *out);
+/* One table: calls, streams or findings. */
+gboolean cs_report_write_table (CsAnalysis *analysis, CsTableKind kind, CsReportFormat format,
+                                FILE *out);
 
 G_END_DECLS

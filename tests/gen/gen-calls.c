@@ -10,7 +10,8 @@ gen_cast_init (GenCast *cast)
 {
   gen_ua_init (&cast->alice, "Alice", "1001", "10.0.0.10", 5060, "Yealink SIP-T46S 66.86.0.15");
   gen_ua_init (&cast->bob, "Bob", "1002", "10.0.0.20", 5060, "Grandstream GXP2170 1.0.11.23");
-  gen_ua_init (&cast->carol, "Carol", "1003", "10.0.0.30", 5060, "Linphone/5.2.0 (belle-sip/5.2.0)");
+  gen_ua_init (&cast->carol, "Carol", "1003", "10.0.0.30", 5060,
+               "Linphone/5.2.0 (belle-sip/5.2.0)");
   gen_ua_init (&cast->proxy, "Proxy", "proxy", "10.0.0.1", 5060, "Kamailio (5.7.4 (x86_64/linux))");
 }
 
@@ -137,7 +138,7 @@ gint64
 gen_call_loss_jitter (GenCapture *cap, const GenCallPlan *plan, gint64 talk)
 {
   /* ~5% loss in bursts of 1-4 packets, a third of packets 15-40 ms late */
-  const GenRtpImpair impair = { .loss_burst_start = 0.02,
+  const GenRtpImpair impair = { .loss_burst_start = 0.03,
                                 .loss_burst_max = 4,
                                 .jitter_share = 0.3,
                                 .jitter_min_ns = GEN_MS (15),

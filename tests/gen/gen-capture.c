@@ -342,12 +342,8 @@ pseudo_header_sum (const CsEndpoint *src, const CsEndpoint *dst, guint8 proto, g
 
 /* Wraps a transport segment (checksum already set) in IPv4 or IPv6. */
 static GByteArray *
-wrap_ip (GenCapture *cap,
-         const CsEndpoint *src,
-         const CsEndpoint *dst,
-         guint8 proto,
-         const guint8 *segment,
-         gsize len)
+wrap_ip (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst, guint8 proto,
+         const guint8 *segment, gsize len)
 {
   GByteArray *ip = g_byte_array_sized_new (len + 48);
 
@@ -391,11 +387,8 @@ wrap_ip (GenCapture *cap,
 }
 
 GByteArray *
-gen_build_ip_udp (GenCapture *cap,
-                  const CsEndpoint *src,
-                  const CsEndpoint *dst,
-                  const guint8 *payload,
-                  gsize len)
+gen_build_ip_udp (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst,
+                  const guint8 *payload, gsize len)
 {
   g_autoptr (GByteArray) udp = g_byte_array_sized_new (len + 8);
   guint16 sum;
@@ -414,14 +407,8 @@ gen_build_ip_udp (GenCapture *cap,
 }
 
 GByteArray *
-gen_build_ip_tcp (GenCapture *cap,
-                  const CsEndpoint *src,
-                  const CsEndpoint *dst,
-                  guint32 seq,
-                  guint32 ack,
-                  guint8 flags,
-                  const guint8 *payload,
-                  gsize len)
+gen_build_ip_tcp (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst, guint32 seq,
+                  guint32 ack, guint8 flags, const guint8 *payload, gsize len)
 {
   g_autoptr (GByteArray) tcp = g_byte_array_sized_new (len + 20);
   guint8 off_flags[2] = { 5 << 4, flags };
@@ -476,12 +463,8 @@ gen_ipv4_fragment (const guint8 *ip, gsize len, gsize mtu)
 }
 
 guint
-gen_send_udp (GenCapture *cap,
-              gint64 time_ns,
-              const CsEndpoint *src,
-              const CsEndpoint *dst,
-              const guint8 *payload,
-              gsize len)
+gen_send_udp (GenCapture *cap, gint64 time_ns, const CsEndpoint *src, const CsEndpoint *dst,
+              const guint8 *payload, gsize len)
 {
   g_autoptr (GByteArray) ip = gen_build_ip_udp (cap, src, dst, payload, len);
 
@@ -489,13 +472,8 @@ gen_send_udp (GenCapture *cap,
 }
 
 static void
-tcp_segment (GenTcpConn *conn,
-             gint64 time_ns,
-             int side,
-             guint32 seq,
-             guint8 flags,
-             const guint8 *data,
-             gsize len)
+tcp_segment (GenTcpConn *conn, gint64 time_ns, int side, guint32 seq, guint8 flags,
+             const guint8 *data, gsize len)
 {
   g_autoptr (GByteArray) ip = NULL;
 
@@ -505,10 +483,7 @@ tcp_segment (GenTcpConn *conn,
 }
 
 void
-gen_tcp_open (GenTcpConn *conn,
-              GenCapture *cap,
-              gint64 time_ns,
-              const CsEndpoint *a,
+gen_tcp_open (GenTcpConn *conn, GenCapture *cap, gint64 time_ns, const CsEndpoint *a,
               const CsEndpoint *b)
 {
   memset (conn, 0, sizeof *conn);
@@ -518,8 +493,8 @@ gen_tcp_open (GenTcpConn *conn,
   conn->next_seq[0] = (guint32) gen_rand_next (&cap->rand);
   conn->next_seq[1] = (guint32) gen_rand_next (&cap->rand);
   tcp_segment (conn, time_ns, 0, conn->next_seq[0]++, GEN_TCP_SYN, NULL, 0);
-  tcp_segment (conn, time_ns + GEN_MS (1), 1, conn->next_seq[1]++, GEN_TCP_SYN | GEN_TCP_ACK,
-               NULL, 0);
+  tcp_segment (conn, time_ns + GEN_MS (1), 1, conn->next_seq[1]++, GEN_TCP_SYN | GEN_TCP_ACK, NULL,
+               0);
   tcp_segment (conn, time_ns + GEN_MS (2), 0, conn->next_seq[0], GEN_TCP_ACK, NULL, 0);
 }
 
@@ -555,8 +530,8 @@ void
 gen_tcp_close (GenTcpConn *conn, gint64 time_ns)
 {
   tcp_segment (conn, time_ns, 0, conn->next_seq[0]++, GEN_TCP_FIN | GEN_TCP_ACK, NULL, 0);
-  tcp_segment (conn, time_ns + GEN_MS (1), 1, conn->next_seq[1]++, GEN_TCP_FIN | GEN_TCP_ACK,
-               NULL, 0);
+  tcp_segment (conn, time_ns + GEN_MS (1), 1, conn->next_seq[1]++, GEN_TCP_FIN | GEN_TCP_ACK, NULL,
+               0);
   tcp_segment (conn, time_ns + GEN_MS (2), 0, conn->next_seq[0], GEN_TCP_ACK, NULL, 0);
 }
 

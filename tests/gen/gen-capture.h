@@ -8,8 +8,8 @@
 
 G_BEGIN_DECLS
 
-#define GEN_MS(x) ((gint64) (x) * G_GINT64_CONSTANT (1000000))
-#define GEN_S(x) ((gint64) (x) * G_GINT64_CONSTANT (1000000000))
+#define GEN_MS(x) ((gint64) (x) *G_GINT64_CONSTANT (1000000))
+#define GEN_S(x) ((gint64) (x) *G_GINT64_CONSTANT (1000000000))
 /* 2024-03-01 10:00:00 UTC: every scenario starts here (plus its own offset). */
 #define GEN_EPOCH GEN_S (1709287200)
 
@@ -84,27 +84,15 @@ gboolean gen_capture_write (GenCapture *cap, const char *path, GError **error);
 
 guint16 gen_inet_checksum (const guint8 *data, gsize len, guint32 sum);
 /* A whole IPv4 or IPv6 packet holding one UDP datagram (family from src). */
-GByteArray *gen_build_ip_udp (GenCapture *cap,
-                              const CsEndpoint *src,
-                              const CsEndpoint *dst,
-                              const guint8 *payload,
-                              gsize len);
-GByteArray *gen_build_ip_tcp (GenCapture *cap,
-                              const CsEndpoint *src,
-                              const CsEndpoint *dst,
-                              guint32 seq,
-                              guint32 ack,
-                              guint8 flags,
-                              const guint8 *payload,
+GByteArray *gen_build_ip_udp (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst,
+                              const guint8 *payload, gsize len);
+GByteArray *gen_build_ip_tcp (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst,
+                              guint32 seq, guint32 ack, guint8 flags, const guint8 *payload,
                               gsize len);
 /* Splits an IPv4 packet into fragments whose payload is at most mtu - 20. */
 GPtrArray *gen_ipv4_fragment (const guint8 *ip, gsize len, gsize mtu);
-guint gen_send_udp (GenCapture *cap,
-                    gint64 time_ns,
-                    const CsEndpoint *src,
-                    const CsEndpoint *dst,
-                    const guint8 *payload,
-                    gsize len);
+guint gen_send_udp (GenCapture *cap, gint64 time_ns, const CsEndpoint *src, const CsEndpoint *dst,
+                    const guint8 *payload, gsize len);
 
 void gen_endpoint (CsEndpoint *ep, const char *ip, guint16 port);
 
@@ -123,10 +111,7 @@ typedef struct
   GByteArray *last_data[2];
 } GenTcpConn;
 
-void gen_tcp_open (GenTcpConn *conn,
-                   GenCapture *cap,
-                   gint64 time_ns,
-                   const CsEndpoint *a,
+void gen_tcp_open (GenTcpConn *conn, GenCapture *cap, gint64 time_ns, const CsEndpoint *a,
                    const CsEndpoint *b);
 void gen_tcp_send (GenTcpConn *conn, gint64 time_ns, int side, const guint8 *data, gsize len);
 void gen_tcp_ack (GenTcpConn *conn, gint64 time_ns, int side);

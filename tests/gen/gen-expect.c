@@ -84,10 +84,7 @@ gen_expect_sip_message (GenExpect *e, const char *text)
 }
 
 GenExpectCall *
-gen_expect_add_call (GenExpect *e,
-                     const char *call_id,
-                     const char *from_user,
-                     const char *to_user,
+gen_expect_add_call (GenExpect *e, const char *call_id, const char *from_user, const char *to_user,
                      const char *from_tag)
 {
   GenExpectCall *c = g_new0 (GenExpectCall, 1);
@@ -113,12 +110,8 @@ gen_expect_add_non_invite (GenExpect *e, const char *method, const char *call_id
 }
 
 GenExpectStream *
-gen_expect_add_stream (GenExpect *e,
-                       guint32 ssrc,
-                       const CsEndpoint *src,
-                       const CsEndpoint *dst,
-                       guint8 payload_type,
-                       gboolean associated)
+gen_expect_add_stream (GenExpect *e, guint32 ssrc, const CsEndpoint *src, const CsEndpoint *dst,
+                       guint8 payload_type, gboolean associated)
 {
   GenExpectStream *s = g_new0 (GenExpectStream, 1);
 
@@ -266,12 +259,12 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       g_string_append_printf (out, "\"ssrc\": \"0x%08X\", ", s->ssrc);
       g_string_append_printf (out, "\"src\": \"%s\", ", cs_endpoint_to_string (&s->src, buf));
       g_string_append_printf (out, "\"dst\": \"%s\", ", cs_endpoint_to_string (&s->dst, buf));
-      g_string_append_printf (out,
-                              "\"payload_type\": %u, \"packets\": %u, \"expected\": %" G_GINT64_FORMAT
-                              ", \"lost\": %" G_GINT64_FORMAT
-                              ", \"duplicates\": %u, \"associated\": %s}",
-                              s->payload_type, s->packets, expected, expected - (gint64) s->packets,
-                              s->duplicates, s->associated ? "true" : "false");
+      g_string_append_printf (
+          out,
+          "\"payload_type\": %u, \"packets\": %u, \"expected\": %" G_GINT64_FORMAT
+          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s}",
+          s->payload_type, s->packets, expected, expected - (gint64) s->packets, s->duplicates,
+          s->associated ? "true" : "false");
     }
   g_string_append (out, e->streams->len ? "\n  ],\n" : "],\n");
 
@@ -281,8 +274,8 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       GenExpectDtmf *d = g_ptr_array_index (e->dtmf, i);
 
       g_string_append (out, i ? ",\n    {" : "\n    {");
-      g_string_append_printf (out, "\"digit\": \"%c\", \"source\": \"%s\", \"frames\": [",
-                              d->digit, d->source);
+      g_string_append_printf (out, "\"digit\": \"%c\", \"source\": \"%s\", \"frames\": [", d->digit,
+                              d->source);
       for (guint j = 0; j < d->packet_ids->len; j++)
         {
           GenPacket *p = gen_capture_packet (cap, g_array_index (d->packet_ids, guint, j));

@@ -15,7 +15,7 @@ typedef struct
   char *from_user;
   char *to_user;
   char *from_tag;
-  const char *state; /* completed, cancelled, rejected, failed, in-call, setup, ringing */
+  const char *state;  /* completed, cancelled, rejected, failed, in-call, setup, ringing */
   guint final_status; /* 0 = none */
   guint messages;
   guint retransmissions;
@@ -67,19 +67,12 @@ GenExpect *gen_expect_new (void);
 void gen_expect_free (GenExpect *expect);
 /* Counts one SIP message on the wire (its start line says request or response). */
 void gen_expect_sip_message (GenExpect *expect, const char *text);
-GenExpectCall *gen_expect_add_call (GenExpect *expect,
-                                    const char *call_id,
-                                    const char *from_user,
-                                    const char *to_user,
-                                    const char *from_tag);
-GenExpectNonInvite *gen_expect_add_non_invite (GenExpect *expect,
-                                               const char *method,
+GenExpectCall *gen_expect_add_call (GenExpect *expect, const char *call_id, const char *from_user,
+                                    const char *to_user, const char *from_tag);
+GenExpectNonInvite *gen_expect_add_non_invite (GenExpect *expect, const char *method,
                                                const char *call_id);
-GenExpectStream *gen_expect_add_stream (GenExpect *expect,
-                                        guint32 ssrc,
-                                        const CsEndpoint *src,
-                                        const CsEndpoint *dst,
-                                        guint8 payload_type,
+GenExpectStream *gen_expect_add_stream (GenExpect *expect, guint32 ssrc, const CsEndpoint *src,
+                                        const CsEndpoint *dst, guint8 payload_type,
                                         gboolean associated);
 /* One packet of a stream arrived (in capture order). */
 void gen_expect_stream_packet (GenExpectStream *stream, gint64 index, gboolean duplicate);

@@ -15,14 +15,8 @@ typedef struct
 } Arrival;
 
 void
-gen_rtp_stream_init (GenRtpStream *s,
-                     GenCapture *cap,
-                     const CsEndpoint *src,
-                     const CsEndpoint *dst,
-                     guint8 pt,
-                     GenTone tone,
-                     gint64 origin_ns,
-                     gboolean associated)
+gen_rtp_stream_init (GenRtpStream *s, GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst,
+                     guint8 pt, GenTone tone, gint64 origin_ns, gboolean associated)
 {
   memset (s, 0, sizeof *s);
   s->cap = cap;
@@ -43,8 +37,8 @@ gen_rtp_stream_move (GenRtpStream *s, const CsEndpoint *src, const CsEndpoint *d
 {
   s->src = *src;
   s->dst = *dst;
-  s->expect = gen_expect_add_stream (s->cap->expect, s->ssrc, src, dst, s->pt,
-                                     s->expect->associated);
+  s->expect
+      = gen_expect_add_stream (s->cap->expect, s->ssrc, src, dst, s->pt, s->expect->associated);
 }
 
 static guint32
@@ -54,14 +48,8 @@ samples_at (const GenRtpStream *s, gint64 send_ns)
 }
 
 static guint
-send_packet (GenRtpStream *s,
-             gint64 time_ns,
-             gint64 index,
-             guint8 pt,
-             gboolean marker,
-             guint32 timestamp,
-             const guint8 *payload,
-             gsize len)
+send_packet (GenRtpStream *s, gint64 time_ns, gint64 index, guint8 pt, gboolean marker,
+             guint32 timestamp, const guint8 *payload, gsize len)
 {
   guint8 pkt[12 + SAMPLES_PER_PACKET];
   guint16 seq = (guint16) (s->seq0 + index);
@@ -113,7 +101,8 @@ gen_rtp_send_audio (GenRtpStream *s, gint64 start, gint64 duration, const GenRtp
           burst_left--;
           continue;
         }
-      if (impair->loss_burst_start > 0 && k > 0 && gen_rand_double (rand) < impair->loss_burst_start)
+      if (impair->loss_burst_start > 0 && k > 0
+          && gen_rand_double (rand) < impair->loss_burst_start)
         {
           burst_left = (guint) gen_rand_range (rand, 1, MAX (impair->loss_burst_max, 1)) - 1;
           continue;
@@ -160,8 +149,8 @@ gen_rtp_send_audio (GenRtpStream *s, gint64 start, gint64 duration, const GenRtp
       gen_tone_fill (s->tone, samples, pcm, SAMPLES_PER_PACKET);
       for (guint j = 0; j < SAMPLES_PER_PACKET; j++)
         payload[j] = s->pt == 8 ? gen_g711_alaw_encode (pcm[j]) : gen_g711_ulaw_encode (pcm[j]);
-      send_packet (s, a->arrival, a->index, s->pt, s->marker_pending && i == 0,
-                   s->ts0 + samples, payload, sizeof payload);
+      send_packet (s, a->arrival, a->index, s->pt, s->marker_pending && i == 0, s->ts0 + samples,
+                   payload, sizeof payload);
       gen_expect_stream_packet (s->expect, a->index, a->duplicate);
     }
   if (arrivals->len > 0)
@@ -191,8 +180,8 @@ gen_rtp_send_dtmf (GenRtpStream *s, gint64 start, char digit, guint n_packets, G
     {
       gboolean end = k >= n_packets;
       guint duration = (end ? n_packets : k + 1) * SAMPLES_PER_PACKET;
-      guint8 payload[4] = { event_code (digit), (end ? 0x80 : 0) | 10, duration >> 8,
-                            duration & 0xff };
+      guint8 payload[4]
+          = { event_code (digit), (end ? 0x80 : 0) | 10, duration >> 8, duration & 0xff };
       gint64 t = start + (gint64) k * GEN_RTP_PTIME + gen_rand_range (&s->cap->rand, 0, 300000);
       gint64 index = s->next_index++;
       guint id = send_packet (s, t, index, GEN_PT_TELEPHONE_EVENT, k == 0, timestamp, payload,

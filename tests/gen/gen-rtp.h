@@ -39,27 +39,17 @@ typedef struct
 
 /* A new stream with random SSRC, sequence and timestamp bases; origin_ns is
  * its first send time. */
-void gen_rtp_stream_init (GenRtpStream *s,
-                          GenCapture *cap,
-                          const CsEndpoint *src,
-                          const CsEndpoint *dst,
-                          guint8 pt,
-                          GenTone tone,
-                          gint64 origin_ns,
+void gen_rtp_stream_init (GenRtpStream *s, GenCapture *cap, const CsEndpoint *src,
+                          const CsEndpoint *dst, guint8 pt, GenTone tone, gint64 origin_ns,
                           gboolean associated);
 /* The same SSRC and sequence continue on new addresses: a new stream identity. */
 void gen_rtp_stream_move (GenRtpStream *s, const CsEndpoint *src, const CsEndpoint *dst);
 /* Audio every 20 ms in [start, start + duration); returns the next send time. */
-gint64 gen_rtp_send_audio (GenRtpStream *s,
-                           gint64 start,
-                           gint64 duration,
+gint64 gen_rtp_send_audio (GenRtpStream *s, gint64 start, gint64 duration,
                            const GenRtpImpair *impair);
 /* An RFC 4733 event of n_packets updates plus three end packets; returns the
  * next send time. The event packets are listed in dtmf when not NULL. */
-gint64 gen_rtp_send_dtmf (GenRtpStream *s,
-                          gint64 start,
-                          char digit,
-                          guint n_packets,
+gint64 gen_rtp_send_dtmf (GenRtpStream *s, gint64 start, char digit, guint n_packets,
                           GenExpectDtmf *dtmf);
 
 G_END_DECLS

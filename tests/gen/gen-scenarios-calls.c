@@ -275,4 +275,6 @@ gen_scn_no_answer (GenCapture *cap)
     gen_dialog_retransmit (c.d, T0 + GEN_MS (retransmit_ms[i]), GEN_CALLER);
   gen_dialog_set_state (c.d, "failed");
   gen_call_clear (&c);
+  /* the capture goes on past Timer B (64*T1 = 32 s), so the INVITE has failed */
+  gen_options_ping (cap, T0 + GEN_S (40), &cast.alice, &cast.proxy);
 }

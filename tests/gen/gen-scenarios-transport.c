@@ -332,7 +332,7 @@ gen_scn_hep (GenCapture *cap)
   gint64 t;
 
   default_plan (&cast, &plan);
-  gen_endpoint (&agent_collector[0], "10.0.0.1", 47000);
+  gen_endpoint (&agent_collector[0], "10.0.0.1", 52011);
   gen_endpoint (&agent_collector[1], "10.0.0.5", 9060);
   gen_call_init (&c, cap, &plan);
   c.d->sink = hep_sink;

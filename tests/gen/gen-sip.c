@@ -6,11 +6,7 @@
 #define ALLOW "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, REFER, NOTIFY, MESSAGE"
 
 void
-gen_ua_init (GenUa *ua,
-             const char *name,
-             const char *user,
-             const char *ip,
-             guint16 port,
+gen_ua_init (GenUa *ua, const char *name, const char *user, const char *ip, guint16 port,
              const char *agent)
 {
   memset (ua, 0, sizeof *ua);
@@ -46,6 +42,8 @@ gen_sip_reason (guint status)
       return "OK";
     case 202:
       return "Accepted";
+    case 400:
+      return "Bad Request";
     case 401:
       return "Unauthorized";
     case 404:
@@ -75,10 +73,7 @@ default_sink (GenDialog *d, gint64 t, GenSide from, const char *text, gsize len,
 }
 
 GenDialog *
-gen_dialog_new (GenCapture *cap,
-                const GenUa *caller,
-                const GenUa *callee,
-                const CsEndpoint *remote,
+gen_dialog_new (GenCapture *cap, const GenUa *caller, const GenUa *callee, const CsEndpoint *remote,
                 gboolean is_call)
 {
   GenDialog *d = g_new0 (GenDialog, 1);
@@ -158,17 +153,9 @@ append_addr_spec (GString *s, const char *user, const CsEndpoint *ep)
 
 /* Renders and sends one message; the start line is in s already. */
 static void
-finish_and_send (GenDialog *d,
-                 GString *s,
-                 gint64 t,
-                 GenSide from,
-                 const GenTxn *txn,
-                 gboolean response,
-                 gboolean with_to_tag,
-                 gboolean with_contact,
-                 const char *extra,
-                 const char *content_type,
-                 const char *body)
+finish_and_send (GenDialog *d, GString *s, gint64 t, GenSide from, const GenTxn *txn,
+                 gboolean response, gboolean with_to_tag, gboolean with_contact, const char *extra,
+                 const char *content_type, const char *body)
 {
   /* From/To follow the request's direction, whoever sends. */
   GenSide req_side = response ? !from : from;
@@ -239,13 +226,8 @@ new_txn (GenDialog *d, GenTxn *txn, GenSide side, const char *method, guint32 cs
 }
 
 static void
-send_request (GenDialog *d,
-              gint64 t,
-              GenSide side,
-              GenTxn *txn,
-              const char *extra,
-              const char *content_type,
-              const char *body)
+send_request (GenDialog *d, gint64 t, GenSide side, GenTxn *txn, const char *extra,
+              const char *content_type, const char *body)
 {
   g_autoptr (GString) s = g_string_new (NULL);
   gboolean in_dialog = d->to_tag != NULL && d->is_call;
@@ -265,13 +247,8 @@ send_request (GenDialog *d,
 }
 
 void
-gen_dialog_request (GenDialog *d,
-                    gint64 t,
-                    GenSide side,
-                    const char *method,
-                    const char *extra,
-                    const char *content_type,
-                    const char *body)
+gen_dialog_request (GenDialog *d, gint64 t, GenSide side, const char *method, const char *extra,
+                    const char *content_type, const char *body)
 {
   GenTxn *txn = &d->txn[side];
 
@@ -323,26 +300,20 @@ gen_dialog_cancel (GenDialog *d, gint64 t)
 }
 
 static void
-respond_to (GenDialog *d,
-            gint64 t,
-            GenSide request_side,
-            const GenTxn *txn,
-            guint status,
-            const char *extra,
-            const char *content_type,
-            const char *body)
+respond_to (GenDialog *d, gint64 t, GenSide request_side, const GenTxn *txn, guint status,
+            const char *extra, const char *content_type, const char *body)
 {
   g_autoptr (GString) s = g_string_new (NULL);
   gboolean invite = strcmp (txn->method, "INVITE") == 0;
-  gboolean contact = (invite || strcmp (txn->method, "SUBSCRIBE") == 0) && status > 100
-                     && status < 300;
+  gboolean contact
+      = (invite || strcmp (txn->method, "SUBSCRIBE") == 0) && status > 100 && status < 300;
 
   if (status > 100 && d->to_tag == NULL && request_side == GEN_CALLER)
     d->to_tag = gen_random_hex (&d->cap->rand, 10);
   g_string_append_printf (s, "SIP/2.0 %u %s\r\n", status, gen_sip_reason (status));
   /* in-dialog requests carry the To-tag in every response, 100 included */
-  finish_and_send (d, s, t, !request_side, txn, TRUE, status > 100 || !txn->initial_invite,
-                   contact, extra, content_type, body);
+  finish_and_send (d, s, t, !request_side, txn, TRUE, status > 100 || !txn->initial_invite, contact,
+                   extra, content_type, body);
   if (status >= 200 && txn->initial_invite && d->expect != NULL && d->expect->final_status == 0)
     d->expect->final_status = status;
   if (status >= 200 && txn->non_invite != NULL && txn->non_invite->final_status == 0)
@@ -350,22 +321,14 @@ respond_to (GenDialog *d,
 }
 
 void
-gen_dialog_respond (GenDialog *d,
-                    gint64 t,
-                    GenSide request_side,
-                    guint status,
-                    const char *extra,
-                    const char *content_type,
-                    const char *body)
+gen_dialog_respond (GenDialog *d, gint64 t, GenSide request_side, guint status, const char *extra,
+                    const char *content_type, const char *body)
 {
   respond_to (d, t, request_side, &d->txn[request_side], status, extra, content_type, body);
 }
 
 void
-gen_dialog_respond_invite (GenDialog *d,
-                           gint64 t,
-                           guint status,
-                           const char *content_type,
+gen_dialog_respond_invite (GenDialog *d, gint64 t, guint status, const char *content_type,
                            const char *body)
 {
   respond_to (d, t, GEN_CALLER, &d->invite_txn, status, NULL, content_type, body);
@@ -392,14 +355,8 @@ gen_dialog_retransmit (GenDialog *d, gint64 t, GenSide side)
 }
 
 char *
-gen_sdp (const GenUa *ua,
-         const CsAddr *media_addr,
-         guint16 port,
-         const guint8 *pts,
-         guint n_pts,
-         const char *direction,
-         guint64 session_id,
-         guint version)
+gen_sdp (const GenUa *ua, const CsAddr *media_addr, guint16 port, const guint8 *pts, guint n_pts,
+         const char *direction, guint64 session_id, guint version)
 {
   GString *s = g_string_new ("v=0\r\n");
   char addr[CS_ADDR_STRLEN];

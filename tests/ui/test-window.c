@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cs-application.h"
+#include "cs-config.h"
 #include "cs-display-format.h"
 #include "cs-recent-files.h"
 #include "cs-window-private.h"
@@ -172,6 +173,44 @@ test_not_a_capture (void)
   g_rmdir (dir);
 }
 
+static void
+test_damaged_capture (void)
+{
+  const char *path = demo_capture_path ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *truncated = NULL;
+  gsize length = 0;
+  CsWindow *window;
+
+  if (path == NULL)
+    {
+      g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
+      return;
+    }
+  g_file_get_contents (path, &contents, &length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, >, 1000);
+  dir = g_dir_make_tmp ("callscope-ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  /* Cutting the last record short is damage the engine reads around. */
+  truncated = g_build_filename (dir, "cut-short.pcapng", NULL);
+  g_file_set_contents (truncated, contents, (gssize) (length - 7), &error);
+  g_assert_no_error (error);
+
+  window = open_in_new_window (truncated);
+  wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), >, 0);
+  g_assert_true (gtk_revealer_get_reveal_child (window->damage_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->damage_label), "cut-short.pcapng"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (truncated);
+  g_rmdir (dir);
+}
+
 static double
 luminance_variance (GdkTexture *texture, guint *n_distinct)
 {
@@ -199,18 +238,43 @@ luminance_variance (GdkTexture *texture, guint *n_distinct)
   return sum_sq / n - (sum / n) * (sum / n);
 }
 
+/* Renders the window in-process, as the cairo renderer draws it, and saves a PNG
+ * in the build dir (for people to look at). */
+static GdkTexture *
+render_window (gpointer window, const char *png_name)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (window));
+  int height = gtk_widget_get_height (GTK_WIDGET (window));
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autofree char *png = g_test_build_filename (G_TEST_BUILT, png_name, NULL);
+  GskRenderer *renderer;
+  GdkTexture *texture;
+
+  g_assert_cmpint (width, >, 300);
+  g_assert_cmpint (height, >, 300);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  g_assert_nonnull (renderer);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_nonnull (texture);
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  g_test_message ("rendered %dx%d to %s", width, height, png);
+  return texture;
+}
+
 static void
 test_render_png (void)
 {
   const char *path = demo_capture_path ();
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GtkSnapshot) snapshot = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
   g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *png = NULL;
-  GskRenderer *renderer;
+  g_autoptr (GdkTexture) summary = NULL;
+  g_autoptr (GdkTexture) dark = NULL;
   CsWindow *window;
-  int width, height;
   guint n_distinct = 0;
   double variance;
 
@@ -226,30 +290,70 @@ test_render_png (void)
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
   spin (300); /* map, lay out, draw */
 
-  width = gtk_widget_get_width (GTK_WIDGET (window));
-  height = gtk_widget_get_height (GTK_WIDGET (window));
-  g_assert_cmpint (width, >, 300);
-  g_assert_cmpint (height, >, 300);
-
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
-  g_assert_nonnull (renderer);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_nonnull (texture);
-
-  png = g_test_build_filename (G_TEST_BUILT, "window-loaded.png", NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, png));
-  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
-
+  texture = render_window (window, "window-loaded.png");
   variance = luminance_variance (texture, &n_distinct);
-  g_test_message ("rendered %dx%d to %s: luminance variance %.1f, %u colours", width, height, png,
-                  variance, n_distinct);
+  g_test_message ("luminance variance %.1f, %u colours", variance, n_distinct);
   g_assert_cmpfloat (variance, >, 50.0);
   g_assert_cmpuint (n_distinct, >, 16);
+
+  /* The summary and the dark style are rendered for people to look at. */
+  gtk_stack_set_visible_child_name (window->view_stack, "summary");
+  spin (200);
+  summary = render_window (window, "window-summary.png");
+  variance = luminance_variance (summary, &n_distinct);
+  g_assert_cmpfloat (variance, >, 50.0);
+
+  gtk_stack_set_visible_child_name (window->view_stack, "calls");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  spin (200);
+  dark = render_window (window, "window-loaded-dark.png");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  variance = luminance_variance (dark, &n_distinct);
+  g_assert_cmpfloat (variance, >, 50.0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GtkWindow *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels (); /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type))
+        return window;
+    }
+  return NULL;
+}
+
+static void
+test_shortcuts_and_about (void)
+{
+  CsWindow *window = cs_window_new (application);
+  GtkWindow *shortcuts;
+  GtkWindow *about;
+  g_autoptr (GdkTexture) texture = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  spin (200);
+  /* GtkApplication finds gtk/help-overlay.ui in our resources and adds the action. */
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
+  spin (300);
+  shortcuts = find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW);
+  g_assert_nonnull (shortcuts);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (shortcuts)));
+  texture = render_window (shortcuts, "shortcuts-window.png");
+  gtk_window_destroy (shortcuts);
+
+  g_action_group_activate_action (G_ACTION_GROUP (application), "about", NULL);
+  spin (300);
+  about = find_toplevel (GTK_TYPE_ABOUT_DIALOG);
+  g_assert_nonnull (about);
+  g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
+  gtk_window_destroy (about);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -335,6 +439,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/load-demo", test_load_demo);
   g_test_add_func ("/window/cancel-load", test_cancel_load);
   g_test_add_func ("/window/not-a-capture", test_not_a_capture);
+  g_test_add_func ("/window/damaged-capture", test_damaged_capture);
+  g_test_add_func ("/window/shortcuts-and-about", test_shortcuts_and_about);
   g_test_add_func ("/window/render-png", test_render_png);
 
   status = g_test_run ();

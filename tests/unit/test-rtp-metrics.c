@@ -430,6 +430,9 @@ test_seq_wrap (void)
     if (p[i].seq != 65535 && p[i].seq != 0)
       lossy[k++] = p[i];
   compute (lossy, k, &st);
+  /* tshark 4.0.17: 18 packets, lost 2, delta 20.000 22.353 60.000, problem X */
+  g_assert_cmpfloat_with_epsilon (st.mean_delta_ms, 22.353, 0.0005);
+  g_assert_cmpfloat_with_epsilon (st.max_delta_ms, 60.0, 1e-9);
   g_assert_cmpuint (st.packets, ==, 18);
   g_assert_cmpuint (st.expected, ==, 20);
   g_assert_cmpint (st.lost, ==, 2);
@@ -455,7 +458,16 @@ test_reordering (void)
   g_assert_cmpuint (st.sequence_errors, ==, 2); /* the jump to 4, then the late 3 */
   g_assert_cmpuint (st.out_of_order, ==, 1);
   g_assert_cmpuint (st.duplicates, ==, 0);
-  g_assert_cmpuint (st.wrong_timestamp_packets, ==, 1);
+  /* 3's timestamp is after the first packet's: "in time sequence" for Wireshark 4.0,
+   * so it enters the deltas (1 ms) and the jitter. tshark 4.0.17 on this stream:
+   * min/mean/max delta 1.000 15.000 20.000, jitter 0.000 1.844 3.642, problem X. */
+  g_assert_cmpuint (st.wrong_timestamp_packets, ==, 0);
+  g_assert_true (st.problem);
+  g_assert_cmpfloat_with_epsilon (st.min_delta_ms, 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (st.mean_delta_ms, 15.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (st.max_delta_ms, 20.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (st.mean_jitter_ms, 1.844, 0.0005);
+  g_assert_cmpfloat_with_epsilon (st.max_jitter_ms, 3.642, 0.0005);
 
   cs_rtp_clock_map_init_static (&clocks);
   series = cs_rtp_series_compute (p, G_N_ELEMENTS (h), &clocks, p[0].arrival_ns);
@@ -477,6 +489,11 @@ test_duplicates (void)
   CsRtpStats st;
 
   compute (p, G_N_ELEMENTS (h), &st);
+  /* tshark 4.0.17: 5 packets, lost -1 (-25.0%), delta 1.000 15.000 20.000,
+   * jitter 0.000 0.046 0.121, problem X */
+  g_assert_cmpfloat_with_epsilon (st.mean_jitter_ms, 0.046, 0.0005);
+  g_assert_cmpfloat_with_epsilon (st.max_jitter_ms, 0.121, 0.0005);
+  g_assert_cmpfloat_with_epsilon (st.min_delta_ms, 1.0, 1e-9);
   g_assert_cmpuint (st.packets, ==, 5);
   g_assert_cmpuint (st.expected, ==, 4);
   g_assert_cmpint (st.lost, ==, -1);
@@ -575,9 +592,10 @@ test_telephone_event_excluded (void)
   compute (p, G_N_ELEMENTS (h), &st);
   g_assert_cmpuint (st.telephone_event_packets, ==, 3);
   g_assert_cmpuint (st.marker_packets, ==, 1);
-  /* As in Wireshark, the next audio packet is measured against the last event
-   * packet's timestamp (320 at 80 ms): expected at 140 ms, came at 100: J = 40/16. */
-  g_assert_cmpfloat_with_epsilon (st.max_jitter_ms, 40.0 / 16.0, 1e-9);
+  /* As in Wireshark 4.0, the next audio packet's timestamp step counts from the
+   * last audio packet (160) but its arrival from the last event packet (80 ms):
+   * expected at 80 + 80 = 160 ms, came at 100: J = 60/16. */
+  g_assert_cmpfloat_with_epsilon (st.max_jitter_ms, 60.0 / 16.0, 1e-9);
 
   cs_rtp_clock_map_init_static (&clocks);
   cs_rtp_clock_map_set_rtpmap (&clocks, 101, "telephone-event", 8000);
@@ -602,8 +620,12 @@ test_timestamp_backwards (void)
   g_assert_cmpuint (st.wrong_timestamp_packets, ==, 1);
   g_assert_true (st.problem);
   g_assert_cmpint (st.lost, ==, 0);
-  /* packet 4 is measured against packet 2 (the last in time sequence): 40 ms */
+  /* packet 4 is measured against packet 2 (the last in time sequence): 40 ms;
+   * the backwards packet leaves the jitter alone. tshark 4.0.17: delta 20.000
+   * 26.667 40.000, jitter 0.000 0.000 0.000, problem X. */
   g_assert_cmpfloat_with_epsilon (st.max_delta_ms, 40.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (st.mean_delta_ms, 80.0 / 3.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (st.max_jitter_ms, 0.0, 1e-9);
 }
 
 static void

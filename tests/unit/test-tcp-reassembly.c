@@ -229,6 +229,29 @@ test_out_of_order_segment (void)
 }
 
 static void
+test_byte_by_byte (void)
+{
+  Fixture f;
+  const char *msg = "\r\n" INVITE TRYING;
+  gsize len = strlen (msg);
+  guint32 frames[1024];
+
+  g_assert_cmpuint (len, <, G_N_ELEMENTS (frames));
+  fixture_init (&f, 0, 0);
+  segment (&f, 40000, 0, CS_TCP_SYN, NULL, 0);
+  for (gsize i = 0; i < len; i++)
+    frames[i] = segment (&f, 40000, 1 + (guint32) i, CS_TCP_ACK, msg + i, 1);
+  g_assert_cmpuint (f.messages->len, ==, 2);
+  g_assert_cmpstr (message_at (&f, 0)->text, ==, INVITE);
+  g_assert_cmpstr (message_at (&f, 1)->text, ==, TRYING);
+  g_assert_cmpuint (message_at (&f, 0)->first_frame, ==, frames[2]);
+  g_assert_cmpuint (message_at (&f, 0)->last_frame, ==, frames[1 + strlen (INVITE)]);
+  g_assert_cmpuint (message_at (&f, 1)->first_frame, ==, frames[2 + strlen (INVITE)]);
+  g_assert_cmpuint (message_at (&f, 1)->last_frame, ==, frames[len - 1]);
+  fixture_clear (&f);
+}
+
+static void
 test_sequence_wraparound (void)
 {
   Fixture f;
@@ -439,6 +462,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tcp-reassembly/one-message-three-segments", test_one_message_three_segments);
   g_test_add_func ("/tcp-reassembly/retransmission", test_retransmission_dropped);
   g_test_add_func ("/tcp-reassembly/out-of-order", test_out_of_order_segment);
+  g_test_add_func ("/tcp-reassembly/byte-by-byte", test_byte_by_byte);
   g_test_add_func ("/tcp-reassembly/sequence-wraparound", test_sequence_wraparound);
   g_test_add_func ("/tcp-reassembly/non-sip-ignored", test_non_sip_stream_ignored);
   g_test_add_func ("/tcp-reassembly/mid-stream-pickup", test_mid_stream_pickup_resyncs);

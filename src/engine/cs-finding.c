@@ -1,0 +1,134 @@
+/* cs-finding.c — a problem found in a capture */
+#include "cs-finding.h"
+
+struct _CsFinding
+{
+  GObject parent_instance;
+  CsFindingKind kind;
+  CsSeverity severity;
+  guint call_number;
+  guint stream_id;
+  GArray *frames;
+  char *text;
+};
+
+G_DEFINE_FINAL_TYPE (CsFinding, cs_finding, G_TYPE_OBJECT)
+
+static void
+cs_finding_finalize (GObject *object)
+{
+  CsFinding *self = CS_FINDING (object);
+
+  g_array_unref (self->frames);
+  g_free (self->text);
+  G_OBJECT_CLASS (cs_finding_parent_class)->finalize (object);
+}
+
+static void
+cs_finding_class_init (CsFindingClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cs_finding_finalize;
+}
+
+static void
+cs_finding_init (CsFinding *self)
+{
+}
+
+const char *
+cs_finding_kind_to_string (CsFindingKind kind)
+{
+  static const char *const names[] = {
+    [CS_FINDING_ONE_WAY_AUDIO] = "one-way-audio",
+    [CS_FINDING_NO_MEDIA] = "no-media",
+    [CS_FINDING_LATE_MEDIA] = "late-media",
+    [CS_FINDING_LOSS_BURST] = "loss-burst",
+    [CS_FINDING_HIGH_JITTER] = "high-jitter",
+    [CS_FINDING_DELTA_SPIKE] = "delta-spike",
+    [CS_FINDING_SEQUENCE_ERRORS] = "sequence-errors",
+    [CS_FINDING_SSRC_CHANGE] = "ssrc-change",
+    [CS_FINDING_CODEC_MISMATCH] = "codec-mismatch",
+    [CS_FINDING_PTIME_MISMATCH] = "ptime-mismatch",
+    [CS_FINDING_NAT_MISMATCH] = "nat-mismatch",
+    [CS_FINDING_RTP_AFTER_BYE] = "rtp-after-bye",
+    [CS_FINDING_SLOW_PDD] = "slow-pdd",
+    [CS_FINDING_FAILED_CALL] = "failed-call",
+    [CS_FINDING_UNANSWERED] = "unanswered-invite",
+    [CS_FINDING_MISSING_ACK] = "missing-ack",
+    [CS_FINDING_RETRANSMISSIONS] = "retransmissions",
+    [CS_FINDING_SHORT_CALL] = "short-call",
+    [CS_FINDING_MALFORMED_SIP] = "malformed-sip",
+    [CS_FINDING_DROPPED_STATE] = "dropped-state",
+    [CS_FINDING_DAMAGED_CAPTURE] = "damaged-capture",
+  };
+
+  return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
+}
+
+const char *
+cs_severity_to_string (CsSeverity severity)
+{
+  switch (severity)
+    {
+    case CS_SEVERITY_INFO:
+      return "info";
+    case CS_SEVERITY_WARNING:
+      return "warning";
+    case CS_SEVERITY_ERROR:
+      return "error";
+    }
+  return "unknown";
+}
+
+CsFinding *
+cs_finding_new (CsFindingKind kind, CsSeverity severity, guint call_number, guint stream_id,
+                const GArray *frames, const char *text)
+{
+  CsFinding *self = g_object_new (CS_TYPE_FINDING, NULL);
+
+  self->kind = kind;
+  self->severity = severity;
+  self->call_number = call_number;
+  self->stream_id = stream_id;
+  self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (frames != NULL)
+    g_array_append_vals (self->frames, frames->data, frames->len);
+  self->text = g_strdup (text);
+  return self;
+}
+
+CsFindingKind
+cs_finding_get_kind (CsFinding *self)
+{
+  return self->kind;
+}
+
+CsSeverity
+cs_finding_get_severity (CsFinding *self)
+{
+  return self->severity;
+}
+
+guint
+cs_finding_get_call_number (CsFinding *self)
+{
+  return self->call_number;
+}
+
+guint
+cs_finding_get_stream_id (CsFinding *self)
+{
+  return self->stream_id;
+}
+
+const GArray *
+cs_finding_get_frames (CsFinding *self)
+{
+  return self->frames;
+}
+
+const char *
+cs_finding_get_text (CsFinding *self)
+{
+  return self->text;
+}

@@ -1,0 +1,19 @@
+/* cs-findings-private.h — shared pieces of the finding detectors */
+#pragma once
+
+#include "cs-findings-detect.h"
+
+G_BEGIN_DECLS
+
+/* Appends a finding; frames (may be NULL) are sorted and copied. */
+void cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call,
+                      guint stream, GArray *frames, const char *format, ...) G_GNUC_PRINTF (7, 8);
+int cs_frames_compare (gconstpointer a, gconstpointer b);
+/* A frame list of one or two frames (0 = none). */
+GArray *cs_frames_new (guint32 first, guint32 second);
+/* Media findings of one call: one-way audio, no media, late media, RTP after
+ * BYE, SSRC change, codec/ptime/NAT mismatch with the SDP. */
+void cs_findings_call_media (CsCall *call, GPtrArray *call_streams, const CsFindingThresholds *t,
+                             GPtrArray *out);
+
+G_END_DECLS

@@ -1,0 +1,157 @@
+/* gen-scenarios.c — the scenario table and the demo capture */
+#include "gen-scenarios.h"
+
+#include <string.h>
+
+static const GenScenario scenarios[] = {
+  { "clean", "10 s call with two-way audio, BYE and 200", "pcapng", gen_scn_clean },
+  { "loss-jitter", "A-law call, ~5% burst loss and 15-40 ms jitter on bob->alice", "pcapng",
+    gen_scn_loss_jitter },
+  { "one-way", "answered call where only alice->bob RTP flows", "pcapng", gen_scn_one_way },
+  { "busy-486", "INVITE, 100, 180, 486 Busy Here, ACK", "pcapng", gen_scn_busy },
+  { "cancel", "INVITE, 100, 180, CANCEL, 200, 487, ACK", "pcapng", gen_scn_cancel },
+  { "slow-ring", "180 after 6 s, 200 after 25 s", "pcapng", gen_scn_slow_ring },
+  { "retransmit", "INVITE sent 3 times before 100, 200 OK retransmitted", "pcapng",
+    gen_scn_retransmit },
+  { "reinvite", "hold (sendonly/recvonly) by re-INVITE, resume on a new media port", "pcapng",
+    gen_scn_reinvite },
+  { "early-media", "183 with SDP and ring-back RTP before the 200", "pcapng", gen_scn_early_media },
+  { "forking", "one INVITE, two 180s with different To-tags, one 200", "pcapng", gen_scn_forking },
+  { "reused-callid", "5 calls sharing one Call-ID (3 From-tags, one tag reused twice)", "pcapng",
+    gen_scn_reused_callid },
+  { "no-answer", "INVITE retransmitted until Timer B, never a response", "pcapng",
+    gen_scn_no_answer },
+  { "tcp", "SIP over TCP: INVITE in 3 segments, 100+180 in one, a resent segment", "pcapng",
+    gen_scn_tcp },
+  { "fragments", "3.5 kB INVITE over UDP/IPv4 in 3 fragments sent out of order", "pcapng",
+    gen_scn_fragments },
+  { "ipv6", "call over IPv6, the INVITE with a hop-by-hop header", "pcapng", gen_scn_ipv6 },
+  { "vlan", "802.1Q tagged call, one 802.1ad QinQ packet", "pcapng", gen_scn_vlan },
+  { "sll", "short call on Linux cooked capture v1 (link type 113)", "pcapng", gen_scn_sll },
+  { "sll2", "short call on Linux cooked capture v2 (link type 276)", "pcapng", gen_scn_sll2 },
+  { "null-loopback", "short call on DLT_NULL (BSD loopback)", "pcapng", gen_scn_null_loopback },
+  { "raw-ip", "short call on LINKTYPE_RAW (101)", "pcapng", gen_scn_raw_ip },
+  { "pcap-us-le", "the clean call as classic pcap, microseconds, little-endian", "pcap",
+    gen_scn_pcap_us_le },
+  { "pcap-ns-be", "the clean call as classic pcap, nanoseconds, big-endian", "pcap",
+    gen_scn_pcap_ns_be },
+  { "multi-interface", "pcapng with Ethernet (SIP) and SLL (RTP) interfaces", "pcapng",
+    gen_scn_multi_interface },
+  { "dtmf", "RFC 4733 digits 1, 5, # and a SIP INFO dtmf-relay", "pcapng", gen_scn_dtmf },
+  { "rtp-dup-reorder", "duplicated and reordered RTP packets", "pcapng", gen_scn_rtp_dup_reorder },
+  { "seq-wrap", "RTP sequence numbers wrapping at 65535", "pcapng", gen_scn_seq_wrap },
+  { "unassociated-rtp", "a call plus an RTP stream no SDP announced", "pcapng",
+    gen_scn_unassociated_rtp },
+  { "hep", "call signalling inside HEP3 on UDP 9060", "pcapng", gen_scn_hep },
+  { "non-invite", "REGISTER 401/200, OPTIONS, SUBSCRIBE/NOTIFY, MESSAGE, an unanswered OPTIONS",
+    "pcapng", gen_scn_non_invite },
+  { "malformed", "no Call-ID, bad CSeq, lying Content-Length, junk on 5060, then a good call",
+    "pcapng", gen_scn_malformed },
+};
+
+const GenScenario *
+gen_scenario_list (guint *n)
+{
+  *n = G_N_ELEMENTS (scenarios);
+  return scenarios;
+}
+
+const GenScenario *
+gen_scenario_find (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (scenarios); i++)
+    if (strcmp (scenarios[i].name, name) == 0)
+      return &scenarios[i];
+  return NULL;
+}
+
+static void
+comment_packet (GenCapture *cap, guint id, const char *text)
+{
+  GenPacket *p = gen_capture_packet (cap, id);
+
+  g_free (p->comment);
+  p->comment = g_strdup (text);
+}
+
+/* Each demo call gets its own media ports and a comment on its INVITE. */
+static GenCallPlan *
+demo_plan (GenCallPlan *plan, guint n, gint64 t0, const GenUa *caller, const GenUa *callee,
+           const GenUa *proxy)
+{
+  gen_plan_init (plan, t0, caller, callee, proxy);
+  plan->caller_rtp = 40000 + 10 * n;
+  plan->callee_rtp = 50000 + 10 * n;
+  return plan;
+}
+
+void
+gen_build_demo (GenCapture *cap)
+{
+  static const char *const agents[] = {
+    "Yealink SIP-T46S 66.86.0.15",
+    "Grandstream GXP2170 1.0.11.23",
+    "Linphone/5.2.0 (belle-sip/5.2.0)",
+    "Zoiper rv2.10.19.6",
+    "Cisco-CP8845/14.2.1",
+    "Snom D785 10.1.141.13",
+    "Polycom/6.4.3 VVX-450",
+    "MicroSIP/3.21.3",
+    "Bria 6.5.1",
+  };
+  static const char *const names[]
+      = { "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Henry", "Ivan" };
+  GenUa users[9], proxy;
+  GenCallPlan plan;
+  const gint64 t = GEN_EPOCH;
+  guint first;
+
+  for (guint i = 0; i < 9; i++)
+    {
+      char user[8], ip[16];
+      g_snprintf (user, sizeof user, "%u", 1001 + i);
+      g_snprintf (ip, sizeof ip, "10.0.0.%u", 10 * (i + 1));
+      gen_ua_init (&users[i], names[i], user, ip, 5060, agents[i]);
+    }
+  gen_ua_init (&proxy, "Proxy", "proxy", "10.0.0.1", 5060, "Kamailio (5.7.4 (x86_64/linux))");
+
+  gen_register (cap, t + GEN_MS (300), &users[0], &proxy);
+  gen_register (cap, t + GEN_MS (700), &users[1], &proxy);
+  gen_options_ping (cap, t + GEN_MS (1000), &proxy, &users[1]);
+
+  first = cap->packets->len;
+  gen_call_clean (cap, demo_plan (&plan, 1, t + GEN_S (2), &users[0], &users[1], &proxy),
+                  GEN_S (10));
+  comment_packet (cap, first, "demo 1: clean call, 10 s of two-way audio");
+
+  first = cap->packets->len;
+  demo_plan (&plan, 2, t + GEN_S (5), &users[2], &users[3], &proxy);
+  plan.pt = 8;
+  gen_call_loss_jitter (cap, &plan, GEN_S (12));
+  comment_packet (cap, first, "demo 2: ~5% burst loss and 15-40 ms jitter on 1004 -> 1003");
+
+  first = cap->packets->len;
+  gen_call_one_way (cap, demo_plan (&plan, 3, t + GEN_S (9), &users[4], &users[0], &proxy),
+                    GEN_S (8));
+  comment_packet (cap, first, "demo 3: one-way audio, only 1005 -> 1001");
+
+  first = cap->packets->len;
+  gen_call_busy (cap, demo_plan (&plan, 4, t + GEN_S (14), &users[5], &users[1], &proxy));
+  comment_packet (cap, first, "demo 4: 486 Busy Here");
+
+  first = cap->packets->len;
+  gen_call_cancel (cap, demo_plan (&plan, 5, t + GEN_S (18), &users[0], &users[6], &proxy));
+  comment_packet (cap, first, "demo 5: cancelled while ringing");
+
+  first = cap->packets->len;
+  gen_call_slow_ring (cap, demo_plan (&plan, 6, t + GEN_S (24), &users[7], &users[8], &proxy),
+                      GEN_S (8));
+  comment_packet (cap, first, "demo 6: slow ringing, 180 after 6 s, 200 after 25 s");
+
+  first = cap->packets->len;
+  gen_call_retransmit (cap, demo_plan (&plan, 7, t + GEN_S (33), &users[0], &users[2], &proxy),
+                       GEN_S (8));
+  comment_packet (cap, first, "demo 7: INVITE retransmitted twice, 200 OK retransmitted");
+
+  gen_options_ping (cap, t + GEN_S (62), &proxy, &users[1]);
+}
