@@ -257,8 +257,15 @@ cs_application_activate (GApplication *application)
 static void
 cs_application_open (GApplication *application, GFile **files, int n_files, const char *hint)
 {
-  /* Several files on one command line are one capture set, merged by time. */
-  CsWindow *window = cs_window_new (CS_APPLICATION (application));
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (application));
+  CsWindow *window;
+
+  /* An empty window is reused; one showing a capture keeps it. Several files on
+   * one command line are one capture set, merged by time. */
+  if (CS_IS_WINDOW (active) && cs_window_is_empty (CS_WINDOW (active)))
+    window = CS_WINDOW (active);
+  else
+    window = cs_window_new (CS_APPLICATION (application));
 
   cs_window_open_files (window, files, (guint) n_files);
   gtk_window_present (GTK_WINDOW (window));

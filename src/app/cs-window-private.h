@@ -40,6 +40,7 @@ struct _CsWindow
   GtkWidget *load_box;
   GtkProgressBar *load_progress;
 
+  gboolean attached_to_application;
   GSettings *settings; /* NULL when the schema is not installed */
   CsWindowState state;
   GPtrArray *files; /* GFile being read or shown */

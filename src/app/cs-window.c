@@ -30,6 +30,13 @@ cs_window_get_state (CsWindow *self)
   return self->state;
 }
 
+gboolean
+cs_window_is_empty (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), FALSE);
+  return self->state == CS_WINDOW_STATE_EMPTY;
+}
+
 void
 cs_window_set_state (CsWindow *self, CsWindowState state)
 {
@@ -359,22 +366,21 @@ setup_recent_menu (CsWindow *self, CsApplication *application)
 
 /* GObject */
 
+/* "application" is set after construction (it is not a construct property),
+ * so settings and the recent menu are attached when it arrives. */
 static void
-cs_window_constructed (GObject *object)
+on_application_changed (CsWindow *self, GParamSpec *pspec, gpointer user_data)
 {
-  CsWindow *self = CS_WINDOW (object);
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  GSettings *settings;
 
-  G_OBJECT_CLASS (cs_window_parent_class)->constructed (object);
-
-  if (CS_IS_APPLICATION (application))
-    {
-      GSettings *settings = cs_application_get_settings (CS_APPLICATION (application));
-
-      if (settings != NULL)
-        self->settings = g_object_ref (settings);
-      setup_recent_menu (self, CS_APPLICATION (application));
-    }
+  if (!CS_IS_APPLICATION (application) || self->attached_to_application)
+    return;
+  self->attached_to_application = TRUE;
+  settings = cs_application_get_settings (CS_APPLICATION (application));
+  if (settings != NULL)
+    self->settings = g_object_ref (settings);
+  setup_recent_menu (self, CS_APPLICATION (application));
   restore_settings (self);
 }
 
@@ -406,7 +412,6 @@ cs_window_class_init (CsWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
-  object_class->constructed = cs_window_constructed;
   object_class->dispose = cs_window_dispose;
   object_class->finalize = cs_window_finalize;
   window_class->close_request = cs_window_close_request;
@@ -449,5 +454,6 @@ cs_window_init (CsWindow *self)
   g_signal_connect (drop_target, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop_target));
 
+  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
   cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
 }

@@ -14,5 +14,7 @@ CsWindow *cs_window_new (CsApplication *application);
 /* Reads the files (merged by time when several) in the background, replacing
  * whatever the window showed. */
 void cs_window_open_files (CsWindow *self, GFile **files, guint n_files);
+/* TRUE while the window shows nothing (its empty state): a good place to open files. */
+gboolean cs_window_is_empty (CsWindow *self);
 
 G_END_DECLS

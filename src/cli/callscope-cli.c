@@ -9,7 +9,8 @@
 #include "cs-loader.h"
 #include "cs-report.h"
 
-enum {
+enum
+{
   CS_EXIT_OK = 0,
   CS_EXIT_UNREADABLE = 1, /* nothing could be analysed */
   CS_EXIT_USAGE = 2,
@@ -86,8 +87,8 @@ cs_cli_run_analysis (const char *command, char **files, const CsCliOptions *opts
   g_autoptr (CsLoader) loader = cs_loader_new ();
   g_autoptr (GError) error = NULL;
   g_autoptr (CsAnalysis) analysis = NULL;
-  CsReportFormat format = g_strcmp0 (command, "report") == 0 ? CS_REPORT_FORMAT_JSON
-                                                             : CS_REPORT_FORMAT_TEXT;
+  CsReportFormat format
+      = g_strcmp0 (command, "report") == 0 ? CS_REPORT_FORMAT_JSON : CS_REPORT_FORMAT_TEXT;
   FILE *out = stdout;
   gboolean written;
   const GError *damage;

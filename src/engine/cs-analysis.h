@@ -8,10 +8,11 @@
 
 G_BEGIN_DECLS
 
-typedef struct {
+typedef struct
+{
   guint n_files;
-  guint64 packets;        /* frames in all files */
-  guint64 bytes;          /* captured bytes */
+  guint64 packets; /* frames in all files */
+  guint64 bytes;   /* captured bytes */
   guint64 sip_messages;
   guint64 rtp_packets;
   gint64 first_ns, last_ns;

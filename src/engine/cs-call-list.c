@@ -13,8 +13,7 @@ struct _CsCallList
 static void cs_call_list_model_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (CsCallList, cs_call_list, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      cs_call_list_model_init))
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, cs_call_list_model_init))
 
 static GType
 cs_call_list_get_item_type (GListModel *model)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cs-call.h"
+#include "cs-transaction.h"
 
 G_BEGIN_DECLS
 
@@ -35,12 +36,13 @@ struct _CsCall
   gboolean cancel_seen;
   gboolean final_seen;
 
-  GPtrArray *messages;     /* CsSipMessage*, in capture order */
-  GArray *retransmitted;   /* gboolean per message */
-  GHashTable *signatures;  /* transaction signatures seen, for retransmissions */
+  GPtrArray *messages;    /* CsSipMessage*, in capture order */
+  GArray *retransmitted;  /* gboolean per message */
+  GHashTable *signatures; /* transaction signatures seen, for retransmissions */
   guint retransmissions;
+  CsTransactionLog *transactions;
 
-  GArray *stream_ids;      /* guint */
+  GArray *stream_ids; /* guint */
   double mos;
   guint n_findings;
 };

@@ -5,9 +5,9 @@
 
 struct _CsCallTracker
 {
-  GPtrArray *calls;        /* CsCall*, owned, in creation order */
-  GHashTable *by_dialog;   /* "Call-ID\nFrom-tag" → newest CsCall */
-  GHashTable *by_call_id;  /* Call-ID → newest CsCall */
+  GPtrArray *calls;       /* CsCall*, owned, in creation order */
+  GHashTable *by_dialog;  /* "Call-ID\nFrom-tag" → newest CsCall */
+  GHashTable *by_call_id; /* Call-ID → newest CsCall */
 };
 
 CsCallTracker *
@@ -64,8 +64,7 @@ cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg)
     return FALSE;
   if (call->method != CS_SIP_METHOD_INVITE)
     return TRUE;
-  if (msg->cseq == call->initial_cseq
-      && g_strcmp0 (msg->via_branch, call->initial_branch) == 0)
+  if (msg->cseq == call->initial_cseq && g_strcmp0 (msg->via_branch, call->initial_branch) == 0)
     return FALSE; /* a retransmission of the call's own INVITE */
   if (cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
     return FALSE; /* the same attempt again, now with credentials */

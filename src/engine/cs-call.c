@@ -26,6 +26,7 @@ cs_call_finalize (GObject *object)
   g_ptr_array_unref (self->messages);
   g_array_unref (self->retransmitted);
   g_hash_table_unref (self->signatures);
+  cs_transaction_log_free (self->transactions);
   g_array_unref (self->stream_ids);
   G_OBJECT_CLASS (cs_call_parent_class)->finalize (object);
 }
@@ -43,6 +44,7 @@ cs_call_init (CsCall *self)
   self->retransmitted = g_array_new (FALSE, FALSE, sizeof (gboolean));
   self->signatures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stream_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->transactions = cs_transaction_log_new ();
   self->first_provisional_ns = -1;
   self->answer_ns = -1;
   self->ack_ns = -1;
@@ -96,8 +98,7 @@ cs_call_new (guint number, const CsSipMessage *first)
 
   self->number = number;
   self->method = first->is_request ? first->method : first->cseq_method;
-  self->method_name
-      = g_strdup (first->is_request ? first->method_name : first->cseq_method_name);
+  self->method_name = g_strdup (first->is_request ? first->method_name : first->cseq_method_name);
   self->call_id = g_strdup (first->call_id);
   self->from = cs_call_party_label (first->from, first->from_user);
   self->to = cs_call_party_label (first->to, first->to_user);
@@ -116,11 +117,11 @@ static char *
 cs_call_message_signature (const CsSipMessage *msg)
 {
   if (msg->is_request)
-    return g_strdup_printf ("Q|%s|%u|%s", msg->via_branch ? msg->via_branch : "",
-                            msg->cseq, msg->method_name ? msg->method_name : "");
-  return g_strdup_printf ("R|%s|%u|%s|%u|%s", msg->via_branch ? msg->via_branch : "",
-                          msg->cseq, msg->cseq_method_name ? msg->cseq_method_name : "",
-                          msg->status_code, msg->to_tag ? msg->to_tag : "");
+    return g_strdup_printf ("Q|%s|%u|%s", msg->via_branch ? msg->via_branch : "", msg->cseq,
+                            msg->method_name ? msg->method_name : "");
+  return g_strdup_printf ("R|%s|%u|%s|%u|%s", msg->via_branch ? msg->via_branch : "", msg->cseq,
+                          msg->cseq_method_name ? msg->cseq_method_name : "", msg->status_code,
+                          msg->to_tag ? msg->to_tag : "");
 }
 
 static gboolean
@@ -148,8 +149,8 @@ cs_call_apply_invite_response (CsCall *self, const CsSipMessage *msg)
       self->state = CS_CALL_STATE_IN_CALL;
     }
   else if (!self->final_seen)
-    self->state = (code == 487 && self->cancel_seen) ? CS_CALL_STATE_CANCELLED
-                                                     : CS_CALL_STATE_REJECTED;
+    self->state
+        = (code == 487 && self->cancel_seen) ? CS_CALL_STATE_CANCELLED : CS_CALL_STATE_REJECTED;
   self->final_seen = TRUE;
   self->final_status = code;
   g_free (self->final_reason);
@@ -214,6 +215,7 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
 
   g_ptr_array_add (self->messages, cs_sip_message_ref (msg));
   g_array_append_val (self->retransmitted, repeated);
+  cs_transaction_log_add (self->transactions, msg);
   if (msg->ts_ns > self->end_ns)
     self->end_ns = msg->ts_ns;
   if (self->user_agent == NULL && msg->user_agent != NULL && msg->is_request)
@@ -436,8 +438,7 @@ cs_call_get_first_frame (CsCall *self)
 guint32
 cs_call_get_last_frame (CsCall *self)
 {
-  return self->messages->len > 0 ? cs_call_get_message (self, self->messages->len - 1)->frame
-                                 : 0;
+  return self->messages->len > 0 ? cs_call_get_message (self, self->messages->len - 1)->frame : 0;
 }
 
 const GArray *
@@ -456,4 +457,16 @@ guint
 cs_call_get_n_findings (CsCall *self)
 {
   return self->n_findings;
+}
+
+guint
+cs_call_get_n_transactions (CsCall *self)
+{
+  return cs_transaction_log_get_n (self->transactions);
+}
+
+const CsTransaction *
+cs_call_get_transaction (CsCall *self, guint index)
+{
+  return cs_transaction_log_get (self->transactions, index);
 }

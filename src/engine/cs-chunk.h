@@ -11,7 +11,8 @@
 G_BEGIN_DECLS
 
 /* RTP stream identity: flow and SSRC. */
-typedef struct {
+typedef struct
+{
   CsEndpoint src;
   CsEndpoint dst;
   guint32 ssrc;
@@ -21,27 +22,30 @@ guint cs_rtp_stream_key_hash (gconstpointer key);
 gboolean cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b);
 
 /* Packets of one stream found in one chunk. */
-typedef struct {
+typedef struct
+{
   CsRtpStreamKey key;
   GArray *packets; /* CsRtpPacket, capture order */
 } CsRtpRun;
 
 /* An RTCP packet: kept by frame, parsed when its stream is analysed. */
-typedef struct {
+typedef struct
+{
   CsEndpoint src;
   CsEndpoint dst;
   guint32 frame;
 } CsRtcpRef;
 
-typedef struct {
+typedef struct
+{
   guint32 first_index; /* index into the frame array */
   guint32 n_frames;
 
-  GPtrArray *sip;         /* CsSipMessage*, complete in one frame, frame order */
-  GArray *deferred;       /* guint32 frame numbers: IP fragments and TCP segments */
-  GHashTable *rtp_runs;   /* CsRtpStreamKey* → CsRtpRun* */
-  GPtrArray *rtp_order;   /* CsRtpRun* in order of first packet */
-  GArray *rtcp;           /* CsRtcpRef */
+  GPtrArray *sip;       /* CsSipMessage*, complete in one frame, frame order */
+  GArray *deferred;     /* guint32 frame numbers: IP fragments and TCP segments */
+  GHashTable *rtp_runs; /* CsRtpStreamKey* → CsRtpRun* */
+  GPtrArray *rtp_order; /* CsRtpRun* in order of first packet */
+  GArray *rtcp;         /* CsRtcpRef */
   guint64 bytes;
   guint64 undecodable;
 } CsChunk;
@@ -52,7 +56,8 @@ void cs_chunk_free (CsChunk *chunk);
 void cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable);
 
 /* What a UDP payload carries, decided on content (SIP is found on any port). */
-typedef enum {
+typedef enum
+{
   CS_UDP_PAYLOAD_OTHER,
   CS_UDP_PAYLOAD_SIP,
   CS_UDP_PAYLOAD_HEP,

@@ -31,8 +31,10 @@ static const CsCodecInfo static_codecs[] = {
   /* 8 */ { "g711A", "PCMA", 8000, 0, 25.1, TRUE, G113 },
   /* 9: RFC 3551 keeps G.722's RTP clock at 8000 although it samples at 16 kHz */
   /* 9 */ { "g722", "G722", 8000, 0, 25.1, TRUE, "assumption: as G.711 with PLC" },
-  /* 10 */ { "16-bit audio, stereo", "L16", 44100, 0, 4.3, TRUE, "assumption: as G.711 without PLC" },
-  /* 11 */ { "16-bit audio, monaural", "L16", 44100, 0, 4.3, TRUE, "assumption: as G.711 without PLC" },
+  /* 10 */
+  { "16-bit audio, stereo", "L16", 44100, 0, 4.3, TRUE, "assumption: as G.711 without PLC" },
+  /* 11 */
+  { "16-bit audio, monaural", "L16", 44100, 0, 4.3, TRUE, "assumption: as G.711 without PLC" },
   /* 12 */ { "Qualcomm", "QCELP", 8000, 0, 0, TRUE, "assumption: no value" },
   /* 13 */ { "CN", "CN", 8000, 0, 0, FALSE, "" },
   /* 14 */ { "MPEG-I/II Audio", "MPA", 90000, 0, 0, FALSE, "" },

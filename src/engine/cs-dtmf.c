@@ -82,8 +82,8 @@ cs_dtmf_tracker_feed (CsDtmfTracker *tracker, const CsRtpPacket *packet, const g
 }
 
 GArray *
-cs_dtmf_fold (const CsRtpPacket *packets, const guint8 *const *payloads,
-              const gsize *payload_lens, gsize n, guint event_pt, guint clock_rate)
+cs_dtmf_fold (const CsRtpPacket *packets, const guint8 *const *payloads, const gsize *payload_lens,
+              gsize n, guint event_pt, guint clock_rate)
 {
   GArray *digits = g_array_new (FALSE, TRUE, sizeof (CsDtmfDigit));
   CsDtmfTracker tracker;

@@ -5,13 +5,15 @@
 
 G_BEGIN_DECLS
 
-typedef enum {
+typedef enum
+{
   CS_SEVERITY_INFO,
   CS_SEVERITY_WARNING,
   CS_SEVERITY_ERROR,
 } CsSeverity;
 
-typedef enum {
+typedef enum
+{
   CS_FINDING_ONE_WAY_AUDIO,
   CS_FINDING_NO_MEDIA,
   CS_FINDING_LATE_MEDIA,

@@ -19,8 +19,8 @@ cs_finding_thresholds_init (CsFindingThresholds *t)
 }
 
 void
-cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call,
-                 guint stream, GArray *frames, const char *format, ...)
+cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call, guint stream,
+                 GArray *frames, const char *format, ...)
 {
   va_list args;
   g_autofree char *text = NULL;
@@ -55,8 +55,8 @@ cs_frames_new (guint32 first, guint32 second)
 
 /* Frames of the messages matching a predicate, at most max. */
 static GArray *
-cs_call_frames_where (CsCall *call, gboolean (*match) (CsCall *, guint, gpointer),
-                      gpointer data, guint max)
+cs_call_frames_where (CsCall *call, gboolean (*match) (CsCall *, guint, gpointer), gpointer data,
+                      guint max)
 {
   GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint32));
 
@@ -147,10 +147,9 @@ cs_findings_call_timing (CsCall *call, const CsFindingThresholds *t, GPtrArray *
   if (wait > t->slow_pdd_ms)
     {
       GArray *provisional = cs_call_frames_where (call, cs_is_first_provisional, NULL, 1);
-      GArray *frames = cs_frames_new (cs_call_get_first_frame (call),
-                                      provisional->len > 0
-                                          ? g_array_index (provisional, guint32, 0)
-                                          : 0);
+      GArray *frames
+          = cs_frames_new (cs_call_get_first_frame (call),
+                           provisional->len > 0 ? g_array_index (provisional, guint32, 0) : 0);
 
       cs_findings_add (out, CS_FINDING_SLOW_PDD, CS_SEVERITY_WARNING, number, 0, frames,
                        "Post-dial delay of %.1f s before the callee %s", wait / 1000,
@@ -160,7 +159,8 @@ cs_findings_call_timing (CsCall *call, const CsFindingThresholds *t, GPtrArray *
     }
   if (duration >= 0 && duration < t->short_call_s)
     {
-      GArray *frames = cs_frames_new (cs_call_get_first_frame (call), cs_call_get_last_frame (call));
+      GArray *frames
+          = cs_frames_new (cs_call_get_first_frame (call), cs_call_get_last_frame (call));
 
       cs_findings_add (out, CS_FINDING_SHORT_CALL, CS_SEVERITY_INFO, number, 0, frames,
                        "Call lasted only %.2f s after it was answered", duration);
@@ -177,18 +177,17 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
     {
       GArray *frames = cs_call_frames_where (call, cs_is_retransmission, NULL, t->max_frames);
 
-      cs_findings_add (out, CS_FINDING_RETRANSMISSIONS,
-                       cs_call_get_retransmissions (call) >= 3 ? CS_SEVERITY_WARNING
-                                                               : CS_SEVERITY_INFO,
-                       number, 0, frames, "%u SIP message%s retransmitted",
-                       cs_call_get_retransmissions (call),
-                       cs_call_get_retransmissions (call) == 1 ? " was" : "s were");
+      cs_findings_add (
+          out, CS_FINDING_RETRANSMISSIONS,
+          cs_call_get_retransmissions (call) >= 3 ? CS_SEVERITY_WARNING : CS_SEVERITY_INFO, number,
+          0, frames, "%u SIP message%s retransmitted", cs_call_get_retransmissions (call),
+          cs_call_get_retransmissions (call) == 1 ? " was" : "s were");
       g_array_unref (frames);
     }
   if (cs_call_get_method (call) == CS_SIP_METHOD_INVITE && cs_call_get_setup_ms (call) >= 0)
     {
-      GArray *acks = cs_call_frames_where (call, cs_is_request,
-                                           GINT_TO_POINTER (CS_SIP_METHOD_ACK), 1);
+      GArray *acks
+          = cs_call_frames_where (call, cs_is_request, GINT_TO_POINTER (CS_SIP_METHOD_ACK), 1);
 
       if (acks->len == 0)
         {
@@ -284,7 +283,8 @@ cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureSta
                         const CsFindingThresholds *t)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr (GPtrArray) per_call = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GPtrArray) per_call
+      = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 
   for (guint i = 0; i < calls->len; i++)
     g_ptr_array_add (per_call, g_ptr_array_new ());
@@ -298,8 +298,7 @@ cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureSta
       cs_findings_detect_stream (stream, t, out);
     }
   for (guint i = 0; i < calls->len; i++)
-    cs_findings_detect_call (g_ptr_array_index (calls, i), g_ptr_array_index (per_call, i), t,
-                             out);
+    cs_findings_detect_call (g_ptr_array_index (calls, i), g_ptr_array_index (per_call, i), t, out);
   cs_findings_detect_capture (stats, damage, orphan_messages, out);
   g_ptr_array_sort (out, cs_findings_compare);
   return out;

@@ -18,8 +18,9 @@ cs_findings_stream_loss (CsStream *stream, GArray *series, const CsFindingThresh
   guint gaps = 0, largest = 0;
   guint32 largest_frame = 0;
   double pct = st->expected > 0 ? 100.0 * st->lost / st->expected : 0;
-  CsSeverity severity = pct >= 5 ? CS_SEVERITY_ERROR : pct >= 1 ? CS_SEVERITY_WARNING
-                                                                 : CS_SEVERITY_INFO;
+  CsSeverity severity = pct >= 5   ? CS_SEVERITY_ERROR
+                        : pct >= 1 ? CS_SEVERITY_WARNING
+                                   : CS_SEVERITY_INFO;
 
   for (guint i = 0; i < series->len; i++)
     {
@@ -71,9 +72,9 @@ cs_findings_stream_timing (CsStream *stream, GArray *series, const CsFindingThre
       GArray *frames = cs_frames_new (frame, 0);
       cs_findings_add (out, CS_FINDING_HIGH_JITTER,
                        st->max_jitter_ms > 2 * t->high_jitter_ms ? CS_SEVERITY_ERROR
-                                                                  : CS_SEVERITY_WARNING,
-                       call, id, frames, "Jitter reaches %.1f ms (mean %.1f ms)",
-                       st->max_jitter_ms, st->mean_jitter_ms);
+                                                                 : CS_SEVERITY_WARNING,
+                       call, id, frames, "Jitter reaches %.1f ms (mean %.1f ms)", st->max_jitter_ms,
+                       st->mean_jitter_ms);
       g_array_unref (frames);
     }
   if (st->max_delta_ms > t->delta_spike_ms)
@@ -92,13 +93,13 @@ cs_findings_stream_timing (CsStream *stream, GArray *series, const CsFindingThre
       for (guint i = 0; i < series->len && frames->len < t->max_frames; i++)
         {
           const CsRtpSeriesPoint *p = &g_array_index (series, CsRtpSeriesPoint, i);
-          if (p->flags & (CS_RTP_SERIES_SEQ_ERROR | CS_RTP_SERIES_DUPLICATE
-                          | CS_RTP_SERIES_OUT_OF_ORDER))
+          if (p->flags
+              & (CS_RTP_SERIES_SEQ_ERROR | CS_RTP_SERIES_DUPLICATE | CS_RTP_SERIES_OUT_OF_ORDER))
             g_array_append_val (frames, p->frame);
         }
       cs_findings_add (out, CS_FINDING_SEQUENCE_ERRORS, CS_SEVERITY_WARNING, call, id, frames,
-                       "%u sequence errors (%u duplicates, %u out of order)",
-                       st->sequence_errors, st->duplicates, st->out_of_order);
+                       "%u sequence errors (%u duplicates, %u out of order)", st->sequence_errors,
+                       st->duplicates, st->out_of_order);
       g_array_unref (frames);
     }
 }
@@ -122,7 +123,7 @@ cs_findings_detect_stream (CsStream *stream, const CsFindingThresholds *t, GPtrA
 
 typedef struct
 {
-  GArray *endpoints;     /* CsEndpoint announced by any SDP of the call */
+  GArray *endpoints; /* CsEndpoint announced by any SDP of the call */
   guint8 payload_types[128];
   guint ptime;
 } CsCallSdp;
@@ -146,7 +147,8 @@ cs_call_sdp_collect (CsCall *call, CsCallSdp *sdp)
           ep.port = media->port;
           g_array_append_val (sdp->endpoints, ep);
           for (guint f = 0; media->formats != NULL && f < media->formats->len; f++)
-            sdp->payload_types[g_array_index (media->formats, CsSdpFormat, f).payload_type & 0x7f] = 1;
+            sdp->payload_types[g_array_index (media->formats, CsSdpFormat, f).payload_type & 0x7f]
+                = 1;
           if (media->ptime > 0 && sdp->ptime == 0)
             sdp->ptime = media->ptime;
         }
@@ -209,8 +211,8 @@ cs_findings_call_directions (CsCall *call, GPtrArray *streams, const CsFindingTh
 
           cs_findings_add (out, CS_FINDING_ONE_WAY_AUDIO, CS_SEVERITY_ERROR, number,
                            cs_stream_get_id (s), frames,
-                           "One-way audio: %u packets from %s to %s, none back",
-                           st->packets, cs_endpoint_to_string (cs_stream_get_src (s), src),
+                           "One-way audio: %u packets from %s to %s, none back", st->packets,
+                           cs_endpoint_to_string (cs_stream_get_src (s), src),
                            cs_endpoint_to_string (cs_stream_get_dst (s), dst));
           g_array_unref (frames);
         }
@@ -240,8 +242,7 @@ cs_findings_call_media_timing (CsCall *call, GPtrArray *streams, const CsFinding
           GArray *frames = cs_frames_new (st->last_frame, 0);
 
           cs_findings_add (out, CS_FINDING_RTP_AFTER_BYE, CS_SEVERITY_INFO, number,
-                           cs_stream_get_id (s), frames,
-                           "RTP continued %.1f s after the BYE",
+                           cs_stream_get_id (s), frames, "RTP continued %.1f s after the BYE",
                            (st->last_ns - call->bye_ns) / 1e9);
           g_array_unref (frames);
         }
@@ -277,9 +278,9 @@ cs_findings_call_sdp (CsCall *call, GPtrArray *streams, const CsFindingThreshold
       if (!sdp.payload_types[st->payload_type & 0x7f])
         {
           GArray *frames = cs_frames_new (st->first_frame, 0);
-          cs_findings_add (out, CS_FINDING_CODEC_MISMATCH, CS_SEVERITY_WARNING, number, id,
-                           frames, "RTP payload type %u (%s) was not offered in the SDP",
-                           st->payload_type, cs_stream_get_codec (s));
+          cs_findings_add (out, CS_FINDING_CODEC_MISMATCH, CS_SEVERITY_WARNING, number, id, frames,
+                           "RTP payload type %u (%s) was not offered in the SDP", st->payload_type,
+                           cs_stream_get_codec (s));
           g_array_unref (frames);
         }
       if (!cs_call_sdp_announced (&sdp, cs_stream_get_src (s)))
@@ -298,8 +299,8 @@ cs_findings_call_sdp (CsCall *call, GPtrArray *streams, const CsFindingThreshold
           if (measured > 0 && fabs (measured - sdp.ptime) > t->ptime_tolerance * sdp.ptime)
             {
               GArray *frames = cs_frames_new (st->first_frame, 0);
-              cs_findings_add (out, CS_FINDING_PTIME_MISMATCH, CS_SEVERITY_INFO, number, id,
-                               frames, "Packets carry %.0f ms of audio but the SDP asked for %u ms",
+              cs_findings_add (out, CS_FINDING_PTIME_MISMATCH, CS_SEVERITY_INFO, number, id, frames,
+                               "Packets carry %.0f ms of audio but the SDP asked for %u ms",
                                measured, sdp.ptime);
               g_array_unref (frames);
             }

@@ -115,7 +115,7 @@ cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint cl
     return;
   delay_ms = cfg != NULL ? cfg->delay_ms : CS_JITTER_BUFFER_DEFAULT_DELAY_MS;
   max_delay_ms = cfg != NULL && cfg->max_delay_ms != 0 ? cfg->max_delay_ms
-                                                        : CS_JITTER_BUFFER_DEFAULT_MAX_DELAY_MS;
+                                                       : CS_JITTER_BUFFER_DEFAULT_MAX_DELAY_MS;
   max_delay_ms = MAX (max_delay_ms, delay_ms);
   pending_delay_ms = delay_ms;
   out->media_payload_type = most_frequent_payload_type (packets, n);

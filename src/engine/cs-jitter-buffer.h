@@ -35,10 +35,10 @@ typedef struct
   guint32 lost_network;   /* expected − received */
   guint32 discarded_late; /* arrived after their playout time */
   guint32 duplicates;
-  guint32 played;         /* received − discarded_late */
+  guint32 played;            /* received − discarded_late */
   double effective_loss_pct; /* (expected − played) / expected × 100 */
-  guint32 max_burst;      /* longest run of consecutive unplayed sequence numbers */
-  double burst_ratio;     /* ITU-T G.113 BurstR: mean burst / mean burst under random loss */
+  guint32 max_burst;         /* longest run of consecutive unplayed sequence numbers */
+  double burst_ratio;        /* ITU-T G.113 BurstR: mean burst / mean burst under random loss */
   guint8 media_payload_type; /* the payload type judged (most frequent) */
 } CsJitterBufferResult;
 

@@ -33,8 +33,16 @@ struct _CsLoader
   CsAnalysis *analysis;
 };
 
-enum { PROP_0, PROP_FRACTION, PROP_PACKETS, PROP_PACKETS_PER_SECOND, PROP_MESSAGE, PROP_ANALYSIS,
-       N_PROPS };
+enum
+{
+  PROP_0,
+  PROP_FRACTION,
+  PROP_PACKETS,
+  PROP_PACKETS_PER_SECOND,
+  PROP_MESSAGE,
+  PROP_ANALYSIS,
+  N_PROPS
+};
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (CsLoader, cs_loader, G_TYPE_OBJECT)
@@ -92,9 +100,9 @@ cs_loader_class_init (CsLoaderClass *klass)
                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_PACKETS] = g_param_spec_uint64 ("packets", NULL, NULL, 0, G_MAXUINT64, 0,
                                                   G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_PACKETS_PER_SECOND] = g_param_spec_double (
-      "packets-per-second", NULL, NULL, 0, G_MAXDOUBLE, 0,
-      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PACKETS_PER_SECOND]
+      = g_param_spec_double ("packets-per-second", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                             G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_MESSAGE] = g_param_spec_string ("message", NULL, NULL, NULL,
                                                   G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_ANALYSIS] = g_param_spec_object ("analysis", NULL, NULL, CS_TYPE_ANALYSIS,
@@ -332,10 +340,9 @@ cs_loader_decode_and_merge (CsLoader *self, CsAnalysis *analysis, GCancellable *
         }
       cs_chunk_free (chunk);
       job.chunks[i] = NULL;
-      cs_loader_report (self,
-                        CS_INDEX_SHARE
-                            + (1 - CS_INDEX_SHARE) * (double) merged_frames / MAX (n_frames, 1),
-                        merged_frames, "Reconstructing calls", FALSE);
+      cs_loader_report (
+          self, CS_INDEX_SHARE + (1 - CS_INDEX_SHARE) * (double) merged_frames / MAX (n_frames, 1),
+          merged_frames, "Reconstructing calls", FALSE);
     }
   for (guint i = 0; i < n_workers; i++)
     g_thread_join (workers[i]);
@@ -441,8 +448,7 @@ cancelled:
 }
 
 CsAnalysis *
-cs_loader_load (CsLoader *self, const char *const *paths, GCancellable *cancellable,
-                GError **error)
+cs_loader_load (CsLoader *self, const char *const *paths, GCancellable *cancellable, GError **error)
 {
   CsAnalysis *analysis;
 
@@ -476,8 +482,8 @@ cs_loader_load_thread (GTask *task, gpointer source_object, gpointer task_data,
   CsLoader *self = source_object;
   CsLoadTaskData *data = task_data;
   GError *error = NULL;
-  CsAnalysis *analysis = cs_loader_run (self, (const char *const *) data->paths, data->filter,
-                                        cancellable, &error);
+  CsAnalysis *analysis
+      = cs_loader_run (self, (const char *const *) data->paths, data->filter, cancellable, &error);
 
   if (analysis == NULL)
     g_task_return_error (task, error);

@@ -22,7 +22,7 @@ struct _CsMerge
   CsStreamBinder *binder;
   CsIpReassembler *ip;
   CsTcpReassembler *tcp;
-  GHashTable *runs;    /* CsRtpStreamKey* → CsRtpRun* */
+  GHashTable *runs; /* CsRtpStreamKey* → CsRtpRun* */
   GPtrArray *run_order;
   GArray *rtcp;
   GPtrArray *orphans; /* malformed SIP messages that joined no call */
@@ -140,8 +140,7 @@ cs_merge_add_sip (CsMerge *merge, CsSipMessage *msg)
 }
 
 static void
-cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets,
-                     guint n)
+cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
 {
   CsRtpRun *run = g_hash_table_lookup (merge->runs, key);
 
@@ -157,9 +156,8 @@ cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacke
 }
 
 static void
-cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet,
-                         guint32 first_frame, guint32 last_frame, gint64 ts_ns,
-                         gpointer user_data)
+cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, guint32 first_frame,
+                         guint32 last_frame, gint64 ts_ns, gpointer user_data)
 {
   CsMerge *merge = user_data;
   CsSipMessage *msg = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst,
@@ -181,9 +179,9 @@ cs_merge_add_reassembled_udp (CsMerge *merge, const CsPacket *pkt, guint32 first
     {
     case CS_UDP_PAYLOAD_SIP:
       {
-        CsSipMessage *msg = cs_sip_message_from_payload (
-            pkt->payload, pkt->payload_len, &pkt->src, &pkt->dst, CS_SIP_TRANSPORT_UDP, frame,
-            ts_ns);
+        CsSipMessage *msg
+            = cs_sip_message_from_payload (pkt->payload, pkt->payload_len, &pkt->src, &pkt->dst,
+                                           CS_SIP_TRANSPORT_UDP, frame, ts_ns);
         if (msg != NULL)
           {
             msg->first_frame = first_frame;
@@ -250,8 +248,7 @@ cs_merge_add_deferred (CsMerge *merge, guint32 number)
       return;
     }
   if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP)
-    cs_tcp_reassembler_add (merge->tcp, &pkt, number, frame->ts_ns, cs_merge_on_tcp_message,
-                            merge);
+    cs_tcp_reassembler_add (merge->tcp, &pkt, number, frame->ts_ns, cs_merge_on_tcp_message, merge);
 }
 
 void

@@ -93,7 +93,8 @@ parse_xr (CsCursor *c, CsRtcpCompound *out)
           guint8 signal, noise;
 
           if (!cs_cursor_u32be (&block, &x->ssrc) || !cs_cursor_u8 (&block, &x->loss_rate)
-              || !cs_cursor_u8 (&block, &x->discard_rate) || !cs_cursor_u8 (&block, &x->burst_density)
+              || !cs_cursor_u8 (&block, &x->discard_rate)
+              || !cs_cursor_u8 (&block, &x->burst_density)
               || !cs_cursor_u8 (&block, &x->gap_density)
               || !cs_cursor_u16be (&block, &x->burst_duration)
               || !cs_cursor_u16be (&block, &x->gap_duration)

@@ -10,18 +10,18 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  guint32 ssrc;            /* source this block reports on */
-  guint8 fraction_lost;    /* /256 */
-  gint32 cumulative_lost;  /* 24-bit signed */
+  guint32 ssrc;           /* source this block reports on */
+  guint8 fraction_lost;   /* /256 */
+  gint32 cumulative_lost; /* 24-bit signed */
   guint32 ext_highest_seq;
-  guint32 jitter;          /* interarrival jitter, timestamp units */
-  guint32 lsr;             /* middle 32 bits of the last SR's NTP time */
-  guint32 dlsr;            /* delay since last SR, 1/65536 s */
+  guint32 jitter; /* interarrival jitter, timestamp units */
+  guint32 lsr;    /* middle 32 bits of the last SR's NTP time */
+  guint32 dlsr;   /* delay since last SR, 1/65536 s */
 } CsRtcpReportBlock;
 
 typedef struct
 {
-  guint64 ntp;             /* NTP timestamp, 32.32 */
+  guint64 ntp; /* NTP timestamp, 32.32 */
   guint32 rtp_timestamp;
   guint32 packet_count;
   guint32 octet_count;
@@ -44,8 +44,8 @@ typedef struct
 
 typedef struct
 {
-  guint n_packets;         /* sub-packets walked */
-  guint32 sender_ssrc;     /* of the first SR/RR */
+  guint n_packets;     /* sub-packets walked */
+  guint32 sender_ssrc; /* of the first SR/RR */
   gboolean has_sr, has_rr, has_sdes, has_bye, has_xr_voip;
   CsRtcpSenderInfo sender_info;
   CsRtcpReportBlock blocks[CS_RTCP_MAX_REPORT_BLOCKS];

@@ -15,18 +15,38 @@ static_clock_rate (guint pt)
 {
   switch (pt)
     {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 7: case 8: case 9:
-    case 12: case 13: case 15: case 18: case 19:
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 7:
+    case 8:
+    case 9:
+    case 12:
+    case 13:
+    case 15:
+    case 18:
+    case 19:
       return 8000;
     case 6:
       return 16000;
-    case 10: case 11:
+    case 10:
+    case 11:
       return 44100;
     case 16:
       return 11025;
     case 17:
       return 22050;
-    case 14: case 25: case 26: case 28: case 31: case 32: case 33: case 34:
+    case 14:
+    case 25:
+    case 26:
+    case 28:
+    case 31:
+    case 32:
+    case 33:
+    case 34:
       return 90000;
     default:
       return 0;
@@ -283,8 +303,9 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
     a->flags |= CS_RTP_STEP_MARKER;
 
   /* Only "regular" packets enter the delta and jitter statistics. */
-  if (!(a->flags & (CS_RTP_STEP_MARKER | CS_RTP_STEP_PT_CN | CS_RTP_STEP_WRONG_TIMESTAMP
-                    | CS_RTP_STEP_FOLLOW_PT_CN)))
+  if (!(a->flags
+        & (CS_RTP_STEP_MARKER | CS_RTP_STEP_PT_CN | CS_RTP_STEP_WRONG_TIMESTAMP
+           | CS_RTP_STEP_FOLLOW_PT_CN)))
     {
       CsRtpStats *s = &a->stats;
 
@@ -359,8 +380,8 @@ finish_stats (const CsRtpAnalyser *a, CsRtpStats *out)
         }
     }
   if (out->last_ns > out->first_ns)
-    out->mean_bitrate_kbps
-        = (double) a->payload_bytes_after_first * 8.0 / ((double) (out->last_ns - out->first_ns) / 1e9) / 1000.0;
+    out->mean_bitrate_kbps = (double) a->payload_bytes_after_first * 8.0
+                             / ((double) (out->last_ns - out->first_ns) / 1e9) / 1000.0;
 }
 
 void

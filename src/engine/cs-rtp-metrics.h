@@ -36,7 +36,7 @@ typedef struct
   guint32 marker_packets, payload_type_changes, comfort_noise_packets, telephone_event_packets;
   guint32 wrong_timestamp_packets;
   double min_delta_ms, mean_delta_ms, max_delta_ms; /* 0 when no packet qualified */
-  guint32 max_delta_frame; /* frame at which the max delta was observed */
+  guint32 max_delta_frame;                          /* frame at which the max delta was observed */
   double min_jitter_ms, mean_jitter_ms, max_jitter_ms; /* 0 when no packet qualified */
   double last_jitter_ms;
   double max_skew_ms, last_skew_ms; /* Wireshark's skew: nominal (timestamps) − arrival */
@@ -69,10 +69,10 @@ void cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClock
 typedef struct
 {
   /* public results after each step */
-  guint flags;        /* CS_RTP_STEP_* for the packet just fed */
-  double delta_ms;    /* arrival spacing to the previous in-time-sequence packet */
-  double jitter_ms;   /* RFC 3550 running jitter after this packet */
-  double skew_ms;     /* nominal − arrival time since the first packet */
+  guint flags;         /* CS_RTP_STEP_* for the packet just fed */
+  double delta_ms;     /* arrival spacing to the previous in-time-sequence packet */
+  double jitter_ms;    /* RFC 3550 running jitter after this packet */
+  double skew_ms;      /* nominal − arrival time since the first packet */
   guint32 lost_before; /* sequence numbers skipped just before this packet */
 
   /* private state */
@@ -97,7 +97,8 @@ typedef struct
 } CsRtpAnalyser;
 
 void cs_rtp_analyser_init (CsRtpAnalyser *a);
-void cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *packet, const CsRtpClockMap *clocks);
+void cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *packet,
+                           const CsRtpClockMap *clocks);
 /* Writes the totals so far; the analyser can keep being fed. */
 void cs_rtp_analyser_get_stats (const CsRtpAnalyser *a, CsRtpStats *out);
 void cs_rtp_analyser_clear (CsRtpAnalyser *a);

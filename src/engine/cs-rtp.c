@@ -43,8 +43,9 @@ cs_rtp_parse_header (const guint8 *data, gsize len, CsRtpHeader *out)
       guint8 count;
 
       /* The padding count is the packet's last byte and includes itself. */
-      if (cs_cursor_remaining (&c) == 0 || !cs_cursor_peek_u8 (&c, cs_cursor_remaining (&c) - 1, &count)
-          || count == 0 || count > cs_cursor_remaining (&c))
+      if (cs_cursor_remaining (&c) == 0
+          || !cs_cursor_peek_u8 (&c, cs_cursor_remaining (&c) - 1, &count) || count == 0
+          || count > cs_cursor_remaining (&c))
         return FALSE;
       out->padding_len = count;
     }

@@ -29,9 +29,9 @@ gboolean cs_rtcp_looks_like (const guint8 *data, gsize len);
 /* One RTP packet of a stream: a few machine words. */
 typedef struct
 {
-  gint64 arrival_ns;   /* capture timestamp (ns since the epoch) */
-  guint32 frame;       /* frame number, 1-based */
-  guint32 timestamp;   /* RTP timestamp */
+  gint64 arrival_ns; /* capture timestamp (ns since the epoch) */
+  guint32 frame;     /* frame number, 1-based */
+  guint32 timestamp; /* RTP timestamp */
   guint16 seq;
   guint16 payload_len; /* clamped to 65535 */
   guint8 payload_type; /* 0..127 */

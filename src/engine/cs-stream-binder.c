@@ -37,9 +37,8 @@ cs_stream_binder_new (void)
 {
   CsStreamBinder *binder = g_new0 (CsStreamBinder, 1);
 
-  binder->by_endpoint = g_hash_table_new_full ((GHashFunc) cs_endpoint_hash,
-                                               (GEqualFunc) cs_endpoint_equal, g_free,
-                                               cs_array_unref);
+  binder->by_endpoint = g_hash_table_new_full (
+      (GHashFunc) cs_endpoint_hash, (GEqualFunc) cs_endpoint_equal, g_free, cs_array_unref);
   binder->media = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   return binder;
 }

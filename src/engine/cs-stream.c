@@ -69,8 +69,8 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
   else
     self->codec = g_strdup_printf ("PT %u", self->stats.payload_type);
   if (self->codec_info != NULL && self->codec_info->is_audio)
-    cs_mos_for_stream ((const CsRtpPacket *) packets->data, packets->len, clocks,
-                       self->codec_info, NULL, &self->mos);
+    cs_mos_for_stream ((const CsRtpPacket *) packets->data, packets->len, clocks, self->codec_info,
+                       NULL, &self->mos);
   return self;
 }
 

@@ -12,17 +12,17 @@ G_BEGIN_DECLS
 #define CS_TYPE_STREAM (cs_stream_get_type ())
 G_DECLARE_FINAL_TYPE (CsStream, cs_stream, CS, STREAM, GObject)
 
-guint cs_stream_get_id (CsStream *self);               /* 1-based, in order of first packet */
+guint cs_stream_get_id (CsStream *self); /* 1-based, in order of first packet */
 const CsEndpoint *cs_stream_get_src (CsStream *self);
 const CsEndpoint *cs_stream_get_dst (CsStream *self);
 guint32 cs_stream_get_ssrc (CsStream *self);
 /* Number of the call whose SDP announced this stream; 0 when unassociated. */
 guint cs_stream_get_call_number (CsStream *self);
 gboolean cs_stream_is_associated (CsStream *self);
-const char *cs_stream_get_codec (CsStream *self);      /* "g711U", … or "PT 96" */
+const char *cs_stream_get_codec (CsStream *self);             /* "g711U", … or "PT 96" */
 const CsCodecInfo *cs_stream_get_codec_info (CsStream *self); /* NULL when unknown */
 const CsRtpStats *cs_stream_get_stats (CsStream *self);
-const CsMos *cs_stream_get_mos (CsStream *self);       /* mos < 0 when not an audio stream */
+const CsMos *cs_stream_get_mos (CsStream *self); /* mos < 0 when not an audio stream */
 const CsRtpClockMap *cs_stream_get_clock_map (CsStream *self);
 /* The packet records (CsRtpPacket), capture order. */
 const GArray *cs_stream_get_packets (CsStream *self);

@@ -163,6 +163,33 @@ cs_report_json_call (CsJsonWriter *w, CsCall *call)
     cs_json_uint (w, g_array_index (streams, guint, i));
   cs_json_end_array (w);
   cs_report_json_optional_ms (w, "mos", cs_call_get_mos (call), 2);
+  cs_json_key (w, "findings");
+  cs_json_uint (w, cs_call_get_n_findings (call));
+  cs_json_key (w, "transactions");
+  cs_json_begin_array (w);
+  for (guint i = 0; i < cs_call_get_n_transactions (call); i++)
+    {
+      const CsTransaction *t = cs_call_get_transaction (call, i);
+
+      cs_json_begin_object (w);
+      cs_json_key (w, "method");
+      cs_json_string (w, t->method_name);
+      cs_json_key (w, "cseq");
+      cs_json_uint (w, t->cseq);
+      cs_json_key (w, "request_frame");
+      cs_json_uint (w, t->request_frame);
+      cs_json_key (w, "transmissions");
+      cs_json_uint (w, t->transmissions);
+      cs_json_key (w, "final_status");
+      if (t->final_status == 0)
+        cs_json_null (w);
+      else
+        cs_json_uint (w, t->final_status);
+      cs_report_json_optional_ms (w, "first_response_ms", cs_transaction_first_response_ms (t), 3);
+      cs_report_json_optional_ms (w, "final_response_ms", cs_transaction_final_response_ms (t), 3);
+      cs_json_end_object (w);
+    }
+  cs_json_end_array (w);
   cs_json_end_object (w);
 }
 

@@ -21,22 +21,32 @@ typedef struct
 } CsTable;
 
 static const CsColumn cs_call_columns[] = {
-  { "id", TRUE },        { "method", FALSE },         { "from", FALSE },     { "to", FALSE },
-  { "state", FALSE },    { "final", TRUE },           { "start", FALSE },    { "pdd_ms", TRUE },
-  { "setup_ms", TRUE },  { "duration_s", TRUE },      { "messages", TRUE },  { "retransmissions", TRUE },
-  { "streams", TRUE },   { "mos", TRUE },             { "findings", TRUE },  { "call_id", FALSE },
+  { "id", TRUE },       { "method", FALSE },    { "from", FALSE },    { "to", FALSE },
+  { "state", FALSE },   { "final", TRUE },      { "start", FALSE },   { "pdd_ms", TRUE },
+  { "setup_ms", TRUE }, { "duration_s", TRUE }, { "messages", TRUE }, { "retransmissions", TRUE },
+  { "streams", TRUE },  { "mos", TRUE },        { "findings", TRUE }, { "call_id", FALSE },
 };
 
 static const CsColumn cs_stream_columns[] = {
-  { "id", TRUE },           { "call", TRUE },          { "src", FALSE },
-  { "dst", FALSE },         { "ssrc", FALSE },         { "codec", FALSE },
-  { "packets", TRUE },      { "lost", TRUE },          { "lost_pct", TRUE },
-  { "seq_errors", TRUE },   { "max_delta_ms", TRUE },  { "mean_jitter_ms", TRUE },
-  { "max_jitter_ms", TRUE }, { "mos", TRUE },          { "first_frame", TRUE },
+  { "id", TRUE },
+  { "call", TRUE },
+  { "src", FALSE },
+  { "dst", FALSE },
+  { "ssrc", FALSE },
+  { "codec", FALSE },
+  { "packets", TRUE },
+  { "lost", TRUE },
+  { "lost_pct", TRUE },
+  { "seq_errors", TRUE },
+  { "max_delta_ms", TRUE },
+  { "mean_jitter_ms", TRUE },
+  { "max_jitter_ms", TRUE },
+  { "mos", TRUE },
+  { "first_frame", TRUE },
 };
 
 static const CsColumn cs_finding_columns[] = {
-  { "severity", FALSE }, { "kind", FALSE }, { "call", TRUE },
+  { "severity", FALSE }, { "kind", FALSE },   { "call", TRUE },
   { "stream", TRUE },    { "frames", FALSE }, { "text", FALSE },
 };
 

@@ -7,7 +7,8 @@
 
 G_BEGIN_DECLS
 
-typedef enum {
+typedef enum
+{
   CS_TABLE_CALLS,
   CS_TABLE_STREAMS,
   CS_TABLE_FINDINGS,

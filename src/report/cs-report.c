@@ -47,8 +47,10 @@ cs_report_text_summary (CsAnalysis *analysis, FILE *out)
              GPOINTER_TO_UINT (g_hash_table_lookup (stats->sip_statuses, l->data)));
   fprintf (out, "RTP packets:   %" G_GUINT64_FORMAT "\n", stats->rtp_packets);
   fprintf (out, "Calls:         %u\n", g_list_model_get_n_items (cs_analysis_get_calls (analysis)));
-  fprintf (out, "Streams:       %u\n", g_list_model_get_n_items (cs_analysis_get_streams (analysis)));
-  fprintf (out, "Findings:      %u\n\n", g_list_model_get_n_items (cs_analysis_get_findings (analysis)));
+  fprintf (out, "Streams:       %u\n",
+           g_list_model_get_n_items (cs_analysis_get_streams (analysis)));
+  fprintf (out, "Findings:      %u\n\n",
+           g_list_model_get_n_items (cs_analysis_get_findings (analysis)));
 }
 
 gboolean

@@ -8,7 +8,8 @@
 
 G_BEGIN_DECLS
 
-typedef enum {
+typedef enum
+{
   CS_REPORT_FORMAT_TEXT,
   CS_REPORT_FORMAT_CSV,
   CS_REPORT_FORMAT_JSON,

@@ -92,11 +92,6 @@ gen_scn_tcp (GenCapture *cap)
   gen_call_clear (&c);
 }
 
-typedef struct
-{
-  GenCapture *cap;
-} FragmentSink;
-
 /* Sends one UDP/IPv4 datagram as fragments in the order 2, 3, 1. */
 static void
 fragment_sink (GenDialog *d, gint64 t, GenSide from, const char *text, gsize len, gpointer data)

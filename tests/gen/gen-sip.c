@@ -263,6 +263,7 @@ gen_dialog_request (GenDialog *d, gint64 t, GenSide side, const char *method, co
       txn->initial_invite = TRUE;
     }
   else if (!d->is_call)
+    /* outside calls the truth is per transaction: REGISTER 401, then REGISTER 200 */
     txn->non_invite = gen_expect_add_non_invite (d->cap->expect, method, d->call_id);
   if (strcmp (method, "INVITE") == 0 && side == GEN_CALLER)
     d->invite_txn = *txn;

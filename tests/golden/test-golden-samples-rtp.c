@@ -155,10 +155,10 @@ test_sample_streams (gconstpointer data)
       g_assert_nonnull (got);
       g_assert_cmpint (json_object_get_int_member (got, "packets"), ==, w->packets);
       g_assert_cmpint (json_object_get_int_member (got, "lost"), ==, w->lost);
-      assert_close ("max delta", json_object_get_double_member (got, "max_delta_ms"),
-                    w->max_delta, 0, 0.01);
-      assert_close ("min delta", json_object_get_double_member (got, "min_delta_ms"),
-                    w->min_delta, 0, 0.01);
+      assert_close ("max delta", json_object_get_double_member (got, "max_delta_ms"), w->max_delta,
+                    0, 0.01);
+      assert_close ("min delta", json_object_get_double_member (got, "min_delta_ms"), w->min_delta,
+                    0, 0.01);
       assert_close ("mean delta", json_object_get_double_member (got, "mean_delta_ms"),
                     w->mean_delta, 0, 0.01);
       assert_close ("mean jitter", json_object_get_double_member (got, "mean_jitter_ms"),

@@ -27,7 +27,13 @@ tshark_sip_stat_load (const char *path)
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
   TsharkSipStat *stat;
-  enum { NONE, STATUSES, METHODS } section = NONE;
+  enum
+  {
+    NONE,
+    STATUSES,
+    METHODS
+  } section
+      = NONE;
 
   if (!g_file_get_contents (path, &text, NULL, NULL))
     return NULL;
@@ -73,12 +79,11 @@ assert_counts_equal (const char *what, GHashTable *expected, JsonObject *actual)
   g_hash_table_iter_init (&iter, expected);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      gint64 got = json_object_has_member (actual, key)
-                       ? json_object_get_int_member (actual, key)
-                       : 0;
+      gint64 got
+          = json_object_has_member (actual, key) ? json_object_get_int_member (actual, key) : 0;
       if (got != (gint64) GPOINTER_TO_SIZE (value))
-        g_test_message ("%s %s: tshark %zu, callscope %" G_GINT64_FORMAT, what,
-                        (const char *) key, GPOINTER_TO_SIZE (value), got);
+        g_test_message ("%s %s: tshark %zu, callscope %" G_GINT64_FORMAT, what, (const char *) key,
+                        GPOINTER_TO_SIZE (value), got);
       g_assert_cmpint (got, ==, (gint64) GPOINTER_TO_SIZE (value));
     }
   /* Nothing reported that tshark did not see. */
@@ -106,7 +111,8 @@ capture_is_pcap (const char *path)
   if (fread (head, 1, sizeof head, f) != sizeof head)
     head[0] = 0;
   fclose (f);
-  magic = ((guint32) head[0] << 24) | ((guint32) head[1] << 16) | ((guint32) head[2] << 8) | head[3];
+  magic
+      = ((guint32) head[0] << 24) | ((guint32) head[1] << 16) | ((guint32) head[2] << 8) | head[3];
   for (guint i = 0; i < G_N_ELEMENTS (magics); i++)
     if (magic == magics[i])
       return TRUE;

@@ -69,9 +69,9 @@ count_method (JsonArray *calls, const char *method)
   guint n = 0;
 
   for (guint i = 0; i < json_array_get_length (calls); i++)
-    n += g_strcmp0 (json_object_get_string_member (json_array_get_object_element (calls, i),
-                                                   "method"),
-                    method)
+    n += g_strcmp0 (
+             json_object_get_string_member (json_array_get_object_element (calls, i), "method"),
+             method)
          == 0;
   return n;
 }
@@ -87,9 +87,9 @@ check_calls (JsonObject *expect, JsonArray *calls)
     {
       JsonObject *w = json_array_get_object_element (want, i);
       const char *call_id = json_object_get_string_member (w, "call_id");
-      JsonObject *got = find_call (calls, call_id,
-                                   json_object_get_string_member_with_default (w, "from_user", NULL),
-                                   "INVITE", used);
+      JsonObject *got = find_call (
+          calls, call_id, json_object_get_string_member_with_default (w, "from_user", NULL),
+          "INVITE", used);
 
       g_test_message ("call %s", call_id);
       g_assert_nonnull (got);
@@ -108,6 +108,33 @@ check_calls (JsonObject *expect, JsonArray *calls)
     }
 }
 
+/* Non-INVITE expectations are per transaction: found among the transactions
+ * of the exchange (REGISTER, OPTIONS…) or call that carries the Call-ID. */
+static JsonObject *
+find_transaction (JsonArray *calls, const char *call_id, const char *method, GHashTable *used)
+{
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    {
+      JsonObject *call = json_array_get_object_element (calls, i);
+      JsonArray *transactions;
+
+      if (g_strcmp0 (json_object_get_string_member (call, "call_id"), call_id) != 0)
+        continue;
+      transactions = json_object_get_array_member (call, "transactions");
+      for (guint j = 0; j < json_array_get_length (transactions); j++)
+        {
+          JsonObject *t = json_array_get_object_element (transactions, j);
+
+          if (g_hash_table_contains (used, t)
+              || g_strcmp0 (json_object_get_string_member (t, "method"), method) != 0)
+            continue;
+          g_hash_table_add (used, t);
+          return t;
+        }
+    }
+  return NULL;
+}
+
 static void
 check_non_invite (JsonObject *expect, JsonArray *calls)
 {
@@ -122,12 +149,55 @@ check_non_invite (JsonObject *expect, JsonArray *calls)
       JsonObject *w = json_array_get_object_element (want, i);
       const char *method = json_object_get_string_member (w, "method");
       const char *call_id = json_object_get_string_member (w, "call_id");
-      JsonObject *got = find_call (calls, call_id, NULL, method, used);
-      gint64 final = json_object_get_int_member_with_default (w, "final_status", 0);
+      JsonObject *got = find_transaction (calls, call_id, method, used);
 
       g_test_message ("%s %s", method, call_id);
       g_assert_nonnull (got);
-      g_assert_cmpint (golden_int (got, "final_status"), ==, final == 0 ? -1 : final);
+      g_assert_cmpint (golden_int (got, "final_status"), ==, golden_int (w, "final_status"));
+      if (json_object_has_member (w, "retransmissions"))
+        g_assert_cmpint (golden_int (got, "transmissions") - 1, ==,
+                         golden_int (w, "retransmissions"));
+    }
+}
+
+static void
+check_streams (JsonObject *expect, JsonArray *streams)
+{
+  JsonArray *want;
+
+  if (!json_object_has_member (expect, "streams"))
+    return;
+  want = json_object_get_array_member (expect, "streams");
+  for (guint i = 0; i < json_array_get_length (want); i++)
+    {
+      JsonObject *w = json_array_get_object_element (want, i);
+      JsonObject *got = NULL;
+
+      for (guint j = 0; j < json_array_get_length (streams) && got == NULL; j++)
+        {
+          JsonObject *s = json_array_get_object_element (streams, j);
+
+          if (g_ascii_strcasecmp (json_object_get_string_member (s, "ssrc"),
+                                  json_object_get_string_member (w, "ssrc"))
+                  == 0
+              && g_strcmp0 (json_object_get_string_member (s, "src"),
+                            json_object_get_string_member (w, "src"))
+                     == 0
+              && g_strcmp0 (json_object_get_string_member (s, "dst"),
+                            json_object_get_string_member (w, "dst"))
+                     == 0)
+            got = s;
+        }
+      g_test_message ("stream %s %s -> %s", json_object_get_string_member (w, "ssrc"),
+                      json_object_get_string_member (w, "src"),
+                      json_object_get_string_member (w, "dst"));
+      g_assert_nonnull (got);
+      g_assert_cmpint (golden_int (got, "packets"), ==, golden_int (w, "packets"));
+      g_assert_cmpint (golden_int (got, "expected"), ==, golden_int (w, "expected"));
+      g_assert_cmpint (golden_int (got, "lost"), ==, golden_int (w, "lost"));
+      if (json_object_has_member (w, "associated"))
+        g_assert_cmpint (json_object_get_boolean_member (got, "associated"), ==,
+                         json_object_get_boolean_member (w, "associated"));
     }
 }
 
@@ -163,6 +233,7 @@ test_scenario (gconstpointer data)
                         json_object_get_object_member (cap, "sip_statuses"));
   check_calls (expect, json_object_get_array_member (root, "calls"));
   check_non_invite (expect, json_object_get_array_member (root, "calls"));
+  check_streams (expect, json_object_get_array_member (root, "streams"));
 }
 
 static void

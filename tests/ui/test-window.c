@@ -99,6 +99,25 @@ test_load_demo (void)
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==,
                    cs_window_get_title_text (window));
 
+  /* The file is now the newest recent file, in GSettings and in the menu. */
+  {
+    GSettings *settings = cs_application_get_settings (application);
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+    g_autofree char *uri = g_file_get_uri (file);
+    g_autoptr (GVariant) target = NULL;
+    GMenuModel *recent = cs_application_get_recent_menu (application);
+
+    g_assert_nonnull (settings);
+    {
+      g_auto (GStrv) recent_uris = g_settings_get_strv (settings, "recent-files");
+      g_assert_cmpstr (recent_uris[0], ==, uri);
+    }
+    g_assert_cmpint (g_menu_model_get_n_items (recent), >=, 1);
+    target = g_menu_model_get_item_attribute_value (recent, 0, "target", G_VARIANT_TYPE_STRING);
+    g_assert_cmpstr (g_variant_get_string (target, NULL), ==, uri);
+    g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (window->recent_button)));
+  }
+
   /* The filter hides every call when nothing matches, and shows them again. */
   cs_calls_view_set_filter_text (window->calls_view, "no-such-party-\xe2\x9c\x93");
   g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), ==, 0);
@@ -252,8 +271,8 @@ render_window (gpointer window, const char *png_name)
   GskRenderer *renderer;
   GdkTexture *texture;
 
-  g_assert_cmpint (width, >, 300);
-  g_assert_cmpint (height, >, 300);
+  g_assert_cmpint (width, >, 100);
+  g_assert_cmpint (height, >, 100);
   gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
@@ -359,6 +378,31 @@ test_shortcuts_and_about (void)
 }
 
 static void
+test_window_size_saved (void)
+{
+  GSettings *settings = cs_application_get_settings (application);
+  CsWindow *window;
+
+  g_assert_nonnull (settings);
+  g_settings_set_int (settings, "window-width", 1100);
+  g_settings_set_int (settings, "window-height", 700);
+  window = cs_window_new (application);
+  {
+    int width = 0, height = 0;
+    gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+    g_assert_cmpint (width, ==, 1100);
+    g_assert_cmpint (height, ==, 700);
+  }
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 640);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (200);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 640);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+}
+
+static void
 test_recent_files_push (void)
 {
   const char *current[] = { "file:///a.pcap", "file:///b.pcap", "file:///c.pcap", NULL };
@@ -440,6 +484,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/cancel-load", test_cancel_load);
   g_test_add_func ("/window/not-a-capture", test_not_a_capture);
   g_test_add_func ("/window/damaged-capture", test_damaged_capture);
+  g_test_add_func ("/window/size-saved", test_window_size_saved);
   g_test_add_func ("/window/shortcuts-and-about", test_shortcuts_and_about);
   g_test_add_func ("/window/render-png", test_render_png);
 

@@ -58,7 +58,7 @@ test_late_packet (void)
   CsJitterBufferConfig off = config (CS_JITTER_BUFFER_OFF, 0);
   CsJitterBufferResult r;
 
-  p[5].arrival_ns += 60000000; /* due at 100 + 50 ms, arrives at 160 */
+  p[5].arrival_ns += 60000000;  /* due at 100 + 50 ms, arrives at 160 */
   p[20].arrival_ns += 40000000; /* 10 ms inside the buffer */
   cs_jitter_buffer_emulate_verdicts (p, 50, 8000, &fixed, verdicts, &r);
   g_assert_cmpuint (verdicts[5], ==, CS_JITTER_BUFFER_LATE);

@@ -12,7 +12,8 @@ from_hex (const char *hex)
   guint8 *buf = g_malloc (n);
 
   for (gsize i = 0; i < n; i++)
-    buf[i] = (guint8) ((g_ascii_xdigit_value (hex[2 * i]) << 4) | g_ascii_xdigit_value (hex[2 * i + 1]));
+    buf[i] = (guint8) ((g_ascii_xdigit_value (hex[2 * i]) << 4)
+                       | g_ascii_xdigit_value (hex[2 * i + 1]));
   return g_bytes_new_take (buf, n);
 }
 
@@ -61,15 +62,18 @@ test_bye_xr_and_lost (void)
 {
   /* RR with one block (fraction 64/256, cumulative lost -2), BYE, XR VoIP metrics */
   const guint8 pkt[] = {
-    0x81, 201, 0, 7, 0, 0, 0, 0x0a,                   /* RR, sender 0x0a */
-    0, 0, 0, 0x0b, 64, 0xff, 0xff, 0xfe,              /* ssrc 0x0b, fraction, lost -2 */
-    0, 0, 0, 100, 0, 0, 0, 80, 0x12, 0x34, 0x56, 0x78, 0, 1, 0, 0, /* seq, jitter, lsr, dlsr */
-    0x81, 203, 0, 1, 0, 0, 0, 0x0a,                   /* BYE 0x0a */
-    0x80, 207, 0, 10, 0, 0, 0, 0x0a,                  /* XR from 0x0a */
-    7, 0, 0, 8, 0, 0, 0, 0x0b,                        /* VoIP metrics about 0x0b */
-    12, 3, 50, 5, 0, 40, 1, 0x2c, 0, 150, 0, 60,      /* loss, discard, densities, durations, RTD, ESD */
-    0xec, 0xb0, 127, 16, 85, 127, 41, 35,             /* signal -20, noise -80, RERL, Gmin, R, extR, MOS-LQ, MOS-CQ */
-    0x20, 0, 0, 60, 0, 120, 0, 200,                   /* RX config, reserved, JB nominal/max/abs max */
+    0x81, 201,  0,   7,    0,  0,    0,    0x0a, /* RR, sender 0x0a */
+    0,    0,    0,   0x0b, 64, 0xff, 0xff, 0xfe, /* ssrc 0x0b, fraction, lost -2 */
+    0,    0,    0,   100,  0,  0,    0,    80,   0x12, 0x34, 0x56, 0x78, 0,
+    1,    0,    0,                                                     /* seq, jitter, lsr, dlsr */
+    0x81, 203,  0,   1,    0,  0,    0,    0x0a,                       /* BYE 0x0a */
+    0x80, 207,  0,   10,   0,  0,    0,    0x0a,                       /* XR from 0x0a */
+    7,    0,    0,   8,    0,  0,    0,    0x0b,                       /* VoIP metrics about 0x0b */
+    12,   3,    50,  5,    0,  40,   1,    0x2c, 0,    150,  0,    60, /* loss, discard, densities,
+                                                                          durations, RTD, ESD */
+    0xec, 0xb0, 127, 16,   85, 127,  41,   35,  /* signal -20, noise -80, RERL, Gmin, R, extR,
+                                                   MOS-LQ, MOS-CQ */
+    0x20, 0,    0,   60,   0,  120,  0,    200, /* RX config, reserved, JB nominal/max/abs max */
   };
   CsRtcpCompound c;
 

@@ -4,8 +4,8 @@
 static void
 test_plain_header (void)
 {
-  const guint8 pkt[] = { 0x80, 0x88, 0x12, 0x34, 0x00, 0x00, 0x0f, 0xa0, 0xde, 0xad, 0xbe, 0xef,
-                         1,    2,    3,    4 };
+  const guint8 pkt[]
+      = { 0x80, 0x88, 0x12, 0x34, 0x00, 0x00, 0x0f, 0xa0, 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4 };
   CsRtpHeader h;
   CsRtpPacket p;
 
@@ -32,11 +32,11 @@ static void
 test_csrc_extension_padding (void)
 {
   /* CC=1, X=1, P=1: header 12 + 4 (CSRC) + 4 + 4 (ext, 1 word); payload 3; padding 3 */
-  const guint8 pkt[] = { 0xb1, 0x00, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, /* fixed */
-                         0, 0, 0, 9,                             /* CSRC */
-                         0xbe, 0xde, 0, 1, 0x10, 0xff, 0, 0,     /* extension */
-                         0xaa, 0xbb, 0xcc,                       /* payload */
-                         0, 0, 3 };                              /* padding */
+  const guint8 pkt[] = { 0xb1, 0x00, 0,    1, 0,    0,    0, 0, 0, 0, 0, 1, /* fixed */
+                         0,    0,    0,    9,                               /* CSRC */
+                         0xbe, 0xde, 0,    1, 0x10, 0xff, 0, 0,             /* extension */
+                         0xaa, 0xbb, 0xcc,                                  /* payload */
+                         0,    0,    3 };                                   /* padding */
   CsRtpHeader h;
 
   g_assert_true (cs_rtp_parse_header (pkt, sizeof pkt, &h));
@@ -72,8 +72,8 @@ static void
 test_rtcp_looks_like (void)
 {
   /* RR (no blocks, 8 bytes) + SDES with one CNAME chunk (12 bytes) */
-  const guint8 compound[] = { 0x80, 201, 0, 1, 0, 0, 0, 1,
-                              0x81, 202, 0, 2, 0, 0, 0, 1, 1, 1, 'a', 0 };
+  const guint8 compound[]
+      = { 0x80, 201, 0, 1, 0, 0, 0, 1, 0x81, 202, 0, 2, 0, 0, 0, 1, 1, 1, 'a', 0 };
   const guint8 bad_length[] = { 0x80, 201, 0, 2, 0, 0, 0, 1 };
   const guint8 rtp_like[] = { 0x80, 0x08, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1 };
   const guint8 trailing[] = { 0x80, 200, 0, 1, 0, 0, 0, 1, 0xff };
