@@ -1,0 +1,120 @@
+/* cs-cli-common.c — options, loading and exit codes shared by the CLI commands */
+#include "cs-cli-common.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "cs-error.h"
+
+int
+cs_cli_usage_error (const char *command, const char *message)
+{
+  if (command != NULL)
+    g_printerr ("callscope-cli %s: %s\n", command, message);
+  else
+    g_printerr ("callscope-cli: %s\n", message);
+  g_printerr ("Try 'callscope-cli help'.\n");
+  return CS_EXIT_USAGE;
+}
+
+gboolean
+cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *extra,
+              CsCliOptions *opts)
+{
+  GOptionEntry common[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &opts->format, "Output format", "FMT" },
+    { "threads", 't', 0, G_OPTION_ARG_INT, &opts->threads, "Decode threads (0 = all)", "N" },
+    { "filter", 0, 0, G_OPTION_ARG_STRING, &opts->filter, "Analyse only frames matching BPF",
+      "BPF" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE", "FILE" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts->quiet, "No progress on stderr", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts->files, NULL, "FILE..." },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (synopsis);
+  g_autoptr (GError) error = NULL;
+  g_autofree char **args = g_new0 (char *, argc + 1);
+
+  memcpy (args, argv, sizeof (char *) * argc);
+  g_option_context_add_main_entries (context, common, NULL);
+  if (extra != NULL)
+    g_option_context_add_main_entries (context, extra, NULL);
+  if (!g_option_context_parse (context, &argc, &args, &error))
+    {
+      cs_cli_usage_error (argv[0], error->message);
+      return FALSE;
+    }
+  if (opts->threads < 0)
+    {
+      cs_cli_usage_error (argv[0], "--threads must be 0 or more");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+cs_cli_options_clear (CsCliOptions *opts)
+{
+  g_free (opts->format);
+  g_free (opts->filter);
+  g_free (opts->output);
+  g_strfreev (opts->files);
+  memset (opts, 0, sizeof *opts);
+}
+
+CsAnalysis *
+cs_cli_load (const CsCliOptions *opts, int *exit_status)
+{
+  g_autoptr (CsLoader) loader = cs_loader_new ();
+  g_autoptr (GError) error = NULL;
+  CsAnalysis *analysis;
+
+  if (opts->files == NULL || opts->files[0] == NULL)
+    {
+      *exit_status = cs_cli_usage_error (NULL, "no capture file given");
+      return NULL;
+    }
+  cs_loader_set_threads (loader, (guint) opts->threads);
+  cs_loader_set_filter (loader, opts->filter);
+  analysis = cs_loader_load (loader, (const char *const *) opts->files, NULL, &error);
+  if (analysis == NULL)
+    {
+      g_printerr ("callscope-cli: %s\n", error->message);
+      *exit_status = g_error_matches (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FILTER)
+                         ? CS_EXIT_USAGE
+                         : CS_EXIT_UNREADABLE;
+    }
+  return analysis;
+}
+
+int
+cs_cli_damage_status (CsAnalysis *analysis)
+{
+  const GError *damage = cs_analysis_get_damage (analysis);
+
+  if (damage == NULL)
+    return CS_EXIT_OK;
+  g_printerr ("callscope-cli: %s\n", damage->message);
+  return CS_EXIT_DAMAGED;
+}
+
+FILE *
+cs_cli_open_output (const CsCliOptions *opts)
+{
+  FILE *out;
+
+  if (opts->output == NULL || g_strcmp0 (opts->output, "-") == 0)
+    return stdout;
+  out = fopen (opts->output, "w");
+  if (out == NULL)
+    g_printerr ("callscope-cli: cannot write %s: %s\n", opts->output, g_strerror (errno));
+  return out;
+}
+
+gboolean
+cs_cli_close_output (FILE *out, gboolean written)
+{
+  if (out == stdout)
+    return fflush (out) == 0 && written;
+  return fclose (out) == 0 && written;
+}

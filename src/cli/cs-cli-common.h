@@ -1,0 +1,45 @@
+/* cs-cli-common.h — what every callscope-cli command shares: options, loading, exit codes */
+#pragma once
+
+#include <stdio.h>
+
+#include "cs-loader.h"
+
+G_BEGIN_DECLS
+
+enum
+{
+  CS_EXIT_OK = 0,
+  CS_EXIT_UNREADABLE = 1, /* nothing could be analysed */
+  CS_EXIT_USAGE = 2,
+  CS_EXIT_DAMAGED = 3, /* analysed up to damage in the input */
+};
+
+typedef struct
+{
+  char *format;
+  int threads;
+  char *filter;
+  char *output;
+  gboolean quiet;
+  char **files; /* remaining arguments */
+} CsCliOptions;
+
+/* Parses argv (argv[0] is the command name) with the common options plus
+ * `extra` (may be NULL). Prints usage and returns FALSE on errors. */
+gboolean cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *extra,
+                       CsCliOptions *opts);
+void cs_cli_options_clear (CsCliOptions *opts);
+/* Loads opts->files with --threads and --filter. On failure prints the error
+ * and sets *exit_status (1 or 2), returning NULL. */
+CsAnalysis *cs_cli_load (const CsCliOptions *opts, int *exit_status);
+/* Exit status after a successful load: 3 (with the message on stderr) when
+ * the input was damaged, else 0. */
+int cs_cli_damage_status (CsAnalysis *analysis);
+/* stdout or the --output file; NULL (message printed) when it cannot be opened. */
+FILE *cs_cli_open_output (const CsCliOptions *opts);
+/* Closes what cs_cli_open_output returned; FALSE when writing failed. */
+gboolean cs_cli_close_output (FILE *out, gboolean written);
+int cs_cli_usage_error (const char *command, const char *message);
+
+G_END_DECLS
