@@ -3,7 +3,12 @@ BUILD ?= build
 MESON_OPTS ?=
 DEMO = $(BUILD)/tests/gen/callscope-demo.pcapng
 
-.PHONY: all deps build run test clean
+# Reliability: the unit, golden, fuzz and hostile suites under ASan+UBSan
+# (GTK off: its own leaks would drown ours), and valgrind on load/cancel/close.
+BUILD_ASAN ?= build-asan
+ASAN_SUITES = --suite unit --suite golden --suite fuzz --suite hostile
+
+.PHONY: all deps build run test test-asan test-valgrind clean
 
 all: build
 
@@ -22,5 +27,15 @@ run: build
 test: build
 	@./scripts/run-tests.sh $(BUILD)
 
+$(BUILD_ASAN)/build.ninja:
+	meson setup $(BUILD_ASAN) -Dgtk=false -Db_sanitize=address,undefined -Dbuildtype=debugoptimized
+
+test-asan: deps $(BUILD_ASAN)/build.ninja
+	ninja -C $(BUILD_ASAN)
+	@CS_FLOOD_N=200000 ./scripts/run-tests.sh $(BUILD_ASAN) $(ASAN_SUITES)
+
+test-valgrind: build
+	@./scripts/run-tests.sh $(BUILD) --suite valgrind
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Prints 'N passed, N failed, N skipped' from meson's testlog.json, counting TAP subtests."""
+"""Prints 'N passed, N failed, N skipped' from one or more meson testlog.json files
+(summed: .ci/run gives the normal and the sanitizer build), counting TAP subtests.
+A log that is missing counts as one failure."""
 import json
 import re
 import sys
@@ -31,11 +33,16 @@ def count(log_path):
 
 
 if __name__ == "__main__":
-    try:
-        p, f, s = count(sys.argv[1])
-    except OSError as e:
-        print(f"no test log: {e}")
-        print("0 passed, 1 failed, 0 skipped")
-        sys.exit(1)
+    total = [0, 0, 0]
+    for path in sys.argv[1:]:
+        try:
+            counts = count(path)
+        except OSError as e:
+            print(f"no test log: {e}")
+            counts = (0, 1, 0)
+        total = [t + c for t, c in zip(total, counts)]
+    if len(sys.argv) < 2:
+        total[1] += 1
+    p, f, s = total
     print(f"{p} passed, {f} failed, {s} skipped")
     sys.exit(1 if f else 0)

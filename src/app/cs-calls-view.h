@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "cs-analysis.h"
 #include "cs-call.h"
 
 G_BEGIN_DECLS
@@ -13,13 +14,28 @@ G_DECLARE_FINAL_TYPE (CsCallsView, cs_calls_view, CS, CALLS_VIEW, GtkWidget)
 GtkWidget *cs_calls_view_new (void);
 /* A GListModel of CsCall (usually cs_analysis_get_calls ()), or NULL. */
 void cs_calls_view_set_calls (CsCallsView *self, GListModel *calls);
+/* The analysis whose calls are shown; its streams and findings fill the codec and findings
+ * columns and the filter's codec: and has: terms. NULL clears. */
+void cs_calls_view_set_analysis (CsCallsView *self, CsAnalysis *analysis);
+/* Restores and saves the visible columns ("calls-visible-columns"). */
+void cs_calls_view_set_settings (CsCallsView *self, GSettings *settings);
 /* While loading, an empty list says calls are still being looked for. */
 void cs_calls_view_set_loading (CsCallsView *self, gboolean loading);
-/* Shows only calls whose From, To, Call-ID or method contain `text` (any case). */
+/* Filters with the filter language of cs-calls-filter.h ("state:rejected mos<3.5", or plain
+ * words searched in From, To, Call-ID and User-Agent). A mistake is shown above the list and
+ * the last good filter stays. */
 void cs_calls_view_set_filter_text (CsCallsView *self, const char *text);
+/* Sorts by the column with this id ("from", "mos", …; see calls-visible-columns). */
+gboolean cs_calls_view_sort_by (CsCallsView *self, const char *column_id, GtkSortType order);
+/* The mistake in the filter text, or NULL. */
+const char *cs_calls_view_get_filter_error (CsCallsView *self);
 /* The rows as shown: filtered and sorted. */
 GListModel *cs_calls_view_get_shown_model (CsCallsView *self);
-/* The selected call, or NULL. Notified through "selected-call". */
+/* The multi-selection over the shown model. */
+GtkSelectionModel *cs_calls_view_get_selection (CsCallsView *self);
+/* Selected calls (CsCall refs) in shown order, at most 32. */
+GPtrArray *cs_calls_view_dup_selected_calls (CsCallsView *self);
+/* The first selected call, or NULL. "selected-call" is notified on every selection change. */
 CsCall *cs_calls_view_get_selected_call (CsCallsView *self);
 /* Translated name of a call state: "In call", "Rejected"… */
 const char *cs_calls_view_state_label (CsCallState state);

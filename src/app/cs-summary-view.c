@@ -1,11 +1,17 @@
-/* cs-summary-view.c — capture totals: files, packets, SIP methods and statuses, time span */
+/* cs-summary-view.c — capture totals, calls by state and final code, MOS, top findings */
 #include "cs-summary-view.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "cs-calls-view.h"
 #include "cs-display-format.h"
+#include "cs-finding.h"
+#include "cs-findings-view.h"
 #include "cs-status-page.h"
+#include "cs-streams-view.h"
+
+#define CS_SUMMARY_TOP_FINDINGS 8
 
 struct _CsSummaryView
 {
@@ -15,6 +21,10 @@ struct _CsSummaryView
   GtkGrid *capture_grid;
   GtkGrid *methods_grid;
   GtkGrid *statuses_grid;
+  GtkGrid *states_grid;
+  GtkGrid *finals_grid;
+  GtkGrid *mos_grid;
+  GtkGrid *findings_grid;
 };
 
 G_DEFINE_FINAL_TYPE (CsSummaryView, cs_summary_view, GTK_TYPE_WIDGET)
@@ -175,6 +185,183 @@ fill_statuses (CsSummaryView *self, const CsCaptureStats *stats)
     add_none_row (self->statuses_grid);
 }
 
+/* A row whose name carries a status colour (state-good, state-bad …). */
+static void
+add_status_row (GtkGrid *grid, int row, const char *name, const char *css_class, guint64 count)
+{
+  g_autofree char *text = cs_display_format_count (count);
+  GtkWidget *name_label = gtk_label_new (name);
+  GtkWidget *value_label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (name_label), 0.0f);
+  if (css_class != NULL)
+    {
+      gtk_widget_add_css_class (name_label, "state");
+      gtk_widget_add_css_class (name_label, css_class);
+    }
+  gtk_label_set_xalign (GTK_LABEL (value_label), 1.0f);
+  gtk_widget_set_hexpand (value_label, TRUE);
+  gtk_widget_add_css_class (value_label, "numeric");
+  gtk_grid_attach (grid, name_label, 0, row, 1, 1);
+  gtk_grid_attach (grid, value_label, 1, row, 1, 1);
+}
+
+static void
+fill_calls (CsSummaryView *self, CsAnalysis *analysis)
+{
+  GListModel *calls = cs_analysis_get_calls (analysis);
+  guint by_state[CS_CALL_STATE_FAILED + 1] = { 0 };
+  g_autoptr (GHashTable) finals = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) entries = NULL;
+  int row = 0;
+
+  clear_grid (self->states_grid);
+  clear_grid (self->finals_grid);
+  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
+    {
+      g_autoptr (CsCall) call = g_list_model_get_item (calls, i);
+      CsCallState state = cs_call_get_state (call);
+      guint status = cs_call_get_final_status (call);
+
+      /* Only INVITE dialogs are calls here; REGISTER/OPTIONS are counted above. */
+      if (cs_call_get_method (call) != CS_SIP_METHOD_INVITE)
+        continue;
+      if ((guint) state <= CS_CALL_STATE_FAILED)
+        by_state[state]++;
+      if (status != 0)
+        g_hash_table_insert (
+            finals, GUINT_TO_POINTER (status),
+            GUINT_TO_POINTER (
+                GPOINTER_TO_UINT (g_hash_table_lookup (finals, GUINT_TO_POINTER (status))) + 1));
+    }
+  for (guint state = 0; state <= CS_CALL_STATE_FAILED; state++)
+    if (by_state[state] > 0)
+      add_status_row (self->states_grid, row++, cs_calls_view_state_label (state),
+                      cs_calls_view_state_css_class (state), by_state[state]);
+  if (row == 0)
+    add_none_row (self->states_grid);
+
+  entries = sorted_entries (finals, compare_status_entries);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      CsSummaryEntry *entry = &g_array_index (entries, CsSummaryEntry, i);
+      guint code = GPOINTER_TO_UINT (entry->key);
+      g_autofree char *name = g_strdup_printf ("%u", code);
+
+      add_status_row (self->finals_grid, (int) i, name,
+                      code < 300    ? "state-good"
+                      : code == 487 ? "state-unknown"
+                                    : "state-bad",
+                      entry->count);
+    }
+  if (entries->len == 0)
+    add_none_row (self->finals_grid);
+}
+
+static void
+fill_mos (CsSummaryView *self, CsAnalysis *analysis)
+{
+  /* G.107 user-satisfaction classes, as the MOS graph bands and table colours. */
+  static const struct
+  {
+    double low;
+    const char *name;
+  } buckets[] = {
+    { 4.03, N_ ("Good (4.03 and above)") },
+    { 3.6, N_ ("Fair (3.60 – 4.03)") },
+    { 3.1, N_ ("Poor (3.10 – 3.60)") },
+    { 1.0, N_ ("Bad (below 3.10)") },
+  };
+  guint counts[G_N_ELEMENTS (buckets)] = { 0 };
+  guint no_mos = 0;
+  GListModel *streams = cs_analysis_get_streams (analysis);
+  int row = 0;
+
+  clear_grid (self->mos_grid);
+  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
+    {
+      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
+      double mos = cs_stream_get_mos (stream)->mos;
+
+      if (mos < 0)
+        {
+          no_mos++;
+          continue;
+        }
+      for (guint b = 0; b < G_N_ELEMENTS (buckets); b++)
+        if (mos >= buckets[b].low || b + 1 == G_N_ELEMENTS (buckets))
+          {
+            counts[b]++;
+            break;
+          }
+    }
+  for (guint b = 0; b < G_N_ELEMENTS (buckets); b++)
+    add_status_row (self->mos_grid, row++, _ (buckets[b].name),
+                    cs_streams_view_mos_css_class (buckets[b].low + 0.001), counts[b]);
+  if (no_mos > 0)
+    add_status_row (self->mos_grid, row++, _ ("No MOS (not audio)"), "state-unknown", no_mos);
+}
+
+typedef struct
+{
+  CsFindingKind kind;
+  CsSeverity worst;
+  guint count;
+} CsSummaryFindingKind;
+
+static int
+compare_finding_kinds (gconstpointer a, gconstpointer b)
+{
+  const CsSummaryFindingKind *ka = a, *kb = b;
+
+  /* Most severe first, then most frequent. */
+  if (ka->worst != kb->worst)
+    return ka->worst < kb->worst ? 1 : -1;
+  if (ka->count != kb->count)
+    return ka->count < kb->count ? 1 : -1;
+  return (ka->kind > kb->kind) - (ka->kind < kb->kind);
+}
+
+static void
+fill_findings (CsSummaryView *self, CsAnalysis *analysis)
+{
+  GListModel *findings = cs_analysis_get_findings (analysis);
+  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (CsSummaryFindingKind));
+
+  clear_grid (self->findings_grid);
+  for (guint i = 0; i < g_list_model_get_n_items (findings); i++)
+    {
+      g_autoptr (CsFinding) finding = g_list_model_get_item (findings, i);
+      CsSummaryFindingKind *entry = NULL;
+
+      for (guint k = 0; k < kinds->len && entry == NULL; k++)
+        if (g_array_index (kinds, CsSummaryFindingKind, k).kind == cs_finding_get_kind (finding))
+          entry = &g_array_index (kinds, CsSummaryFindingKind, k);
+      if (entry == NULL)
+        {
+          CsSummaryFindingKind fresh
+              = { cs_finding_get_kind (finding), cs_finding_get_severity (finding), 0 };
+          g_array_append_val (kinds, fresh);
+          entry = &g_array_index (kinds, CsSummaryFindingKind, kinds->len - 1);
+        }
+      entry->count++;
+      entry->worst = MAX (entry->worst, cs_finding_get_severity (finding));
+    }
+  g_array_sort (kinds, compare_finding_kinds);
+  for (guint k = 0; k < kinds->len && k < CS_SUMMARY_TOP_FINDINGS; k++)
+    {
+      const CsSummaryFindingKind *entry = &g_array_index (kinds, CsSummaryFindingKind, k);
+      g_autofree char *name = cs_findings_view_kind_label (entry->kind);
+      add_status_row (self->findings_grid, (int) k, name,
+                      entry->worst == CS_SEVERITY_ERROR     ? "state-bad"
+                      : entry->worst == CS_SEVERITY_WARNING ? "state-degraded"
+                                                            : "state-unknown",
+                      entry->count);
+    }
+  if (kinds->len == 0)
+    add_none_row (self->findings_grid);
+}
+
 GtkWidget *
 cs_summary_view_new (void)
 {
@@ -197,6 +384,9 @@ cs_summary_view_set_analysis (CsSummaryView *self, CsAnalysis *analysis)
   fill_capture (self, stats);
   fill_methods (self, stats);
   fill_statuses (self, stats);
+  fill_calls (self, analysis);
+  fill_mos (self, analysis);
+  fill_findings (self, analysis);
   gtk_stack_set_visible_child_name (self->stack, "totals");
 }
 
@@ -222,6 +412,10 @@ cs_summary_view_class_init (CsSummaryViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsSummaryView, capture_grid);
   gtk_widget_class_bind_template_child (widget_class, CsSummaryView, methods_grid);
   gtk_widget_class_bind_template_child (widget_class, CsSummaryView, statuses_grid);
+  gtk_widget_class_bind_template_child (widget_class, CsSummaryView, states_grid);
+  gtk_widget_class_bind_template_child (widget_class, CsSummaryView, finals_grid);
+  gtk_widget_class_bind_template_child (widget_class, CsSummaryView, mos_grid);
+  gtk_widget_class_bind_template_child (widget_class, CsSummaryView, findings_grid);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

@@ -1,4 +1,4 @@
-/* cs-summary-view.h — capture totals: files, packets, SIP methods and statuses, time span */
+/* cs-summary-view.h — capture totals, calls by state and final code, MOS, top findings */
 #pragma once
 
 #include <gtk/gtk.h>

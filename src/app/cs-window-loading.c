@@ -36,8 +36,8 @@ set_analysis (CsWindow *self, CsAnalysis *analysis)
   if (analysis != NULL)
     g_signal_connect (cs_analysis_get_calls (analysis), "items-changed",
                       G_CALLBACK (on_calls_changed), self);
-  cs_calls_view_set_calls (self->calls_view,
-                           analysis != NULL ? cs_analysis_get_calls (analysis) : NULL);
+  cs_calls_view_set_analysis (self->calls_view, analysis);
+  cs_ladder_pane_set_analysis (self->ladder_pane, analysis);
 }
 
 void
@@ -53,6 +53,18 @@ cs_window_forget_capture (CsWindow *self)
   set_analysis (self, NULL);
   if (self->summary_view != NULL)
     cs_summary_view_set_analysis (self->summary_view, NULL);
+  if (self->load_view != NULL)
+    cs_load_view_set_analysis (self->load_view, NULL);
+  if (self->selection != NULL)
+    cs_selection_clear (self->selection);
+  if (self->streams_view != NULL)
+    cs_streams_view_set_analysis (self->streams_view, NULL);
+  if (self->findings_view != NULL)
+    cs_findings_view_set_analysis (self->findings_view, NULL);
+  if (self->graph_view != NULL)
+    cs_graph_view_set_analysis (self->graph_view, NULL);
+  if (self->player_bar != NULL)
+    cs_player_bar_set_analysis (self->player_bar, NULL);
 }
 
 void
@@ -138,6 +150,11 @@ on_load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
 
   set_analysis (self, analysis);
   cs_summary_view_set_analysis (self->summary_view, analysis);
+  cs_load_view_set_analysis (self->load_view, analysis);
+  cs_streams_view_set_analysis (self->streams_view, analysis);
+  cs_findings_view_set_analysis (self->findings_view, analysis);
+  cs_graph_view_set_analysis (self->graph_view, analysis);
+  cs_player_bar_set_analysis (self->player_bar, analysis);
   show_damage (self, cs_analysis_get_damage (analysis));
   gtk_progress_bar_set_fraction (self->load_progress, 1.0);
   cs_window_set_state (self, CS_WINDOW_STATE_LOADED);

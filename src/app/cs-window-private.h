@@ -3,7 +3,15 @@
 
 #include "cs-analysis.h"
 #include "cs-calls-view.h"
+#include "cs-detail-pane.h"
+#include "cs-findings-view.h"
+#include "cs-graph-view.h"
+#include "cs-ladder-pane.h"
+#include "cs-load-view.h"
 #include "cs-loader.h"
+#include "cs-player-bar.h"
+#include "cs-selection.h"
+#include "cs-streams-view.h"
 #include "cs-status-page.h"
 #include "cs-summary-view.h"
 #include "cs-window.h"
@@ -33,6 +41,13 @@ struct _CsWindow
   GtkStack *view_stack;
   CsCallsView *calls_view;
   CsSummaryView *summary_view;
+  CsLoadView *load_view;         /* issue 11 */
+  CsStreamsView *streams_view;   /* issue 7 */
+  CsFindingsView *findings_view; /* issue 7 */
+  CsGraphView *graph_view;       /* issue 7 */
+  CsLadderPane *ladder_pane;     /* issue 6 */
+  CsDetailPane *detail_pane;     /* issue 6 */
+  CsPlayerBar *player_bar;       /* issue 8 */
   GtkPaned *list_paned;
   GtkPaned *detail_paned;
   GtkWidget *statusbar;
@@ -47,6 +62,7 @@ struct _CsWindow
   CsLoader *loader; /* the current load; NULL once finished or cancelled */
   GCancellable *cancellable;
   CsAnalysis *analysis;
+  CsSelection *selection; /* the shared cursor every view follows */
   char *error_message;
 };
 

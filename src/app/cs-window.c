@@ -4,6 +4,8 @@
 #include <glib/gi18n.h>
 
 #include "cs-display-format.h"
+#include "cs-export-dialog.h"
+#include "cs-live-indicator.h"
 
 G_DEFINE_FINAL_TYPE (CsWindow, cs_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -68,6 +70,7 @@ cs_window_set_state (CsWindow *self, CsWindowState state)
   cs_calls_view_set_loading (self->calls_view, state == CS_WINDOW_STATE_LOADING);
   set_action_enabled (self, "cancel-load", state == CS_WINDOW_STATE_LOADING);
   set_action_enabled (self, "focus-search", has_capture);
+  set_action_enabled (self, "export", state == CS_WINDOW_STATE_LOADED);
   cs_window_update_title (self);
   cs_window_update_status (self);
 }
@@ -255,7 +258,20 @@ hide_damage_activated (GSimpleAction *action, GVariant *parameter, gpointer user
   gtk_revealer_set_reveal_child (self->damage_revealer, FALSE);
 }
 
+/* File → Export: reports, data and trimmed captures (cs-export-dialog.c). */
+static void
+export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  CsWindow *self = CS_WINDOW (user_data);
+  g_autoptr (GPtrArray) selected = cs_calls_view_dup_selected_calls (self->calls_view);
+
+  if (self->analysis != NULL)
+    gtk_window_present (
+        GTK_WINDOW (cs_export_dialog_new (GTK_WINDOW (self), self->analysis, selected)));
+}
+
 static const GActionEntry win_actions[] = {
+  { "export", export_activated, NULL, NULL, NULL, { 0 } },
   { "hide-damage", hide_damage_activated, NULL, NULL, NULL, { 0 } },
   { "open", open_activated, NULL, NULL, NULL, { 0 } },
   { "cancel-load", cancel_load_activated, NULL, NULL, NULL, { 0 } },
@@ -308,6 +324,8 @@ restore_settings (CsWindow *self)
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
+  cs_calls_view_set_settings (self->calls_view, self->settings);
+  cs_ladder_pane_set_settings (self->ladder_pane, self->settings);
   g_settings_bind (self->settings, "list-pane-position", self->list_paned, "position",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "detail-pane-position", self->detail_paned, "position",
@@ -392,6 +410,7 @@ cs_window_dispose (GObject *object)
   cs_window_forget_capture (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
   g_clear_object (&self->settings);
+  g_clear_object (&self->selection);
   G_OBJECT_CLASS (cs_window_parent_class)->dispose (object);
 }
 
@@ -419,6 +438,13 @@ cs_window_class_init (CsWindowClass *klass)
   g_type_ensure (CS_TYPE_STATUS_PAGE);
   g_type_ensure (CS_TYPE_CALLS_VIEW);
   g_type_ensure (CS_TYPE_SUMMARY_VIEW);
+  g_type_ensure (CS_TYPE_LOAD_VIEW);
+  g_type_ensure (CS_TYPE_STREAMS_VIEW);
+  g_type_ensure (CS_TYPE_FINDINGS_VIEW);
+  g_type_ensure (CS_TYPE_GRAPH_VIEW);
+  g_type_ensure (CS_TYPE_LADDER_PANE);
+  g_type_ensure (CS_TYPE_DETAIL_PANE);
+  g_type_ensure (CS_TYPE_PLAYER_BAR);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/callscope/Callscope/ui/cs-window.ui");
   gtk_widget_class_bind_template_child (widget_class, CsWindow, title_label);
@@ -431,6 +457,13 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, calls_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, summary_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, load_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, streams_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, findings_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, graph_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, player_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, ladder_pane);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, detail_pane);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, list_paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, detail_paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, statusbar);
@@ -447,6 +480,16 @@ cs_window_init (CsWindow *self)
   GtkDropTarget *drop_target;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  cs_ladder_pane_follow_calls_view (self->ladder_pane, self->calls_view);
+  cs_ladder_pane_set_detail_pane (self->ladder_pane, self->detail_pane);
+  self->selection = cs_selection_new ();
+  cs_streams_view_set_selection (self->streams_view, self->selection);
+  cs_findings_view_set_selection (self->findings_view, self->selection);
+  cs_graph_view_set_selection (self->graph_view, self->selection);
+  cs_player_bar_set_selection (self->player_bar, self->selection);
+  cs_player_bar_follow_calls_view (self->player_bar, G_OBJECT (self->calls_view));
+  g_signal_connect_swapped (self->findings_view, "finding-activated",
+                            G_CALLBACK (cs_graph_view_show_finding), self->graph_view);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
                                    self);
@@ -455,5 +498,6 @@ cs_window_init (CsWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop_target));
 
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
+  cs_live_indicator_install (self);
   cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
 }

@@ -3,6 +3,7 @@
 
 #include "cs-cli-commands.h"
 #include "cs-cli-common.h"
+#include "cs-export-pcapng.h"
 #include "cs-report.h"
 
 int
@@ -16,22 +17,50 @@ cs_cli_cmd_report (int argc, char **argv)
   int status = CS_EXIT_OK;
   FILE *out;
   gboolean written;
+  g_auto (GStrv) call_args = NULL;
+  g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (guint));
+  GOptionEntry report_extra[] = {
+    { "call", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &call_args,
+      "html/pdf: only this call (number or Call-ID; repeat for several)", "CALL" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
 
-  if (!cs_cli_parse (argc, argv, "FILE...", NULL, &opts))
+  if (!cs_cli_parse (argc, argv, "FILE...", is_report ? report_extra : NULL, &opts))
     return CS_EXIT_USAGE;
   if (opts.format != NULL && !cs_report_format_parse (opts.format, &format))
     {
       cs_cli_options_clear (&opts);
-      return cs_cli_usage_error (argv[0], "unknown --format (use json, text or csv)");
+      return cs_cli_usage_error (argv[0],
+                                 is_report ? "unknown --format (use json, text, csv, html or pdf)"
+                                           : "unknown --format (use json, text or csv)");
+    }
+  if (!is_report && (format == CS_REPORT_FORMAT_HTML || format == CS_REPORT_FORMAT_PDF))
+    {
+      cs_cli_options_clear (&opts);
+      return cs_cli_usage_error (argv[0], "html and pdf are formats of 'report'");
     }
   if (g_strcmp0 (argv[0], "streams") == 0)
     kind = CS_TABLE_STREAMS;
   else if (g_strcmp0 (argv[0], "findings") == 0)
     kind = CS_TABLE_FINDINGS;
   analysis = cs_cli_load (&opts, &status);
+  for (guint i = 0; analysis != NULL && call_args != NULL && call_args[i] != NULL; i++)
+    {
+      guint number = cs_export_find_call (analysis, call_args[i]);
+
+      if (number == 0)
+        {
+          g_autofree char *message = g_strdup_printf ("no call '%s' in the capture", call_args[i]);
+
+          cs_cli_options_clear (&opts);
+          return cs_cli_usage_error (argv[0], message);
+        }
+      g_array_append_val (calls, number);
+    }
   if (analysis != NULL && (out = cs_cli_open_output (&opts)) != NULL)
     {
-      written = is_report ? cs_report_write (analysis, format, out)
+      written = is_report ? cs_report_write_calls (analysis, format, (const guint *) calls->data,
+                                                   calls->len, out)
                           : cs_report_write_table (analysis, kind, format, out);
       if (!cs_cli_close_output (out, written))
         {

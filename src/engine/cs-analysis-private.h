@@ -14,6 +14,8 @@ void cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls);
 void cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams);
 /* Findings (CsFinding*); counted on their calls. */
 void cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings);
+/* RTCP references kept by the merge (a GArray of CsRtcpRef; a reference is taken). */
+void cs_analysis_set_rtcp (CsAnalysis *self, GArray *rtcp);
 /* Appends the calls not yet in the model; main context only. */
 void cs_analysis_publish (CsAnalysis *self);
 

@@ -18,6 +18,7 @@ struct _CsAnalysis
   GListStore *stream_list;
   GPtrArray *findings; /* CsFinding*, set once at the end of the load */
   GListStore *finding_list;
+  GArray *rtcp; /* CsRtcpRef */
 };
 
 G_DEFINE_FINAL_TYPE (CsAnalysis, cs_analysis, G_TYPE_OBJECT)
@@ -37,6 +38,7 @@ cs_analysis_finalize (GObject *object)
   g_clear_object (&self->stream_list);
   g_clear_object (&self->finding_list);
   g_clear_pointer (&self->findings, g_ptr_array_unref);
+  g_clear_pointer (&self->rtcp, g_array_unref);
   g_clear_pointer (&self->streams, g_ptr_array_unref);
   g_clear_pointer (&self->calls, g_ptr_array_unref);
   g_mutex_clear (&self->calls_lock);
@@ -148,6 +150,21 @@ CsCaptureStats *
 cs_analysis_get_stats_mutable (CsAnalysis *self)
 {
   return &self->stats;
+}
+
+const GArray *
+cs_analysis_get_rtcp (CsAnalysis *self)
+{
+  static const GArray empty = { 0 };
+
+  return self->rtcp != NULL ? self->rtcp : &empty;
+}
+
+void
+cs_analysis_set_rtcp (CsAnalysis *self, GArray *rtcp)
+{
+  g_clear_pointer (&self->rtcp, g_array_unref);
+  self->rtcp = rtcp != NULL ? g_array_ref (rtcp) : NULL;
 }
 
 const GError *

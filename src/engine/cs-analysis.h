@@ -5,6 +5,7 @@
 
 #include "cs-call-list.h"
 #include "cs-capture-set.h"
+#include "cs-limits.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,13 @@ typedef struct
   GHashTable *sip_statuses; /* status code (GUINT_TO_POINTER) → GUINT_TO_POINTER(count) */
   guint64 malformed_sip;
   guint64 ip_fragments_evicted, tcp_streams_evicted;
+  /* What the caps dropped (each reported as a dropped-state finding); limits: the caps in force. */
+  CsLimits limits;
+  guint64 call_limit_messages;   /* SIP messages of new calls refused at limits.max_calls */
+  guint64 call_messages_dropped; /* messages not stored beyond limits.max_messages_per_call */
+  guint64 rtp_flows_evicted;     /* single-packet flows evicted at limits.max_streams */
+  guint64 rtp_packets_dropped;   /* packets of flows refused or evicted at limits.max_streams */
+  guint64 orphan_messages_dropped;
 } CsCaptureStats;
 
 #define CS_TYPE_ANALYSIS (cs_analysis_get_type ())
@@ -33,6 +41,8 @@ GListModel *cs_analysis_get_streams (CsAnalysis *self);
 /* GListModel of CsFinding, sorted by first frame */
 GListModel *cs_analysis_get_findings (CsAnalysis *self);
 const CsCaptureStats *cs_analysis_get_stats (CsAnalysis *self);
+/* RTCP packets seen (CsRtcpRef of cs-chunk.h), capture order; for trimmed exports. */
+const GArray *cs_analysis_get_rtcp (CsAnalysis *self);
 /* Non-NULL when reading stopped early because of damaged input. */
 const GError *cs_analysis_get_damage (CsAnalysis *self);
 /* Display name: "file.pcap" or "file.pcap + 2 more" */

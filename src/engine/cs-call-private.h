@@ -45,6 +45,10 @@ struct _CsCall
   GArray *stream_ids; /* guint */
   double mos;
   guint n_findings;
+
+  /* Cap on stored messages (0 = none) and what it dropped (CsLimits). */
+  guint max_messages;
+  guint dropped_messages;
 };
 
 CsCall *cs_call_new (guint number, const CsSipMessage *first);

@@ -8,6 +8,10 @@ struct _CsCallTracker
   GPtrArray *calls;       /* CsCall*, owned, in creation order */
   GHashTable *by_dialog;  /* "Call-ID\nFrom-tag" → newest CsCall */
   GHashTable *by_call_id; /* Call-ID → newest CsCall */
+  guint max_calls;        /* 0 = no cap */
+  guint max_messages_per_call;
+  guint64 refused_messages;
+  guint64 dropped_messages;
 };
 
 CsCallTracker *
@@ -30,6 +34,25 @@ cs_call_tracker_free (CsCallTracker *tracker)
   g_hash_table_unref (tracker->by_call_id);
   g_ptr_array_unref (tracker->calls);
   g_free (tracker);
+}
+
+void
+cs_call_tracker_set_limits (CsCallTracker *tracker, guint max_calls, guint max_messages_per_call)
+{
+  tracker->max_calls = max_calls;
+  tracker->max_messages_per_call = max_messages_per_call;
+}
+
+guint64
+cs_call_tracker_get_refused_messages (CsCallTracker *tracker)
+{
+  return tracker->refused_messages;
+}
+
+guint64
+cs_call_tracker_get_dropped_messages (CsCallTracker *tracker)
+{
+  return tracker->dropped_messages;
 }
 
 static char *
@@ -74,8 +97,16 @@ cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg)
 static CsCall *
 cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg)
 {
-  CsCall *call = cs_call_new (tracker->calls->len + 1, msg);
+  CsCall *call;
 
+  /* Calls already tracked are kept whole: new ones are refused at the cap. */
+  if (tracker->max_calls > 0 && tracker->calls->len >= tracker->max_calls)
+    {
+      tracker->refused_messages++;
+      return NULL;
+    }
+  call = cs_call_new (tracker->calls->len + 1, msg);
+  call->max_messages = tracker->max_messages_per_call;
   g_ptr_array_add (tracker->calls, call);
   g_hash_table_replace (tracker->by_dialog, cs_dialog_key (msg->call_id, msg->from_tag), call);
   g_hash_table_replace (tracker->by_call_id, g_strdup (msg->call_id), call);
@@ -86,6 +117,7 @@ CsCall *
 cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
 {
   CsCall *call;
+  guint dropped_before;
 
   if (msg->call_id == NULL)
     return NULL;
@@ -98,11 +130,17 @@ cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
   else if (call == NULL && !cs_message_starts_dialog (msg))
     call = g_hash_table_lookup (tracker->by_call_id, msg->call_id);
   if (call == NULL)
-    call = cs_call_tracker_create (tracker, msg);
+    {
+      call = cs_call_tracker_create (tracker, msg);
+      if (call == NULL)
+        return NULL;
+    }
   else if (cs_message_starts_dialog (msg) && msg->method == CS_SIP_METHOD_INVITE
            && cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
     cs_call_restart_after_challenge (call, msg);
+  dropped_before = call->dropped_messages;
   cs_call_add_message (call, msg);
+  tracker->dropped_messages += call->dropped_messages - dropped_before;
   return call;
 }
 

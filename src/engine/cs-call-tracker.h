@@ -9,8 +9,17 @@ typedef struct _CsCallTracker CsCallTracker;
 
 CsCallTracker *cs_call_tracker_new (void);
 void cs_call_tracker_free (CsCallTracker *tracker);
+/* Caps (0 = none, the default): calls created — messages that would start a
+ * call beyond it are refused (NULL) and counted — and messages stored per call. */
+void cs_call_tracker_set_limits (CsCallTracker *tracker, guint max_calls,
+                                 guint max_messages_per_call);
+/* Messages refused at the call cap. */
+guint64 cs_call_tracker_get_refused_messages (CsCallTracker *tracker);
+/* Messages not stored in their call at the per-call cap (they still moved its state). */
+guint64 cs_call_tracker_get_dropped_messages (CsCallTracker *tracker);
 /* Feeds one message (capture order). Returns the call it joined, or NULL for
- * messages that belong to no call (no Call-ID). Takes its own reference. */
+ * messages that belong to no call (no Call-ID) or refused at the call cap. Takes its own reference.
+ */
 CsCall *cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg);
 /* Settles states at capture end; returns the calls in order of their first
  * message (transfer container: the array owns references to the calls). */

@@ -211,11 +211,23 @@ gboolean
 cs_call_add_message (CsCall *self, CsSipMessage *msg)
 {
   char *signature = cs_call_message_signature (msg);
-  gboolean repeated = !g_hash_table_add (self->signatures, signature);
+  gboolean full = self->max_messages > 0 && self->messages->len >= self->max_messages;
+  gboolean repeated;
 
-  g_ptr_array_add (self->messages, cs_sip_message_ref (msg));
-  g_array_append_val (self->retransmitted, repeated);
-  cs_transaction_log_add (self->transactions, msg);
+  /* Over the cap a message still moves the state but nothing is stored. */
+  if (full)
+    {
+      repeated = g_hash_table_contains (self->signatures, signature);
+      g_free (signature);
+      self->dropped_messages++;
+    }
+  else
+    {
+      repeated = !g_hash_table_add (self->signatures, signature);
+      g_ptr_array_add (self->messages, cs_sip_message_ref (msg));
+      g_array_append_val (self->retransmitted, repeated);
+      cs_transaction_log_add (self->transactions, msg);
+    }
   if (msg->ts_ns > self->end_ns)
     self->end_ns = msg->ts_ns;
   if (self->user_agent == NULL && msg->user_agent != NULL && msg->is_request)

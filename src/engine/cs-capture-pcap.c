@@ -122,6 +122,9 @@ cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames, C
           return FALSE;
         }
 
+      /* Records are walked by a chain of dependent loads (each caplen gives the next
+       * header): prefetching ahead turns the memory latency into streaming. */
+      __builtin_prefetch (c.data + c.pos + 4096);
       frame.offset = c.pos;
       frame.ts_ns = (gint64) ((guint64) ts_sec * G_GUINT64_CONSTANT (1000000000)
                               + (nanoseconds ? ts_frac : (guint64) ts_frac * 1000u));

@@ -482,6 +482,8 @@ cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,
           break; /* name resolution, statistics, secrets, custom, unknown: not needed */
         }
       offset += block.length;
+      /* blocks are a chain of dependent loads: prefetch ahead (see cs-capture-pcap.c) */
+      __builtin_prefetch (capture->data + offset + 4096);
       if (ok)
         ok = cs_index_run_tick (run, offset, error);
     }

@@ -41,6 +41,7 @@ typedef struct
   CsCaptureProgressFunc progress;
   gpointer user_data;
   guint64 records;
+  guint64 released; /* bytes before this offset were dropped from memory */
 } CsIndexRun;
 
 /* Call once per record; FALSE (with the error set) when cancelled. */

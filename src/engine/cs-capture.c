@@ -11,8 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PROGRESS_EVERY_RECORDS 65536
+#define PROGRESS_EVERY_RECORDS 65536 /* also how often the loader plans chunks */
 #define CANCEL_CHECK_EVERY_RECORDS 4096
+#define RELEASE_EVERY_BYTES (8u * 1024 * 1024)
 
 static gboolean
 cs_capture_map (CsCapture *capture, GError **error)
@@ -193,7 +194,7 @@ gboolean
 cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames, GCancellable *cancellable,
                   CsCaptureProgressFunc progress, gpointer user_data, GError **error)
 {
-  CsIndexRun run = { capture, cancellable, progress, user_data, 0 };
+  CsIndexRun run = { capture, cancellable, progress, user_data, 0, 0 };
   gboolean ok;
 
   g_return_val_if_fail (capture != NULL, FALSE);
@@ -220,6 +221,14 @@ cs_index_run_tick (CsIndexRun *run, guint64 bytes_done, GError **error)
   if (run->records % CANCEL_CHECK_EVERY_RECORDS == 0
       && g_cancellable_set_error_if_cancelled (run->cancellable, error))
     return FALSE;
+  /* The walk only reads record headers: drop its pages behind it so that indexing
+   * does not hold the whole file in memory (decoding faults them back from the page
+   * cache chunk by chunk, and drops them again after the merge). */
+  if (bytes_done >= run->released + RELEASE_EVERY_BYTES)
+    {
+      cs_capture_release_range (run->capture, run->released, bytes_done);
+      run->released = bytes_done;
+    }
   if (run->progress != NULL && run->records % PROGRESS_EVERY_RECORDS == 0)
     run->progress (bytes_done, run->capture->size, run->user_data);
   return TRUE;

@@ -7,12 +7,37 @@
 #define CS_HEP_PORT 9060
 #define CS_CANCEL_CHECK_INTERVAL 4096
 
+/* Word-wise rather than cs_endpoint_hash's byte loop: this runs once per RTP packet.
+ * Fields only (never padding), so equal keys hash alike. */
+static inline guint32
+cs_hash_mix (guint32 h, guint32 value)
+{
+  h = (h ^ value) * 0x9e3779b1u;
+  return h ^ (h >> 15);
+}
+
+static inline guint32
+cs_hash_endpoint (guint32 h, const CsEndpoint *ep)
+{
+  guint32 words[4];
+
+  memcpy (words, ep->addr.bytes, sizeof words);
+  h = cs_hash_mix (h, words[0]);
+  if (ep->addr.family == 6)
+    {
+      h = cs_hash_mix (h, words[1]);
+      h = cs_hash_mix (h, words[2]);
+      h = cs_hash_mix (h, words[3]);
+    }
+  return cs_hash_mix (h, ((guint32) ep->addr.family << 16) | ep->port);
+}
+
 guint
 cs_rtp_stream_key_hash (gconstpointer key)
 {
   const CsRtpStreamKey *k = key;
 
-  return (cs_endpoint_hash (&k->src) * 31u + cs_endpoint_hash (&k->dst)) * 31u + k->ssrc;
+  return cs_hash_mix (cs_hash_endpoint (cs_hash_endpoint (0x811c9dc5u, &k->src), &k->dst), k->ssrc);
 }
 
 gboolean
@@ -56,7 +81,15 @@ cs_chunk_free (CsChunk *chunk)
   g_hash_table_unref (chunk->rtp_runs);
   g_ptr_array_unref (chunk->rtp_order);
   g_array_unref (chunk->rtcp);
+  g_free (chunk->frames);
   g_free (chunk);
+}
+
+void
+cs_chunk_copy_frames (CsChunk *chunk, const CsFrame *frames)
+{
+  g_free (chunk->frames);
+  chunk->frames = g_memdup2 (frames, (gsize) chunk->n_frames * sizeof (CsFrame));
 }
 
 CsUdpPayloadKind
@@ -111,7 +144,7 @@ cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
     {
       run = g_new0 (CsRtpRun, 1);
       run->key = key;
-      run->packets = g_array_new (FALSE, FALSE, sizeof (CsRtpPacket));
+      run->packets = g_array_sized_new (FALSE, FALSE, sizeof (CsRtpPacket), 64);
       g_hash_table_insert (chunk->rtp_runs, &run->key, run);
       g_ptr_array_add (chunk->rtp_order, run);
     }
@@ -173,18 +206,23 @@ cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
 void
 cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
 {
-  const CsFrame *frames = cs_capture_set_get_frames (set);
+  const CsFrame *frames = chunk->frames != NULL
+                              ? chunk->frames
+                              : cs_capture_set_get_frames (set) + chunk->first_index;
 
   for (guint32 i = 0; i < chunk->n_frames; i++)
     {
       guint32 index = chunk->first_index + i;
-      const CsFrame *frame = &frames[index];
+      const CsFrame *frame = &frames[i];
       guint32 number = index + 1;
       CsPacket pkt;
       CsDecodeStatus status;
 
       if (i % CS_CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
         return;
+      /* frames are scattered reads of a cold mapping: fetch a few ahead */
+      if (i + 8 < chunk->n_frames)
+        __builtin_prefetch (cs_capture_set_frame_data (set, &frames[i + 8]));
       chunk->bytes += frame->caplen;
       if (frame->flags & CS_FRAME_FILTERED_OUT)
         continue;
@@ -198,5 +236,15 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
         cs_chunk_add_udp (chunk, &pkt, number, frame->ts_ns);
       else if (status == CS_DECODE_MALFORMED)
         chunk->undecodable++;
+    }
+  /* Drop the chunk's pages now rather than after its merge: workers may run ahead of
+   * the merge, and the few frames the merge reads again fault back from the page cache. */
+  if (chunk->n_frames > 0 && cs_capture_set_get_n_files (set) == 1)
+    {
+      const CsFrame *first = &frames[0];
+      const CsFrame *last = &frames[chunk->n_frames - 1];
+
+      cs_capture_release_range (cs_capture_set_get_file (set, 0), first->offset,
+                                last->offset + last->caplen);
     }
 }

@@ -48,10 +48,16 @@ typedef struct
   GArray *rtcp;         /* CsRtcpRef */
   guint64 bytes;
   guint64 undecodable;
+  /* Its own copy of its frames (so the index may keep growing while workers decode),
+   * or NULL to read them from the capture set. */
+  CsFrame *frames;
+  gint decoded; /* atomic: the loader's hand-off flag (see cs-loader.c) */
 } CsChunk;
 
 CsChunk *cs_chunk_new (guint32 first_index, guint32 n_frames);
 void cs_chunk_free (CsChunk *chunk);
+/* Gives the chunk a private copy of its n_frames frames. */
+void cs_chunk_copy_frames (CsChunk *chunk, const CsFrame *frames);
 /* Decodes the chunk's frames. Thread-safe with respect to other chunks. */
 void cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable);
 

@@ -229,6 +229,36 @@ cs_findings_detect_call (CsCall *call, GPtrArray *call_streams, const CsFindingT
     cs_findings_call_media (call, call_streams, t, out);
 }
 
+/* A cap (CsLimits) was reached: say what was dropped and how to raise the cap. */
+static void
+cs_findings_detect_limits (const CsCaptureStats *stats, GPtrArray *out)
+{
+  const CsLimits *l = &stats->limits;
+
+  if (stats->call_limit_messages > 0)
+    cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_WARNING, 0, 0, NULL,
+                     "Call limit of %u reached: %" G_GUINT64_FORMAT
+                     " SIP messages of further calls were not analysed "
+                     "(raise it with " CS_LIMITS_ENV "=calls=N)",
+                     l->max_calls, stats->call_limit_messages);
+  if (stats->call_messages_dropped > 0)
+    cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_WARNING, 0, 0, NULL,
+                     "%" G_GUINT64_FORMAT " SIP messages beyond %u per call were not kept "
+                     "(they still updated call states; " CS_LIMITS_ENV "=messages_per_call=N)",
+                     stats->call_messages_dropped, l->max_messages_per_call);
+  if (stats->rtp_packets_dropped > 0)
+    cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_WARNING, 0, 0, NULL,
+                     "RTP stream limit of %u reached: %" G_GUINT64_FORMAT
+                     " packets were not analysed, %" G_GUINT64_FORMAT
+                     " single-packet flows evicted (" CS_LIMITS_ENV "=streams=N)",
+                     l->max_streams, stats->rtp_packets_dropped, stats->rtp_flows_evicted);
+  if (stats->orphan_messages_dropped > 0)
+    cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_INFO, 0, 0, NULL,
+                     "%" G_GUINT64_FORMAT " more SIP messages outside any call were not listed "
+                     "(limit %u)",
+                     stats->orphan_messages_dropped, l->max_orphan_messages);
+}
+
 void
 cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
                             GPtrArray *orphan_messages, GPtrArray *out)
@@ -245,6 +275,7 @@ cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
     cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_WARNING, 0, 0, NULL,
                      "%" G_GUINT64_FORMAT " TCP streams were dropped (reassembly limit reached)",
                      stats->tcp_streams_evicted);
+  cs_findings_detect_limits (stats, out);
   for (guint i = 0; orphan_messages != NULL && i < orphan_messages->len; i++)
     {
       CsSipMessage *msg = g_ptr_array_index (orphan_messages, i);

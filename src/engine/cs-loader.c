@@ -17,6 +17,8 @@ struct _CsLoader
 {
   GObject parent_instance;
   guint n_threads;
+  guint chunk_frames; /* 0: the default chunk sizes */
+  CsLimits limits;
   char *filter;
 
   /* Progress, written by the load thread, read on the main context. */
@@ -114,6 +116,9 @@ static void
 cs_loader_init (CsLoader *self)
 {
   g_mutex_init (&self->lock);
+  cs_limits_init_default (&self->limits);
+  /* Ignored when malformed: the CLI and app validate it themselves. */
+  cs_limits_parse (&self->limits, g_getenv (CS_LIMITS_ENV), NULL);
 }
 
 CsLoader *
@@ -128,10 +133,29 @@ cs_loader_set_threads (CsLoader *self, guint n_threads)
   self->n_threads = n_threads;
 }
 
+void
+cs_loader_set_chunk_frames (CsLoader *self, guint chunk_frames)
+{
+  self->chunk_frames = chunk_frames;
+}
+
 guint
 cs_loader_get_threads (CsLoader *self)
 {
   return self->n_threads != 0 ? self->n_threads : MAX (1u, g_get_num_processors ());
+}
+
+void
+cs_loader_set_limits (CsLoader *self, const CsLimits *limits)
+{
+  self->limits = *limits;
+  cs_limits_fill_defaults (&self->limits);
+}
+
+const CsLimits *
+cs_loader_get_limits (CsLoader *self)
+{
+  return &self->limits;
 }
 
 void
@@ -227,149 +251,240 @@ cs_loader_report (CsLoader *self, double fraction, guint64 packets, const char *
     }
 }
 
+/* CALLSCOPE_PROFILE=1 prints each phase's wall time and memory to stderr (tests/bench). */
+static void
+cs_loader_profile (const char *phase)
+{
+  static gint64 last_us;
+  g_autofree char *status = NULL;
+  const char *rss, *hwm;
+  gint64 now = g_get_monotonic_time ();
+
+  if (g_getenv ("CALLSCOPE_PROFILE") == NULL)
+    return;
+  if (last_us == 0 || g_str_equal (phase, "start"))
+    last_us = now;
+  g_file_get_contents ("/proc/self/status", &status, NULL, NULL);
+  rss = status != NULL ? strstr (status, "VmRSS:") : NULL;
+  hwm = status != NULL ? strstr (status, "VmHWM:") : NULL;
+  g_printerr ("callscope-profile: %-10s %8.1f ms  rss %6lld KiB  peak %6lld KiB\n", phase,
+              (now - last_us) / 1000.0, rss != NULL ? g_ascii_strtoll (rss + 6, NULL, 10) : 0LL,
+              hwm != NULL ? g_ascii_strtoll (hwm + 6, NULL, 10) : 0LL);
+  last_us = now;
+}
+
+/* ---- the parallel map, pipelined with the index ----
+ *
+ * The index walk (main thread) plans chunks as soon as their frames are known; each
+ * chunk gets a copy of its frames, so the index may keep growing its array while
+ * workers decode. The main thread merges decoded chunks in order whenever it can, so
+ * only a few chunks are ever in flight (pages and results stay bounded). */
+
 typedef struct
 {
   CsLoader *loader;
-  guint64 total_bytes;
-} CsIndexProgress;
+  CsCaptureSet *set;
+  CsAnalysis *analysis;
+  GCancellable *cancellable;
+  CsMerge *merge;
+  GAsyncQueue *todo; /* CsChunk* to decode; the pipeline itself is the stop sentinel */
+  GThread **workers;
+  guint n_workers;
+  GMutex lock; /* guards CsChunk.decoded */
+  GCond cond;
+  GPtrArray *chunks; /* planned, in capture order; merged ones are NULL */
+  guint n_merged;
+  guint32 planned_frames;
+  guint64 merged_frames;
+  gboolean indexing;     /* progress: the index is still running */
+  gboolean can_pipeline; /* no filter: frames can be decoded before the index ends */
+  double index_share;    /* part of the progress bar the index walk stands for */
+  double index_fraction;
+} CsPipeline;
 
-static void
-cs_loader_index_progress (guint64 done, guint64 total, gpointer user_data)
+static gboolean
+cs_chunk_is_decoded (CsChunk *chunk)
 {
-  CsIndexProgress *p = user_data;
-
-  cs_loader_report (p->loader, total > 0 ? CS_INDEX_SHARE * (double) done / total : 0, 0,
-                    "Indexing frames", FALSE);
+  return g_atomic_int_get (&chunk->decoded);
 }
 
-/* ---- the parallel map ---- */
-
-typedef struct
-{
-  CsCaptureSet *set;
-  GCancellable *cancellable;
-  CsChunk **chunks;
-  gboolean *done;
-  guint n_chunks;
-  gint next; /* atomic: next chunk to decode */
-  GMutex lock;
-  GCond cond;
-} CsMapJob;
-
 static gpointer
-cs_map_worker (gpointer user_data)
+cs_pipeline_worker (gpointer user_data)
 {
-  CsMapJob *job = user_data;
+  CsPipeline *p = user_data;
 
   for (;;)
     {
-      guint index = (guint) g_atomic_int_add (&job->next, 1);
+      gpointer item = g_async_queue_pop (p->todo);
+      CsChunk *chunk;
 
-      if (index >= job->n_chunks)
+      if (item == (gpointer) p)
         break;
-      cs_chunk_decode (job->chunks[index], job->set, job->cancellable);
-      g_mutex_lock (&job->lock);
-      job->done[index] = TRUE;
-      g_cond_broadcast (&job->cond);
-      g_mutex_unlock (&job->lock);
+      chunk = item;
+      cs_chunk_decode (chunk, p->set, p->cancellable);
+      g_mutex_lock (&p->lock);
+      g_atomic_int_set (&chunk->decoded, TRUE);
+      g_cond_broadcast (&p->cond);
+      g_mutex_unlock (&p->lock);
     }
   return NULL;
 }
 
-static GPtrArray *
-cs_loader_plan_chunks (guint32 n_frames)
+static void
+cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis, GCancellable *cancellable,
+                   gboolean can_pipeline)
 {
-  GPtrArray *chunks = g_ptr_array_new ();
-  guint32 start = 0;
+  CsCaptureStats *stats = cs_analysis_get_stats_mutable (analysis);
 
-  while (start < n_frames)
-    {
-      guint32 size = chunks->len == 0 ? CS_FIRST_CHUNK_FRAMES : CS_CHUNK_FRAMES;
-      guint32 n = MIN (size, n_frames - start);
-
-      g_ptr_array_add (chunks, cs_chunk_new (start, n));
-      start += n;
-    }
-  return chunks;
+  p->loader = self;
+  p->analysis = analysis;
+  p->set = cs_analysis_get_capture_set (analysis);
+  p->cancellable = cancellable;
+  stats->limits = self->limits;
+  p->merge = cs_merge_new (p->set, stats);
+  p->todo = g_async_queue_new ();
+  p->chunks = g_ptr_array_new ();
+  g_mutex_init (&p->lock);
+  g_cond_init (&p->cond);
+  p->n_workers = cs_loader_get_threads (self);
+  p->workers = g_new0 (GThread *, p->n_workers);
+  p->indexing = TRUE;
+  p->can_pipeline = can_pipeline;
+  /* pipelined, the walk is most of the load; otherwise decoding follows it */
+  p->index_share = can_pipeline ? 0.9 : CS_INDEX_SHARE;
+  for (guint i = 0; i < p->n_workers; i++)
+    p->workers[i] = g_thread_new ("cs-decode", cs_pipeline_worker, p);
 }
 
-static void
-cs_loader_decode_and_merge (CsLoader *self, CsAnalysis *analysis, GCancellable *cancellable)
+static guint32
+cs_pipeline_chunk_size (CsPipeline *p)
 {
-  CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
-  guint32 n_frames = cs_capture_set_get_n_frames (set);
-  g_autoptr (GPtrArray) chunks = cs_loader_plan_chunks (n_frames);
-  CsMapJob job = { 0 };
-  CsMerge *merge = cs_merge_new (set, cs_analysis_get_stats_mutable (analysis));
-  guint n_workers = MIN (cs_loader_get_threads (self), MAX (chunks->len, 1u));
-  GThread **workers = g_new0 (GThread *, n_workers);
-  guint64 merged_frames = 0;
-  const CsFrame *frames = cs_capture_set_get_frames (set);
+  if (p->loader->chunk_frames > 0)
+    return p->loader->chunk_frames;
+  return p->chunks->len == 0 ? CS_FIRST_CHUNK_FRAMES : CS_CHUNK_FRAMES;
+}
 
-  job.set = set;
-  job.cancellable = cancellable;
-  job.chunks = (CsChunk **) chunks->pdata;
-  job.n_chunks = chunks->len;
-  job.done = g_new0 (gboolean, chunks->len);
-  g_mutex_init (&job.lock);
-  g_cond_init (&job.cond);
-  for (guint i = 0; i < n_workers; i++)
-    workers[i] = g_thread_new ("cs-decode", cs_map_worker, &job);
+/* Hands every full chunk of the frames indexed so far (all of them when final) to
+ * the workers. */
+static void
+cs_pipeline_plan (CsPipeline *p, gboolean final)
+{
+  guint32 available = cs_capture_set_get_n_frames (p->set);
+  const CsFrame *frames = cs_capture_set_get_frames (p->set);
 
-  for (guint i = 0; i < job.n_chunks; i++)
+  while (p->planned_frames < available)
     {
-      CsChunk *chunk = job.chunks[i];
+      guint32 size = cs_pipeline_chunk_size (p);
+      guint32 n = MIN (size, available - p->planned_frames);
+      CsChunk *chunk;
 
-      g_mutex_lock (&job.lock);
-      while (!job.done[i])
-        g_cond_wait (&job.cond, &job.lock);
-      g_mutex_unlock (&job.lock);
-      if (!g_cancellable_is_cancelled (cancellable))
-        cs_merge_add_chunk (merge, chunk);
-      merged_frames += chunk->n_frames;
-      cs_analysis_get_stats_mutable (analysis)->bytes += chunk->bytes;
-      /* The chunk's pages will not be read again soon. */
-      if (chunk->n_frames > 0)
-        {
-          const CsFrame *last = &frames[chunk->first_index + chunk->n_frames - 1];
-
-          if (cs_capture_set_get_n_files (set) == 1)
-            cs_capture_release_range (cs_capture_set_get_file (set, 0),
-                                      frames[chunk->first_index].offset,
-                                      last->offset + last->caplen);
-        }
-      cs_chunk_free (chunk);
-      job.chunks[i] = NULL;
-      cs_loader_report (
-          self, CS_INDEX_SHARE + (1 - CS_INDEX_SHARE) * (double) merged_frames / MAX (n_frames, 1),
-          merged_frames, "Reconstructing calls", FALSE);
+      if (n < size && !final)
+        break;
+      chunk = cs_chunk_new (p->planned_frames, n);
+      cs_chunk_copy_frames (chunk, frames + p->planned_frames);
+      p->planned_frames += n;
+      g_ptr_array_add (p->chunks, chunk);
+      g_async_queue_push (p->todo, chunk);
     }
-  for (guint i = 0; i < n_workers; i++)
-    g_thread_join (workers[i]);
+}
 
-  if (!g_cancellable_is_cancelled (cancellable))
+/* Merges the next chunk; FALSE when it is not decoded yet and wait is FALSE. */
+static gboolean
+cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
+{
+  CsChunk *chunk = g_ptr_array_index (p->chunks, p->n_merged);
+  CsCaptureStats *stats = cs_analysis_get_stats_mutable (p->analysis);
+  guint32 n_frames;
+
+  g_mutex_lock (&p->lock);
+  while (wait && !cs_chunk_is_decoded (chunk))
+    g_cond_wait (&p->cond, &p->lock);
+  g_mutex_unlock (&p->lock);
+  if (!cs_chunk_is_decoded (chunk))
+    return FALSE;
+  if (!g_cancellable_is_cancelled (p->cancellable))
+    cs_merge_add_chunk (p->merge, chunk);
+  p->merged_frames += chunk->n_frames;
+  stats->bytes += chunk->bytes;
+  cs_chunk_free (chunk);
+  p->chunks->pdata[p->n_merged++] = NULL;
+  n_frames = cs_capture_set_get_n_frames (p->set);
+  if (p->indexing)
+    cs_loader_report (p->loader, p->index_fraction, p->merged_frames, "Reconstructing calls",
+                      FALSE);
+  else
+    cs_loader_report (p->loader,
+                      p->index_share
+                          + (1 - p->index_share) * (double) p->merged_frames / MAX (n_frames, 1),
+                      p->merged_frames, "Reconstructing calls", FALSE);
+  return TRUE;
+}
+
+/* Called from the index walk: start decoding what is known, merge what is done, and
+ * keep at most a few chunks per worker in flight. */
+static void
+cs_pipeline_index_progress (guint64 done, guint64 total, gpointer user_data)
+{
+  CsPipeline *p = user_data;
+
+  p->index_fraction = total > 0 ? p->index_share * (double) done / total : 0;
+  if (!p->can_pipeline)
+    {
+      cs_loader_report (p->loader, p->index_fraction, 0, "Indexing frames", FALSE);
+      return;
+    }
+  cs_pipeline_plan (p, FALSE);
+  while (p->n_merged < p->chunks->len
+         && cs_pipeline_merge_next (p, p->chunks->len - p->n_merged > 4 * p->n_workers))
+    ;
+}
+
+/* After the index: decodes and merges the rest, then (when analyse) measures and
+ * judges. Always called once the pipeline started: it stops the workers. */
+static void
+cs_pipeline_finish (CsPipeline *p, gboolean analyse)
+{
+  CsAnalysis *analysis = p->analysis;
+  GCancellable *cancellable = p->cancellable;
+
+  p->indexing = FALSE;
+  if (analyse)
+    cs_pipeline_plan (p, TRUE);
+  while (p->n_merged < p->chunks->len)
+    cs_pipeline_merge_next (p, TRUE);
+  for (guint i = 0; i < p->n_workers; i++)
+    g_async_queue_push (p->todo, p);
+  for (guint i = 0; i < p->n_workers; i++)
+    g_thread_join (p->workers[i]);
+
+  if (analyse && !g_cancellable_is_cancelled (cancellable))
     {
       const CsCaptureStats *stats = cs_analysis_get_stats (analysis);
       g_autoptr (GPtrArray) calls
-          = cs_call_tracker_finish (cs_merge_get_tracker (merge), stats->last_ns);
+          = cs_call_tracker_finish (cs_merge_get_tracker (p->merge), stats->last_ns);
       g_autoptr (GPtrArray) streams = NULL;
       g_autoptr (GPtrArray) findings = NULL;
       CsFindingThresholds thresholds;
 
+      cs_loader_profile ("merge");
       cs_analysis_take_calls (analysis, calls);
-      cs_loader_report (self, 1, n_frames, "Measuring streams", TRUE);
-      streams = cs_merge_build_streams (merge);
+      cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
+      streams = cs_merge_build_streams (p->merge);
+      cs_loader_profile ("streams");
       cs_analysis_take_streams (analysis, streams);
       cs_finding_thresholds_init (&thresholds);
       findings = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
-                                         cs_merge_get_orphans (merge), &thresholds);
+                                         cs_merge_get_orphans (p->merge), &thresholds);
       cs_analysis_take_findings (analysis, findings);
+      cs_loader_profile ("findings");
+      cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));
     }
-  cs_merge_free (merge);
-  g_mutex_clear (&job.lock);
-  g_cond_clear (&job.cond);
-  g_free (job.done);
-  g_free (workers);
+  cs_merge_free (p->merge);
+  g_ptr_array_unref (p->chunks);
+  g_async_queue_unref (p->todo);
+  g_mutex_clear (&p->lock);
+  g_cond_clear (&p->cond);
+  g_free (p->workers);
 }
 
 static void
@@ -399,9 +514,10 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
   CsCaptureSet *set = cs_capture_set_new ();
   g_autoptr (CsAnalysis) analysis = NULL;
   g_autoptr (GError) damage = NULL;
-  CsIndexProgress index_progress = { self, 0 };
+  CsPipeline pipeline = { 0 };
 
   self->started_us = g_get_monotonic_time ();
+  cs_loader_profile ("start");
   if (paths == NULL || paths[0] == NULL)
     {
       cs_capture_set_free (set);
@@ -420,23 +536,33 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
   g_mutex_unlock (&self->lock);
   cs_loader_report (self, 0, 0, "Indexing frames", TRUE);
 
-  if (!cs_capture_set_index (set, cancellable, cs_loader_index_progress, &index_progress, &damage))
+  /* Without a filter, chunks decode while the index walk is still running. */
+  cs_pipeline_start (&pipeline, self, analysis, cancellable, filter == NULL);
+  if (!cs_capture_set_index (set, cancellable, cs_pipeline_index_progress, &pipeline, &damage))
     {
       if (g_error_matches (damage, G_IO_ERROR, G_IO_ERROR_CANCELLED)
           || g_cancellable_is_cancelled (cancellable))
-        goto cancelled;
+        {
+          cs_pipeline_finish (&pipeline, FALSE);
+          goto cancelled;
+        }
       if (!g_error_matches (damage, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_TRUNCATED)
           && !g_error_matches (damage, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_CORRUPT))
         {
+          cs_pipeline_finish (&pipeline, FALSE);
           g_propagate_error (error, g_steal_pointer (&damage));
           return NULL;
         }
       cs_analysis_set_damage (analysis, damage);
     }
   if (filter != NULL && !cs_capture_set_apply_filter (set, filter, error))
-    return NULL;
+    {
+      cs_pipeline_finish (&pipeline, FALSE);
+      return NULL;
+    }
   cs_loader_fill_frame_stats (analysis);
-  cs_loader_decode_and_merge (self, analysis, cancellable);
+  cs_loader_profile ("index");
+  cs_pipeline_finish (&pipeline, TRUE);
   if (g_cancellable_is_cancelled (cancellable))
     goto cancelled;
   cs_loader_report (self, 1, cs_capture_set_get_n_frames (set), "Done", TRUE);

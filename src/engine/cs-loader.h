@@ -14,6 +14,13 @@ CsLoader *cs_loader_new (void);
 /* Worker threads for the decode phase; 0 = one per processor. */
 void cs_loader_set_threads (CsLoader *self, guint n_threads);
 guint cs_loader_get_threads (CsLoader *self);
+/* Frames per decode chunk; 0 (the default) = a small first chunk, then 32768. The
+ * result does not depend on it (tests split a file into many chunks to check that). */
+void cs_loader_set_chunk_frames (CsLoader *self, guint chunk_frames);
+/* Caps on state kept per load (see cs-limits.h); starts from the defaults
+ * plus $CALLSCOPE_LIMITS. */
+void cs_loader_set_limits (CsLoader *self, const CsLimits *limits);
+const CsLimits *cs_loader_get_limits (CsLoader *self);
 /* Optional BPF expression applied to every frame (NULL for none). */
 void cs_loader_set_filter (CsLoader *self, const char *bpf);
 

@@ -6,13 +6,8 @@
 #include "cs-stream-binder.h"
 #include "cs-tcp-reassembly.h"
 
-/* Caps on reassembly state; reaching them evicts the oldest (counted in stats). */
-#define CS_IP_REASSEMBLY_MAX_BYTES (64u * 1024 * 1024)
-#define CS_IP_REASSEMBLY_MAX_DATAGRAMS 65536
-#define CS_TCP_MAX_BYTES_PER_STREAM (1024u * 1024)
-#define CS_TCP_MAX_STREAMS 65536
-/* SIP without a Call-ID is reported, up to this many messages. */
-#define CS_MAX_ORPHAN_MESSAGES 10000
+/* Every store here is capped by stats->limits (CsLimits); what a cap drops is
+ * counted in stats and becomes a dropped-state finding. */
 
 struct _CsMerge
 {
@@ -26,6 +21,8 @@ struct _CsMerge
   GPtrArray *run_order;
   GArray *rtcp;
   GPtrArray *orphans; /* malformed SIP messages that joined no call */
+  CsLimits limits;
+  guint new_flows_since_sweep; /* new RTP flows seen since the last eviction sweep */
 };
 
 static void
@@ -42,10 +39,16 @@ cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
 
   merge->set = set;
   merge->stats = stats;
+  cs_limits_fill_defaults (&stats->limits);
+  merge->limits = stats->limits;
+  merge->new_flows_since_sweep = G_MAXUINT; /* the first time the cap is hit, sweep */
   merge->tracker = cs_call_tracker_new ();
+  cs_call_tracker_set_limits (merge->tracker, merge->limits.max_calls,
+                              merge->limits.max_messages_per_call);
   merge->binder = cs_stream_binder_new ();
-  merge->ip = cs_ip_reassembler_new (CS_IP_REASSEMBLY_MAX_BYTES, CS_IP_REASSEMBLY_MAX_DATAGRAMS);
-  merge->tcp = cs_tcp_reassembler_new (CS_TCP_MAX_BYTES_PER_STREAM, CS_TCP_MAX_STREAMS);
+  merge->ip = cs_ip_reassembler_new (merge->limits.max_ip_bytes, merge->limits.max_ip_datagrams);
+  merge->tcp = cs_tcp_reassembler_new (merge->limits.max_tcp_bytes_per_stream,
+                                       merge->limits.max_tcp_streams);
   merge->runs = g_hash_table_new (cs_rtp_stream_key_hash, cs_rtp_stream_key_equal);
   merge->run_order = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_rtp_run_free);
   merge->rtcp = g_array_new (FALSE, FALSE, sizeof (CsRtcpRef));
@@ -53,13 +56,22 @@ cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
   return merge;
 }
 
+/* Copies the reassemblers' and tracker's drop counters into the stats. */
+static void
+cs_merge_sync_stats (CsMerge *merge)
+{
+  merge->stats->ip_fragments_evicted = cs_ip_reassembler_get_evicted (merge->ip);
+  merge->stats->tcp_streams_evicted = cs_tcp_reassembler_get_evicted (merge->tcp);
+  merge->stats->call_limit_messages = cs_call_tracker_get_refused_messages (merge->tracker);
+  merge->stats->call_messages_dropped = cs_call_tracker_get_dropped_messages (merge->tracker);
+}
+
 void
 cs_merge_free (CsMerge *merge)
 {
   if (merge == NULL)
     return;
-  merge->stats->ip_fragments_evicted = cs_ip_reassembler_get_evicted (merge->ip);
-  merge->stats->tcp_streams_evicted = cs_tcp_reassembler_get_evicted (merge->tcp);
+  cs_merge_sync_stats (merge);
   cs_call_tracker_free (merge->tracker);
   cs_stream_binder_free (merge->binder);
   cs_ip_reassembler_free (merge->ip);
@@ -86,6 +98,8 @@ cs_merge_get_rtp_runs (CsMerge *merge)
 GPtrArray *
 cs_merge_build_streams (CsMerge *merge)
 {
+  /* Findings are detected right after this: the counters must be final. */
+  cs_merge_sync_stats (merge);
   return cs_stream_binder_build (merge->binder, merge->run_order);
 }
 
@@ -112,7 +126,13 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
   if (msg->is_request)
     {
       const char *name = msg->method_name != NULL ? msg->method_name : "UNKNOWN";
-      gpointer count = g_hash_table_lookup (stats->sip_methods, name);
+      gpointer count;
+
+      /* Method names come from the packets: a flood of made-up ones is folded. */
+      if (g_hash_table_size (stats->sip_methods) >= merge->limits.max_method_names
+          && !g_hash_table_contains (stats->sip_methods, name))
+        name = "OTHER";
+      count = g_hash_table_lookup (stats->sip_methods, name);
 
       g_hash_table_replace (stats->sip_methods, g_strdup (name),
                             GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
@@ -135,8 +155,57 @@ cs_merge_add_sip (CsMerge *merge, CsSipMessage *msg)
   cs_merge_count_sip (merge, msg);
   call = cs_call_tracker_add (merge->tracker, msg);
   cs_stream_binder_add_sdp (merge->binder, call, msg);
-  if (call == NULL && merge->orphans->len < CS_MAX_ORPHAN_MESSAGES)
+  if (call != NULL || msg->call_id != NULL)
+    return; /* joined a call, or refused at the call cap (counted by the tracker) */
+  if (merge->orphans->len < merge->limits.max_orphan_messages)
     g_ptr_array_add (merge->orphans, cs_sip_message_ref (msg));
+  else
+    merge->stats->orphan_messages_dropped++;
+}
+
+/* Evicts the flows holding a single packet (noise, scans, a flood of SSRCs):
+ * they cannot become a stream on their own. Order of the others is kept. */
+static void
+cs_merge_evict_single_packet_runs (CsMerge *merge)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < merge->run_order->len; i++)
+    {
+      CsRtpRun *run = g_ptr_array_index (merge->run_order, i);
+
+      if (run->packets->len <= 1)
+        {
+          g_hash_table_remove (merge->runs, &run->key);
+          merge->stats->rtp_flows_evicted++;
+          merge->stats->rtp_packets_dropped += run->packets->len;
+          cs_rtp_run_free (run);
+        }
+      else
+        merge->run_order->pdata[kept++] = run;
+    }
+  /* The evicted runs are freed already: shrink without the free func. */
+  merge->run_order->len = kept;
+}
+
+/* May a new flow be tracked? At the cap, single-packet flows are evicted
+ * first; otherwise the new flow is refused. Sweeps run at most once per tenth
+ * of the cap of new flows, so a flood costs O(1) per packet. */
+static gboolean
+cs_merge_room_for_run (CsMerge *merge)
+{
+  guint cap = merge->limits.max_streams;
+
+  if (merge->new_flows_since_sweep < G_MAXUINT)
+    merge->new_flows_since_sweep++;
+  if (merge->run_order->len < cap)
+    return TRUE;
+  if (merge->new_flows_since_sweep >= MAX (cap / 10, 1u))
+    {
+      cs_merge_evict_single_packet_runs (merge);
+      merge->new_flows_since_sweep = 0;
+    }
+  return merge->run_order->len < cap;
 }
 
 static void
@@ -144,6 +213,11 @@ cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacke
 {
   CsRtpRun *run = g_hash_table_lookup (merge->runs, key);
 
+  if (run == NULL && !cs_merge_room_for_run (merge))
+    {
+      merge->stats->rtp_packets_dropped += n;
+      return;
+    }
   if (run == NULL)
     {
       run = g_new0 (CsRtpRun, 1);

@@ -59,6 +59,8 @@ typedef struct
   gsize body_len;
   CsSdp *sdp; /* parsed SDP (application/sdp body or first such part of a multipart), or NULL */
   char *malformed; /* NULL when well-formed; else the first problem found, e.g. "missing Call-ID" */
+  /* private: every string above (and the headers) lives in these blocks, freed together */
+  gpointer storage;
 } CsSipMessage;
 
 /* Bounds on hostile input: more headers, or a longer value, sets ->malformed and the

@@ -108,12 +108,27 @@ cs_json_end_array (CsJsonWriter *w)
   cs_json_close (w, ']');
 }
 
+static gboolean
+cs_json_needs_escape (guchar c)
+{
+  return c < 0x20 || c == '"' || c == '\\';
+}
+
 static void
 cs_json_write_escaped (CsJsonWriter *w, const char *s)
 {
   fputc ('"', w->out);
   for (const guchar *p = (const guchar *) s; *p != '\0'; p++)
     {
+      /* plain runs in one write: per-character stdio calls dominated large reports */
+      const guchar *run = p;
+
+      while (*p != '\0' && !cs_json_needs_escape (*p))
+        p++;
+      if (p > run)
+        fwrite (run, 1, (gsize) (p - run), w->out);
+      if (*p == '\0')
+        break;
       switch (*p)
         {
         case '"':
@@ -169,25 +184,45 @@ cs_json_string (CsJsonWriter *w, const char *value)
     }
 }
 
+/* Decimal digits by hand: fprintf's format parsing showed up in large reports. */
+static void
+cs_json_write_digits (CsJsonWriter *w, guint64 value, gboolean negative)
+{
+  char buf[24];
+  gsize pos = sizeof buf;
+
+  do
+    {
+      buf[--pos] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value > 0);
+  if (negative)
+    buf[--pos] = '-';
+  fwrite (buf + pos, 1, sizeof buf - pos, w->out);
+}
+
 void
 cs_json_int (CsJsonWriter *w, gint64 value)
 {
   cs_json_before_value (w);
-  fprintf (w->out, "%" G_GINT64_FORMAT, value);
+  /* the magnitude of G_MININT64 does not fit a gint64: negate in unsigned */
+  cs_json_write_digits (w, value < 0 ? 0 - (guint64) value : (guint64) value, value < 0);
 }
 
 void
 cs_json_uint (CsJsonWriter *w, guint64 value)
 {
   cs_json_before_value (w);
-  fprintf (w->out, "%" G_GUINT64_FORMAT, value);
+  cs_json_write_digits (w, value, FALSE);
 }
 
 void
 cs_json_double (CsJsonWriter *w, double value, int decimals)
 {
+  static const char *const formats[]
+      = { "%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f", "%.7f", "%.8f", "%.9f" };
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  char format[16];
 
   if (!isfinite (value))
     {
@@ -196,8 +231,7 @@ cs_json_double (CsJsonWriter *w, double value, int decimals)
     }
   cs_json_before_value (w);
   /* Locale-independent: a decimal comma would break the document. */
-  g_snprintf (format, sizeof format, "%%.%df", CLAMP (decimals, 0, 9));
-  g_ascii_formatd (buf, sizeof buf, format, value);
+  g_ascii_formatd (buf, sizeof buf, formats[CLAMP (decimals, 0, 9)], value);
   fputs (buf, w->out);
 }
 

@@ -1,0 +1,31 @@
+/* cs-detail-pane.h — one SIP message in detail: raw text, parsed SDP, frame and hex dump */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-analysis.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_DETAIL_PANE (cs_detail_pane_get_type ())
+G_DECLARE_FINAL_TYPE (CsDetailPane, cs_detail_pane, CS, DETAIL_PANE, GtkWidget)
+
+GtkWidget *cs_detail_pane_new (void);
+/* Where frames are read back from (the mapped capture); NULL forgets it. */
+void cs_detail_pane_set_analysis (CsDetailPane *self, CsAnalysis *analysis);
+/* The message shown, or NULL for the empty state. */
+void cs_detail_pane_set_message (CsDetailPane *self, CsSipMessage *msg);
+/* "message", "sdp" or "frame" */
+void cs_detail_pane_show_tab (CsDetailPane *self, const char *name);
+const char *cs_detail_pane_get_visible_tab (CsDetailPane *self);
+/* What the tabs show, for tests: the message text, the hex dump. */
+char *cs_detail_pane_dup_message_text (CsDetailPane *self);
+char *cs_detail_pane_dup_hex_text (CsDetailPane *self);
+
+/* The message as captured: the UDP payload read back from the mapped frame when the
+ * message lies in one frame, else rebuilt from its parsed start line, headers and body
+ * (*exact = FALSE). Also gives the payload's offset and length inside the frame. */
+char *cs_detail_dup_sip_text (CsCaptureSet *set, const CsSipMessage *msg, gboolean *exact,
+                              gsize *payload_offset, gsize *payload_len);
+
+G_END_DECLS

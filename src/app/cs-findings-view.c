@@ -1,0 +1,559 @@
+/* cs-findings-view.c — every finding with severity, kind, call, stream and text; filters; jumps to
+ * frames */
+#include "cs-findings-view.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-status-page.h"
+
+#define CS_N_FINDING_KINDS (CS_FINDING_DAMAGED_CAPTURE + 1)
+
+struct _CsFindingsView
+{
+  GtkWidget parent_instance;
+
+  GtkStack *stack;
+  GtkColumnView *column_view;
+  GtkDropDown *severity_dropdown;
+  GtkDropDown *kind_dropdown;
+  GtkLabel *count_label;
+  CsStatusPage *empty_page;
+
+  CsAnalysis *analysis;
+  CsSelection *selection;
+  GtkFilterListModel *filter_model;
+  GtkCustomFilter *filter;
+  GtkSingleSelection *row_selection;
+  CsSeverity min_severity;
+  int kind_filter;            /* -1 = all */
+  GArray *kind_choices;       /* int kind per kind-dropdown entry after "All kinds" */
+  gboolean updating_dropdown; /* rebuilding the kind list */
+};
+
+G_DEFINE_FINAL_TYPE (CsFindingsView, cs_findings_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_FINDING_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+char *
+cs_findings_view_kind_label (CsFindingKind kind)
+{
+  /* Stable names read as words; abbreviations stay capitals, "one-way" keeps its hyphen. */
+  static const char *const acronyms[] = { "pdd", "ssrc", "nat", "rtp", "sip", "ack", NULL };
+  g_auto (GStrv) words = g_strsplit (cs_finding_kind_to_string (kind), "-", -1);
+  GString *label = g_string_new (NULL);
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      gboolean acronym = g_strv_contains (acronyms, words[i]);
+
+      if (i > 0)
+        g_string_append_c (label, g_str_equal (words[i - 1], "one") ? '-' : ' ');
+      if (acronym)
+        {
+          g_autofree char *upper = g_ascii_strup (words[i], -1);
+          g_string_append (label, upper);
+        }
+      else if (i == 0)
+        {
+          g_string_append_c (label, g_ascii_toupper (words[i][0]));
+          g_string_append (label, words[i] + 1);
+        }
+      else
+        g_string_append (label, words[i]);
+    }
+  return g_string_free (label, FALSE);
+}
+
+static const char *
+severity_label (CsSeverity severity)
+{
+  switch (severity)
+    {
+    case CS_SEVERITY_ERROR:
+      return C_ ("severity", "Error");
+    case CS_SEVERITY_WARNING:
+      return C_ ("severity", "Warning");
+    default:
+      return C_ ("severity", "Info");
+    }
+}
+
+static const char *
+severity_css_class (CsSeverity severity)
+{
+  switch (severity)
+    {
+    case CS_SEVERITY_ERROR:
+      return "state-bad";
+    case CS_SEVERITY_WARNING:
+      return "state-degraded";
+    default:
+      return "state-unknown";
+    }
+}
+
+/* Columns */
+
+typedef enum
+{
+  COLUMN_SEVERITY,
+  COLUMN_KIND,
+  COLUMN_CALL,
+  COLUMN_STREAM,
+  COLUMN_FRAME,
+  COLUMN_TEXT,
+} CsFindingsColumn;
+
+static char *
+cell_text (CsFinding *finding, CsFindingsColumn column)
+{
+  const GArray *frames = cs_finding_get_frames (finding);
+
+  switch (column)
+    {
+    case COLUMN_SEVERITY:
+      return g_strdup (severity_label (cs_finding_get_severity (finding)));
+    case COLUMN_KIND:
+      return cs_findings_view_kind_label (cs_finding_get_kind (finding));
+    case COLUMN_CALL:
+      return cs_finding_get_call_number (finding) == 0
+                 ? g_strdup ("—")
+                 : g_strdup_printf ("%u", cs_finding_get_call_number (finding));
+    case COLUMN_STREAM:
+      return cs_finding_get_stream_id (finding) == 0
+                 ? g_strdup ("—")
+                 : g_strdup_printf ("%u", cs_finding_get_stream_id (finding));
+    case COLUMN_FRAME:
+      if (frames == NULL || frames->len == 0)
+        return g_strdup ("—");
+      if (frames->len == 1)
+        return g_strdup_printf ("%u", g_array_index (frames, guint32, 0));
+      /* TRANSLATORS: first frame of a finding and how many more there are */
+      return g_strdup_printf (_ ("%u (+%u)"), g_array_index (frames, guint32, 0), frames->len - 1);
+    case COLUMN_TEXT:
+    default:
+      return g_strdup (cs_finding_get_text (finding));
+    }
+}
+
+static guint64
+sort_key (CsFinding *finding, CsFindingsColumn column)
+{
+  const GArray *frames = cs_finding_get_frames (finding);
+
+  switch (column)
+    {
+    case COLUMN_SEVERITY:
+      return cs_finding_get_severity (finding);
+    case COLUMN_KIND:
+      return cs_finding_get_kind (finding);
+    case COLUMN_CALL:
+      return cs_finding_get_call_number (finding);
+    case COLUMN_STREAM:
+      return cs_finding_get_stream_id (finding);
+    default:
+      return frames != NULL && frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
+    }
+}
+
+static int
+compare_findings (gconstpointer a, gconstpointer b, gpointer data)
+{
+  CsFindingsColumn column = GPOINTER_TO_INT (data);
+  guint64 ka = sort_key ((CsFinding *) a, column), kb = sort_key ((CsFinding *) b, column);
+
+  if (column == COLUMN_TEXT)
+    return g_strcmp0 (cs_finding_get_text ((CsFinding *) a), cs_finding_get_text ((CsFinding *) b));
+  if (ka != kb)
+    return (ka > kb) - (ka < kb);
+  ka = sort_key ((CsFinding *) a, COLUMN_FRAME);
+  kb = sort_key ((CsFinding *) b, COLUMN_FRAME);
+  return (ka > kb) - (ka < kb);
+}
+
+static void
+cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  CsFindingsColumn column = GPOINTER_TO_INT (data);
+  GtkWidget *label = gtk_label_new (NULL);
+  gboolean numeric = column == COLUMN_CALL || column == COLUMN_STREAM || column == COLUMN_FRAME;
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  CsFindingsColumn column = GPOINTER_TO_INT (data);
+  GtkWidget *label = gtk_list_item_get_child (item);
+  CsFinding *finding = gtk_list_item_get_item (item);
+  g_autofree char *text = cell_text (finding, column);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  if (column == COLUMN_SEVERITY)
+    {
+      gtk_widget_remove_css_class (label, "state-bad");
+      gtk_widget_remove_css_class (label, "state-degraded");
+      gtk_widget_remove_css_class (label, "state-unknown");
+      gtk_widget_add_css_class (label, severity_css_class (cs_finding_get_severity (finding)));
+      gtk_widget_add_css_class (label, "state");
+    }
+  if (column == COLUMN_TEXT)
+    gtk_widget_set_tooltip_text (label, text);
+}
+
+static void
+add_columns (CsFindingsView *self)
+{
+  static const struct
+  {
+    const char *title;
+    int width;
+    gboolean expand;
+  } specs[] = {
+    { N_ ("Severity"), 96, FALSE }, { N_ ("Kind"), 152, FALSE },  { N_ ("Call"), 64, FALSE },
+    { N_ ("Stream"), 72, FALSE },   { N_ ("Frame"), 112, FALSE }, { N_ ("Description"), -1, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr (GtkColumnViewColumn) column = NULL;
+      g_autoptr (GtkSorter) sorter = NULL;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (i));
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (i));
+      column = gtk_column_view_column_new (_ (specs[i].title), factory);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_findings, GINT_TO_POINTER (i), NULL));
+      gtk_column_view_column_set_sorter (column, sorter);
+      gtk_column_view_column_set_expand (column, specs[i].expand);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      if (specs[i].width > 0)
+        gtk_column_view_column_set_fixed_width (column, specs[i].width);
+      gtk_column_view_append_column (self->column_view, column);
+    }
+}
+
+/* Filtering */
+
+static gboolean
+finding_matches (gpointer item, gpointer data)
+{
+  CsFindingsView *self = data;
+  CsFinding *finding = item;
+
+  if (cs_finding_get_severity (finding) < self->min_severity)
+    return FALSE;
+  return self->kind_filter < 0 || (int) cs_finding_get_kind (finding) == self->kind_filter;
+}
+
+static void
+update_count (CsFindingsView *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  guint total = self->analysis != NULL
+                    ? g_list_model_get_n_items (cs_analysis_get_findings (self->analysis))
+                    : 0;
+  g_autofree char *text = NULL;
+
+  if (shown == total)
+    text = g_strdup_printf (ngettext ("%u finding", "%u findings", total), total);
+  else
+    /* TRANSLATORS: findings shown by the filter, of all findings */
+    text
+        = g_strdup_printf (ngettext ("%u of %u finding", "%u of %u findings", total), shown, total);
+  gtk_label_set_text (self->count_label, text);
+  if (shown > 0)
+    gtk_stack_set_visible_child_name (self->stack, "list");
+  else
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      cs_status_page_set_title (self->empty_page,
+                                total > 0 ? _ ("No matching findings") : _ ("No findings"));
+      cs_status_page_set_description (
+          self->empty_page,
+          total > 0 ? _ ("No finding has this severity and kind. Choose “All” to see them all.")
+          : self->analysis != NULL
+              ? _ ("Nothing looks wrong in this capture: calls were set up and media flowed "
+                   "both ways without notable loss or jitter.")
+              : _ ("Problems in calls and streams — failed setup, retransmissions, one-way "
+                   "audio, loss — are listed here, each leading to the frames that show it."));
+    }
+}
+
+void
+cs_findings_view_set_min_severity (CsFindingsView *self, CsSeverity severity)
+{
+  g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
+
+  self->min_severity = severity;
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+void
+cs_findings_view_set_kind_filter (CsFindingsView *self, int kind)
+{
+  g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
+
+  self->kind_filter = kind;
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+on_severity_selected (GtkDropDown *dropdown, GParamSpec *pspec, CsFindingsView *self)
+{
+  /* Entries: all, warnings and errors, errors. */
+  static const CsSeverity levels[] = { CS_SEVERITY_INFO, CS_SEVERITY_WARNING, CS_SEVERITY_ERROR };
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (selected < G_N_ELEMENTS (levels))
+    cs_findings_view_set_min_severity (self, levels[selected]);
+}
+
+static void
+on_kind_selected (GtkDropDown *dropdown, GParamSpec *pspec, CsFindingsView *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (self->updating_dropdown)
+    return;
+  if (selected == 0 || selected == GTK_INVALID_LIST_POSITION || selected > self->kind_choices->len)
+    cs_findings_view_set_kind_filter (self, -1);
+  else
+    cs_findings_view_set_kind_filter (self, g_array_index (self->kind_choices, int, selected - 1));
+}
+
+/* The kind list offers only kinds present in the capture. */
+static void
+rebuild_kind_dropdown (CsFindingsView *self)
+{
+  g_autoptr (GtkStringList) strings = gtk_string_list_new (NULL);
+  gboolean present[CS_N_FINDING_KINDS] = { FALSE };
+  GListModel *findings = self->analysis != NULL ? cs_analysis_get_findings (self->analysis) : NULL;
+
+  for (guint i = 0; findings != NULL && i < g_list_model_get_n_items (findings); i++)
+    {
+      g_autoptr (CsFinding) finding = g_list_model_get_item (findings, i);
+      guint kind = cs_finding_get_kind (finding);
+      if (kind < CS_N_FINDING_KINDS)
+        present[kind] = TRUE;
+    }
+  g_array_set_size (self->kind_choices, 0);
+  gtk_string_list_append (strings, _ ("All kinds"));
+  for (int k = 0; k < CS_N_FINDING_KINDS; k++)
+    if (present[k])
+      {
+        g_autofree char *label = cs_findings_view_kind_label ((CsFindingKind) k);
+        gtk_string_list_append (strings, label);
+        g_array_append_val (self->kind_choices, k);
+      }
+  self->updating_dropdown = TRUE;
+  gtk_drop_down_set_model (self->kind_dropdown, G_LIST_MODEL (strings));
+  gtk_drop_down_set_selected (self->kind_dropdown, 0);
+  self->updating_dropdown = FALSE;
+  cs_findings_view_set_kind_filter (self, -1);
+}
+
+/* Activation */
+
+static gint64
+frame_time_ns (CsCall *call, CsStream *stream, guint32 frame)
+{
+  if (stream != NULL)
+    {
+      const GArray *packets = cs_stream_get_packets (stream);
+      for (guint i = 0; i < packets->len; i++)
+        if (g_array_index (packets, CsRtpPacket, i).frame == frame)
+          return g_array_index (packets, CsRtpPacket, i).arrival_ns;
+    }
+  if (call != NULL)
+    for (guint i = 0; i < cs_call_get_n_messages (call); i++)
+      {
+        CsSipMessage *msg = cs_call_get_message (call, i);
+        if (msg->frame == frame || msg->first_frame == frame)
+          return msg->ts_ns;
+      }
+  return 0;
+}
+
+static CsStream *
+lookup_stream (CsFindingsView *self, guint id)
+{
+  GListModel *streams;
+
+  if (self->analysis == NULL || id == 0)
+    return NULL;
+  streams = cs_analysis_get_streams (self->analysis);
+  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
+    {
+      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
+      if (cs_stream_get_id (stream) == id)
+        return stream; /* the model keeps it alive */
+    }
+  return NULL;
+}
+
+void
+cs_findings_view_activate (CsFindingsView *self, CsFinding *finding)
+{
+  const GArray *frames;
+  CsCall *call = NULL;
+  CsStream *stream;
+  guint32 frame;
+
+  g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
+  g_return_if_fail (CS_IS_FINDING (finding));
+
+  if (self->analysis != NULL && cs_finding_get_call_number (finding) != 0)
+    {
+      g_autofree char *key = g_strdup_printf ("%u", cs_finding_get_call_number (finding));
+      call = cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
+    }
+  stream = lookup_stream (self, cs_finding_get_stream_id (finding));
+  frames = cs_finding_get_frames (finding);
+  frame = frames != NULL && frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
+  if (self->selection != NULL)
+    cs_selection_select (self->selection, call, stream, frame,
+                         frame != 0 ? frame_time_ns (call, stream, frame) : 0);
+  g_signal_emit (self, signals[SIGNAL_FINDING_ACTIVATED], 0, finding);
+}
+
+static void
+on_row_selected (GtkSingleSelection *selection, GParamSpec *pspec, CsFindingsView *self)
+{
+  CsFinding *finding = gtk_single_selection_get_selected_item (selection);
+
+  if (finding != NULL)
+    cs_findings_view_activate (self, finding);
+}
+
+static void
+on_row_activated (GtkColumnView *view, guint position, CsFindingsView *self)
+{
+  g_autoptr (CsFinding) finding
+      = g_list_model_get_item (G_LIST_MODEL (self->row_selection), position);
+
+  if (finding != NULL)
+    cs_findings_view_activate (self, finding);
+}
+
+/* API */
+
+GtkWidget *
+cs_findings_view_new (void)
+{
+  return g_object_new (CS_TYPE_FINDINGS_VIEW, NULL);
+}
+
+void
+cs_findings_view_set_analysis (CsFindingsView *self, CsAnalysis *analysis)
+{
+  g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
+
+  g_set_object (&self->analysis, analysis);
+  gtk_filter_list_model_set_model (self->filter_model,
+                                   analysis != NULL ? cs_analysis_get_findings (analysis) : NULL);
+  rebuild_kind_dropdown (self);
+  update_count (self);
+}
+
+void
+cs_findings_view_set_selection (CsFindingsView *self, CsSelection *selection)
+{
+  g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
+  g_set_object (&self->selection, selection);
+}
+
+GListModel *
+cs_findings_view_get_shown_model (CsFindingsView *self)
+{
+  g_return_val_if_fail (CS_IS_FINDINGS_VIEW (self), NULL);
+  return G_LIST_MODEL (self->row_selection);
+}
+
+/* GObject */
+
+static void
+cs_findings_view_dispose (GObject *object)
+{
+  CsFindingsView *self = CS_FINDINGS_VIEW (object);
+
+  if (self->row_selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->row_selection, self);
+  if (self->filter_model != NULL)
+    g_signal_handlers_disconnect_by_data (self->filter_model, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_FINDINGS_VIEW);
+  /* The template's root box has no id, so dispose_template leaves it. */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->row_selection);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->analysis);
+  g_clear_pointer (&self->kind_choices, g_array_unref);
+  G_OBJECT_CLASS (cs_findings_view_parent_class)->dispose (object);
+}
+
+static void
+cs_findings_view_class_init (CsFindingsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_findings_view_dispose;
+
+  signals[SIGNAL_FINDING_ACTIVATED]
+      = g_signal_new ("finding-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 1, CS_TYPE_FINDING);
+
+  g_type_ensure (CS_TYPE_STATUS_PAGE);
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/callscope/Callscope/ui/cs-findings-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsFindingsView, stack);
+  gtk_widget_class_bind_template_child (widget_class, CsFindingsView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, CsFindingsView, severity_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, CsFindingsView, kind_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, CsFindingsView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, CsFindingsView, empty_page);
+  gtk_widget_class_bind_template_callback (widget_class, on_severity_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_kind_selected);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+cs_findings_view_init (CsFindingsView *self)
+{
+  GtkSortListModel *sorted;
+
+  self->kind_choices = g_array_new (FALSE, FALSE, sizeof (int));
+  self->kind_filter = -1;
+  self->min_severity = CS_SEVERITY_INFO;
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->filter = gtk_custom_filter_new (finding_matches, self, NULL);
+  self->filter_model = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filter_model)),
+                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->row_selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
+  gtk_single_selection_set_autoselect (self->row_selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->row_selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
+  add_columns (self);
+  g_signal_connect (self->row_selection, "notify::selected-item", G_CALLBACK (on_row_selected),
+                    self);
+  g_signal_connect (self->column_view, "activate", G_CALLBACK (on_row_activated), self);
+  g_signal_connect_swapped (self->filter_model, "items-changed", G_CALLBACK (update_count), self);
+  rebuild_kind_dropdown (self);
+  update_count (self);
+}

@@ -1,0 +1,31 @@
+/* cs-findings-view.h — every finding with severity, kind, call, stream and text; filters; jumps to
+ * frames */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-analysis.h"
+#include "cs-finding.h"
+#include "cs-selection.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_FINDINGS_VIEW (cs_findings_view_get_type ())
+G_DECLARE_FINAL_TYPE (CsFindingsView, cs_findings_view, CS, FINDINGS_VIEW, GtkWidget)
+
+/* Signal "finding-activated" (CsFinding*): a row was selected or activated,
+ * after the selection moved to its call, stream and first frame. */
+GtkWidget *cs_findings_view_new (void);
+void cs_findings_view_set_analysis (CsFindingsView *self, CsAnalysis *analysis);
+void cs_findings_view_set_selection (CsFindingsView *self, CsSelection *selection);
+/* Filters: findings at least this severe; a kind (-1 = every kind). */
+void cs_findings_view_set_min_severity (CsFindingsView *self, CsSeverity severity);
+void cs_findings_view_set_kind_filter (CsFindingsView *self, int kind);
+/* The findings as shown (filtered). */
+GListModel *cs_findings_view_get_shown_model (CsFindingsView *self);
+/* What activating a row does: selection ← (call, stream, first frame, its time). */
+void cs_findings_view_activate (CsFindingsView *self, CsFinding *finding);
+/* "Loss burst" from "loss-burst". Free with g_free. */
+char *cs_findings_view_kind_label (CsFindingKind kind);
+
+G_END_DECLS

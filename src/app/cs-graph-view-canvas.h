@@ -1,0 +1,45 @@
+/* cs-graph-view-canvas.h — the drawing area of a graph: zoom, pan, hover, click (cairo in snapshot)
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-graph-render.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_GRAPH_CANVAS (cs_graph_canvas_get_type ())
+G_DECLARE_FINAL_TYPE (CsGraphCanvas, cs_graph_canvas, CS, GRAPH_CANVAS, GtkWidget)
+
+/* Signals:
+ *   "point-activated" (guint series_index, guint point_index): a click on a point
+ *   "viewport-changed": zoom or pan */
+GtkWidget *cs_graph_canvas_new (void);
+/* Takes the graph (NULL clears). keep_time_range keeps the visible time span
+ * when it still fits (switching kinds), otherwise the whole extent shows. */
+void cs_graph_canvas_set_graph (CsGraphCanvas *self, CsGraph *graph, gboolean keep_time_range);
+const CsGraph *cs_graph_canvas_get_graph (CsGraphCanvas *self);
+/* Heading drawn above the plot; NULL = the kind and its unit. */
+void cs_graph_canvas_set_title (CsGraphCanvas *self, const char *title);
+/* Cursor line at t seconds since the graph's origin; NAN hides it. When
+ * t is outside the visible span the view scrolls to it. */
+void cs_graph_canvas_set_cursor (CsGraphCanvas *self, double t_s);
+double cs_graph_canvas_get_cursor (CsGraphCanvas *self);
+void cs_graph_canvas_get_viewport (CsGraphCanvas *self, CsGraphViewport *out);
+void cs_graph_canvas_zoom (CsGraphCanvas *self, double factor);
+void cs_graph_canvas_pan (CsGraphCanvas *self, double fraction);
+void cs_graph_canvas_reset_zoom (CsGraphCanvas *self);
+/* Show t0..t1 (clamped to the data). */
+void cs_graph_canvas_set_visible_range (CsGraphCanvas *self, double t0, double t1);
+/* The hovered point, if any (for tests and the tooltip). */
+gboolean cs_graph_canvas_get_hover (CsGraphCanvas *self, guint *series_index, guint *point_index);
+/* Hover/click at widget coordinates, as the pointer does (tests use it). */
+gboolean cs_graph_canvas_hover_at (CsGraphCanvas *self, double x, double y);
+gboolean cs_graph_canvas_click_at (CsGraphCanvas *self, double x, double y);
+/* Widget coordinates of a point (series, index); FALSE when not visible. */
+gboolean cs_graph_canvas_point_position (CsGraphCanvas *self, guint series_index, guint point_index,
+                                         double *x, double *y);
+/* The palette taken from the theme (CSS colours) at the last style change. */
+const CsGraphPalette *cs_graph_canvas_get_palette (CsGraphCanvas *self);
+
+G_END_DECLS

@@ -1,0 +1,158 @@
+/* cs-hex-view.c — a hex dump of frame bytes, 16 per line, with one range highlighted */
+#include "cs-hex-view.h"
+
+#define BYTES_PER_LINE 16
+/* "0000  " + 16 × "xx " + one extra space in the middle + " " + 16 ASCII + "\n" */
+#define OFFSET_WIDTH 6
+#define HEX_WIDTH (BYTES_PER_LINE * 3 + 1)
+#define LINE_WIDTH (OFFSET_WIDTH + HEX_WIDTH + 1 + BYTES_PER_LINE + 1)
+
+struct _CsHexView
+{
+  GtkWidget parent_instance;
+
+  GtkWidget *scrolled;
+  GtkTextView *text_view;
+  GtkTextTag *highlight;
+};
+
+G_DEFINE_FINAL_TYPE (CsHexView, cs_hex_view, GTK_TYPE_WIDGET)
+
+void
+cs_hex_format_position (gsize byte, gsize *hex_offset, gsize *ascii_offset)
+{
+  gsize line = byte / BYTES_PER_LINE, column = byte % BYTES_PER_LINE;
+
+  *hex_offset = line * LINE_WIDTH + OFFSET_WIDTH + column * 3 + (column >= 8 ? 1 : 0);
+  *ascii_offset = line * LINE_WIDTH + OFFSET_WIDTH + HEX_WIDTH + 1 + column;
+}
+
+char *
+cs_hex_format (const guint8 *data, gsize len)
+{
+  GString *out = g_string_sized_new ((len / BYTES_PER_LINE + 1) * LINE_WIDTH);
+
+  for (gsize line = 0; line * BYTES_PER_LINE < len; line++)
+    {
+      gsize start = line * BYTES_PER_LINE;
+
+      g_string_append_printf (out, "%04" G_GSIZE_MODIFIER "x  ", start);
+      for (gsize i = 0; i < BYTES_PER_LINE; i++)
+        {
+          if (i == 8)
+            g_string_append_c (out, ' ');
+          if (start + i < len)
+            g_string_append_printf (out, "%02x ", data[start + i]);
+          else
+            g_string_append (out, "   ");
+        }
+      g_string_append_c (out, ' ');
+      for (gsize i = 0; i < BYTES_PER_LINE; i++)
+        {
+          guint8 c = start + i < len ? data[start + i] : ' ';
+          /* Only printable ASCII: the line keeps one character per byte. */
+          g_string_append_c (out, c >= 0x20 && c < 0x7f ? (char) c : '.');
+        }
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+GtkWidget *
+cs_hex_view_new (void)
+{
+  return g_object_new (CS_TYPE_HEX_VIEW, NULL);
+}
+
+static void
+highlight_range (CsHexView *self, GtkTextBuffer *buffer, gsize first, gsize last)
+{
+  gsize hex_a, ascii_a, hex_b, ascii_b;
+  GtkTextIter a, b;
+
+  cs_hex_format_position (first, &hex_a, &ascii_a);
+  cs_hex_format_position (last, &hex_b, &ascii_b);
+  gtk_text_buffer_get_iter_at_offset (buffer, &a, (int) hex_a);
+  gtk_text_buffer_get_iter_at_offset (buffer, &b, (int) hex_b + 2);
+  gtk_text_buffer_apply_tag (buffer, self->highlight, &a, &b);
+  gtk_text_buffer_get_iter_at_offset (buffer, &a, (int) ascii_a);
+  gtk_text_buffer_get_iter_at_offset (buffer, &b, (int) ascii_b + 1);
+  gtk_text_buffer_apply_tag (buffer, self->highlight, &a, &b);
+}
+
+void
+cs_hex_view_set_data (CsHexView *self, const guint8 *data, gsize len, gsize highlight_start,
+                      gsize highlight_len)
+{
+  GtkTextBuffer *buffer;
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (CS_IS_HEX_VIEW (self));
+
+  buffer = gtk_text_view_get_buffer (self->text_view);
+  text = data != NULL ? cs_hex_format (data, len) : g_strdup ("");
+  gtk_text_buffer_set_text (buffer, text, -1);
+  if (data == NULL || highlight_len == 0 || highlight_start >= len)
+    return;
+  highlight_len = MIN (highlight_len, len - highlight_start);
+  /* Line by line: the hex and ASCII parts of a line are highlighted separately. */
+  for (gsize first = highlight_start; first < highlight_start + highlight_len;)
+    {
+      gsize line_end = (first / BYTES_PER_LINE + 1) * BYTES_PER_LINE;
+      gsize last = MIN (line_end, highlight_start + highlight_len) - 1;
+
+      highlight_range (self, buffer, first, last);
+      first = last + 1;
+    }
+}
+
+char *
+cs_hex_view_dup_text (CsHexView *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  GtkTextIter a, b;
+
+  gtk_text_buffer_get_bounds (buffer, &a, &b);
+  return gtk_text_buffer_get_text (buffer, &a, &b, FALSE);
+}
+
+static void
+cs_hex_view_dispose (GObject *object)
+{
+  CsHexView *self = CS_HEX_VIEW (object);
+
+  g_clear_pointer (&self->scrolled, gtk_widget_unparent);
+  G_OBJECT_CLASS (cs_hex_view_parent_class)->dispose (object);
+}
+
+static void
+cs_hex_view_class_init (CsHexViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_hex_view_dispose;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "hexview");
+}
+
+static void
+cs_hex_view_init (CsHexView *self)
+{
+  GtkTextBuffer *buffer;
+
+  self->scrolled = gtk_scrolled_window_new ();
+  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  gtk_text_view_set_editable (self->text_view, FALSE);
+  gtk_text_view_set_monospace (self->text_view, TRUE);
+  gtk_text_view_set_left_margin (self->text_view, 12);
+  gtk_text_view_set_top_margin (self->text_view, 6);
+  gtk_widget_add_css_class (GTK_WIDGET (self->text_view), "hex-dump");
+  buffer = gtk_text_view_get_buffer (self->text_view);
+  /* The highlight takes the theme's selection look through CSS (textview .highlight). */
+  self->highlight = gtk_text_buffer_create_tag (buffer, "highlight", "weight", PANGO_WEIGHT_BOLD,
+                                                "underline", PANGO_UNDERLINE_SINGLE, NULL);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled),
+                                 GTK_WIDGET (self->text_view));
+  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+}

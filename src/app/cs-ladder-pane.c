@@ -1,0 +1,323 @@
+/* cs-ladder-pane.c — the workspace's ladder: toolbar (legs, time column, export) over the view */
+#include "cs-ladder-pane.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-ladder-render.h"
+#include "cs-status-page.h"
+
+struct _CsLadderPane
+{
+  GtkWidget parent_instance;
+
+  GtkStack *stack;
+  GtkLabel *title_label;
+  GtkToggleButton *related_button;
+  GtkDropDown *time_dropdown;
+  GtkScrolledWindow *scroller;
+  CsLadderView *view;
+
+  CsAnalysis *analysis;
+  GPtrArray *chosen; /* CsCall* the user selected (before adding legs) */
+  CsCallsView *calls_view;
+  CsDetailPane *detail;
+  GSettings *settings;
+};
+
+G_DEFINE_FINAL_TYPE (CsLadderPane, cs_ladder_pane, GTK_TYPE_WIDGET)
+
+static const char *const time_mode_names[] = { "absolute", "relative", "delta" };
+
+static void
+update_title (CsLadderPane *self)
+{
+  const CsLadderLayout *layout = cs_ladder_view_get_layout (self->view);
+  g_autofree char *title = NULL;
+
+  if (layout == NULL)
+    return;
+  if (layout->calls->len == 1)
+    {
+      CsCall *call = g_ptr_array_index (layout->calls, 0);
+      /* TRANSLATORS: ladder title: call number, From → To, number of messages */
+      title = g_strdup_printf (_ ("Call %u · %s → %s · %u messages"), cs_call_get_number (call),
+                               cs_call_get_from (call), cs_call_get_to (call),
+                               cs_call_get_n_messages (call));
+    }
+  else
+    {
+      GString *numbers = g_string_new (NULL);
+      for (guint i = 0; i < layout->calls->len; i++)
+        g_string_append_printf (numbers, "%s%u", i > 0 ? ", " : "",
+                                cs_call_get_number (g_ptr_array_index (layout->calls, i)));
+      /* TRANSLATORS: ladder title when several calls are merged, e.g. "3 legs: calls 4, 5, 9" */
+      title = g_strdup_printf (_ ("%u legs: calls %s"), layout->calls->len, numbers->str);
+      g_string_free (numbers, TRUE);
+    }
+  gtk_label_set_text (self->title_label, title);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title);
+}
+
+static void
+rebuild (CsLadderPane *self)
+{
+  g_autoptr (GPtrArray) calls = NULL;
+  GListModel *streams = self->analysis != NULL ? cs_analysis_get_streams (self->analysis) : NULL;
+
+  if (self->chosen == NULL || self->chosen->len == 0)
+    {
+      cs_ladder_view_set_calls (self->view, NULL, 0, NULL);
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  if (self->chosen->len == 1 && gtk_toggle_button_get_active (self->related_button)
+      && self->analysis != NULL)
+    calls = cs_ladder_find_related_calls (cs_analysis_get_calls (self->analysis),
+                                          g_ptr_array_index (self->chosen, 0));
+  else
+    calls = g_ptr_array_ref (self->chosen);
+  cs_ladder_view_set_calls (self->view, (CsCall *const *) calls->pdata, calls->len, streams);
+  update_title (self);
+  gtk_stack_set_visible_child_name (self->stack, "ladder");
+}
+
+/* Signals */
+
+static void
+on_selected_row (CsLadderView *view, GParamSpec *pspec, CsLadderPane *self)
+{
+  if (self->detail != NULL)
+    cs_detail_pane_set_message (self->detail, cs_ladder_view_get_selected_message (view));
+}
+
+static void
+on_message_activated (CsLadderView *view, CsLadderPane *self)
+{
+  if (self->detail == NULL)
+    return;
+  cs_detail_pane_set_message (self->detail, cs_ladder_view_get_selected_message (view));
+  cs_detail_pane_show_tab (self->detail, "message");
+}
+
+static void
+on_time_mode (GtkDropDown *dropdown, GParamSpec *pspec, CsLadderPane *self)
+{
+  guint mode = gtk_drop_down_get_selected (dropdown);
+
+  if (mode >= G_N_ELEMENTS (time_mode_names))
+    return;
+  cs_ladder_view_set_time_mode (self->view, (CsLadderTimeMode) mode);
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "ladder-time-mode", time_mode_names[mode]);
+}
+
+static void
+on_related_toggled (GtkToggleButton *button, CsLadderPane *self)
+{
+  rebuild (self);
+}
+
+static void
+on_calls_selection (CsCallsView *calls_view, GParamSpec *pspec, CsLadderPane *self)
+{
+  g_autoptr (GPtrArray) calls = cs_calls_view_dup_selected_calls (calls_view);
+
+  cs_ladder_pane_set_calls (self, (CsCall *const *) calls->pdata, calls->len);
+}
+
+/* Export */
+
+static void
+on_export_response (GtkNativeDialog *dialog, int response, CsLadderPane *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr (GError) error = NULL;
+
+      if (path != NULL && !cs_ladder_pane_export (self, path, &error))
+        {
+          /* TRANSLATORS: shown in the ladder's title bar; %s says why */
+          g_autofree char *text
+              = g_strdup_printf (_ ("Could not export the ladder: %s"), error->message);
+          gtk_label_set_text (self->title_label, text);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+export_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  CsLadderPane *self = CS_LADDER_PANE (widget);
+  const char *extension = g_variant_get_string (parameter, NULL);
+  const CsLadderLayout *layout = cs_ladder_view_get_layout (self->view);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *chooser;
+  g_autofree char *name = NULL;
+
+  if (layout == NULL || layout->calls->len == 0)
+    return;
+  chooser = gtk_file_chooser_native_new (
+      _ ("Export Ladder"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+      GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
+  name = g_strdup_printf ("call-%u-ladder.%s",
+                          cs_call_get_number (g_ptr_array_index (layout->calls, 0)), extension);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* API */
+
+GtkWidget *
+cs_ladder_pane_new (void)
+{
+  return g_object_new (CS_TYPE_LADDER_PANE, NULL);
+}
+
+void
+cs_ladder_pane_set_analysis (CsLadderPane *self, CsAnalysis *analysis)
+{
+  g_return_if_fail (CS_IS_LADDER_PANE (self));
+
+  if (!g_set_object (&self->analysis, analysis))
+    return;
+  if (self->detail != NULL)
+    cs_detail_pane_set_analysis (self->detail, analysis);
+  cs_ladder_pane_set_calls (self, NULL, 0);
+}
+
+void
+cs_ladder_pane_set_calls (CsLadderPane *self, CsCall *const *calls, guint n_calls)
+{
+  g_return_if_fail (CS_IS_LADDER_PANE (self));
+
+  g_clear_pointer (&self->chosen, g_ptr_array_unref);
+  self->chosen = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n_calls; i++)
+    g_ptr_array_add (self->chosen, g_object_ref (calls[i]));
+  rebuild (self);
+}
+
+void
+cs_ladder_pane_follow_calls_view (CsLadderPane *self, CsCallsView *calls_view)
+{
+  g_return_if_fail (CS_IS_LADDER_PANE (self));
+
+  if (self->calls_view != NULL)
+    g_signal_handlers_disconnect_by_data (self->calls_view, self);
+  self->calls_view = calls_view;
+  if (calls_view != NULL)
+    g_signal_connect_object (calls_view, "notify::selected-call", G_CALLBACK (on_calls_selection),
+                             self, 0);
+}
+
+void
+cs_ladder_pane_set_detail_pane (CsLadderPane *self, CsDetailPane *detail)
+{
+  g_return_if_fail (CS_IS_LADDER_PANE (self));
+
+  self->detail = detail;
+  if (detail != NULL)
+    {
+      cs_detail_pane_set_analysis (detail, self->analysis);
+      cs_detail_pane_set_message (detail, cs_ladder_view_get_selected_message (self->view));
+    }
+}
+
+void
+cs_ladder_pane_set_settings (CsLadderPane *self, GSettings *settings)
+{
+  g_autofree char *mode = NULL;
+
+  g_return_if_fail (CS_IS_LADDER_PANE (self));
+
+  if (!g_set_object (&self->settings, settings) || settings == NULL)
+    return;
+  mode = g_settings_get_string (settings, "ladder-time-mode");
+  for (guint i = 0; i < G_N_ELEMENTS (time_mode_names); i++)
+    if (g_strcmp0 (mode, time_mode_names[i]) == 0)
+      gtk_drop_down_set_selected (self->time_dropdown, i);
+}
+
+CsLadderView *
+cs_ladder_pane_get_view (CsLadderPane *self)
+{
+  g_return_val_if_fail (CS_IS_LADDER_PANE (self), NULL);
+  return self->view;
+}
+
+gboolean
+cs_ladder_pane_export (CsLadderPane *self, const char *path, GError **error)
+{
+  const CsLadderLayout *layout = cs_ladder_view_get_layout (self->view);
+  CsLadderFormat format;
+
+  g_return_val_if_fail (CS_IS_LADDER_PANE (self), FALSE);
+
+  if (layout == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("No call is shown"));
+      return FALSE;
+    }
+  if (!cs_ladder_format_from_path (path, &format))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _ ("Use a file name ending in .png, .svg, .pdf or .txt"));
+      return FALSE;
+    }
+  return cs_ladder_export (layout, cs_ladder_view_get_time_mode (self->view), path, format, error);
+}
+
+/* GObject */
+
+static void
+cs_ladder_pane_dispose (GObject *object)
+{
+  CsLadderPane *self = CS_LADDER_PANE (object);
+
+  cs_ladder_pane_follow_calls_view (self, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_LADDER_PANE);
+  g_clear_pointer (&self->chosen, g_ptr_array_unref);
+  g_clear_object (&self->analysis);
+  g_clear_object (&self->settings);
+  self->detail = NULL;
+  G_OBJECT_CLASS (cs_ladder_pane_parent_class)->dispose (object);
+}
+
+static void
+cs_ladder_pane_class_init (CsLadderPaneClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_ladder_pane_dispose;
+  g_type_ensure (CS_TYPE_STATUS_PAGE);
+  g_type_ensure (CS_TYPE_LADDER_VIEW);
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/callscope/Callscope/ui/cs-ladder-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsLadderPane, stack);
+  gtk_widget_class_bind_template_child (widget_class, CsLadderPane, title_label);
+  gtk_widget_class_bind_template_child (widget_class, CsLadderPane, related_button);
+  gtk_widget_class_bind_template_child (widget_class, CsLadderPane, time_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, CsLadderPane, scroller);
+  gtk_widget_class_bind_template_child (widget_class, CsLadderPane, view);
+  gtk_widget_class_install_action (widget_class, "ladder.export", "s", export_activated);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+cs_ladder_pane_init (CsLadderPane *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_drop_down_set_selected (self->time_dropdown, CS_LADDER_TIME_RELATIVE);
+  g_signal_connect (self->view, "notify::selected-row", G_CALLBACK (on_selected_row), self);
+  g_signal_connect (self->view, "message-activated", G_CALLBACK (on_message_activated), self);
+  g_signal_connect (self->time_dropdown, "notify::selected", G_CALLBACK (on_time_mode), self);
+  g_signal_connect (self->related_button, "toggled", G_CALLBACK (on_related_toggled), self);
+}

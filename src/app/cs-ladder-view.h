@@ -1,0 +1,35 @@
+/* cs-ladder-view.h — the ladder diagram widget: draws only the visible rows, keyboard and mouse
+ * selection; put it in a GtkScrolledWindow (it is a GtkScrollable) */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-ladder-layout.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_LADDER_VIEW (cs_ladder_view_get_type ())
+G_DECLARE_FINAL_TYPE (CsLadderView, cs_ladder_view, CS, LADDER_VIEW, GtkWidget)
+
+GtkWidget *cs_ladder_view_new (void);
+/* Lays out the calls (legs) and their streams (GListModel of CsStream, may be NULL);
+ * n_calls 0 clears. Selects the first message. */
+void cs_ladder_view_set_calls (CsLadderView *self, CsCall *const *calls, guint n_calls,
+                               GListModel *streams);
+/* NULL when no call is shown. */
+const CsLadderLayout *cs_ladder_view_get_layout (CsLadderView *self);
+void cs_ladder_view_set_time_mode (CsLadderView *self, CsLadderTimeMode mode);
+CsLadderTimeMode cs_ladder_view_get_time_mode (CsLadderView *self);
+/* Row index in the layout, -1 for none ("selected-row" property); scrolls it into view. */
+int cs_ladder_view_get_selected_row (CsLadderView *self);
+void cs_ladder_view_set_selected_row (CsLadderView *self, int row);
+/* The message of the selected row (NULL for none or a stream row). */
+CsSipMessage *cs_ladder_view_get_selected_message (CsLadderView *self);
+/* Milliseconds the last snapshot took (for measurements). */
+double cs_ladder_view_get_last_snapshot_ms (CsLadderView *self);
+/* Rows drawn by the last snapshot. */
+guint cs_ladder_view_get_last_drawn_rows (CsLadderView *self);
+
+/* Signal "message-activated" (Enter or double click on a message row). */
+
+G_END_DECLS

@@ -1,0 +1,23 @@
+/* cs-load-view-chart.h — one capture's load over time: calls/s and concurrency,
+ * response-time bands, retransmissions/timeouts/failures; breaking point; brushing */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-loadtest.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_LOAD_CHART (cs_load_chart_get_type ())
+G_DECLARE_FINAL_TYPE (CsLoadChart, cs_load_chart, CS, LOAD_CHART, GtkWidget)
+
+GtkWidget *cs_load_chart_new (void);
+/* The chart borrows the report; it must outlive the chart's use of it (NULL clears). */
+void cs_load_chart_set_report (CsLoadChart *self, const CsLoadReport *report);
+/* Shows a selected time range (from_ns == to_ns: none). */
+void cs_load_chart_set_range (CsLoadChart *self, gint64 from_ns, gint64 to_ns);
+
+/* Signal "range-selected" (gint64 from_ns, gint64 to_ns): the user dragged across a
+ * time range (from == to == 0 when a click cleared it). */
+
+G_END_DECLS

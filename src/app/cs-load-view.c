@@ -1,0 +1,319 @@
+/* cs-load-view.c — the Load page: statistics, breaking point, comparison, brushing */
+#include "cs-load-view.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "cs-load-view-chart.h"
+#include "cs-loader.h"
+#include "cs-status-page.h"
+
+struct _CsLoadView
+{
+  GtkWidget parent_instance;
+
+  GtkStack *stack;
+  GtkLabel *summary_label;
+  GtkLabel *breaking_label;
+  GtkButton *compare_button;
+  GtkButton *stop_compare_button;
+  GtkLabel *main_title;
+  CsLoadChart *main_chart;
+  GtkWidget *other_column;
+  GtkLabel *other_title;
+  GtkLabel *other_summary;
+  CsLoadChart *other_chart;
+
+  CsLoadReport *report;
+  CsLoadReport *other_report;
+  char *title;
+  gint64 range_from_ns, range_to_ns;
+  GCancellable *compare_cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (CsLoadView, cs_load_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_RANGE_CHANGED,
+  N_SIGNALS
+};
+static guint signals[N_SIGNALS];
+
+GtkWidget *
+cs_load_view_new (void)
+{
+  return g_object_new (CS_TYPE_LOAD_VIEW, NULL);
+}
+
+static char *
+dup_summary (const CsLoadReport *r)
+{
+  const CsLoadPercentiles *setup = &r->response_times[CS_LOAD_RT_INVITE_2XX];
+  g_autofree char *setup_text = NULL;
+
+  if (setup->n > 0)
+    /* TRANSLATORS: INVITE → 200 response time percentiles */
+    setup_text
+        = g_strdup_printf (_ (" · INVITE → 2xx p50 %.1f ms, p99 %.1f ms"), setup->p50, setup->p99);
+  /* TRANSLATORS: load summary; counts */
+  return g_strdup_printf (
+      _ ("%" G_GUINT64_FORMAT " calls · %" G_GUINT64_FORMAT " answered · %" G_GUINT64_FORMAT
+         " failed · peak %u concurrent · "
+         "%" G_GUINT64_FORMAT " retransmissions · %" G_GUINT64_FORMAT " timeouts%s"),
+      r->totals.calls, r->totals.answered, r->totals.failed, r->totals.peak_concurrent,
+      r->totals.retransmissions, r->totals.timeouts, setup_text != NULL ? setup_text : "");
+}
+
+static void
+update_breaking_label (CsLoadView *self)
+{
+  const CsLoadBreakingPoint *bp = &self->report->breaking_point;
+  g_autofree char *text = NULL;
+
+  gtk_widget_remove_css_class (GTK_WIDGET (self->breaking_label), "error");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->breaking_label), "success");
+  if (bp->found)
+    {
+      /* TRANSLATORS: %.0f is seconds from the start; %s the evidence */
+      text = g_strdup_printf (_ ("Breaking point at %.0f s: %s."), bp->offset_s, bp->reason);
+      gtk_widget_add_css_class (GTK_WIDGET (self->breaking_label), "error");
+    }
+  else
+    text = g_strdup (_ ("No breaking point: retransmissions, timeouts, failures and the p99 "
+                        "response time stayed at their baseline."));
+  gtk_label_set_text (self->breaking_label, text);
+}
+
+void
+cs_load_view_set_analysis (CsLoadView *self, CsAnalysis *analysis)
+{
+  g_return_if_fail (CS_IS_LOAD_VIEW (self));
+  cs_load_chart_set_report (self->main_chart, NULL);
+  g_clear_pointer (&self->report, cs_load_report_free);
+  g_clear_pointer (&self->title, g_free);
+  self->range_from_ns = self->range_to_ns = 0;
+  cs_load_view_set_comparison (self, NULL);
+  if (analysis == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  self->report = cs_loadtest_compute (analysis, NULL);
+  self->title = cs_analysis_dup_title (analysis);
+  if (self->report->totals.calls == 0 && self->report->totals.transactions == 0)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  {
+    g_autofree char *summary = dup_summary (self->report);
+    gtk_label_set_text (self->summary_label, summary);
+  }
+  gtk_label_set_text (self->main_title, self->title);
+  update_breaking_label (self);
+  cs_load_chart_set_report (self->main_chart, self->report);
+  gtk_stack_set_visible_child_name (self->stack, "load");
+}
+
+const CsLoadReport *
+cs_load_view_get_report (CsLoadView *self)
+{
+  g_return_val_if_fail (CS_IS_LOAD_VIEW (self), NULL);
+  return self->report;
+}
+
+static void
+show_comparison (CsLoadView *self, CsAnalysis *other)
+{
+  g_autofree char *title = NULL, *summary = NULL;
+
+  cs_load_chart_set_report (self->other_chart, NULL);
+  g_clear_pointer (&self->other_report, cs_load_report_free);
+  if (other == NULL)
+    {
+      gtk_widget_set_visible (self->other_column, FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->main_title), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->stop_compare_button), FALSE);
+      return;
+    }
+  self->other_report = cs_loadtest_compute (other, NULL);
+  title = cs_analysis_dup_title (other);
+  summary = dup_summary (self->other_report);
+  gtk_label_set_text (self->other_title, title);
+  gtk_label_set_text (self->other_summary, summary);
+  cs_load_chart_set_report (self->other_chart, self->other_report);
+  gtk_widget_set_visible (self->other_column, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->main_title), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_compare_button), TRUE);
+}
+
+void
+cs_load_view_set_comparison (CsLoadView *self, CsAnalysis *other)
+{
+  g_return_if_fail (CS_IS_LOAD_VIEW (self));
+  if (self->compare_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->compare_cancellable);
+      g_clear_object (&self->compare_cancellable);
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->compare_button), TRUE);
+  show_comparison (self, other);
+}
+
+gboolean
+cs_load_view_get_range (CsLoadView *self, gint64 *from_ns, gint64 *to_ns)
+{
+  g_return_val_if_fail (CS_IS_LOAD_VIEW (self), FALSE);
+  *from_ns = self->range_from_ns;
+  *to_ns = self->range_to_ns;
+  return self->range_to_ns > self->range_from_ns;
+}
+
+void
+cs_load_view_select_range (CsLoadView *self, gint64 from_ns, gint64 to_ns)
+{
+  g_return_if_fail (CS_IS_LOAD_VIEW (self));
+  self->range_from_ns = MIN (from_ns, to_ns);
+  self->range_to_ns = MAX (from_ns, to_ns);
+  if (self->range_from_ns == self->range_to_ns)
+    self->range_from_ns = self->range_to_ns = 0;
+  cs_load_chart_set_range (self->main_chart, self->range_from_ns, self->range_to_ns);
+  g_signal_emit (self, signals[SIGNAL_RANGE_CHANGED], 0, self->range_from_ns, self->range_to_ns);
+}
+
+static void
+on_range_selected (CsLoadChart *chart, gint64 from_ns, gint64 to_ns, CsLoadView *self)
+{
+  cs_load_view_select_range (self, from_ns, to_ns);
+}
+
+/* Comparison: a second capture read in the background */
+
+static void
+on_compare_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (CsLoadView) self = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CsAnalysis) other = cs_loader_load_finish (CS_LOADER (source), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->compare_cancellable);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->compare_button), TRUE);
+  if (other == NULL)
+    {
+      gtk_label_set_text (self->other_title, _ ("Could not read the capture to compare"));
+      gtk_label_set_text (self->other_summary, error != NULL ? error->message : "");
+      gtk_widget_set_visible (self->other_column, TRUE);
+      gtk_widget_set_visible (GTK_WIDGET (self->stop_compare_button), TRUE);
+      return;
+    }
+  show_comparison (self, other);
+}
+
+static void
+on_compare_response (GtkNativeDialog *dialog, int response, CsLoadView *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr (CsLoader) loader = cs_loader_new ();
+      const char *paths[] = { path, NULL };
+
+      if (path != NULL)
+        {
+          cs_load_view_set_comparison (self, NULL);
+          self->compare_cancellable = g_cancellable_new ();
+          gtk_widget_set_sensitive (GTK_WIDGET (self->compare_button), FALSE);
+          cs_loader_load_async (loader, paths, self->compare_cancellable, on_compare_loaded,
+                                g_object_ref (self));
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+on_compare_clicked (GtkButton *button, CsLoadView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
+      _ ("Compare With Capture"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+      GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Compare"), _ ("_Cancel"));
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_compare_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+on_stop_compare_clicked (GtkButton *button, CsLoadView *self)
+{
+  cs_load_view_set_comparison (self, NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->compare_button), TRUE);
+}
+
+/* GObject */
+
+static void
+cs_load_view_dispose (GObject *object)
+{
+  CsLoadView *self = CS_LOAD_VIEW (object);
+
+  if (self->compare_cancellable != NULL)
+    g_cancellable_cancel (self->compare_cancellable);
+  g_clear_object (&self->compare_cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_LOAD_VIEW);
+  G_OBJECT_CLASS (cs_load_view_parent_class)->dispose (object);
+}
+
+static void
+cs_load_view_finalize (GObject *object)
+{
+  CsLoadView *self = CS_LOAD_VIEW (object);
+
+  g_clear_pointer (&self->report, cs_load_report_free);
+  g_clear_pointer (&self->other_report, cs_load_report_free);
+  g_free (self->title);
+  G_OBJECT_CLASS (cs_load_view_parent_class)->finalize (object);
+}
+
+static void
+cs_load_view_class_init (CsLoadViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_load_view_dispose;
+  object_class->finalize = cs_load_view_finalize;
+  signals[SIGNAL_RANGE_CHANGED]
+      = g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  g_type_ensure (CS_TYPE_STATUS_PAGE);
+  g_type_ensure (CS_TYPE_LOAD_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/callscope/Callscope/ui/cs-load-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, stack);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, breaking_label);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, stop_compare_button);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, main_title);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, main_chart);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, other_column);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, other_title);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, other_summary);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, other_chart);
+  gtk_widget_class_bind_template_callback (widget_class, on_compare_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_stop_compare_clicked);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+cs_load_view_init (CsLoadView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (self->main_chart, "range-selected", G_CALLBACK (on_range_selected), self);
+}

@@ -1,0 +1,31 @@
+/* cs-load-view.h — the Load page: a load test over time, its breaking point, a
+ * before/after comparison, and brushing a time range to pick the calls started in it */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-analysis.h"
+#include "cs-loadtest.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_LOAD_VIEW (cs_load_view_get_type ())
+G_DECLARE_FINAL_TYPE (CsLoadView, cs_load_view, CS, LOAD_VIEW, GtkWidget)
+
+GtkWidget *cs_load_view_new (void);
+/* Computes and shows the load statistics of a finished load; NULL empties the view. */
+void cs_load_view_set_analysis (CsLoadView *self, CsAnalysis *analysis);
+/* The statistics shown (NULL when empty). */
+const CsLoadReport *cs_load_view_get_report (CsLoadView *self);
+/* Shows a second capture's statistics beside the first (NULL hides it). */
+void cs_load_view_set_comparison (CsLoadView *self, CsAnalysis *other);
+/* The brushed range; FALSE when none. */
+gboolean cs_load_view_get_range (CsLoadView *self, gint64 *from_ns, gint64 *to_ns);
+/* Selects a range as if brushed (from == to clears); emits "range-changed". */
+void cs_load_view_select_range (CsLoadView *self, gint64 from_ns, gint64 to_ns);
+
+/* Signal "range-changed" (gint64 from_ns, gint64 to_ns): the user brushed a time range
+ * of the main capture; from == to == 0 when cleared. A calls list filters with
+ * cs_loadtest_call_started_in (call, from_ns, to_ns). */
+
+G_END_DECLS

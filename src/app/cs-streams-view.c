@@ -1,0 +1,510 @@
+/* cs-streams-view.c — every RTP stream of the capture with its metrics, sortable; selects streams
+ */
+#include "cs-streams-view.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "cs-status-page.h"
+
+struct _CsStreamsView
+{
+  GtkWidget parent_instance;
+
+  GtkStack *stack;
+  GtkColumnView *column_view;
+
+  CsAnalysis *analysis;
+  CsSelection *selection;
+  GtkSortListModel *sort_model;
+  GtkSingleSelection *row_selection;
+  gboolean syncing; /* setting the row from the shared selection */
+};
+
+G_DEFINE_FINAL_TYPE (CsStreamsView, cs_streams_view, GTK_TYPE_WIDGET)
+
+typedef char *(*CsStreamTextFunc) (CsStream *stream);
+typedef double (*CsStreamValueFunc) (CsStream *stream);
+
+typedef struct
+{
+  const char *title;   /* N_ () */
+  const char *tooltip; /* N_ (), may be NULL */
+  gboolean numeric;
+  gboolean expand;
+  int width;
+  CsStreamTextFunc text;
+  CsStreamValueFunc value; /* numeric sort key; NULL: sort by text */
+} CsStreamsColumn;
+
+const char *
+cs_streams_view_mos_css_class (double mos)
+{
+  if (mos < 0)
+    return "state-unknown";
+  if (mos >= 4.03)
+    return "state-good";
+  if (mos >= 3.6)
+    return "state-degraded";
+  return "state-bad";
+}
+
+static double
+loss_pct (CsStream *s)
+{
+  const CsRtpStats *st = cs_stream_get_stats (s);
+
+  return st->expected > 0 ? 100.0 * MAX (st->lost, 0) / st->expected : 0.0;
+}
+
+/* Values */
+
+static double
+value_id (CsStream *s)
+{
+  return cs_stream_get_id (s);
+}
+
+static double
+value_call (CsStream *s)
+{
+  return cs_stream_get_call_number (s);
+}
+
+static double
+value_ssrc (CsStream *s)
+{
+  return cs_stream_get_ssrc (s);
+}
+
+static double
+value_packets (CsStream *s)
+{
+  return cs_stream_get_stats (s)->packets;
+}
+
+static double
+value_lost (CsStream *s)
+{
+  return cs_stream_get_stats (s)->lost;
+}
+
+static double
+value_seq_errors (CsStream *s)
+{
+  return cs_stream_get_stats (s)->sequence_errors;
+}
+
+static double
+value_max_delta (CsStream *s)
+{
+  return cs_stream_get_stats (s)->max_delta_ms;
+}
+
+static double
+value_mean_jitter (CsStream *s)
+{
+  return cs_stream_get_stats (s)->mean_jitter_ms;
+}
+
+static double
+value_max_jitter (CsStream *s)
+{
+  return cs_stream_get_stats (s)->max_jitter_ms;
+}
+
+static double
+value_skew (CsStream *s)
+{
+  return cs_stream_get_stats (s)->max_skew_ms;
+}
+
+static double
+value_mos (CsStream *s)
+{
+  return cs_stream_get_mos (s)->mos;
+}
+
+/* Texts */
+
+static char *
+text_id (CsStream *s)
+{
+  return g_strdup_printf ("%u", cs_stream_get_id (s));
+}
+
+static char *
+text_call (CsStream *s)
+{
+  if (!cs_stream_is_associated (s))
+    return g_strdup ("—");
+  return g_strdup_printf ("%u", cs_stream_get_call_number (s));
+}
+
+static char *
+text_src (CsStream *s)
+{
+  char buf[CS_ENDPOINT_STRLEN];
+
+  return g_strdup (cs_endpoint_to_string (cs_stream_get_src (s), buf));
+}
+
+static char *
+text_dst (CsStream *s)
+{
+  char buf[CS_ENDPOINT_STRLEN];
+
+  return g_strdup (cs_endpoint_to_string (cs_stream_get_dst (s), buf));
+}
+
+static char *
+text_ssrc (CsStream *s)
+{
+  return g_strdup_printf ("0x%08X", cs_stream_get_ssrc (s));
+}
+
+static char *
+text_codec (CsStream *s)
+{
+  return g_strdup (cs_stream_get_codec (s));
+}
+
+static char *
+text_packets (CsStream *s)
+{
+  return g_strdup_printf ("%u", cs_stream_get_stats (s)->packets);
+}
+
+static char *
+text_lost (CsStream *s)
+{
+  return g_strdup_printf ("%d (%.1f %%)", cs_stream_get_stats (s)->lost, loss_pct (s));
+}
+
+static char *
+text_seq_errors (CsStream *s)
+{
+  return g_strdup_printf ("%u", cs_stream_get_stats (s)->sequence_errors);
+}
+
+static char *
+text_max_delta (CsStream *s)
+{
+  return g_strdup_printf ("%.2f", cs_stream_get_stats (s)->max_delta_ms);
+}
+
+static char *
+text_mean_jitter (CsStream *s)
+{
+  return g_strdup_printf ("%.2f", cs_stream_get_stats (s)->mean_jitter_ms);
+}
+
+static char *
+text_max_jitter (CsStream *s)
+{
+  return g_strdup_printf ("%.2f", cs_stream_get_stats (s)->max_jitter_ms);
+}
+
+static char *
+text_skew (CsStream *s)
+{
+  return g_strdup_printf ("%.2f", cs_stream_get_stats (s)->max_skew_ms);
+}
+
+static char *
+text_mos (CsStream *s)
+{
+  double mos = cs_stream_get_mos (s)->mos;
+
+  return mos < 0 ? g_strdup ("—") : g_strdup_printf ("%.2f", mos);
+}
+
+static const CsStreamsColumn columns[] = {
+  { N_ ("#"), N_ ("Stream number, in order of the first packet"), TRUE, FALSE, 48, text_id,
+    value_id },
+  { N_ ("Call"), N_ ("The call whose SDP announced the stream; — when found without SDP"), TRUE,
+    FALSE, 56, text_call, value_call },
+  { N_ ("Source"), NULL, FALSE, TRUE, -1, text_src, NULL },
+  { N_ ("Destination"), NULL, FALSE, TRUE, -1, text_dst, NULL },
+  { N_ ("SSRC"), NULL, FALSE, FALSE, 104, text_ssrc, value_ssrc },
+  { N_ ("Codec"), NULL, FALSE, FALSE, 72, text_codec, NULL },
+  { N_ ("Packets"), NULL, TRUE, FALSE, 72, text_packets, value_packets },
+  { N_ ("Lost"), N_ ("Expected − received (as tshark counts it)"), TRUE, FALSE, 104, text_lost,
+    value_lost },
+  { N_ ("Seq. errors"), N_ ("Sequence errors: gaps, late or repeated packets"), TRUE, FALSE, 88,
+    text_seq_errors, value_seq_errors },
+  { N_ ("Max delta"), N_ ("Largest gap between packets (ms)"), TRUE, FALSE, 88, text_max_delta,
+    value_max_delta },
+  { N_ ("Mean jitter"), N_ ("RFC 3550 jitter, mean (ms)"), TRUE, FALSE, 96, text_mean_jitter,
+    value_mean_jitter },
+  { N_ ("Max jitter"), N_ ("RFC 3550 jitter, maximum (ms)"), TRUE, FALSE, 88, text_max_jitter,
+    value_max_jitter },
+  { N_ ("Max skew"), N_ ("Largest drift of arrival against RTP timestamps (ms)"), TRUE, FALSE, 96,
+    text_skew, value_skew },
+  { N_ ("MOS"), N_ ("E-model MOS with a 50 ms fixed jitter buffer"), TRUE, FALSE, 60, text_mos,
+    value_mos },
+};
+
+/* Cells */
+
+static void
+cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  const CsStreamsColumn *column = data;
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), column->numeric ? 1.0f : 0.0f);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  if (column->numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+set_status_class (GtkWidget *label, const char *css_class)
+{
+  static const char *const classes[]
+      = { "state-good", "state-degraded", "state-bad", "state-unknown" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    gtk_widget_remove_css_class (label, classes[i]);
+  if (css_class != NULL)
+    {
+      gtk_widget_add_css_class (label, css_class);
+      gtk_widget_add_css_class (label, "state");
+    }
+  else
+    gtk_widget_remove_css_class (label, "state");
+}
+
+static void
+cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  const CsStreamsColumn *column = data;
+  GtkWidget *label = gtk_list_item_get_child (item);
+  CsStream *stream = gtk_list_item_get_item (item);
+  g_autofree char *text = column->text (stream);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  if (column->text == text_mos)
+    set_status_class (label, cs_streams_view_mos_css_class (cs_stream_get_mos (stream)->mos));
+  else if (column->text == text_lost)
+    {
+      double pct = loss_pct (stream);
+      set_status_class (label, pct >= 5.0 ? "state-bad" : pct >= 1.0 ? "state-degraded" : NULL);
+    }
+  if (column->text == text_call && !cs_stream_is_associated (stream))
+    gtk_widget_set_tooltip_text (label, _ ("Found without SDP (heuristically)"));
+  else
+    gtk_widget_set_tooltip_text (label, column->numeric ? NULL : text);
+}
+
+static int
+compare_column (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const CsStreamsColumn *column = data;
+  CsStream *sa = (CsStream *) a, *sb = (CsStream *) b;
+
+  if (column->value != NULL)
+    {
+      double va = column->value (sa), vb = column->value (sb);
+      if (va != vb)
+        return (va > vb) - (va < vb);
+    }
+  else
+    {
+      g_autofree char *ta = column->text (sa);
+      g_autofree char *tb = column->text (sb);
+      int c = strcmp (ta, tb);
+      if (c != 0)
+        return c;
+    }
+  /* Ties keep stream order, so sorting is stable. */
+  return (cs_stream_get_id (sa) > cs_stream_get_id (sb))
+         - (cs_stream_get_id (sa) < cs_stream_get_id (sb));
+}
+
+static void
+add_columns (CsStreamsView *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      const CsStreamsColumn *column = &columns[i];
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr (GtkColumnViewColumn) view_column = NULL;
+      g_autoptr (GtkSorter) sorter = NULL;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), (gpointer) column);
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), (gpointer) column);
+      view_column = gtk_column_view_column_new (_ (column->title), factory);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_column, (gpointer) column, NULL));
+      gtk_column_view_column_set_sorter (view_column, sorter);
+      gtk_column_view_column_set_expand (view_column, column->expand);
+      gtk_column_view_column_set_resizable (view_column, TRUE);
+      if (column->width > 0)
+        gtk_column_view_column_set_fixed_width (view_column, column->width);
+      gtk_column_view_append_column (self->column_view, view_column);
+    }
+}
+
+/* Selection */
+
+static CsCall *
+lookup_call (CsStreamsView *self, CsStream *stream)
+{
+  g_autofree char *key = NULL;
+
+  if (self->analysis == NULL || !cs_stream_is_associated (stream))
+    return NULL;
+  key = g_strdup_printf ("%u", cs_stream_get_call_number (stream));
+  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
+}
+
+static void
+on_row_selected (GtkSingleSelection *selection, GParamSpec *pspec, CsStreamsView *self)
+{
+  CsStream *stream = gtk_single_selection_get_selected_item (selection);
+
+  if (self->syncing || self->selection == NULL || stream == NULL)
+    return;
+  g_object_freeze_notify (G_OBJECT (self->selection));
+  cs_selection_set_call (self->selection, lookup_call (self, stream));
+  cs_selection_set_stream (self->selection, stream);
+  g_object_thaw_notify (G_OBJECT (self->selection));
+}
+
+gboolean
+cs_streams_view_select_stream (CsStreamsView *self, guint stream_id)
+{
+  GListModel *model = G_LIST_MODEL (self->sort_model);
+
+  g_return_val_if_fail (CS_IS_STREAMS_VIEW (self), FALSE);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (CsStream) stream = g_list_model_get_item (model, i);
+      if (cs_stream_get_id (stream) == stream_id)
+        {
+          gtk_single_selection_set_selected (self->row_selection, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+on_selection_stream_changed (CsSelection *selection, GParamSpec *pspec, CsStreamsView *self)
+{
+  CsStream *stream = cs_selection_get_stream (selection);
+
+  if (stream == gtk_single_selection_get_selected_item (self->row_selection))
+    return;
+  self->syncing = TRUE;
+  if (stream == NULL || !cs_streams_view_select_stream (self, cs_stream_get_id (stream)))
+    gtk_single_selection_set_selected (self->row_selection, GTK_INVALID_LIST_POSITION);
+  self->syncing = FALSE;
+}
+
+/* API */
+
+GtkWidget *
+cs_streams_view_new (void)
+{
+  return g_object_new (CS_TYPE_STREAMS_VIEW, NULL);
+}
+
+static void
+update_empty (CsStreamsView *self)
+{
+  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->sort_model)) > 0;
+
+  gtk_stack_set_visible_child_name (self->stack, any ? "list" : "empty");
+}
+
+void
+cs_streams_view_set_analysis (CsStreamsView *self, CsAnalysis *analysis)
+{
+  g_return_if_fail (CS_IS_STREAMS_VIEW (self));
+
+  g_set_object (&self->analysis, analysis);
+  self->syncing = TRUE;
+  gtk_sort_list_model_set_model (self->sort_model,
+                                 analysis != NULL ? cs_analysis_get_streams (analysis) : NULL);
+  self->syncing = FALSE;
+  update_empty (self);
+}
+
+void
+cs_streams_view_set_selection (CsStreamsView *self, CsSelection *selection)
+{
+  g_return_if_fail (CS_IS_STREAMS_VIEW (self));
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_set_object (&self->selection, selection);
+  if (selection != NULL)
+    g_signal_connect (selection, "notify::stream", G_CALLBACK (on_selection_stream_changed), self);
+}
+
+GListModel *
+cs_streams_view_get_shown_model (CsStreamsView *self)
+{
+  g_return_val_if_fail (CS_IS_STREAMS_VIEW (self), NULL);
+  return G_LIST_MODEL (self->sort_model);
+}
+
+/* GObject */
+
+static void
+cs_streams_view_dispose (GObject *object)
+{
+  CsStreamsView *self = CS_STREAMS_VIEW (object);
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (self->row_selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->row_selection, self);
+  if (self->sort_model != NULL)
+    g_signal_handlers_disconnect_by_data (self->sort_model, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_STREAMS_VIEW);
+  g_clear_object (&self->row_selection);
+  g_clear_object (&self->sort_model);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->analysis);
+  G_OBJECT_CLASS (cs_streams_view_parent_class)->dispose (object);
+}
+
+static void
+cs_streams_view_class_init (CsStreamsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_streams_view_dispose;
+
+  g_type_ensure (CS_TYPE_STATUS_PAGE);
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/callscope/Callscope/ui/cs-streams-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsStreamsView, stack);
+  gtk_widget_class_bind_template_child (widget_class, CsStreamsView, column_view);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+cs_streams_view_init (CsStreamsView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->sort_model = gtk_sort_list_model_new (
+      NULL, g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->row_selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sort_model)));
+  gtk_single_selection_set_autoselect (self->row_selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->row_selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
+  add_columns (self);
+  g_signal_connect (self->row_selection, "notify::selected-item", G_CALLBACK (on_row_selected),
+                    self);
+  g_signal_connect_swapped (self->sort_model, "items-changed", G_CALLBACK (update_empty), self);
+  update_empty (self);
+}

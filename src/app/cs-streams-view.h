@@ -1,0 +1,28 @@
+/* cs-streams-view.h — every RTP stream of the capture with its metrics, sortable; selects streams
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-analysis.h"
+#include "cs-selection.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_STREAMS_VIEW (cs_streams_view_get_type ())
+G_DECLARE_FINAL_TYPE (CsStreamsView, cs_streams_view, CS, STREAMS_VIEW, GtkWidget)
+
+GtkWidget *cs_streams_view_new (void);
+/* All streams of the analysis (associated and not); NULL shows the empty state. */
+void cs_streams_view_set_analysis (CsStreamsView *self, CsAnalysis *analysis);
+/* Selecting a row sets the selection's stream (and its call); the row follows
+ * the selection's stream when another view changes it. */
+void cs_streams_view_set_selection (CsStreamsView *self, CsSelection *selection);
+/* The streams as shown (sorted). */
+GListModel *cs_streams_view_get_shown_model (CsStreamsView *self);
+/* Selects the row of a stream id; FALSE when not listed. */
+gboolean cs_streams_view_select_stream (CsStreamsView *self, guint stream_id);
+/* "good", "degraded", "bad" or "unknown" for a MOS (< 0: unknown); shared with the summary. */
+const char *cs_streams_view_mos_css_class (double mos);
+
+G_END_DECLS

@@ -1,0 +1,25 @@
+/* cs-audio-formats.h — which payload format each RTP payload type carries,
+ * from the static table and the rtpmaps of a call's SDP */
+#pragma once
+
+#include "cs-call.h"
+#include "cs-sdp.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char *encoding[128]; /* rtpmap encoding name; NULL when unknown */
+  guint clock_rate[128];
+  guint channels[128];
+} CsAudioFormatMap;
+
+/* RFC 3551 static payload types only. */
+void cs_audio_format_map_init (CsAudioFormatMap *map);
+void cs_audio_format_map_clear (CsAudioFormatMap *map);
+/* Adds every a=rtpmap of the SDP; a payload type keeps the first mapping seen. */
+void cs_audio_format_map_add_sdp (CsAudioFormatMap *map, const CsSdp *sdp);
+/* Adds the SDP of every message of the call, in order. */
+void cs_audio_format_map_add_call (CsAudioFormatMap *map, CsCall *call);
+
+G_END_DECLS

@@ -1,0 +1,163 @@
+/* cs-cli-hep.c — `hep`: listen for HEP (UDP and TCP), then the file report */
+#include "cs-cli-commands.h"
+#include "cs-cli-live.h"
+#include "cs-hep-listener.h"
+#include "cs-hep-sender.h"
+
+typedef struct
+{
+  CsHepListener *listener;
+  guint64 count;
+} CsCliHep;
+
+static gboolean
+cs_cli_hep_done (gpointer source)
+{
+  CsCliHep *hep = source;
+  CsHepCounters c;
+
+  if (hep->count == 0)
+    return FALSE;
+  cs_hep_listener_get_counters (hep->listener, &c);
+  return c.sip + c.rtcp >= hep->count;
+}
+
+static void
+cs_cli_hep_describe (gpointer source, GString *line)
+{
+  CsCliHep *hep = source;
+  CsHepCounters c;
+
+  cs_hep_listener_get_counters (hep->listener, &c);
+  if (c.malformed > 0)
+    g_string_append_printf (line, ", %" G_GUINT64_FORMAT " malformed", c.malformed);
+  if (c.auth_failures > 0)
+    g_string_append_printf (line, ", %" G_GUINT64_FORMAT " failed authentication", c.auth_failures);
+  if (c.qos > 0)
+    g_string_append_printf (line, ", %" G_GUINT64_FORMAT " QoS reports", c.qos);
+}
+
+static void
+cs_cli_hep_summary (CsHepListener *listener)
+{
+  CsHepCounters c;
+
+  cs_hep_listener_get_counters (listener, &c);
+  g_printerr ("HEP: %" G_GUINT64_FORMAT " received, %" G_GUINT64_FORMAT " SIP, %" G_GUINT64_FORMAT
+              " RTCP, %" G_GUINT64_FORMAT " QoS/other, %" G_GUINT64_FORMAT
+              " malformed, %" G_GUINT64_FORMAT " failed authentication\n",
+              c.received, c.sip, c.rtcp, c.qos, c.malformed, c.auth_failures);
+}
+
+/* `hep --send ADDR:PORT FILE`: replays a capture's SIP and RTCP as HEP3 (tests, demos). */
+static int
+cs_cli_hep_send (const char *target, gboolean tcp, const char *key, char **files)
+{
+  g_autofree char *host = NULL;
+  guint16 port;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CsHepSender) sender = NULL;
+
+  if (files == NULL || files[0] == NULL)
+    return cs_cli_usage_error ("hep", "--send needs a capture FILE");
+  if (!cs_hep_parse_listen_address (target, &host, &port, &error))
+    return cs_cli_usage_error ("hep", error->message);
+  sender = cs_hep_sender_new (host, port, tcp, key, 0, &error);
+  for (guint i = 0; sender != NULL && files[i] != NULL; i++)
+    if (!cs_hep_sender_replay_file (sender, files[i], 32, &error))
+      break;
+  if (error != NULL)
+    {
+      g_printerr ("callscope-cli: %s\n", error->message);
+      return CS_EXIT_UNREADABLE;
+    }
+  g_printerr ("Sent %" G_GUINT64_FORMAT " HEP packets to %s\n", cs_hep_sender_get_sent (sender),
+              target);
+  return CS_EXIT_OK;
+}
+
+int
+cs_cli_cmd_hep (int argc, char **argv)
+{
+  CsCliOptions opts = { 0 };
+  g_autofree char *listen = NULL, *write_path = NULL, *key = NULL, *send = NULL;
+  g_autofree char *address = NULL, *tmp_dir = NULL;
+  double duration = 0;
+  gint64 count = 0;
+  gboolean udp_only = FALSE, tcp_only = FALSE, send_tcp = FALSE;
+  guint16 port = CS_HEP_DEFAULT_PORT;
+  int status = CS_EXIT_OK;
+  CsCliHep hep = { 0 };
+  CsCliLive live = { 0 };
+  g_autoptr (GError) error = NULL;
+  const GOptionEntry extra[] = {
+    { "listen", 'l', 0, G_OPTION_ARG_STRING, &listen, "Listen on ADDR:PORT (127.0.0.1:9060)",
+      "ADDR:PORT" },
+    { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, "Stop after S seconds", "S" },
+    { "count", 'c', 0, G_OPTION_ARG_INT64, &count, "Stop after N SIP/RTCP messages", "N" },
+    { "write", 'w', 0, G_OPTION_ARG_FILENAME, &write_path, "Save what arrived as pcapng", "FILE" },
+    { "auth-key", 0, 0, G_OPTION_ARG_STRING, &key, "Accept only packets with this key", "KEY" },
+    { "udp-only", 0, 0, G_OPTION_ARG_NONE, &udp_only, "Do not listen on TCP", NULL },
+    { "tcp-only", 0, 0, G_OPTION_ARG_NONE, &tcp_only, "Do not listen on UDP", NULL },
+    { "send", 0, 0, G_OPTION_ARG_STRING, &send, "Replay FILE's SIP/RTCP as HEP to ADDR:PORT",
+      "ADDR:PORT" },
+    { "send-tcp", 0, 0, G_OPTION_ARG_NONE, &send_tcp, "With --send: use TCP", NULL },
+    { NULL },
+  };
+
+  if (!cs_cli_parse (argc, argv, "--listen ADDR:PORT [--duration S] [-w out.pcapng]", extra, &opts))
+    return CS_EXIT_USAGE;
+  if (send != NULL)
+    {
+      status = cs_cli_hep_send (send, send_tcp, key, opts.files);
+      cs_cli_options_clear (&opts);
+      return status;
+    }
+  if (!cs_cli_live_check_format (&opts, argv[0]))
+    status = CS_EXIT_USAGE;
+  else if (udp_only && tcp_only)
+    status = cs_cli_usage_error (argv[0], "--udp-only and --tcp-only exclude each other");
+  else if (duration < 0 || count < 0)
+    status = cs_cli_usage_error (argv[0], "--duration and --count must be positive");
+  else if (!cs_hep_parse_listen_address (listen, &address, &port, &error))
+    status = cs_cli_usage_error (argv[0], error->message);
+  if (status != CS_EXIT_OK)
+    {
+      cs_cli_options_clear (&opts);
+      return status;
+    }
+  hep.listener = cs_hep_listener_new (address, port, !tcp_only, !udp_only, key, &error);
+  if (hep.listener == NULL)
+    {
+      g_printerr ("callscope-cli: %s\n", error->message);
+      cs_cli_options_clear (&opts);
+      return CS_EXIT_UNREADABLE;
+    }
+  hep.count = (guint64) count;
+  live.session = cs_cli_live_open_session (write_path, &tmp_dir, &status);
+  if (live.session != NULL)
+    {
+      if (!opts.quiet)
+        g_printerr ("Listening for HEP on %s:%u (%s)\n", address,
+                    cs_hep_listener_get_port (hep.listener),
+                    udp_only   ? "UDP"
+                    : tcp_only ? "TCP"
+                               : "UDP and TCP");
+      live.opts = &opts;
+      live.duration_s = duration;
+      live.what = "HEP messages";
+      live.done = cs_cli_hep_done;
+      live.describe = cs_cli_hep_describe;
+      live.source = &hep;
+      cs_hep_listener_start (hep.listener, live.session);
+      cs_cli_live_run (&live);
+      cs_hep_listener_stop (hep.listener);
+      if (!opts.quiet)
+        cs_cli_hep_summary (hep.listener);
+      status = cs_cli_live_report (&live, tmp_dir);
+      g_object_unref (live.session);
+    }
+  cs_hep_listener_free (hep.listener);
+  cs_cli_options_clear (&opts);
+  return status;
+}

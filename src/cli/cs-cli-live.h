@@ -1,0 +1,32 @@
+/* cs-cli-live.h — what `capture` and `hep` share: run a live session, then report like a file */
+#pragma once
+
+#include "cs-cli-common.h"
+#include "cs-live-session.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  CsCliOptions *opts;
+  CsLiveSession *session;
+  GMainLoop *loop;
+  double duration_s;                  /* 0: until stopped */
+  const char *what;                   /* "packets" or "HEP messages", for the progress line */
+  GError *end_error;                  /* set when the source ended by itself with an error */
+  gboolean (*done) (gpointer source); /* TRUE when the source's --count was reached */
+  void (*describe) (gpointer source, GString *line); /* source counters for the progress line */
+  gpointer source;
+} CsCliLive;
+
+/* --format must be json or text; prints the usage error otherwise. */
+gboolean cs_cli_live_check_format (CsCliOptions *opts, const char *command);
+/* Opens the session on -w FILE (or a temporary file), or prints why not (exit status 1). */
+CsLiveSession *cs_cli_live_open_session (const char *write_path, char **tmp_dir, int *status);
+/* Runs the main loop until --duration, the source's count, Ctrl-C or the source ending. */
+void cs_cli_live_run (CsCliLive *live);
+/* Stops the session, reopens what it saved and writes the report as `report` would; removes
+ * tmp_dir afterwards. Returns the exit status. */
+int cs_cli_live_report (CsCliLive *live, const char *tmp_dir);
+
+G_END_DECLS

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Benchmark callscope-cli on the carrier corpora; time tshark and sngrep on the same files.
+
+Builds a release build, generates the corpora with cs-bench-gen, runs
+`callscope-cli report` at 1..N threads (one warm-up, then the median of --runs),
+and prints packets/s, SIP messages/s, wall time and peak RSS as a Markdown table.
+tshark and sngrep are timed on the same files when installed, and callscope's
+stream list of corpus A is checked against tshark's (packets, lost).
+
+Not a test: nothing in `make test` depends on speed. Standard library only.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# name: (generator arguments, description)
+CORPORA = {
+    "A": (["--calls", "5000"], "5000 calls, Call-IDs and media reused modulo 100"),
+    "B": (["--calls", "20000", "--call-ids", "0", "--stream-pairs", "0"],
+          "20000 calls, unique Call-IDs and media"),
+    "S": (["--calls", "100000", "--no-rtp", "--call-ids", "0",
+           "--retransmit-permille", "20", "--fail-permille", "50"],
+          "100000 calls, signalling only, 2% retransmitted 200s, 5% 486"),
+}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def build(build_dir):
+    if not os.path.exists(os.path.join(build_dir, "build.ninja")):
+        run(["meson", "setup", build_dir, ROOT, "-Dgtk=false", "--buildtype=release"],
+            stdout=subprocess.DEVNULL)
+    run(["ninja", "-C", build_dir, "src/cli/callscope-cli", "tests/bench/cs-bench-gen"],
+        stdout=subprocess.DEVNULL)
+    return (os.path.join(build_dir, "src", "cli", "callscope-cli"),
+            os.path.join(build_dir, "tests", "bench", "cs-bench-gen"))
+
+
+def generate(gen, corpus_dir, name):
+    args, _ = CORPORA[name]
+    path = os.path.join(corpus_dir, "corpus-%s.pcap" % name)
+    stamp = path + ".args"
+    wanted = " ".join(args)
+    if os.path.exists(path) and os.path.exists(stamp) and open(stamp).read() == wanted:
+        return path
+    run([gen] + args + ["-o", path], stdout=subprocess.DEVNULL)
+    with open(stamp, "w") as f:
+        f.write(wanted)
+    return path
+
+
+def timed(cmd, env=None):
+    """Runs cmd; returns (wall seconds, peak RSS KiB, stdout, CPU seconds)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 3):
+        raise RuntimeError("%s failed with status %d" % (cmd[0], status))
+    return wall, usage.ru_maxrss, out, usage.ru_utime + usage.ru_stime
+
+
+def bench_callscope(cli, path, threads, runs):
+    cmd = [cli, "report", path, "--threads", str(threads), "-o", "/dev/null"]
+    timed(cmd)  # warm-up: page cache, CPU frequency
+    samples = [timed(cmd) for _ in range(runs)]
+    return (statistics.median(s[0] for s in samples), max(s[1] for s in samples),
+            statistics.median(s[3] for s in samples))
+
+
+def report_json(cli, path):
+    _, _, out, _ = timed([cli, "report", path])
+    return json.loads(out)
+
+
+def tshark_streams(text):
+    streams = {}
+    pattern = re.compile(r"^\s*[\d.]+\s+[\d.]+\s+(\S+)\s+(\d+)\s+(\S+)\s+(\d+)\s+(0x[0-9A-Fa-f]+)"
+                         r"\s+.*?\s+(\d+)\s+(-?\d+)\s+\(")
+    for line in text.splitlines():
+        m = pattern.match(line)
+        if m:
+            key = ("%s:%s" % (m.group(1), m.group(2)), "%s:%s" % (m.group(3), m.group(4)),
+                   int(m.group(5), 16))
+            streams[key] = (int(m.group(6)), int(m.group(7)))
+    return streams
+
+
+def compare_with_tshark(report, tshark_text):
+    ours = {(s["src"], s["dst"], int(s["ssrc"], 16)): (s["packets"], s["lost"])
+            for s in report["streams"]}
+    theirs = tshark_streams(tshark_text)
+    return ours == theirs, len(ours), len(theirs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build-bench"),
+                        help="release build directory (created if missing)")
+    parser.add_argument("--corpus-dir", default=None,
+                        help="where corpora are written (default BUILD/bench)")
+    parser.add_argument("--corpora", default="A,B,S", help="comma-separated: A, B, S")
+    parser.add_argument("--threads", default=None,
+                        help="comma-separated thread counts (default 1..number of processors)")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per point (median)")
+    parser.add_argument("--no-others", action="store_true", help="do not time tshark/sngrep")
+    args = parser.parse_args()
+
+    cli, gen = build(args.build)
+    corpus_dir = args.corpus_dir or os.path.join(args.build, "bench")
+    os.makedirs(corpus_dir, exist_ok=True)
+    n_cpu = os.cpu_count() or 1
+    threads = ([int(t) for t in args.threads.split(",")] if args.threads
+               else list(range(1, n_cpu + 1)))
+    tshark = None if args.no_others else shutil.which("tshark")
+    sngrep = None if args.no_others else shutil.which("sngrep")
+
+    print("# callscope benchmark — %d processors, load average %.1f, %s"
+          % (n_cpu, os.getloadavg()[0], time.strftime("%Y-%m-%d %H:%M")))
+    for name in args.corpora.split(","):
+        path = generate(gen, corpus_dir, name)
+        report = report_json(cli, path)
+        cap = report["capture"]
+        packets, sip = cap["packets"], cap["sip_messages"]
+        calls = len([c for c in report["calls"] if c.get("method", "INVITE") == "INVITE"])
+        print()
+        print("## Corpus %s: %s" % (name, CORPORA[name][1]))
+        print("%d packets, %d SIP messages, %d RTP packets, %d calls, %d streams, %.0f MiB"
+              % (packets, sip, cap["rtp_packets"], calls, len(report["streams"]),
+                 os.path.getsize(path) / 2**20))
+        print()
+        print("| tool | threads | wall s | CPU s | packets/s | SIP msg/s | peak RSS MiB | KiB/call |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        best = None
+        for t in threads:
+            wall, rss, cpu = bench_callscope(cli, path, t, args.runs)
+            best = wall if best is None else min(best, wall)
+            print("| callscope | %d | %.3f | %.3f | %.2fM | %.2fM | %.0f | %.1f |"
+                  % (t, wall, cpu, packets / wall / 1e6, sip / wall / 1e6, rss / 1024,
+                     rss / max(calls, 1)))
+            sys.stdout.flush()
+        others = []
+        if tshark:
+            wall, rss, out, cpu = timed([tshark, "-r", path, "-q", "-z", "sip,stat",
+                                         "-z", "rtp,streams"])
+            others.append(("tshark", wall, rss, cpu))
+            if name == "A":
+                same, n_ours, n_theirs = compare_with_tshark(report, out.decode(errors="replace"))
+                check = ("streams (packets, lost) equal tshark's: %s (%d vs %d streams); calls: %d"
+                         % ("yes" if same else "NO", n_ours, n_theirs, calls))
+            else:
+                check = None
+        if sngrep:
+            wall, rss, _, cpu = timed([sngrep, "-I", path, "-N", "-q"])
+            others.append(("sngrep", wall, rss, cpu))
+        for tool, wall, rss, cpu in others:
+            print("| %s | 1 | %.3f | %.3f | %.2fM | %.2fM | %.0f | %.1f |"
+                  % (tool, wall, cpu, packets / wall / 1e6, sip / wall / 1e6, rss / 1024,
+                     rss / max(calls, 1)))
+        for tool, wall, _, _ in others:
+            print("\n%s: callscope (best) is %.1f× faster" % (tool, wall / best))
+        if tshark and name == "A":
+            print("\n" + check)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+/* test-hostile-window.c — closing the window during a load, cancelling, and
+ * opening a second file mid-load: no crash, the window is finalized, and the
+ * second file is what the window ends up showing. Runs under Xvfb (suite ui). */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "cs-application.h"
+#include "cs-window-private.h"
+#include "hostile-capture.h"
+
+#define BIG_COPIES 600 /* ~240k records: a load that takes a while */
+#define WAIT_S 60
+
+static CsApplication *application;
+static char *tmp_dir;
+static char *big_path;   /* a long capture */
+static char *small_path; /* one call */
+
+static gboolean
+on_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin (guint milliseconds)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (milliseconds, on_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Spins until *pointer is NULL (a weak pointer) or the timeout. */
+static void
+wait_for_null (gpointer *pointer)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (WAIT_S, on_timeout, &timed_out);
+
+  while (*pointer != NULL && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static void
+wait_for_load (CsWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (WAIT_S, on_timeout, &timed_out);
+
+  while (cs_window_get_state (window) == CS_WINDOW_STATE_LOADING && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static CsWindow *
+open_path (CsWindow *window, const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  if (window == NULL)
+    window = cs_window_new (application);
+  cs_window_open_files (window, &file, 1);
+  return window;
+}
+
+static void
+write_captures (void)
+{
+  HostileCapture one = hostile_capture_build (FALSE, 200);
+  GByteArray *big = g_byte_array_new ();
+  guint64 records_start = hostile_record_offset (&one, 0);
+
+  tmp_dir = g_dir_make_tmp ("cs-hostile-window-XXXXXX", NULL);
+  small_path = write_capture_file (tmp_dir, "small.pcap", one.bytes);
+  /* The same call over and over: the same Call-ID, new calls each time (reuse). */
+  g_byte_array_append (big, one.bytes->data, (guint) records_start);
+  for (guint i = 0; i < BIG_COPIES; i++)
+    g_byte_array_append (big, one.bytes->data + records_start,
+                         (guint) (one.bytes->len - records_start));
+  big_path = write_capture_file (tmp_dir, "big.pcap", big);
+  g_byte_array_unref (big);
+  hostile_capture_clear (&one);
+}
+
+/* Destroying the window at any moment of its load: nothing crashes and the
+ * window is finalized (no reference kept by the background load). */
+static void
+test_close_during_load (void)
+{
+  const guint delays_ms[] = { 0, 1, 10, 50, 200 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (delays_ms); i++)
+    {
+      CsWindow *window = open_path (NULL, big_path);
+      gpointer alive = window;
+
+      g_object_add_weak_pointer (G_OBJECT (window), &alive);
+      gtk_window_present (GTK_WINDOW (window));
+      spin (delays_ms[i]);
+      gtk_window_destroy (GTK_WINDOW (window));
+      wait_for_null (&alive);
+    }
+  /* Late callbacks of the abandoned loads run into nothing. */
+  spin (300);
+}
+
+/* Opening another file while the first still loads: the window ends up with
+ * the second file only, and the first load's late results are dropped. */
+static void
+test_second_file_mid_load (void)
+{
+  CsWindow *window = open_path (NULL, big_path);
+  gpointer alive = window;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &alive);
+  spin (20);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
+  open_path (window, small_path);
+  wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  spin (500);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  wait_for_null (&alive);
+}
+
+/* Cancel, then close at once. */
+static void
+test_cancel_then_close (void)
+{
+  CsWindow *window = open_path (NULL, big_path);
+  gpointer alive = window;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &alive);
+  spin (30);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-load", NULL);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  gtk_window_destroy (GTK_WINDOW (window));
+  wait_for_null (&alive);
+  spin (200);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  /* Criticals abort; warnings of other widgets (their own tests judge them) do not. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  application = cs_application_new ();
+  /* No D-Bus name: tests may run side by side. */
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (application), NULL, NULL);
+  write_captures ();
+  g_test_add_func ("/hostile-window/close-during-load", test_close_during_load);
+  g_test_add_func ("/hostile-window/second-file-mid-load", test_second_file_mid_load);
+  g_test_add_func ("/hostile-window/cancel-then-close", test_cancel_then_close);
+  status = g_test_run ();
+  remove_tmp_dir (tmp_dir);
+  g_free (tmp_dir);
+  g_free (big_path);
+  g_free (small_path);
+  g_object_unref (application);
+  return status;
+}

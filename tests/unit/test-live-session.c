@@ -1,0 +1,279 @@
+/* test-live-session.c — the incremental engine gives what the file loader gives */
+#include <string.h>
+
+#include "cs-decode.h"
+#include "cs-live-frame.h"
+#include "cs-ring-writer.h"
+#include "cs-stream.h"
+#include "live-test-common.h"
+
+/* Feeds every frame of path to a live session in small batches, as a capture would. */
+static CsLiveSession *
+feed_file (const char *path, const char *out, guint batch)
+{
+  CsCaptureSet *set = cs_capture_set_new ();
+  GError *error = NULL;
+  CsLiveSession *session = cs_live_session_new (out, 0, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (cs_capture_set_add_file (set, path, &error));
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  for (guint32 n = 1; n <= cs_capture_set_get_n_frames (set); n++)
+    {
+      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+
+      cs_live_session_push_frame (session, frame->linktype, frame->ts_ns,
+                                  cs_capture_set_frame_data (set, frame), frame->caplen,
+                                  frame->origlen);
+      if (n % batch == 0)
+        cs_live_session_process_pending (session);
+    }
+  g_assert_true (cs_live_session_stop (session, &error));
+  g_assert_no_error (error);
+  cs_capture_set_free (set);
+  return session;
+}
+
+static void
+check_sample (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *path = live_sample_path (name);
+  g_autofree char *dir = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (CsLiveSession) session = NULL;
+  g_autoptr (CsAnalysis) file = NULL;
+  g_autoptr (CsAnalysis) saved = NULL;
+  g_autoptr (GPtrArray) streams = NULL;
+  GListModel *file_streams;
+  GListModel *live_calls;
+  CsLiveCounters counters;
+  GError *error = NULL;
+
+  if (path == NULL)
+    {
+      g_test_skip ("sample capture not found (CS_SAMPLES_DIR)");
+      return;
+    }
+  dir = live_tmp_dir ();
+  out = g_build_filename (dir, "live.pcapng", NULL);
+  file = live_load_one (path);
+  session = feed_file (path, out, 7);
+
+  /* Live view: same calls, in the same order, with the same messages. */
+  live_calls = cs_live_session_get_calls (session);
+  g_assert_cmpuint (g_list_model_get_n_items (live_calls), ==,
+                    g_list_model_get_n_items (cs_analysis_get_calls (file)));
+  for (guint i = 0; i < g_list_model_get_n_items (live_calls); i++)
+    {
+      g_autoptr (CsCall) x = g_list_model_get_item (cs_analysis_get_calls (file), i);
+      g_autoptr (CsCall) y = g_list_model_get_item (live_calls, i);
+
+      g_assert_cmpstr (cs_call_get_call_id (x), ==, cs_call_get_call_id (y));
+      g_assert_cmpuint (cs_call_get_n_messages (x), ==, cs_call_get_n_messages (y));
+      g_assert_cmpuint (cs_call_get_first_frame (x), ==, cs_call_get_first_frame (y));
+    }
+  cs_live_session_get_counters (session, &counters);
+  g_assert_cmpuint (counters.packets, ==, cs_analysis_get_stats (file)->packets);
+  g_assert_cmpuint (counters.sip_messages, ==, cs_analysis_get_stats (file)->sip_messages);
+  g_assert_cmpuint (counters.calls, ==, g_list_model_get_n_items (live_calls));
+
+  /* Live streams: same packets and jitter as the file's. */
+  streams = cs_live_session_dup_streams (session);
+  file_streams = cs_analysis_get_streams (file);
+  g_assert_cmpuint (streams->len, ==, g_list_model_get_n_items (file_streams));
+  for (guint i = 0; i < streams->len; i++)
+    {
+      g_autoptr (CsStream) x = g_list_model_get_item (file_streams, i);
+      CsStream *y = g_ptr_array_index (streams, i);
+
+      g_assert_cmpuint (cs_stream_get_stats (x)->packets, ==, cs_stream_get_stats (y)->packets);
+      g_assert_cmpint (cs_stream_get_stats (x)->lost, ==, cs_stream_get_stats (y)->lost);
+      g_assert_cmpfloat_with_epsilon (cs_stream_get_stats (x)->max_jitter_ms,
+                                      cs_stream_get_stats (y)->max_jitter_ms, 1e-9);
+    }
+  /* A snapshot leaves the session's packets in place: a second one is the same. */
+  {
+    g_autoptr (GPtrArray) again = cs_live_session_dup_streams (session);
+
+    g_assert_cmpuint (again->len, ==, streams->len);
+    for (guint i = 0; i < again->len; i++)
+      g_assert_cmpuint (cs_stream_get_stats (g_ptr_array_index (again, i))->packets, ==,
+                        cs_stream_get_stats (g_ptr_array_index (streams, i))->packets);
+  }
+
+  /* The saved file reopens with identical results. */
+  saved = cs_live_session_load_saved (session, &error);
+  g_assert_no_error (error);
+  live_assert_same_calls (file, saved);
+  g_assert_cmpuint (cs_analysis_get_stats (saved)->packets, ==,
+                    cs_analysis_get_stats (file)->packets);
+  g_assert_cmpuint (cs_analysis_get_stats (saved)->rtp_packets, ==,
+                    cs_analysis_get_stats (file)->rtp_packets);
+  g_assert_cmpuint (g_list_model_get_n_items (cs_analysis_get_findings (saved)), ==,
+                    g_list_model_get_n_items (cs_analysis_get_findings (file)));
+  live_tmp_dir_remove (dir);
+}
+
+static void
+test_ring_rotation (void)
+{
+  g_autofree char *dir = live_tmp_dir ();
+  g_autofree char *path = g_build_filename (dir, "ring.pcapng", NULL);
+  g_autoptr (CsRingWriter) ring = NULL;
+  g_auto (GStrv) paths = NULL;
+  g_autoptr (CsAnalysis) analysis = NULL;
+  guint8 frame[200];
+  GError *error = NULL;
+
+  memset (frame, 0xab, sizeof frame);
+  ring = cs_ring_writer_new (path, 20000, 3, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 1000; i++)
+    g_assert_true (cs_ring_writer_write (ring, 1, 1700000000000000000 + i * 1000000, frame,
+                                         sizeof frame, sizeof frame, &error));
+  g_assert_true (cs_ring_writer_close (ring, &error));
+  paths = cs_ring_writer_dup_paths (ring);
+  g_assert_cmpuint (g_strv_length (paths), ==, 3);
+  g_assert_true (g_str_has_suffix (paths[0], ".pcapng"));
+  g_assert_cmpuint (cs_ring_writer_get_files_dropped (ring), >, 0);
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      GStatBuf st;
+
+      g_assert_cmpint (g_stat (paths[i], &st), ==, 0);
+      g_assert_cmpint (st.st_size, <=, 20000);
+    }
+  /* Everything not dropped is in the kept files, in order. */
+  analysis = live_load ((const char *const *) paths);
+  g_assert_cmpuint (cs_analysis_get_stats (analysis)->packets, ==,
+                    1000 - cs_ring_writer_get_packets_dropped (ring));
+  g_assert_cmpint (cs_analysis_get_stats (analysis)->last_ns, ==,
+                   1700000000000000000 + 999 * 1000000);
+  live_tmp_dir_remove (dir);
+}
+
+static void
+test_unwritable_path (void)
+{
+  GError *error = NULL;
+  CsLiveSession *session = cs_live_session_new ("/nonexistent-dir/x.pcapng", 0, 0, &error);
+
+  g_assert_null (session);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "/nonexistent-dir/x.pcapng"));
+  g_error_free (error);
+}
+
+static void
+test_synthesized_frames (void)
+{
+  const char *addrs[][2] = { { "192.0.2.1", "198.51.100.7" }, { "2001:db8::1", "2001:db8::2" } };
+  const char *payload = "OPTIONS sip:a@b SIP/2.0\r\n\r\n";
+  g_autoptr (GByteArray) second = NULL;
+  CsLiveTcpSeq *seq = cs_live_tcp_seq_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (addrs); i++)
+    for (guint proto = 0; proto < 2; proto++)
+      {
+        CsEndpoint src = { 0 }, dst = { 0 };
+        guint8 ip_proto = proto == 0 ? CS_IP_PROTO_UDP : CS_IP_PROTO_TCP;
+        g_autoptr (GByteArray) frame = NULL;
+        CsPacket pkt = { 0 };
+
+        g_assert_true (cs_addr_parse (&src.addr, addrs[i][0]));
+        g_assert_true (cs_addr_parse (&dst.addr, addrs[i][1]));
+        src.port = 5060;
+        dst.port = 5080;
+        frame = cs_live_frame_build (&src, &dst, ip_proto, (const guint8 *) payload,
+                                     strlen (payload), seq);
+        g_assert_nonnull (frame);
+        g_assert_cmpint (cs_decode_frame (CS_LINKTYPE_ETHERNET, frame->data, frame->len, &pkt), ==,
+                         CS_DECODE_OK);
+        g_assert_cmpuint (pkt.ip_proto, ==, ip_proto);
+        g_assert_true (cs_endpoint_equal (&pkt.src, &src));
+        g_assert_true (cs_endpoint_equal (&pkt.dst, &dst));
+        g_assert_cmpmem (pkt.payload, pkt.payload_len, payload, strlen (payload));
+        if (ip_proto == CS_IP_PROTO_TCP)
+          g_assert_cmpuint (pkt.tcp_seq, ==, 1);
+      }
+  /* The next TCP message of a flow continues its sequence. */
+  {
+    CsEndpoint src = { 0 }, dst = { 0 };
+    CsPacket pkt = { 0 };
+
+    cs_addr_parse (&src.addr, "192.0.2.1");
+    cs_addr_parse (&dst.addr, "198.51.100.7");
+    src.port = 5060;
+    dst.port = 5080;
+    second = cs_live_frame_build (&src, &dst, CS_IP_PROTO_TCP, (const guint8 *) payload,
+                                  strlen (payload), seq);
+    cs_decode_frame (CS_LINKTYPE_ETHERNET, second->data, second->len, &pkt);
+    g_assert_cmpuint (pkt.tcp_seq, ==, 1 + strlen (payload));
+    /* Mixed families are refused. */
+    cs_addr_parse (&dst.addr, "2001:db8::2");
+    g_assert_null (cs_live_frame_build (&src, &dst, CS_IP_PROTO_UDP, NULL, 0, seq));
+  }
+  cs_live_tcp_seq_free (seq);
+}
+
+static void
+test_live_list_cap (void)
+{
+  g_autofree char *path = live_sample_path ("sip-488-codec-reject.pcapng");
+  g_autofree char *dir = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (CsLiveSession) session = NULL;
+  g_autoptr (CsAnalysis) file = NULL;
+  CsLiveCounters counters;
+  guint n_file;
+
+  if (path == NULL)
+    {
+      g_test_skip ("sample capture not found (CS_SAMPLES_DIR)");
+      return;
+    }
+  file = live_load_one (path);
+  n_file = g_list_model_get_n_items (cs_analysis_get_calls (file));
+  dir = live_tmp_dir ();
+  out = g_build_filename (dir, "cap.pcapng", NULL);
+  session = feed_file (path, out, 3);
+  cs_live_session_set_max_calls (session, 1);
+  cs_live_session_get_counters (session, &counters);
+  /* Finished exchanges above the cap leave the live list and are counted. */
+  g_assert_cmpuint (g_list_model_get_n_items (cs_live_session_get_calls (session))
+                        + counters.calls_evicted,
+                    ==, n_file);
+  g_assert_cmpuint (counters.calls_evicted, >, 0);
+  live_tmp_dir_remove (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *samples[] = { "sip-rtp-g711.pcap",
+                                   "sip_call.pcap",
+                                   "sip-over-tcp.pcap",
+                                   "sip-register.pcap",
+                                   "sip-rtp-opus-hybrid.pcap",
+                                   "DTMFsipinfo.pcap",
+                                   "sip-488-codec-reject.pcapng",
+                                   "sip-auth-failure.pcapng",
+                                   "sip-proxy.pcap",
+                                   "invite-opus-bye.pcap",
+                                   "sip-rtp-g729a.pcap",
+                                   "rtp-protocol.pcap" };
+
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/live/session/same-as-file/%s", samples[i]);
+
+      g_test_add_data_func (name, samples[i], check_sample);
+    }
+  g_test_add_func ("/live/ring/rotation", test_ring_rotation);
+  g_test_add_func ("/live/session/unwritable-path", test_unwritable_path);
+  g_test_add_func ("/live/frame/synthesized", test_synthesized_frames);
+  g_test_add_func ("/live/session/list-cap", test_live_list_cap);
+  return g_test_run ();
+}
