@@ -209,9 +209,11 @@ cs_ladder_pane_follow_calls_view (CsLadderPane *self, CsCallsView *calls_view)
 {
   g_return_if_fail (CS_IS_LADDER_PANE (self));
 
+  /* The calls view may be finalized first: a weak pointer, and a handler that goes away
+   * with either object. */
   if (self->calls_view != NULL)
-    g_signal_handlers_disconnect_by_data (self->calls_view, self);
-  self->calls_view = calls_view;
+    g_signal_handlers_disconnect_by_func (self->calls_view, on_calls_selection, self);
+  g_set_weak_pointer (&self->calls_view, calls_view);
   if (calls_view != NULL)
     g_signal_connect_object (calls_view, "notify::selected-call", G_CALLBACK (on_calls_selection),
                              self, 0);
@@ -222,7 +224,7 @@ cs_ladder_pane_set_detail_pane (CsLadderPane *self, CsDetailPane *detail)
 {
   g_return_if_fail (CS_IS_LADDER_PANE (self));
 
-  self->detail = detail;
+  g_set_weak_pointer (&self->detail, detail);
   if (detail != NULL)
     {
       cs_detail_pane_set_analysis (detail, self->analysis);
@@ -282,11 +284,12 @@ cs_ladder_pane_dispose (GObject *object)
   CsLadderPane *self = CS_LADDER_PANE (object);
 
   cs_ladder_pane_follow_calls_view (self, NULL);
+  g_clear_weak_pointer (&self->detail);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_LADDER_PANE);
   g_clear_pointer (&self->chosen, g_ptr_array_unref);
   g_clear_object (&self->analysis);
   g_clear_object (&self->settings);
-  self->detail = NULL;
+  g_clear_weak_pointer (&self->detail);
   G_OBJECT_CLASS (cs_ladder_pane_parent_class)->dispose (object);
 }
 

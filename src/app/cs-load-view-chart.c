@@ -354,7 +354,8 @@ draw_time_axis (CsLoadChart *self, cairo_t *cr, const CsLoadPalette *p)
       double x = plot.x + plot.width * t / MAX (span_s, 1e-9);
 
       g_snprintf (label, sizeof label, "%g s", t);
-      show_text (self, cr, &p->axis, x, plot.y + plot.height + MARGIN_BOTTOM / 2.0, label, 0.5);
+      show_text (self, cr, &p->axis, x, plot.y + plot.height + MARGIN_BOTTOM / 2.0, label,
+                 x > plot.x + plot.width - 20 ? 1 : 0.5);
     }
 }
 
@@ -390,8 +391,9 @@ draw_overlays (CsLoadChart *self, cairo_t *cr, const CsLoadPalette *p)
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
       g_snprintf (label, sizeof label, _ ("breaking point %.0f s"), bp->offset_s);
-      show_text (self, cr, &p->bad, x + 4, plot.y + PANEL_TITLE / 2.0, label,
-                 x > plot.x + plot.width * 0.7 ? 1.05 : 0);
+      /* at the foot of the line, clear of the panel titles */
+      show_text (self, cr, &p->bad, x > plot.x + plot.width * 0.7 ? x - 4 : x + 4,
+                 plot.y + plot.height - 10, label, x > plot.x + plot.width * 0.7 ? 1 : 0);
     }
 }
 

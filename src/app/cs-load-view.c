@@ -57,12 +57,12 @@ dup_summary (const CsLoadReport *r)
     setup_text
         = g_strdup_printf (_ (" · INVITE → 2xx p50 %.1f ms, p99 %.1f ms"), setup->p50, setup->p99);
   /* TRANSLATORS: load summary; counts */
-  return g_strdup_printf (
-      _ ("%" G_GUINT64_FORMAT " calls · %" G_GUINT64_FORMAT " answered · %" G_GUINT64_FORMAT
-         " failed · peak %u concurrent · "
-         "%" G_GUINT64_FORMAT " retransmissions · %" G_GUINT64_FORMAT " timeouts%s"),
-      r->totals.calls, r->totals.answered, r->totals.failed, r->totals.peak_concurrent,
-      r->totals.retransmissions, r->totals.timeouts, setup_text != NULL ? setup_text : "");
+  return g_strdup_printf (_ ("%u calls · %u answered · %u failed · peak %u concurrent · "
+                             "%u retransmissions · %u timeouts%s"),
+                          (guint) r->totals.calls, (guint) r->totals.answered,
+                          (guint) r->totals.failed, r->totals.peak_concurrent,
+                          (guint) r->totals.retransmissions, (guint) r->totals.timeouts,
+                          setup_text != NULL ? setup_text : "");
 }
 
 static void

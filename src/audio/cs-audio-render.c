@@ -200,15 +200,38 @@ mix_track (CsAudioRender *render, const CsAudioTrack *track, guint channel)
   gsize needed;
 
   if (track->sample_rate != render->sample_rate)
-    samples = converted
-        = cs_audio_resample_array (track->samples, 1, track->sample_rate, render->sample_rate);
+    {
+      g_autoptr (CsAudioResampler) r
+          = cs_audio_resampler_new (track->sample_rate, render->sample_rate);
+      /* Converted only up to the cap, so a long track at a higher rate cannot balloon. */
+      gsize n_out = MIN (cs_audio_resampler_output_frames (r, track->samples->len),
+                         (gsize) CS_AUDIO_TRACK_MAX_SAMPLES);
+
+      converted = g_array_sized_new (FALSE, TRUE, sizeof (gint16), (guint) n_out);
+      g_array_set_size (converted, (guint) n_out);
+      cs_audio_resampler_process (r, (const gint16 *) (gconstpointer) track->samples->data,
+                                  track->samples->len, 1, 0, (gint16 *) (gpointer) converted->data,
+                                  n_out);
+      samples = converted;
+    }
   offset = (gint64) floor (
       (double) (track->start_ns - render->start_ns) * render->sample_rate / NS_PER_S + 0.5);
   offset = MAX (offset, 0);
-  needed = ((gsize) offset + samples->len) * render->channels;
+  /* The whole render obeys the track cap too, however far apart its streams are. */
+  if ((gsize) offset + samples->len > CS_AUDIO_TRACK_MAX_SAMPLES)
+    {
+      g_ptr_array_add (render->messages,
+                       g_strdup_printf ("Stream %u plays too long after the call's first audio; "
+                                        "what lies past the limit was cut",
+                                        track->stream_id));
+      if ((gsize) offset >= CS_AUDIO_TRACK_MAX_SAMPLES)
+        return;
+    }
+  needed
+      = MIN ((gsize) offset + samples->len, (gsize) CS_AUDIO_TRACK_MAX_SAMPLES) * render->channels;
   if (needed > render->samples->len)
     g_array_set_size (render->samples, (guint) needed);
-  for (gsize i = 0; i < samples->len; i++)
+  for (gsize i = 0; i < samples->len && (gsize) offset + i < CS_AUDIO_TRACK_MAX_SAMPLES; i++)
     {
       gint16 *out = &g_array_index (render->samples, gint16,
                                     ((gsize) offset + i) * render->channels + channel);

@@ -256,8 +256,8 @@ cs_export_finding_comments (CsAnalysis *analysis, const guint *call_numbers, gui
           g_free (line);
           line = g_strdup_printf ("callscope: %s %s%s, original frame %u: %s",
                                   cs_severity_to_string (cs_finding_get_severity (finding)),
-                                  cs_finding_kind_to_string (cs_finding_get_kind (finding)),
-                                  where, number, cs_finding_get_text (finding));
+                                  cs_finding_kind_to_string (cs_finding_get_kind (finding)), where,
+                                  number, cs_finding_get_text (finding));
 
           g_hash_table_insert (comments, key,
                                old != NULL ? g_strconcat (old, "\n", line, NULL) : g_strdup (line));

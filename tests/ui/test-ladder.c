@@ -163,6 +163,16 @@ test_select_call (void)
     }
   window = load_demo ();
   view = cs_ladder_pane_get_view (window->ladder_pane);
+  /* The detail pane must not force the window wider than a laptop screen. */
+  {
+    int min = 0;
+    gtk_widget_measure (GTK_WIDGET (window->detail_pane), GTK_ORIENTATION_HORIZONTAL, -1, &min,
+                        NULL, NULL, NULL);
+    g_assert_cmpint (min, <=, 200);
+    gtk_widget_measure (GTK_WIDGET (window->ladder_pane), GTK_ORIENTATION_HORIZONTAL, -1, &min,
+                        NULL, NULL, NULL);
+    g_assert_cmpint (min, <=, 360);
+  }
   g_assert_null (cs_ladder_view_get_layout (view));
 
   /* Call 10: INVITE retransmitted twice, 100, 180, 200 (+ one retransmission), ACK, two RTP

@@ -336,7 +336,7 @@ test_png_golden (Fixture *f, gconstpointer data)
   g_autoptr (CsLadderLayout) layout = layout_for (f);
   g_autofree char *dir = g_dir_make_tmp ("cs-ladder-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "ladder.png", NULL);
-  g_autofree char *golden = g_test_build_filename (G_TEST_DIST, "ladder-golden.png", NULL);
+  g_autofree char *golden = g_test_build_filename (G_TEST_DIST, "unit", "ladder-golden.png", NULL);
   g_autoptr (GError) error = NULL;
   cairo_surface_t *image, *expected;
   int h;
