@@ -14,6 +14,7 @@ export LC_ALL=C.UTF-8 GSETTINGS_BACKEND=memory GSK_RENDERER=cairo GTK_A11Y=none 
 # Sanitizer builds: any report fails the test (LSan leaks included).
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "$0")/.." && pwd)/tests/hostile/lsan.supp:print_suppressions=0}"
 runner="meson test -C $BUILD --print-errorlogs --num-processes 2 $*"
 if command -v dbus-run-session >/dev/null 2>&1; then
   runner="dbus-run-session -- $runner"

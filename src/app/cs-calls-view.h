@@ -25,6 +25,14 @@ void cs_calls_view_set_loading (CsCallsView *self, gboolean loading);
  * words searched in From, To, Call-ID and User-Agent). A mistake is shown above the list and
  * the last good filter stays. */
 void cs_calls_view_set_filter_text (CsCallsView *self, const char *text);
+/* Shows only calls started in [from_ns, to_ns) (cs_loadtest_call_started_in), together with
+ * the filter text; from == to clears. "has-time-range" is notified when a range comes or goes
+ * (the bar above the list also clears it). */
+void cs_calls_view_set_time_range (CsCallsView *self, gint64 from_ns, gint64 to_ns);
+gboolean cs_calls_view_get_time_range (CsCallsView *self, gint64 *from_ns, gint64 *to_ns);
+/* Selects only this call and scrolls to it; FALSE when it is not shown (filtered out).
+ * NULL unselects everything. */
+gboolean cs_calls_view_select_call (CsCallsView *self, CsCall *call);
 /* Sorts by the column with this id ("from", "mos", …; see calls-visible-columns). */
 gboolean cs_calls_view_sort_by (CsCallsView *self, const char *column_id, GtkSortType order);
 /* The mistake in the filter text, or NULL. */

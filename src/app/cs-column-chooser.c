@@ -71,6 +71,27 @@ save (CsColumnChooser *self)
   g_settings_set_strv (self->settings, self->key, (const char *const *) ids);
 }
 
+/* GTK 4.8 counts the fixed width of hidden columns in the view's minimum width, so that
+ * expanding columns never get the room left over: a hidden column keeps no fixed width and
+ * gets it back when shown again. */
+static void
+set_column_visible (GtkColumnViewColumn *column, gboolean visible)
+{
+  int width = gtk_column_view_column_get_fixed_width (column);
+
+  if (visible == gtk_column_view_column_get_visible (column))
+    return;
+  if (!visible)
+    {
+      g_object_set_data (G_OBJECT (column), "cs-column-width", GINT_TO_POINTER (width));
+      gtk_column_view_column_set_fixed_width (column, -1);
+    }
+  else if (g_object_get_data (G_OBJECT (column), "cs-column-width") != NULL)
+    gtk_column_view_column_set_fixed_width (
+        column, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "cs-column-width")));
+  gtk_column_view_column_set_visible (column, visible);
+}
+
 static void
 on_show_changed (GSimpleAction *action, GVariant *value, CsColumnChooser *self)
 {
@@ -79,7 +100,7 @@ on_show_changed (GSimpleAction *action, GVariant *value, CsColumnChooser *self)
 
   g_simple_action_set_state (action, value);
   if (column != NULL)
-    gtk_column_view_column_set_visible (column, g_variant_get_boolean (value));
+    set_column_visible (column, g_variant_get_boolean (value));
   save (self);
 }
 

@@ -524,8 +524,9 @@ static void
 cs_graph_canvas_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum,
                          int *natural, int *minimum_baseline, int *natural_baseline)
 {
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 96;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 220;
+  /* Small minimum: the graph is a strip under the ladder, and the window may be narrow. */
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 200 : 72;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 160;
 }
 
 static void

@@ -4,8 +4,6 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "cs-status-page.h"
-
 #define CS_GRAPH_EXPORT_WIDTH 1200
 #define CS_GRAPH_EXPORT_HEIGHT 420
 #define CS_GRAPH_FINDING_SPAN_S 20.0
@@ -20,7 +18,8 @@ struct _CsGraphView
   GtkToggleButton *kind_buttons[CS_GRAPH_N_KINDS];
   char *subtitle; /* "Call 5 · stream 4", shown in the graph's heading */
   GtkStack *graph_stack;
-  CsStatusPage *empty_page;
+  GtkLabel *empty_title;
+  GtkLabel *empty_description;
   CsGraphCanvas *canvas;
   CsMosTable *mos_table;
 
@@ -238,10 +237,19 @@ update_from_selection (CsGraphView *self)
           = g_strdup_printf (ngettext ("Call %u · %u stream", "Call %u · %u streams", streams->len),
                              cs_call_get_number (call), streams->len);
       if (streams->len == 0)
-        cs_status_page_set_title (self->empty_page, _ ("No media in this call"));
+        {
+          gtk_label_set_text (self->empty_title, _ ("No media in this call"));
+          gtk_label_set_text (self->empty_description,
+                              _ ("No RTP stream was found for this call's SDP."));
+        }
     }
   if (streams->len == 0 && call == NULL)
-    cs_status_page_set_title (self->empty_page, _ ("No stream selected"));
+    {
+      gtk_label_set_text (self->empty_title, _ ("No stream selected"));
+      gtk_label_set_text (self->empty_description,
+                          _ ("Select a call or a stream to see its jitter, delta, skew, MOS and "
+                             "bitrate over time."));
+    }
   show_streams (self, streams, subtitle);
 }
 
@@ -597,7 +605,6 @@ cs_graph_view_class_init (CsGraphViewClass *klass)
 
   object_class->dispose = cs_graph_view_dispose;
 
-  g_type_ensure (CS_TYPE_STATUS_PAGE);
   g_type_ensure (CS_TYPE_GRAPH_CANVAS);
   g_type_ensure (CS_TYPE_MOS_TABLE);
   gtk_widget_class_set_template_from_resource (
@@ -615,7 +622,8 @@ cs_graph_view_class_init (CsGraphViewClass *klass)
   gtk_widget_class_bind_template_child_full (widget_class, "bitrate_button", FALSE,
                                              G_STRUCT_OFFSET (CsGraphView, kind_buttons[4]));
   gtk_widget_class_bind_template_child (widget_class, CsGraphView, graph_stack);
-  gtk_widget_class_bind_template_child (widget_class, CsGraphView, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, CsGraphView, empty_title);
+  gtk_widget_class_bind_template_child (widget_class, CsGraphView, empty_description);
   gtk_widget_class_bind_template_child (widget_class, CsGraphView, canvas);
   gtk_widget_class_bind_template_child (widget_class, CsGraphView, mos_table);
   gtk_widget_class_bind_template_callback (widget_class, on_kind_toggled);

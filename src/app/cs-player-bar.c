@@ -355,6 +355,17 @@ on_play_clicked (CsPlayerBar *self)
     show_message (self, error->message);
 }
 
+void
+cs_player_bar_toggle_play (CsPlayerBar *self)
+{
+  g_return_if_fail (CS_IS_PLAYER_BAR (self));
+
+  /* Nothing decoded yet (or nothing selected): the button is insensitive too. */
+  if (self->render == NULL)
+    return;
+  on_play_clicked (self);
+}
+
 static void
 on_stop_clicked (CsPlayerBar *self)
 {

@@ -23,6 +23,9 @@ void cs_player_bar_set_selection (CsPlayerBar *self, CsSelection *selection);
  * (CsCallsView), for lists that do not set the shared selection. */
 void cs_player_bar_follow_calls_view (CsPlayerBar *self, GObject *calls_view);
 
+/* Pauses while playing, else plays (from the cursor); does nothing before audio is decoded. */
+void cs_player_bar_toggle_play (CsPlayerBar *self);
+
 /* For tests. */
 CsAudioPlayer *cs_player_bar_get_player (CsPlayerBar *self);
 CsAudioRender *cs_player_bar_get_render (CsPlayerBar *self);

@@ -266,11 +266,11 @@ cs_waveform_view_measure (GtkWidget *widget, GtkOrientation orientation, int for
                           int *natural, int *minimum_baseline, int *natural_baseline)
 {
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = *natural = 200;
+    *minimum = *natural = 160;
   else
     {
-      *minimum = 64;
-      *natural = 96;
+      *minimum = 36;
+      *natural = 44;
     }
 }
 

@@ -50,6 +50,7 @@ struct _CsWindow
   CsPlayerBar *player_bar;       /* issue 8 */
   GtkPaned *list_paned;
   GtkPaned *detail_paned;
+  GtkPaned *workspace_paned;
   GtkWidget *statusbar;
   GtkLabel *status_label;
   GtkWidget *load_box;
@@ -62,7 +63,8 @@ struct _CsWindow
   CsLoader *loader; /* the current load; NULL once finished or cancelled */
   GCancellable *cancellable;
   CsAnalysis *analysis;
-  CsSelection *selection; /* the shared cursor every view follows */
+  CsSelection *selection;     /* the shared cursor every view follows */
+  gboolean syncing_selection; /* a bridge is moving views: their echoes are ignored */
   char *error_message;
 };
 
@@ -77,6 +79,12 @@ void cs_window_show_error (CsWindow *self, const char *title, const char *detail
 void cs_window_cancel_load (CsWindow *self);
 /* Drops the loader, the analysis and what the views show. */
 void cs_window_forget_capture (CsWindow *self);
+
+/* cs-window-selection.c: calls list, ladder and Load page ↔ the shared cursor; Space */
+void cs_window_selection_init (CsWindow *self);
+void cs_window_selection_dispose (CsWindow *self);
+/* The ladder row of the message in that frame, else the message nearest in time; -1. */
+int cs_window_find_ladder_row (const CsLadderLayout *layout, guint frame, gint64 time_ns);
 
 /* For tests: the calls as shown (filtered, sorted), and the error text. */
 GListModel *cs_window_get_calls_model (CsWindow *self);

@@ -330,6 +330,8 @@ restore_settings (CsWindow *self)
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "detail-pane-position", self->detail_paned, "position",
                    G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "workspace-pane-position", self->workspace_paned, "position",
+                   G_SETTINGS_BIND_DEFAULT);
 }
 
 static gboolean
@@ -407,6 +409,7 @@ cs_window_dispose (GObject *object)
 {
   CsWindow *self = CS_WINDOW (object);
 
+  cs_window_selection_dispose (self);
   cs_window_forget_capture (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
   g_clear_object (&self->settings);
@@ -466,6 +469,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, detail_pane);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, list_paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, detail_paned);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, workspace_paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, statusbar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, load_box);
@@ -490,6 +494,7 @@ cs_window_init (CsWindow *self)
   cs_player_bar_follow_calls_view (self->player_bar, G_OBJECT (self->calls_view));
   g_signal_connect_swapped (self->findings_view, "finding-activated",
                             G_CALLBACK (cs_graph_view_show_finding), self->graph_view);
+  cs_window_selection_init (self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
                                    self);

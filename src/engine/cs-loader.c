@@ -381,7 +381,9 @@ cs_pipeline_plan (CsPipeline *p, gboolean final)
       if (n < size && !final)
         break;
       chunk = cs_chunk_new (p->planned_frames, n);
-      cs_chunk_copy_frames (chunk, frames + p->planned_frames);
+      /* while the walk runs the frame array may move; once it is done, it stays */
+      if (!final)
+        cs_chunk_copy_frames (chunk, frames + p->planned_frames);
       p->planned_frames += n;
       g_ptr_array_add (p->chunks, chunk);
       g_async_queue_push (p->todo, chunk);

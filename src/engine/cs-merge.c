@@ -234,12 +234,15 @@ cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, 
                          guint32 last_frame, gint64 ts_ns, gpointer user_data)
 {
   CsMerge *merge = user_data;
+  /* Out-of-order segments can deliver a message's last bytes before its first:
+   * the message belongs to the frame that completed it. */
   CsSipMessage *msg = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst,
-                                                   CS_SIP_TRANSPORT_TCP, last_frame, ts_ns);
+                                                   CS_SIP_TRANSPORT_TCP,
+                                                   MAX (first_frame, last_frame), ts_ns);
 
   if (msg == NULL)
     return;
-  msg->first_frame = first_frame;
+  msg->first_frame = MIN (first_frame, last_frame);
   cs_merge_add_sip (merge, msg);
   cs_sip_message_unref (msg);
 }

@@ -50,6 +50,13 @@ static const CsColumn cs_finding_columns[] = {
   { "stream", TRUE },    { "frames", FALSE }, { "text", FALSE },
 };
 
+/* Rows are string vectors: a NULL inside would end them early (and leak the rest). */
+static char *
+cs_dup_or_empty (const char *text)
+{
+  return g_strdup (text != NULL ? text : "");
+}
+
 static char *
 cs_format_optional (double value, const char *format)
 {
@@ -64,10 +71,10 @@ cs_call_row (CsCall *call)
   guint i = 0;
 
   row[i++] = g_strdup_printf ("%u", cs_call_get_number (call));
-  row[i++] = g_strdup (cs_call_get_method_name (call));
-  row[i++] = g_strdup (cs_call_get_from (call));
-  row[i++] = g_strdup (cs_call_get_to (call));
-  row[i++] = g_strdup (cs_call_state_to_string (cs_call_get_state (call)));
+  row[i++] = cs_dup_or_empty (cs_call_get_method_name (call));
+  row[i++] = cs_dup_or_empty (cs_call_get_from (call));
+  row[i++] = cs_dup_or_empty (cs_call_get_to (call));
+  row[i++] = cs_dup_or_empty (cs_call_state_to_string (cs_call_get_state (call)));
   row[i++] = code != 0 ? g_strdup_printf ("%u", code) : g_strdup ("");
   row[i++] = cs_time_format_iso (cs_call_get_start_ns (call));
   row[i++] = cs_format_optional (cs_call_get_pdd_ms (call), "%.1f");
@@ -78,7 +85,7 @@ cs_call_row (CsCall *call)
   row[i++] = g_strdup_printf ("%u", cs_call_get_stream_ids (call)->len);
   row[i++] = cs_format_optional (cs_call_get_mos (call), "%.2f");
   row[i++] = g_strdup_printf ("%u", cs_call_get_n_findings (call));
-  row[i++] = g_strdup (cs_call_get_call_id (call));
+  row[i++] = cs_dup_or_empty (cs_call_get_call_id (call));
   return row;
 }
 
@@ -94,10 +101,10 @@ cs_stream_row (CsStream *stream)
   row[i++] = cs_stream_is_associated (stream)
                  ? g_strdup_printf ("%u", cs_stream_get_call_number (stream))
                  : g_strdup ("");
-  row[i++] = g_strdup (cs_endpoint_to_string (cs_stream_get_src (stream), buf));
-  row[i++] = g_strdup (cs_endpoint_to_string (cs_stream_get_dst (stream), buf));
+  row[i++] = cs_dup_or_empty (cs_endpoint_to_string (cs_stream_get_src (stream), buf));
+  row[i++] = cs_dup_or_empty (cs_endpoint_to_string (cs_stream_get_dst (stream), buf));
   row[i++] = g_strdup_printf ("0x%08X", cs_stream_get_ssrc (stream));
-  row[i++] = g_strdup (cs_stream_get_codec (stream));
+  row[i++] = cs_dup_or_empty (cs_stream_get_codec (stream));
   row[i++] = g_strdup_printf ("%u", st->packets);
   row[i++] = g_strdup_printf ("%d", st->lost);
   row[i++] = g_strdup_printf ("%.1f", st->expected > 0 ? 100.0 * st->lost / st->expected : 0.0);
@@ -120,8 +127,8 @@ cs_finding_row (CsFinding *finding)
 
   for (guint f = 0; f < frames->len; f++)
     g_string_append_printf (list, f > 0 ? " %u" : "%u", g_array_index (frames, guint32, f));
-  row[i++] = g_strdup (cs_severity_to_string (cs_finding_get_severity (finding)));
-  row[i++] = g_strdup (cs_finding_kind_to_string (cs_finding_get_kind (finding)));
+  row[i++] = cs_dup_or_empty (cs_severity_to_string (cs_finding_get_severity (finding)));
+  row[i++] = cs_dup_or_empty (cs_finding_kind_to_string (cs_finding_get_kind (finding)));
   row[i++] = cs_finding_get_call_number (finding) != 0
                  ? g_strdup_printf ("%u", cs_finding_get_call_number (finding))
                  : g_strdup ("");
@@ -129,7 +136,7 @@ cs_finding_row (CsFinding *finding)
                  ? g_strdup_printf ("%u", cs_finding_get_stream_id (finding))
                  : g_strdup ("");
   row[i++] = g_string_free (list, FALSE);
-  row[i++] = g_strdup (cs_finding_get_text (finding));
+  row[i++] = cs_dup_or_empty (cs_finding_get_text (finding));
   return row;
 }
 

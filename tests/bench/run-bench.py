@@ -17,7 +17,7 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -60,13 +60,21 @@ def generate(gen, corpus_dir, name):
     return path
 
 
-def timed(cmd, env=None):
-    """Runs cmd; returns (wall seconds, peak RSS KiB, stdout, CPU seconds)."""
+def timed(cmd, timeout=None):
+    """Runs cmd; returns (wall seconds, peak RSS KiB, stdout, CPU seconds), or None when it
+    ran longer than timeout seconds (it is then killed)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    timer = threading.Timer(timeout, proc.kill) if timeout else None
+    if timer:
+        timer.start()
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
+    if timer:
+        timer.cancel()
+        if wall >= timeout:
+            return None
     if os.waitstatus_to_exitcode(status) not in (0, 3):
         raise RuntimeError("%s failed with status %d" % (cmd[0], status))
     return wall, usage.ru_maxrss, out, usage.ru_utime + usage.ru_stime
@@ -116,6 +124,8 @@ def main():
                         help="comma-separated thread counts (default 1..number of processors)")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per point (median)")
     parser.add_argument("--no-others", action="store_true", help="do not time tshark/sngrep")
+    parser.add_argument("--others-timeout", type=float, default=300,
+                        help="give up on tshark/sngrep after this many seconds (300)")
     args = parser.parse_args()
 
     cli, gen = build(args.build)
@@ -153,25 +163,35 @@ def main():
             sys.stdout.flush()
         others = []
         if tshark:
-            wall, rss, out, cpu = timed([tshark, "-r", path, "-q", "-z", "sip,stat",
-                                         "-z", "rtp,streams"])
-            others.append(("tshark", wall, rss, cpu))
-            if name == "A":
+            result = timed([tshark, "-r", path, "-q", "-z", "sip,stat", "-z", "rtp,streams"],
+                           args.others_timeout)
+            others.append(("tshark",) + (result or (None,) * 4))
+            if name == "A" and result:
+                out = result[2]
                 same, n_ours, n_theirs = compare_with_tshark(report, out.decode(errors="replace"))
                 check = ("streams (packets, lost) equal tshark's: %s (%d vs %d streams); calls: %d"
                          % ("yes" if same else "NO", n_ours, n_theirs, calls))
             else:
                 check = None
+        else:
+            check = None
         if sngrep:
-            wall, rss, _, cpu = timed([sngrep, "-I", path, "-N", "-q"])
-            others.append(("sngrep", wall, rss, cpu))
-        for tool, wall, rss, cpu in others:
+            result = timed([sngrep, "-I", path, "-N", "-q"], args.others_timeout)
+            others.append(("sngrep",) + (result or (None,) * 4))
+        for tool, wall, rss, _, cpu in others:
+            if wall is None:
+                print("| %s | 1 | > %.0f | | | | | |" % (tool, args.others_timeout))
+                continue
             print("| %s | 1 | %.3f | %.3f | %.2fM | %.2fM | %.0f | %.1f |"
                   % (tool, wall, cpu, packets / wall / 1e6, sip / wall / 1e6, rss / 1024,
                      rss / max(calls, 1)))
-        for tool, wall, _, _ in others:
-            print("\n%s: callscope (best) is %.1f× faster" % (tool, wall / best))
-        if tshark and name == "A":
+        for tool, wall, _, _, _ in others:
+            if wall is None:
+                print("\n%s: gave up after %.0f s (callscope is > %.0f× faster)"
+                      % (tool, args.others_timeout, args.others_timeout / best))
+            else:
+                print("\n%s: callscope (best) is %.1f× faster" % (tool, wall / best))
+        if tshark and name == "A" and check:
             print("\n" + check)
     return 0
 

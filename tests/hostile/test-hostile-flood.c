@@ -9,6 +9,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define FLOOD_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FLOOD_UNDER_ASAN 1
+#endif
+#endif
+#ifndef FLOOD_UNDER_ASAN
+#define FLOOD_UNDER_ASAN 0
+#endif
+
 #define FLOOD_MAX_CALLS 20000
 #define FLOOD_MAX_STREAMS 20000
 
@@ -193,7 +204,12 @@ test_flood_stays_bounded (void)
                   flood_n, flood_n, (double) (g_get_monotonic_time () - t0) / G_USEC_PER_SEC,
                   (sampler.peak_kib - MIN (sampler.peak_kib, baseline_kib)) / 1024,
                   baseline_kib / 1024, budget_kib / 1024);
+#if FLOOD_UNDER_ASAN
+  /* Redzones and the quarantine make RSS meaningless here; the counts above still hold. */
+  g_test_message ("AddressSanitizer build: memory budget not checked");
+#else
   g_assert_cmpuint (sampler.peak_kib - MIN (sampler.peak_kib, baseline_kib), <, budget_kib);
+#endif
   g_unlink (path);
   g_rmdir (dir);
 }

@@ -55,8 +55,7 @@ feed (Fixture *f, gint64 t_ms, const char *start, const char *call_id, const cha
 static const GPtrArray *
 finish (Fixture *f, gint64 end_ms)
 {
-  g_autoptr (GPtrArray) calls = cs_call_tracker_finish (f->tracker, end_ms * MS);
-
+  g_ptr_array_unref (cs_call_tracker_finish (f->tracker, end_ms * MS));
   return cs_call_tracker_get_calls (f->tracker);
 }
 
