@@ -87,6 +87,25 @@ cs_cli_load (const CsCliOptions *opts, int *exit_status)
   return analysis;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CS_CLI_FREE_AT_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CS_CLI_FREE_AT_EXIT 1
+#endif
+#endif
+
+void
+cs_cli_keep_until_exit (CsAnalysis *analysis)
+{
+#ifndef CS_CLI_FREE_AT_EXIT
+  static CsAnalysis *kept;
+
+  if (analysis != NULL && kept == NULL)
+    kept = g_object_ref (analysis);
+#endif
+}
+
 int
 cs_cli_damage_status (CsAnalysis *analysis)
 {

@@ -44,6 +44,7 @@ cs_cli_cmd_report (int argc, char **argv)
   else if (g_strcmp0 (argv[0], "findings") == 0)
     kind = CS_TABLE_FINDINGS;
   analysis = cs_cli_load (&opts, &status);
+  cs_cli_keep_until_exit (analysis);
   for (guint i = 0; analysis != NULL && call_args != NULL && call_args[i] != NULL; i++)
     {
       guint number = cs_export_find_call (analysis, call_args[i]);

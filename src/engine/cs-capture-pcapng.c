@@ -272,35 +272,45 @@ cs_pcapng_ts_to_ns (const CsPcapngInterface *iface, guint64 units)
 {
   const guint64 ns_per_s = G_GUINT64_CONSTANT (1000000000);
   guint exp = iface->tsresol_exp;
-  guint64 ns;
+  guint64 seconds, fraction_ns, ns, offset_ns;
+  gint64 offset_s = iface->tsoffset_s;
 
   if (!iface->tsresol_binary)
     {
-      if (exp <= 9)
-        {
-          guint64 per_s = powers_of_ten[exp];
+      guint64 per_s = exp <= 9 ? powers_of_ten[exp] : powers_of_ten[9];
 
-          ns = units / per_s * ns_per_s + units % per_s * powers_of_ten[9 - exp];
-        }
-      else
-        ns = units / powers_of_ten[exp - 9];
+      if (exp > 9)
+        units /= powers_of_ten[exp - 9]; /* now in ns */
+      seconds = units / per_s;
+      fraction_ns = exp <= 9 ? units % per_s * powers_of_ten[9 - exp] : units % per_s;
     }
   else
     {
-      guint64 seconds = exp == 0 ? units : units >> exp;
-      guint64 fraction = exp == 0 ? 0 : units & ((G_GUINT64_CONSTANT (1) << exp) - 1);
       guint shift = exp;
+      guint64 fraction = exp == 0 ? 0 : units & ((G_GUINT64_CONSTANT (1) << exp) - 1);
 
+      seconds = exp == 0 ? units : units >> exp;
       /* keep fraction * 1e9 inside 64 bits: 2^34 * 1e9 < 2^64 */
       if (shift > 34)
         {
           fraction >>= shift - 34;
           shift = 34;
         }
-      ns = seconds * ns_per_s + ((fraction * ns_per_s) >> shift);
+      fraction_ns = shift == 0 ? 0 : (fraction * ns_per_s) >> shift;
     }
-  /* unsigned arithmetic: hostile values wrap instead of being undefined */
-  return (gint64) (ns + (guint64) iface->tsoffset_s * ns_per_s);
+  /* Hostile timestamps saturate at CS_TIMESTAMP_MAX_NS so that every later
+   * difference of two timestamps stays far from overflowing. */
+  if (!g_uint64_checked_mul (&ns, seconds, ns_per_s) || !g_uint64_checked_add (&ns, ns, fraction_ns)
+      || ns > (guint64) CS_TIMESTAMP_MAX_NS)
+    ns = CS_TIMESTAMP_MAX_NS;
+  offset_s = CLAMP (offset_s, -(CS_TIMESTAMP_MAX_NS / (gint64) ns_per_s),
+                    CS_TIMESTAMP_MAX_NS / (gint64) ns_per_s);
+  offset_ns = (guint64) ABS (offset_s) * ns_per_s;
+  if (offset_s >= 0)
+    ns = MIN (ns + offset_ns, (guint64) CS_TIMESTAMP_MAX_NS);
+  else
+    ns = ns > offset_ns ? ns - offset_ns : 0;
+  return (gint64) ns;
 }
 
 static gboolean

@@ -108,9 +108,10 @@ cs_capture_open (const char *path, GError **error)
       ok = cs_capture_pcapng_read_header (capture, error);
       break;
     default:
-      g_set_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FORMAT,
-                   "%s: not a pcap or pcapng file (unknown magic %02x%02x%02x%02x)", capture->path,
-                   capture->data[0], capture->data[1], capture->data[2], capture->data[3]);
+      g_set_error (
+          error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FORMAT,
+          "%s: not a pcap or pcapng file (unknown magic %02x%02x%02x%02x at byte offset 0)",
+          capture->path, capture->data[0], capture->data[1], capture->data[2], capture->data[3]);
       ok = FALSE;
       break;
     }

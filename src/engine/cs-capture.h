@@ -25,6 +25,8 @@ G_STATIC_ASSERT (sizeof (CsFrame) == 32);
 
 /* The largest caplen accepted in a pcap record (libpcap's and Wireshark's limit). */
 #define CS_CAPTURE_MAX_CAPLEN (256u * 1024u)
+/* Timestamps are clamped to [0, 2^62] ns (year 2116): differences never overflow. */
+#define CS_TIMESTAMP_MAX_NS (G_GINT64_CONSTANT (1) << 62)
 
 typedef struct _CsCapture CsCapture;
 

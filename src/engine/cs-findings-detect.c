@@ -2,6 +2,7 @@
 #include "cs-findings-detect.h"
 
 #include "cs-findings-private.h"
+#include "cs-parallel.h"
 #include "cs-sdp.h"
 
 void
@@ -308,29 +309,64 @@ cs_findings_compare (gconstpointer a, gconstpointer b)
   return (int) cs_finding_get_kind (x) - (int) cs_finding_get_kind (y);
 }
 
+typedef struct
+{
+  GPtrArray *calls;
+  GPtrArray *streams;
+  GPtrArray *per_call_streams; /* GPtrArray of CsStream* per call */
+  GPtrArray **found;           /* one array of findings per stream, then per call */
+  const CsFindingThresholds *t;
+} CsFindingsJob;
+
+static void
+cs_findings_detect_item (guint index, gpointer data)
+{
+  CsFindingsJob *job = data;
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (index < job->streams->len)
+    cs_findings_detect_stream (g_ptr_array_index (job->streams, index), job->t, out);
+  else
+    {
+      guint c = index - job->streams->len;
+
+      cs_findings_detect_call (g_ptr_array_index (job->calls, c),
+                               g_ptr_array_index (job->per_call_streams, c), job->t, out);
+    }
+  job->found[index] = out;
+}
+
 GPtrArray *
 cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureStats *stats,
                         const GError *damage, GPtrArray *orphan_messages,
-                        const CsFindingThresholds *t)
+                        const CsFindingThresholds *t, guint n_threads)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr (GPtrArray) per_call
-      = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  guint n_items = streams->len + calls->len;
+  CsFindingsJob job = { calls, streams, NULL, g_new0 (GPtrArray *, n_items), t };
 
+  job.per_call_streams = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   for (guint i = 0; i < calls->len; i++)
-    g_ptr_array_add (per_call, g_ptr_array_new ());
+    g_ptr_array_add (job.per_call_streams, g_ptr_array_new ());
   for (guint i = 0; i < streams->len; i++)
     {
       CsStream *stream = g_ptr_array_index (streams, i);
       guint number = cs_stream_get_call_number (stream);
 
       if (number > 0 && number <= calls->len)
-        g_ptr_array_add (g_ptr_array_index (per_call, number - 1), stream);
-      cs_findings_detect_stream (stream, t, out);
+        g_ptr_array_add (g_ptr_array_index (job.per_call_streams, number - 1), stream);
     }
-  for (guint i = 0; i < calls->len; i++)
-    cs_findings_detect_call (g_ptr_array_index (calls, i), g_ptr_array_index (per_call, i), t, out);
+  /* Streams and calls are independent: detect on all cores, then gather in
+   * item order so the result does not depend on scheduling. */
+  cs_parallel_for (n_items, n_threads, cs_findings_detect_item, &job);
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_ptr_array_extend_and_steal (out, job.found[i]);
+    }
+  g_free (job.found);
+  g_ptr_array_unref (job.per_call_streams);
   cs_findings_detect_capture (stats, damage, orphan_messages, out);
+  /* g_ptr_array_sort is stable: equal keys keep item order. */
   g_ptr_array_sort (out, cs_findings_compare);
   return out;
 }

@@ -33,9 +33,11 @@ void cs_findings_detect_stream (CsStream *stream, const CsFindingThresholds *t, 
 /* Capture-wide: damage, dropped state, malformed SIP outside any call. */
 void cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
                                  GPtrArray *orphan_messages, GPtrArray *out);
-/* All of the above, sorted by first frame (CsFinding*, transfer full). */
+/* All of the above on n_threads threads (0 = one per processor), sorted by
+ * first frame (CsFinding*, transfer full). */
 GPtrArray *cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams,
                                    const CsCaptureStats *stats, const GError *damage,
-                                   GPtrArray *orphan_messages, const CsFindingThresholds *t);
+                                   GPtrArray *orphan_messages, const CsFindingThresholds *t,
+                                   guint n_threads);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
  * large enough that thread hand-offs cost nothing. */
 #define CS_FIRST_CHUNK_FRAMES 2000
 #define CS_CHUNK_FRAMES 32768
+#define CS_CHUNKS_IN_FLIGHT_PER_WORKER 2
 #define CS_INDEX_SHARE 0.1 /* part of the progress bar spent indexing */
 #define CS_PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
 
@@ -342,6 +343,7 @@ cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis, GCancell
   p->cancellable = cancellable;
   stats->limits = self->limits;
   p->merge = cs_merge_new (p->set, stats);
+  cs_merge_set_threads (p->merge, cs_loader_get_threads (self));
   p->todo = g_async_queue_new ();
   p->chunks = g_ptr_array_new ();
   g_mutex_init (&p->lock);
@@ -364,15 +366,23 @@ cs_pipeline_chunk_size (CsPipeline *p)
   return p->chunks->len == 0 ? CS_FIRST_CHUNK_FRAMES : CS_CHUNK_FRAMES;
 }
 
-/* Hands every full chunk of the frames indexed so far (all of them when final) to
- * the workers. */
+/* Decoded chunks wait for the in-order merge; bounding how many are out keeps
+ * memory flat when the merge is the slower side (SIP-heavy captures). */
+static gboolean
+cs_pipeline_can_plan (CsPipeline *p)
+{
+  return p->chunks->len - p->n_merged < CS_CHUNKS_IN_FLIGHT_PER_WORKER * p->n_workers;
+}
+
+/* Hands the full chunks of the frames indexed so far (all of them when final) to
+ * the workers, as long as not too many are waiting to be merged. */
 static void
 cs_pipeline_plan (CsPipeline *p, gboolean final)
 {
   guint32 available = cs_capture_set_get_n_frames (p->set);
   const CsFrame *frames = cs_capture_set_get_frames (p->set);
 
-  while (p->planned_frames < available)
+  while (p->planned_frames < available && cs_pipeline_can_plan (p))
     {
       guint32 size = cs_pipeline_chunk_size (p);
       guint32 n = MIN (size, available - p->planned_frames);
@@ -437,8 +447,8 @@ cs_pipeline_index_progress (guint64 done, guint64 total, gpointer user_data)
     }
   cs_pipeline_plan (p, FALSE);
   while (p->n_merged < p->chunks->len
-         && cs_pipeline_merge_next (p, p->chunks->len - p->n_merged > 4 * p->n_workers))
-    ;
+         && cs_pipeline_merge_next (p, !cs_pipeline_can_plan (p)))
+    cs_pipeline_plan (p, FALSE);
 }
 
 /* After the index: decodes and merges the rest, then (when analyse) measures and
@@ -453,7 +463,11 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
   if (analyse)
     cs_pipeline_plan (p, TRUE);
   while (p->n_merged < p->chunks->len)
-    cs_pipeline_merge_next (p, TRUE);
+    {
+      cs_pipeline_merge_next (p, TRUE);
+      if (analyse)
+        cs_pipeline_plan (p, TRUE);
+    }
   for (guint i = 0; i < p->n_workers; i++)
     g_async_queue_push (p->todo, p);
   for (guint i = 0; i < p->n_workers; i++)
@@ -475,8 +489,9 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       cs_loader_profile ("streams");
       cs_analysis_take_streams (analysis, streams);
       cs_finding_thresholds_init (&thresholds);
-      findings = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
-                                         cs_merge_get_orphans (p->merge), &thresholds);
+      findings
+          = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
+                                    cs_merge_get_orphans (p->merge), &thresholds, p->n_workers);
       cs_analysis_take_findings (analysis, findings);
       cs_loader_profile ("findings");
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));

@@ -20,7 +20,9 @@ struct _CsMerge
   GHashTable *runs; /* CsRtpStreamKey* → CsRtpRun* */
   GPtrArray *run_order;
   GArray *rtcp;
-  GPtrArray *orphans; /* malformed SIP messages that joined no call */
+  GPtrArray *orphans;
+  guint n_threads; /* for per-stream measurement; 0 = all processors */ /* malformed SIP messages
+                                                                           that joined no call */
   CsLimits limits;
   guint new_flows_since_sweep; /* new RTP flows seen since the last eviction sweep */
 };
@@ -95,12 +97,18 @@ cs_merge_get_rtp_runs (CsMerge *merge)
   return merge->run_order;
 }
 
+void
+cs_merge_set_threads (CsMerge *merge, guint n_threads)
+{
+  merge->n_threads = n_threads;
+}
+
 GPtrArray *
 cs_merge_build_streams (CsMerge *merge)
 {
   /* Findings are detected right after this: the counters must be final. */
   cs_merge_sync_stats (merge);
-  return cs_stream_binder_build (merge->binder, merge->run_order);
+  return cs_stream_binder_build (merge->binder, merge->run_order, merge->n_threads);
 }
 
 GPtrArray *
@@ -236,9 +244,9 @@ cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, 
   CsMerge *merge = user_data;
   /* Out-of-order segments can deliver a message's last bytes before its first:
    * the message belongs to the frame that completed it. */
-  CsSipMessage *msg = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst,
-                                                   CS_SIP_TRANSPORT_TCP,
-                                                   MAX (first_frame, last_frame), ts_ns);
+  CsSipMessage *msg
+      = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst, CS_SIP_TRANSPORT_TCP,
+                                     MAX (first_frame, last_frame), ts_ns);
 
   if (msg == NULL)
     return;

@@ -16,6 +16,8 @@ void cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk);
 CsCallTracker *cs_merge_get_tracker (CsMerge *merge);
 /* RTP packets per stream key, in order of first packet (CsRtpRun*, owned by the merge). */
 GPtrArray *cs_merge_get_rtp_runs (CsMerge *merge);
+/* Threads used to measure streams (0 = one per processor). */
+void cs_merge_set_threads (CsMerge *merge, guint n_threads);
 /* Binds RTP runs to calls and computes their metrics (CsStream*, transfer full). */
 GPtrArray *cs_merge_build_streams (CsMerge *merge);
 /* SIP messages that belong to no call (no Call-ID). */

@@ -2,6 +2,7 @@
 #include "cs-stream-binder.h"
 
 #include "cs-call-private.h"
+#include "cs-parallel.h"
 #include "cs-sdp.h"
 #include "cs-stream-private.h"
 
@@ -172,8 +173,14 @@ cs_stream_compare_first_frame (gconstpointer a, gconstpointer b)
   return fx < fy ? -1 : fx > fy;
 }
 
+static void
+cs_stream_binder_measure_one (guint index, gpointer streams)
+{
+  cs_stream_measure (g_ptr_array_index ((GPtrArray *) streams, index));
+}
+
 GPtrArray *
-cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs)
+cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads)
 {
   GPtrArray *streams = g_ptr_array_new_with_free_func (g_object_unref);
   CsRtpClockMap static_clocks;
@@ -204,6 +211,7 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs)
       run->packets = g_array_new (FALSE, FALSE, sizeof (CsRtpPacket)); /* stolen above */
       g_ptr_array_add (streams, stream);
     }
+  cs_parallel_for (streams->len, n_threads, cs_stream_binder_measure_one, streams);
   g_ptr_array_sort (streams, cs_stream_compare_first_frame);
   for (guint i = 0; i < streams->len; i++)
     cs_stream_set_id (g_ptr_array_index (streams, i), i + 1);

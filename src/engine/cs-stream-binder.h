@@ -18,7 +18,8 @@ void cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSip
  * announcement are not counted, as Wireshark does); other flows are
  * unassociated streams found by a heuristic. Stream ids are given in order of
  * first packet and recorded on their calls. Steals the runs' packet arrays.
+ * Streams are measured on n_threads threads (0 = one per processor).
  * Returns CsStream* (transfer full). */
-GPtrArray *cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs);
+GPtrArray *cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads);
 
 G_END_DECLS

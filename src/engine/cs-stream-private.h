@@ -5,10 +5,13 @@
 
 G_BEGIN_DECLS
 
-/* Takes ownership of packets; computes metrics and MOS at once. */
+/* Takes ownership of packets; encoding_by_pt (may be NULL) must stay valid
+ * until cs_stream_measure (). */
 CsStream *cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
                          guint call_number, GArray *packets, const CsRtpClockMap *clocks,
                          const char *const *encoding_by_pt);
+/* Computes metrics, codec and MOS; streams can be measured in parallel. */
+void cs_stream_measure (CsStream *self);
 void cs_stream_set_id (CsStream *self, guint id);
 
 G_END_DECLS

@@ -11,6 +11,7 @@ struct _CsStream
   char *codec;
   const CsCodecInfo *codec_info;
   CsRtpClockMap clocks;
+  const char *const *encoding_by_pt; /* until measured: the call's rtpmap names */
   CsRtpStats stats;
   CsMos mos;
   GArray *packets;
@@ -47,7 +48,6 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
                const char *const *encoding_by_pt)
 {
   CsStream *self = g_object_new (CS_TYPE_STREAM, NULL);
-  const char *encoding;
 
   self->id = id;
   self->src = *src;
@@ -56,8 +56,21 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
   self->call_number = call_number;
   self->packets = packets;
   self->clocks = *clocks;
-  cs_rtp_stats_compute ((const CsRtpPacket *) packets->data, packets->len, clocks, &self->stats);
-  encoding = encoding_by_pt != NULL ? encoding_by_pt[self->stats.payload_type & 0x7f] : NULL;
+  self->encoding_by_pt = encoding_by_pt;
+  return self;
+}
+
+void
+cs_stream_measure (CsStream *self)
+{
+  const CsRtpPacket *packets = (const CsRtpPacket *) self->packets->data;
+  guint n = self->packets->len;
+  const char *encoding;
+
+  cs_rtp_stats_compute (packets, n, &self->clocks, &self->stats);
+  encoding
+      = self->encoding_by_pt != NULL ? self->encoding_by_pt[self->stats.payload_type & 0x7f] : NULL;
+  self->encoding_by_pt = NULL;
   if (encoding != NULL)
     self->codec_info = cs_codec_lookup_encoding (encoding, self->stats.clock_rate);
   if (self->codec_info == NULL)
@@ -69,9 +82,7 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
   else
     self->codec = g_strdup_printf ("PT %u", self->stats.payload_type);
   if (self->codec_info != NULL && self->codec_info->is_audio)
-    cs_mos_for_stream ((const CsRtpPacket *) packets->data, packets->len, clocks, self->codec_info,
-                       NULL, &self->mos);
-  return self;
+    cs_mos_for_stream (packets, n, &self->clocks, self->codec_info, NULL, &self->mos);
 }
 
 void

@@ -433,5 +433,6 @@ main (int argc, char **argv)
     }
   g_free (buffer);
   g_print ("%s: %u calls, %" G_GUINT64_FORMAT " packets\n", o.output, o.calls, w.packets);
+  g_free ((char *) o.output);
   return 0;
 }

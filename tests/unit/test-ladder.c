@@ -83,7 +83,10 @@ make_stream (guint id, const char *src, guint16 sport, const char *dst, guint16 
     }
   endpoint (&s, src, sport);
   endpoint (&d, dst, dport);
-  return cs_stream_new (id, &s, &d, 0x1234 + id, 1, packets, &clocks, NULL);
+  CsStream *stream = cs_stream_new (id, &s, &d, 0x1234 + id, 1, packets, &clocks, NULL);
+
+  cs_stream_measure (stream);
+  return stream;
 }
 
 static void
