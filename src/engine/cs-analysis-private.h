@@ -16,6 +16,9 @@ void cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams);
 void cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings);
 /* RTCP references kept by the merge (a GArray of CsRtcpRef; a reference is taken). */
 void cs_analysis_set_rtcp (CsAnalysis *self, GArray *rtcp);
+/* Load thread: copies of the calls changed since the last call, for the
+ * GUI to show while loading. */
+void cs_analysis_stage_snapshots (CsAnalysis *self, const GPtrArray *calls);
 /* Appends the calls not yet in the model; main context only. */
 void cs_analysis_publish (CsAnalysis *self);
 

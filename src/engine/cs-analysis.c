@@ -11,8 +11,10 @@ struct _CsAnalysis
   CsCaptureSet *set;
   CsCaptureStats stats;
   GError *damage;
-  GMutex calls_lock; /* the load thread adds calls while the main context publishes */
-  GPtrArray *calls;  /* CsCall*, everything found */
+  GMutex calls_lock;            /* the load thread adds calls while the main context publishes */
+  GPtrArray *calls;             /* CsCall*, everything found */
+  GPtrArray *pending_snapshots; /* CsCall* copies made while loading, not yet shown */
+  gboolean showing_snapshots;   /* main context: the model holds copies */
   CsCallList *call_list;
   GPtrArray *streams; /* CsStream*, set once at the end of the load */
   GListStore *stream_list;
@@ -42,6 +44,7 @@ cs_analysis_finalize (GObject *object)
   g_clear_pointer (&self->streams, g_ptr_array_unref);
   g_clear_pointer (&self->calls, g_ptr_array_unref);
   g_mutex_clear (&self->calls_lock);
+  g_ptr_array_unref (self->pending_snapshots);
   g_clear_error (&self->damage);
   g_hash_table_unref (self->stats.sip_methods);
   g_hash_table_unref (self->stats.sip_statuses);
@@ -67,6 +70,7 @@ cs_analysis_init (CsAnalysis *self)
   self->streams = g_ptr_array_new_with_free_func (g_object_unref);
   self->calls = g_ptr_array_new_with_free_func (g_object_unref);
   g_mutex_init (&self->calls_lock);
+  self->pending_snapshots = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 CsAnalysis *
@@ -205,17 +209,71 @@ cs_analysis_publish_store (CsAnalysis *self, GListStore *store, GPtrArray *all)
 }
 
 void
+cs_analysis_stage_snapshots (CsAnalysis *self, const GPtrArray *calls)
+{
+  g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < calls->len; i++)
+    {
+      CsCall *call = g_ptr_array_index (calls, i);
+
+      if (call->version == call->published_version)
+        continue;
+      call->published_version = call->version;
+      g_ptr_array_add (fresh, cs_call_snapshot (call));
+    }
+  g_mutex_lock (&self->calls_lock);
+  g_ptr_array_extend_and_steal (self->pending_snapshots, g_steal_pointer (&fresh));
+  g_mutex_unlock (&self->calls_lock);
+}
+
+/* While loading: each copy replaces the row of its call, or adds it. */
+static void
+cs_analysis_show_snapshots (CsAnalysis *self, GPtrArray *snapshots)
+{
+  for (guint i = 0; i < snapshots->len; i++)
+    {
+      CsCall *snapshot = g_ptr_array_index (snapshots, i);
+      guint position = cs_call_get_number (snapshot) - 1;
+      guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->call_list));
+
+      if (position < n_items)
+        cs_call_list_replace (self->call_list, position, &snapshot, 1);
+      else if (position == n_items)
+        cs_call_list_append_many (self->call_list, &snapshot, 1);
+    }
+  self->showing_snapshots |= snapshots->len > 0;
+}
+
+void
 cs_analysis_publish (CsAnalysis *self)
 {
   guint published = g_list_model_get_n_items (G_LIST_MODEL (self->call_list));
   g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) snapshots = NULL;
 
   g_mutex_lock (&self->calls_lock);
-  for (guint i = published; i < self->calls->len; i++)
+  snapshots = g_steal_pointer (&self->pending_snapshots);
+  self->pending_snapshots = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < self->calls->len; i++)
     g_ptr_array_add (fresh, g_object_ref (g_ptr_array_index (self->calls, i)));
   g_mutex_unlock (&self->calls_lock);
   /* items-changed is emitted outside the lock: handlers may call back in. */
-  cs_call_list_append_many (self->call_list, (CsCall *const *) fresh->pdata, fresh->len);
+  if (fresh->len == 0)
+    cs_analysis_show_snapshots (self, snapshots);
+  else if (self->showing_snapshots)
+    {
+      /* The load is complete: the real calls take the copies' places. */
+      guint shown = MIN (published, fresh->len);
+
+      cs_call_list_replace (self->call_list, 0, (CsCall *const *) fresh->pdata, shown);
+      cs_call_list_append_many (self->call_list, (CsCall *const *) fresh->pdata + shown,
+                                fresh->len - shown);
+      self->showing_snapshots = FALSE;
+    }
+  else if (published < fresh->len)
+    cs_call_list_append_many (self->call_list, (CsCall *const *) fresh->pdata + published,
+                              fresh->len - published);
   cs_analysis_publish_store (self, self->stream_list, self->streams);
   cs_analysis_publish_store (self, self->finding_list, self->findings);
 }

@@ -92,6 +92,32 @@ cs_call_list_append_many (CsCallList *self, CsCall *const *calls, guint n)
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n);
 }
 
+void
+cs_call_list_replace (CsCallList *self, guint position, CsCall *const *calls, guint n)
+{
+  g_return_if_fail (position + n <= self->calls->len);
+  if (n == 0)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      CsCall *old = g_ptr_array_index (self->calls, position + i);
+      const char *call_id = cs_call_get_call_id (old);
+
+      if (call_id != NULL && g_hash_table_lookup (self->by_call_id, call_id) == old)
+        g_hash_table_remove (self->by_call_id, call_id);
+      self->calls->pdata[position + i] = g_object_ref (calls[i]);
+      g_object_unref (old);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const char *call_id = cs_call_get_call_id (calls[i]);
+
+      if (call_id != NULL && !g_hash_table_contains (self->by_call_id, call_id))
+        g_hash_table_insert (self->by_call_id, (gpointer) call_id, calls[i]);
+    }
+  g_list_model_items_changed (G_LIST_MODEL (self), position, n, n);
+}
+
 CsCall *
 cs_call_list_lookup (CsCallList *self, const char *number_or_call_id)
 {

@@ -13,6 +13,8 @@ G_DECLARE_FINAL_TYPE (CsCallList, cs_call_list, CS, CALL_LIST, GObject)
 CsCallList *cs_call_list_new (void);
 /* Appends calls (CsCall*) in one items-changed emission. */
 void cs_call_list_append_many (CsCallList *self, CsCall *const *calls, guint n);
+/* Replaces the calls at [position, position + n) with n others (one items-changed). */
+void cs_call_list_replace (CsCallList *self, guint position, CsCall *const *calls, guint n);
 /* Call by number (1-based) or Call-ID; NULL if none. */
 CsCall *cs_call_list_lookup (CsCallList *self, const char *number_or_call_id);
 

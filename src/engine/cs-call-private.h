@@ -45,6 +45,8 @@ struct _CsCall
   GArray *stream_ids; /* guint */
   double mos;
   guint n_findings;
+  guint version;           /* bumped by every message (load thread only) */
+  guint published_version; /* version of the last snapshot handed to the GUI */
 
   /* Cap on stored messages (0 = none) and what it dropped (CsLimits). */
   guint max_messages;
@@ -62,5 +64,9 @@ gboolean cs_call_is_over (CsCall *self);
 gboolean cs_call_is_auth_challenged (CsCall *self);
 void cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite);
 void cs_call_add_stream_id (CsCall *self, guint stream_id);
+/* An independent copy of the call as it is now, safe to hand to another
+ * thread while this one keeps changing (transactions and streams are not
+ * copied: they are complete only at the end of a load). */
+CsCall *cs_call_snapshot (CsCall *self);
 
 G_END_DECLS

@@ -214,6 +214,7 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
   gboolean full = self->max_messages > 0 && self->messages->len >= self->max_messages;
   gboolean repeated;
 
+  self->version++;
   /* Over the cap a message still moves the state but nothing is stored. */
   if (full)
     {
@@ -292,6 +293,41 @@ cs_call_finish (CsCall *self, gint64 capture_end_ns)
       if (self->state == CS_CALL_STATE_SETUP || self->state == CS_CALL_STATE_RINGING)
         self->state = CS_CALL_STATE_FAILED;
     }
+}
+
+CsCall *
+cs_call_snapshot (CsCall *self)
+{
+  CsCall *copy = g_object_new (CS_TYPE_CALL, NULL);
+
+  copy->number = self->number;
+  copy->method = self->method;
+  copy->method_name = g_strdup (self->method_name);
+  copy->call_id = g_strdup (self->call_id);
+  copy->from = g_strdup (self->from);
+  copy->to = g_strdup (self->to);
+  copy->from_tag = g_strdup (self->from_tag);
+  copy->user_agent = g_strdup (self->user_agent);
+  copy->state = self->state;
+  copy->final_status = self->final_status;
+  copy->final_reason = g_strdup (self->final_reason);
+  copy->initial_branch = g_strdup (self->initial_branch);
+  copy->initial_cseq = self->initial_cseq;
+  copy->start_ns = self->start_ns;
+  copy->end_ns = self->end_ns;
+  copy->first_provisional_ns = self->first_provisional_ns;
+  copy->answer_ns = self->answer_ns;
+  copy->ack_ns = self->ack_ns;
+  copy->bye_ns = self->bye_ns;
+  copy->cancel_seen = self->cancel_seen;
+  copy->final_seen = self->final_seen;
+  copy->retransmissions = self->retransmissions;
+  /* messages are immutable once parsed: sharing them is safe */
+  for (guint i = 0; i < self->messages->len; i++)
+    g_ptr_array_add (copy->messages, cs_sip_message_ref (g_ptr_array_index (self->messages, i)));
+  g_array_append_vals (copy->retransmitted, self->retransmitted->data, self->retransmitted->len);
+  copy->version = self->version;
+  return copy;
 }
 
 void

@@ -11,6 +11,7 @@
 #define CS_FIRST_CHUNK_FRAMES 2000
 #define CS_CHUNK_FRAMES 32768
 #define CS_CHUNKS_IN_FLIGHT_PER_WORKER 2
+#define CS_SNAPSHOT_INTERVAL_US (G_USEC_PER_SEC / 5)
 #define CS_INDEX_SHARE 0.1 /* part of the progress bar spent indexing */
 #define CS_PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
 
@@ -301,6 +302,7 @@ typedef struct
   gboolean can_pipeline; /* no filter: frames can be decoded before the index ends */
   double index_share;    /* part of the progress bar the index walk stands for */
   double index_fraction;
+  gint64 last_snapshot_us; /* when calls were last copied for the GUI */
 } CsPipeline;
 
 static gboolean
@@ -400,6 +402,20 @@ cs_pipeline_plan (CsPipeline *p, gboolean final)
     }
 }
 
+/* A window is watching (background load): let it show the calls found so
+ * far, as copies, a few times a second. The CLI never pays for this. */
+static void
+cs_pipeline_stage_snapshots (CsPipeline *p)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (p->loader->context == NULL || now - p->last_snapshot_us < CS_SNAPSHOT_INTERVAL_US)
+    return;
+  p->last_snapshot_us = now;
+  cs_analysis_stage_snapshots (p->analysis,
+                               cs_call_tracker_get_calls (cs_merge_get_tracker (p->merge)));
+}
+
 /* Merges the next chunk; FALSE when it is not decoded yet and wait is FALSE. */
 static gboolean
 cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
@@ -415,7 +431,10 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
   if (!cs_chunk_is_decoded (chunk))
     return FALSE;
   if (!g_cancellable_is_cancelled (p->cancellable))
-    cs_merge_add_chunk (p->merge, chunk);
+    {
+      cs_merge_add_chunk (p->merge, chunk);
+      cs_pipeline_stage_snapshots (p);
+    }
   p->merged_frames += chunk->n_frames;
   stats->bytes += chunk->bytes;
   cs_chunk_free (chunk);
@@ -446,8 +465,7 @@ cs_pipeline_index_progress (guint64 done, guint64 total, gpointer user_data)
       return;
     }
   cs_pipeline_plan (p, FALSE);
-  while (p->n_merged < p->chunks->len
-         && cs_pipeline_merge_next (p, !cs_pipeline_can_plan (p)))
+  while (p->n_merged < p->chunks->len && cs_pipeline_merge_next (p, !cs_pipeline_can_plan (p)))
     cs_pipeline_plan (p, FALSE);
 }
 
