@@ -376,32 +376,32 @@ compare_findings (gconstpointer a, gconstpointer b, gpointer data)
 /* Fixed widths fit the (bold) header and typical values; From, To and Call-ID share what
  * is left, so the columns always fill the list. */
 static const CsCallsColumn columns[] = {
-  { NULL, N_ ("#"), N_ ("Call number, in order of the first message"), TRUE, FALSE, 52, CELL_PLAIN,
+  { NULL, N_ ("#"), N_ ("Call number, in order of the first message"), TRUE, FALSE, 44, CELL_PLAIN,
     text_number, compare_number },
-  { "start", N_ ("Start"), N_ ("Seconds since the first call began"), TRUE, FALSE, 84, CELL_PLAIN,
+  { "start", N_ ("Start"), N_ ("Seconds since the first call began"), TRUE, FALSE, 76, CELL_PLAIN,
     text_start, compare_start },
   { "from", N_ ("From"), NULL, FALSE, TRUE, -1, CELL_PLAIN, text_from, compare_from },
   { "to", N_ ("To"), NULL, FALSE, TRUE, -1, CELL_PLAIN, text_to, compare_to },
   { "method", N_ ("Method"), NULL, FALSE, FALSE, 96, CELL_PLAIN, text_method, compare_method },
   { "call-id", N_ ("Call-ID"), NULL, FALSE, TRUE, -1, CELL_PLAIN, text_call_id, compare_call_id },
-  { "state", N_ ("State"), NULL, FALSE, FALSE, 104, CELL_STATE, text_state, compare_state },
-  { "final", N_ ("Final"), N_ ("Final response"), FALSE, FALSE, 132, CELL_PLAIN, text_final,
+  { "state", N_ ("State"), NULL, FALSE, FALSE, 100, CELL_STATE, text_state, compare_state },
+  { "final", N_ ("Final"), N_ ("Final response"), FALSE, FALSE, 120, CELL_PLAIN, text_final,
     compare_final },
-  { "pdd", N_ ("PDD"), N_ ("Post-dial delay: INVITE to the first 180/183"), TRUE, FALSE, 76,
+  { "pdd", N_ ("PDD"), N_ ("Post-dial delay: INVITE to the first 180/183"), TRUE, FALSE, 72,
     CELL_PLAIN, text_pdd, compare_pdd },
-  { "setup-time", N_ ("Setup"), N_ ("INVITE to 200 OK"), TRUE, FALSE, 80, CELL_PLAIN, text_setup,
+  { "setup-time", N_ ("Setup"), N_ ("INVITE to 200 OK"), TRUE, FALSE, 76, CELL_PLAIN, text_setup,
     compare_setup },
-  { "duration", N_ ("Duration"), N_ ("200 OK to BYE"), TRUE, FALSE, 90, CELL_PLAIN, text_duration,
+  { "duration", N_ ("Duration"), N_ ("200 OK to BYE"), TRUE, FALSE, 86, CELL_PLAIN, text_duration,
     compare_duration },
-  { "messages", N_ ("Messages"), N_ ("SIP messages in the call"), TRUE, FALSE, 96, CELL_PLAIN,
+  { "messages", N_ ("Messages"), N_ ("SIP messages in the call"), TRUE, FALSE, 92, CELL_PLAIN,
     text_messages, compare_messages },
-  { "streams", N_ ("Streams"), N_ ("RTP streams bound to the call"), TRUE, FALSE, 84, CELL_PLAIN,
+  { "streams", N_ ("Streams"), N_ ("RTP streams bound to the call"), TRUE, FALSE, 80, CELL_PLAIN,
     text_streams, compare_streams },
   { "codec", N_ ("Codec"), N_ ("Codecs of the call's RTP streams"), FALSE, FALSE, 110, CELL_PLAIN,
     text_codec, compare_codec },
   { "mos", N_ ("MOS"), N_ ("Estimated MOS of the worst direction"), TRUE, FALSE, 64, CELL_MOS,
     text_mos, compare_mos },
-  { "findings", N_ ("Findings"), N_ ("Problems found in the call"), TRUE, FALSE, 88, CELL_FINDINGS,
+  { "findings", N_ ("Findings"), N_ ("Problems found in the call"), TRUE, FALSE, 84, CELL_FINDINGS,
     text_findings, compare_findings },
 };
 
@@ -420,6 +420,9 @@ cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
     gtk_widget_add_css_class (label, "numeric");
   if (column->style == CELL_STATE)
     gtk_widget_add_css_class (label, "state");
+  /* Ellipsized names still show a few characters when the window is narrow. */
+  if (column->expand)
+    gtk_label_set_width_chars (GTK_LABEL (label), 6);
   gtk_list_item_set_child (item, label);
 }
 
@@ -525,5 +528,12 @@ cs_calls_columns_new_view_columns (const CsCallsColumnContext *context)
         cs_column_chooser_set_column_id (view_column, column->id);
       g_ptr_array_add (view_columns, view_column);
     }
+  {
+    /* Room at the end of the header for the column chooser button that floats there. */
+    GtkColumnViewColumn *spacer = gtk_column_view_column_new (NULL, NULL);
+
+    gtk_column_view_column_set_fixed_width (spacer, 32);
+    g_ptr_array_add (view_columns, spacer);
+  }
   return view_columns;
 }

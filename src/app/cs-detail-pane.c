@@ -131,6 +131,12 @@ update_tag_colors (CsDetailPane *self)
       && !gtk_style_context_lookup_color (context, "theme_selected_bg_color", &accent))
     return;
   gtk_style_context_get_color (context, &fg);
+  /* The selection blue is dark: pulled towards the text colour it stays readable on the dark
+   * theme's background as well as on the light one. */
+  accent.red = accent.red * 0.6f + fg.red * 0.4f;
+  accent.green = accent.green * 0.6f + fg.green * 0.4f;
+  accent.blue = accent.blue * 0.6f + fg.blue * 0.4f;
+  accent.alpha = 1.0f;
   fg.alpha *= 0.72;
   g_object_set (gtk_text_tag_table_lookup (table, "header-name"), "foreground-rgba", &accent, NULL);
   g_object_set (gtk_text_tag_table_lookup (table, "body"), "foreground-rgba", &fg, NULL);

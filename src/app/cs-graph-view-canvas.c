@@ -368,6 +368,47 @@ ensure_scaled (CsGraphCanvas *self, int width)
   self->scaled_width = width;
 }
 
+/* Width of text as the renderer draws it (same face and size). */
+static double
+text_width (cairo_t *cr, const CsGraphPalette *palette, const char *text, gboolean bold)
+{
+  cairo_text_extents_t ext;
+
+  cairo_select_font_face (cr, palette->font_family, CAIRO_FONT_SLANT_NORMAL,
+                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, palette->font_size);
+  cairo_text_extents (cr, text, &ext);
+  return ext.x_advance;
+}
+
+/* The title and the legend share one line: in a narrow pane the title loses its "— Call 5 …"
+ * part, then the legend goes (the tooltip still names each series). */
+static void
+fit_title_and_legend (CsGraphCanvas *self, cairo_t *cr, CsGraphRenderOptions *options,
+                      char **short_title)
+{
+  const double margins = 56.0 + 16.0 + 24.0; /* the renderer's left and right, and a gap */
+  double legend = 0;
+  const char *dash;
+
+  for (guint s = 0; s < self->graph->series->len; s++)
+    {
+      const CsGraphSeries *series = g_ptr_array_index (self->graph->series, s);
+      legend += text_width (cr, &self->palette, series->label, FALSE) + 34;
+    }
+  if (self->title == NULL
+      || margins + text_width (cr, &self->palette, self->title, TRUE) + legend <= options->width)
+    return;
+  dash = strstr (self->title, " — ");
+  if (dash != NULL)
+    {
+      *short_title = g_strndup (self->title, dash - self->title);
+      options->title = *short_title;
+    }
+  if (margins + text_width (cr, &self->palette, options->title, TRUE) + legend > options->width)
+    options->legend = FALSE;
+}
+
 static void
 cs_graph_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -375,6 +416,7 @@ cs_graph_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   CsGraphRenderOptions options;
+  g_autofree char *short_title = NULL;
   cairo_t *cr;
 
   if (self->graph == NULL || width <= 0 || height <= 0)
@@ -389,6 +431,7 @@ cs_graph_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   options.scaled = self->scaled;
   options.title = self->title;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  fit_title_and_legend (self, cr, &options, &short_title);
   cs_graph_render (cr, self->graph, &options, &self->palette);
   cairo_destroy (cr);
 }

@@ -158,7 +158,8 @@ scroll_to_row (CsLadderView *self, int row)
   r = &g_array_index (self->layout->rows, CsLadderRow, row);
   value = gtk_adjustment_get_value (self->vadjustment);
   page = rows_viewport_height (self);
-  if (r->y < value)
+  /* Not allocated yet (page 0), or a row taller than the page: show the row's top. */
+  if (r->y < value || r->height >= page)
     gtk_adjustment_set_value (self->vadjustment, r->y);
   else if (r->y + r->height > value + page)
     gtk_adjustment_set_value (self->vadjustment, r->y + r->height - page);

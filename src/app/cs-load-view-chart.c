@@ -179,7 +179,14 @@ draw_panel_frame (CsLoadChart *self, cairo_t *cr, const CsLoadPalette *p, CsRect
                   const char *title, double y_max, const char *unit)
 {
   char label[32];
+  double scale = 1;
 
+  /* "50000 ms" does not fit the axis: long response times are labelled in seconds. */
+  if (g_strcmp0 (unit, " ms") == 0 && y_max >= 1000)
+    {
+      scale = 1000;
+      unit = " s";
+    }
   show_text (self, cr, &p->text, r.x, r.y - PANEL_TITLE / 2.0, title, 0);
   cairo_set_line_width (cr, 1);
   for (int k = 0; k <= 2; k++)
@@ -190,7 +197,7 @@ draw_panel_frame (CsLoadChart *self, cairo_t *cr, const CsLoadPalette *p, CsRect
       cairo_move_to (cr, r.x, floor (y) + 0.5);
       cairo_line_to (cr, r.x + r.width, floor (y) + 0.5);
       cairo_stroke (cr);
-      g_snprintf (label, sizeof label, "%g%s", y_max * k / 2.0, k == 2 ? unit : "");
+      g_snprintf (label, sizeof label, "%g%s", y_max * k / 2.0 / scale, k == 2 ? unit : "");
       show_text (self, cr, &p->axis, r.x - 6, y, label, 1);
     }
 }

@@ -46,6 +46,15 @@ cs_load_view_new (void)
   return g_object_new (CS_TYPE_LOAD_VIEW, NULL);
 }
 
+/* "80 ms", "3.20 s": response times of load tests run from milliseconds to tens of seconds. */
+static char *
+format_response_time (double ms)
+{
+  if (ms < 1000)
+    return g_strdup_printf ("%.0f ms", ms);
+  return g_strdup_printf ("%.2f s", ms / 1000.0);
+}
+
 static char *
 dup_summary (const CsLoadReport *r)
 {
@@ -53,9 +62,12 @@ dup_summary (const CsLoadReport *r)
   g_autofree char *setup_text = NULL;
 
   if (setup->n > 0)
-    /* TRANSLATORS: INVITE → 200 response time percentiles */
-    setup_text
-        = g_strdup_printf (_ (" · INVITE → 2xx p50 %.1f ms, p99 %.1f ms"), setup->p50, setup->p99);
+    {
+      g_autofree char *p50 = format_response_time (setup->p50);
+      g_autofree char *p99 = format_response_time (setup->p99);
+      /* TRANSLATORS: INVITE → 200 response time percentiles, e.g. "p50 80 ms, p99 3.20 s" */
+      setup_text = g_strdup_printf (_ (" · INVITE → 2xx p50 %s, p99 %s"), p50, p99);
+    }
   /* TRANSLATORS: load summary; counts */
   return g_strdup_printf (_ ("%u calls · %u answered · %u failed · peak %u concurrent · "
                              "%u retransmissions · %u timeouts%s"),

@@ -269,8 +269,8 @@ cs_waveform_view_measure (GtkWidget *widget, GtkOrientation orientation, int for
     *minimum = *natural = 160;
   else
     {
-      *minimum = 36;
-      *natural = 44;
+      *minimum = 32;
+      *natural = 40;
     }
 }
 

@@ -65,6 +65,9 @@ struct _CsWindow
   CsAnalysis *analysis;
   CsSelection *selection;     /* the shared cursor every view follows */
   gboolean syncing_selection; /* a bridge is moving views: their echoes are ignored */
+  guint cursor_frame_seen;    /* the cursor when the ladder last followed or moved it */
+  gint64 cursor_time_seen;
+  guint restore_panes_id; /* idle that puts the dividers where they were */
   char *error_message;
 };
 
@@ -85,6 +88,13 @@ void cs_window_selection_init (CsWindow *self);
 void cs_window_selection_dispose (CsWindow *self);
 /* The ladder row of the message in that frame, else the message nearest in time; -1. */
 int cs_window_find_ladder_row (const CsLadderLayout *layout, guint frame, gint64 time_ns);
+
+/* cs-window-panes.c: dividers restored (once allocated) and saved as fractions */
+void cs_window_panes_init (CsWindow *self);
+void cs_window_panes_save (CsWindow *self);
+void cs_window_panes_dispose (CsWindow *self);
+/* The room a paned's two children share: its size less the handle. */
+int cs_window_paned_room (GtkPaned *paned);
 
 /* For tests: the calls as shown (filtered, sorted), and the error text. */
 GListModel *cs_window_get_calls_model (CsWindow *self);

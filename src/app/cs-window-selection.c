@@ -43,6 +43,8 @@ on_ladder_selected_row (CsLadderView *view, GParamSpec *pspec, CsWindow *self)
     cs_selection_set_stream (self->selection, selected->stream);
   cs_selection_set_cursor (self->selection, selected->frame, selected->ts_ns);
   g_object_thaw_notify (G_OBJECT (self->selection));
+  self->cursor_frame_seen = selected->frame;
+  self->cursor_time_seen = selected->ts_ns;
   self->syncing_selection = FALSE;
 }
 
@@ -108,10 +110,16 @@ static void
 sync_ladder (CsWindow *self)
 {
   CsLadderView *view = cs_ladder_pane_get_view (self->ladder_pane);
-  int row = cs_window_find_ladder_row (cs_ladder_view_get_layout (view),
-                                       cs_selection_get_frame (self->selection),
-                                       cs_selection_get_time_ns (self->selection));
+  guint frame = cs_selection_get_frame (self->selection);
+  gint64 time_ns = cs_selection_get_time_ns (self->selection);
+  int row;
 
+  /* The player moves only the time: then the frame is an old one and the time decides. */
+  if (frame == self->cursor_frame_seen && time_ns != self->cursor_time_seen)
+    frame = 0;
+  self->cursor_frame_seen = cs_selection_get_frame (self->selection);
+  self->cursor_time_seen = time_ns;
+  row = cs_window_find_ladder_row (cs_ladder_view_get_layout (view), frame, time_ns);
   if (row >= 0 && row != cs_ladder_view_get_selected_row (view))
     cs_ladder_view_set_selected_row (view, row);
 }

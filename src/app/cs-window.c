@@ -312,6 +312,19 @@ on_stop_search (GtkSearchEntry *entry, CsWindow *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->calls_view));
 }
 
+/* Pages */
+
+/* Summary and Load are about the whole capture: they get the whole height, without the
+ * workspace of one call below them. */
+static void
+on_view_page_changed (GtkStack *stack, GParamSpec *pspec, CsWindow *self)
+{
+  const char *name = gtk_stack_get_visible_child_name (stack);
+  gboolean per_call = g_strcmp0 (name, "summary") != 0 && g_strcmp0 (name, "load") != 0;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->detail_paned), per_call);
+}
+
 /* Settings */
 
 static void
@@ -326,12 +339,7 @@ restore_settings (CsWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
   cs_calls_view_set_settings (self->calls_view, self->settings);
   cs_ladder_pane_set_settings (self->ladder_pane, self->settings);
-  g_settings_bind (self->settings, "list-pane-position", self->list_paned, "position",
-                   G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "detail-pane-position", self->detail_paned, "position",
-                   G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "workspace-pane-position", self->workspace_paned, "position",
-                   G_SETTINGS_BIND_DEFAULT);
+  cs_window_panes_init (self);
 }
 
 static gboolean
@@ -354,6 +362,7 @@ cs_window_close_request (GtkWindow *window)
           g_settings_set_int (self->settings, "window-height", MAX (height, 360));
         }
       g_settings_set_boolean (self->settings, "window-maximized", maximized);
+      cs_window_panes_save (self);
       g_settings_apply (self->settings);
     }
   return GTK_WINDOW_CLASS (cs_window_parent_class)->close_request (window);
@@ -410,6 +419,7 @@ cs_window_dispose (GObject *object)
   CsWindow *self = CS_WINDOW (object);
 
   cs_window_selection_dispose (self);
+  cs_window_panes_dispose (self);
   cs_window_forget_capture (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
   g_clear_object (&self->settings);
@@ -476,6 +486,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, load_progress);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
+  gtk_widget_class_bind_template_callback (widget_class, on_view_page_changed);
 }
 
 static void

@@ -14,8 +14,21 @@
 
 /* ---- shared with `hep` (cs-cli-live.h) ---- */
 
+gboolean
+cs_cli_live_check_ring (const char *command, gint64 ring_files, double ring_size_mb)
+{
+  if (ring_files < 0 || ring_files > G_MAXUINT || ring_size_mb < 0 || ring_size_mb > 1024 * 1024)
+    cs_cli_usage_error (command, "--ring-files and --ring-size must be positive");
+  else if (ring_files > 0 && ring_size_mb == 0)
+    cs_cli_usage_error (command, "--ring-files needs --ring-size MB (the size of each file)");
+  else
+    return TRUE;
+  return FALSE;
+}
+
 CsLiveSession *
-cs_cli_live_open_session (const char *write_path, char **tmp_dir, int *status)
+cs_cli_live_open_session (const char *write_path, gint64 ring_files, double ring_size_mb,
+                          char **tmp_dir, int *status)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
@@ -35,7 +48,8 @@ cs_cli_live_open_session (const char *write_path, char **tmp_dir, int *status)
     }
   else
     path = g_strdup (write_path);
-  session = cs_live_session_new (path, 0, 0, &error);
+  session = cs_live_session_new (path, (guint64) (ring_size_mb * 1024 * 1024), (guint) ring_files,
+                                 &error);
   if (session == NULL)
     {
       g_printerr ("callscope-cli: %s\n", error->message);
@@ -78,6 +92,9 @@ cs_cli_live_tick (gpointer user_data)
   if (c.queue_drops > 0)
     g_string_append_printf (line, ", %" G_GUINT64_FORMAT " dropped (analysis behind)",
                             c.queue_drops);
+  if (c.calls_evicted > 0)
+    g_string_append_printf (line, ", %" G_GUINT64_FORMAT " finished calls evicted",
+                            c.calls_evicted);
   g_string_append (line, "   ");
   fputs (line->str, stderr);
   return G_SOURCE_CONTINUE;
@@ -131,6 +148,7 @@ cs_cli_live_report (CsCliLive *live, const char *tmp_dir)
   g_autoptr (GError) error = NULL;
   g_autoptr (CsAnalysis) analysis = NULL;
   int status = CS_EXIT_OK;
+  CsLiveCounters counters;
   FILE *out;
 
   if (live->opts->format != NULL)
@@ -141,6 +159,11 @@ cs_cli_live_report (CsCliLive *live, const char *tmp_dir)
       g_clear_error (&error);
       status = CS_EXIT_DAMAGED;
     }
+  cs_live_session_get_counters (live->session, &counters);
+  if (counters.calls_evicted > 0 && !live->opts->quiet)
+    g_printerr ("Live: %" G_GUINT64_FORMAT " finished calls (%" G_GUINT64_FORMAT
+                " RTP packets) were evicted from memory; the report reads the saved capture\n",
+                counters.calls_evicted, counters.rtp_packets_evicted);
   analysis = cs_live_session_load_saved (live->session, &error);
   if (analysis == NULL)
     {
@@ -269,7 +292,8 @@ cs_cli_cmd_capture (int argc, char **argv)
   g_autofree char *interface = NULL, *write_path = NULL, *hep_to = NULL, *hep_key = NULL;
   g_autofree char *tmp_dir = NULL, *hep_host = NULL;
   double duration = 0;
-  gint64 count = 0;
+  gint64 count = 0, ring_files = 0;
+  double ring_size = 0;
   int snaplen = 0, status = CS_EXIT_OK;
   gboolean no_promisc = FALSE, list = FALSE, hep_tcp = FALSE;
   guint16 hep_port = 0;
@@ -289,6 +313,9 @@ cs_cli_cmd_capture (int argc, char **argv)
       "ADDR:PORT" },
     { "hep-tcp", 0, 0, G_OPTION_ARG_NONE, &hep_tcp, "Forward over TCP instead of UDP", NULL },
     { "hep-key", 0, 0, G_OPTION_ARG_STRING, &hep_key, "HEP authentication key", "KEY" },
+    { "ring-files", 0, 0, G_OPTION_ARG_INT64, &ring_files, "Keep only the newest N files", "N" },
+    { "ring-size", 0, 0, G_OPTION_ARG_DOUBLE, &ring_size, "Start a new file every MB megabytes",
+      "MB" },
     { NULL },
   };
 
@@ -306,6 +333,8 @@ cs_cli_cmd_capture (int argc, char **argv)
     status = cs_cli_usage_error (argv[0], "--interface IF is required (see --list-interfaces)");
   else if (duration < 0 || count < 0 || snaplen < 0)
     status = cs_cli_usage_error (argv[0], "--duration, --count and --snaplen must be positive");
+  else if (!cs_cli_live_check_ring (argv[0], ring_files, ring_size))
+    status = CS_EXIT_USAGE;
   else if (hep_to != NULL && !cs_hep_parse_listen_address (hep_to, &hep_host, &hep_port, &error))
     status = cs_cli_usage_error (argv[0], error->message);
   if (status != CS_EXIT_OK)
@@ -333,7 +362,7 @@ cs_cli_cmd_capture (int argc, char **argv)
         }
     }
   g_mutex_init (&capture.sender_lock);
-  live.session = cs_cli_live_open_session (write_path, &tmp_dir, &status);
+  live.session = cs_cli_live_open_session (write_path, ring_files, ring_size, &tmp_dir, &status);
   if (live.session != NULL)
     {
       live.opts = &opts;

@@ -83,7 +83,8 @@ cs_cli_cmd_hep (int argc, char **argv)
   g_autofree char *listen = NULL, *write_path = NULL, *key = NULL, *send = NULL;
   g_autofree char *address = NULL, *tmp_dir = NULL;
   double duration = 0;
-  gint64 count = 0;
+  gint64 count = 0, ring_files = 0;
+  double ring_size = 0;
   gboolean udp_only = FALSE, tcp_only = FALSE, send_tcp = FALSE;
   guint16 port = CS_HEP_DEFAULT_PORT;
   int status = CS_EXIT_OK;
@@ -102,6 +103,9 @@ cs_cli_cmd_hep (int argc, char **argv)
     { "send", 0, 0, G_OPTION_ARG_STRING, &send, "Replay FILE's SIP/RTCP as HEP to ADDR:PORT",
       "ADDR:PORT" },
     { "send-tcp", 0, 0, G_OPTION_ARG_NONE, &send_tcp, "With --send: use TCP", NULL },
+    { "ring-files", 0, 0, G_OPTION_ARG_INT64, &ring_files, "Keep only the newest N files", "N" },
+    { "ring-size", 0, 0, G_OPTION_ARG_DOUBLE, &ring_size, "Start a new file every MB megabytes",
+      "MB" },
     { NULL },
   };
 
@@ -119,6 +123,8 @@ cs_cli_cmd_hep (int argc, char **argv)
     status = cs_cli_usage_error (argv[0], "--udp-only and --tcp-only exclude each other");
   else if (duration < 0 || count < 0)
     status = cs_cli_usage_error (argv[0], "--duration and --count must be positive");
+  else if (!cs_cli_live_check_ring (argv[0], ring_files, ring_size))
+    status = CS_EXIT_USAGE;
   else if (!cs_hep_parse_listen_address (listen, &address, &port, &error))
     status = cs_cli_usage_error (argv[0], error->message);
   if (status != CS_EXIT_OK)
@@ -134,7 +140,7 @@ cs_cli_cmd_hep (int argc, char **argv)
       return CS_EXIT_UNREADABLE;
     }
   hep.count = (guint64) count;
-  live.session = cs_cli_live_open_session (write_path, &tmp_dir, &status);
+  live.session = cs_cli_live_open_session (write_path, ring_files, ring_size, &tmp_dir, &status);
   if (live.session != NULL)
     {
       if (!opts.quiet)

@@ -21,8 +21,12 @@ typedef struct
 
 /* --format must be json or text; prints the usage error otherwise. */
 gboolean cs_cli_live_check_format (CsCliOptions *opts, const char *command);
-/* Opens the session on -w FILE (or a temporary file), or prints why not (exit status 1). */
-CsLiveSession *cs_cli_live_open_session (const char *write_path, char **tmp_dir, int *status);
+/* Checks --ring-files N / --ring-size MB; prints the usage error and returns FALSE when bad. */
+gboolean cs_cli_live_check_ring (const char *command, gint64 ring_files, double ring_size_mb);
+/* Opens the session on -w FILE (or a temporary file), as a ring of ring_files files of
+ * ring_size_mb MB when they are set (see CsRingWriter), or prints why not (exit status 1). */
+CsLiveSession *cs_cli_live_open_session (const char *write_path, gint64 ring_files,
+                                         double ring_size_mb, char **tmp_dir, int *status);
 /* Runs the main loop until --duration, the source's count, Ctrl-C or the source ending. */
 void cs_cli_live_run (CsCliLive *live);
 /* Stops the session, reopens what it saved and writes the report as `report` would; removes

@@ -12,6 +12,8 @@ struct _CsCallTracker
   guint max_messages_per_call;
   guint64 refused_messages;
   guint64 dropped_messages;
+  guint n_created; /* calls numbered so far: numbers go on after evictions */
+  guint64 evicted_calls;
 };
 
 CsCallTracker *
@@ -105,7 +107,7 @@ cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg)
       tracker->refused_messages++;
       return NULL;
     }
-  call = cs_call_new (tracker->calls->len + 1, msg);
+  call = cs_call_new (++tracker->n_created, msg);
   call->max_messages = tracker->max_messages_per_call;
   g_ptr_array_add (tracker->calls, call);
   g_hash_table_replace (tracker->by_dialog, cs_dialog_key (msg->call_id, msg->from_tag), call);
@@ -156,4 +158,60 @@ const GPtrArray *
 cs_call_tracker_get_calls (CsCallTracker *tracker)
 {
   return tracker->calls;
+}
+
+guint
+cs_call_tracker_get_n_created (CsCallTracker *tracker)
+{
+  return tracker->n_created;
+}
+
+guint64
+cs_call_tracker_get_evicted_calls (CsCallTracker *tracker)
+{
+  return tracker->evicted_calls;
+}
+
+static gboolean
+cs_call_tracker_value_in_set (gpointer key, gpointer value, gpointer set)
+{
+  return g_hash_table_contains (set, value);
+}
+
+guint
+cs_call_tracker_evict_finished (CsCallTracker *tracker, gint64 older_than_ns, guint keep_max,
+                                GPtrArray *evicted_out)
+{
+  g_autoptr (GHashTable) gone = g_hash_table_new (NULL, NULL);
+  g_autoptr (GPtrArray) order = g_ptr_array_new ();
+  guint n = tracker->calls->len, kept = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      CsCall *call = g_ptr_array_index (tracker->calls, i);
+      guint remaining = n - g_hash_table_size (gone);
+
+      if ((keep_max == 0 || remaining > keep_max) && cs_call_is_over (call)
+          && cs_call_get_end_ns (call) < older_than_ns)
+        {
+          g_hash_table_add (gone, call);
+          g_ptr_array_add (order, call);
+          continue;
+        }
+      tracker->calls->pdata[kept++] = call;
+    }
+  if (order->len == 0)
+    return 0;
+  /* The evicted calls' references move to evicted_out (or are dropped): shrink without the
+   * free func. */
+  tracker->calls->len = kept;
+  g_hash_table_foreach_remove (tracker->by_dialog, cs_call_tracker_value_in_set, gone);
+  g_hash_table_foreach_remove (tracker->by_call_id, cs_call_tracker_value_in_set, gone);
+  tracker->evicted_calls += order->len;
+  for (guint i = 0; i < order->len; i++)
+    if (evicted_out != NULL)
+      g_ptr_array_add (evicted_out, g_ptr_array_index (order, i));
+    else
+      g_object_unref (g_ptr_array_index (order, i));
+  return order->len;
 }

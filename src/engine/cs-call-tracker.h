@@ -27,6 +27,21 @@ GPtrArray *cs_call_tracker_finish (CsCallTracker *tracker, gint64 capture_end_ns
 /* Calls created so far, in order. */
 const GPtrArray *cs_call_tracker_get_calls (CsCallTracker *tracker);
 
+/* Calls numbered so far (evicted ones included). */
+guint cs_call_tracker_get_n_created (CsCallTracker *tracker);
+
+/* Live sessions keep memory bounded with this; file loads never call it.
+ * Removes calls that are over (completed, cancelled, rejected, failed) and whose last message
+ * is before older_than_ns, oldest first, until no more than keep_max calls remain (0: every
+ * such call). Later messages of an evicted dialog start a new call; the remaining calls keep
+ * their numbers and new ones go on counting. Each evicted call's reference is appended to
+ * evicted_out (give it g_object_unref as free func), or dropped when it is NULL, so that what
+ * points at them (stream binder, lists) can let go. Returns how many were evicted. */
+guint cs_call_tracker_evict_finished (CsCallTracker *tracker, gint64 older_than_ns, guint keep_max,
+                                      GPtrArray *evicted_out);
+/* Calls evicted so far. */
+guint64 cs_call_tracker_get_evicted_calls (CsCallTracker *tracker);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsCallTracker, cs_call_tracker_free)
 
 G_END_DECLS

@@ -25,7 +25,7 @@ cs_call_finalize (GObject *object)
   g_free (self->initial_branch);
   g_ptr_array_unref (self->messages);
   g_array_unref (self->retransmitted);
-  g_hash_table_unref (self->signatures);
+  g_clear_pointer (&self->signatures, g_hash_table_unref);
   cs_transaction_log_free (self->transactions);
   g_array_unref (self->stream_ids);
   G_OBJECT_CLASS (cs_call_parent_class)->finalize (object);
@@ -42,7 +42,6 @@ cs_call_init (CsCall *self)
 {
   self->messages = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_sip_message_unref);
   self->retransmitted = g_array_new (FALSE, FALSE, sizeof (gboolean));
-  self->signatures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stream_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   self->transactions = cs_transaction_log_new ();
   self->first_provisional_ns = -1;
@@ -112,16 +111,72 @@ cs_call_new (guint number, const CsSipMessage *first)
 }
 
 /* A signature identifies one transmission of a message within its transaction:
- * seeing it twice means the sender retransmitted. */
-static char *
-cs_call_message_signature (const CsSipMessage *msg)
+ * seeing it twice means the sender retransmitted. Requests: branch, CSeq, method;
+ * responses: branch, CSeq, CSeq method, status, To tag (NULL and "" alike). Compared
+ * field by field on the messages themselves, so nothing is allocated per message. */
+static const char *
+or_empty (const char *s)
 {
+  return s != NULL ? s : "";
+}
+
+static guint
+cs_call_signature_hash (gconstpointer data)
+{
+  const CsSipMessage *msg = data;
+  guint h = g_str_hash (or_empty (msg->via_branch)) * 31u + msg->cseq;
+
   if (msg->is_request)
-    return g_strdup_printf ("Q|%s|%u|%s", msg->via_branch ? msg->via_branch : "", msg->cseq,
-                            msg->method_name ? msg->method_name : "");
-  return g_strdup_printf ("R|%s|%u|%s|%u|%s", msg->via_branch ? msg->via_branch : "", msg->cseq,
-                          msg->cseq_method_name ? msg->cseq_method_name : "", msg->status_code,
-                          msg->to_tag ? msg->to_tag : "");
+    return h * 31u + g_str_hash (or_empty (msg->method_name));
+  h = h * 31u + g_str_hash (or_empty (msg->cseq_method_name));
+  h = h * 31u + msg->status_code;
+  return h * 31u + g_str_hash (or_empty (msg->to_tag)) + 1u;
+}
+
+static gboolean
+cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
+{
+  const CsSipMessage *a = a_data, *b = b_data;
+
+  if (a->is_request != b->is_request || a->cseq != b->cseq
+      || strcmp (or_empty (a->via_branch), or_empty (b->via_branch)) != 0)
+    return FALSE;
+  if (a->is_request)
+    return strcmp (or_empty (a->method_name), or_empty (b->method_name)) == 0;
+  return a->status_code == b->status_code
+         && strcmp (or_empty (a->cseq_method_name), or_empty (b->cseq_method_name)) == 0
+         && strcmp (or_empty (a->to_tag), or_empty (b->to_tag)) == 0;
+}
+
+/* Calls keep few messages: a linear scan up to this many, a set keyed by the stored
+ * messages (same lifetime as the call) beyond. */
+#define CS_CALL_SIGNATURE_SCAN 16
+
+/* TRUE when a stored message has msg's signature; the stored messages are exactly the
+ * signatures seen (over the cap nothing is stored and nothing was added either). */
+static gboolean
+cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
+{
+  if (self->signatures != NULL)
+    return g_hash_table_contains (self->signatures, msg);
+  for (guint i = 0; i < self->messages->len; i++)
+    if (cs_call_signature_equal (g_ptr_array_index (self->messages, i), msg))
+      return TRUE;
+  return FALSE;
+}
+
+/* Records a newly stored message (already in self->messages). */
+static void
+cs_call_remember_signature (CsCall *self, CsSipMessage *msg)
+{
+  if (self->signatures == NULL && self->messages->len > CS_CALL_SIGNATURE_SCAN)
+    {
+      self->signatures = g_hash_table_new (cs_call_signature_hash, cs_call_signature_equal);
+      for (guint i = 0; i + 1 < self->messages->len; i++)
+        g_hash_table_add (self->signatures, g_ptr_array_index (self->messages, i));
+    }
+  if (self->signatures != NULL)
+    g_hash_table_add (self->signatures, msg);
 }
 
 static gboolean
@@ -210,22 +265,18 @@ cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
 gboolean
 cs_call_add_message (CsCall *self, CsSipMessage *msg)
 {
-  char *signature = cs_call_message_signature (msg);
   gboolean full = self->max_messages > 0 && self->messages->len >= self->max_messages;
-  gboolean repeated;
+  gboolean repeated = cs_call_seen_signature (self, msg);
 
   self->version++;
   /* Over the cap a message still moves the state but nothing is stored. */
   if (full)
-    {
-      repeated = g_hash_table_contains (self->signatures, signature);
-      g_free (signature);
-      self->dropped_messages++;
-    }
+    self->dropped_messages++;
   else
     {
-      repeated = !g_hash_table_add (self->signatures, signature);
       g_ptr_array_add (self->messages, cs_sip_message_ref (msg));
+      if (!repeated)
+        cs_call_remember_signature (self, msg);
       g_array_append_val (self->retransmitted, repeated);
       cs_transaction_log_add (self->transactions, msg);
     }

@@ -10,6 +10,9 @@
 #define CS_LIVE_PUBLISH_INTERVAL_MS 100 /* at most ~10 UI updates a second */
 #define CS_LIVE_MAX_PENDING_BYTES (64u * 1024 * 1024)
 #define CS_LIVE_DEFAULT_MAX_CALLS 20000
+/* A finished call stays this long after its last message before it may be evicted: SIP
+ * retransmissions and late answers end within 64·T1 = 32 s. */
+#define CS_LIVE_EVICT_IDLE_NS (G_GINT64_CONSTANT (32) * G_TIME_SPAN_SECOND * 1000)
 #define CS_LIVE_RATE_WINDOW_US G_USEC_PER_SEC
 
 GQuark
@@ -44,11 +47,12 @@ struct _CsLiveSession
   CsMerge *merge;
   guint32 n_frames;
   guint64 malformed;
-  GListStore *calls;   /* CsCall* shown */
-  GArray *seen_counts; /* guint: messages of tracker call i at the last publish */
-  GHashTable *shown;   /* CsCall* in `calls` */
-  guint max_calls;
+  GListStore *calls;          /* CsCall* shown */
+  GHashTable *shown;          /* CsCall* in `calls` → messages it had when last published */
+  GPtrArray *evicted_unshown; /* CsCall* evicted while paused, still in `calls` */
+  guint max_calls;            /* calls kept in memory (tracker and list); 0 = no limit */
   guint64 calls_evicted;
+  guint64 rtp_packets_evicted;
   gboolean paused;
   guint timer_id;
   gboolean running;
@@ -80,8 +84,8 @@ cs_live_session_finalize (GObject *object)
   g_clear_error (&self->write_error);
   g_ptr_array_unref (self->pending);
   g_clear_object (&self->calls);
-  g_array_unref (self->seen_counts);
   g_hash_table_unref (self->shown);
+  g_ptr_array_unref (self->evicted_unshown);
   g_hash_table_unref (self->stats.sip_methods);
   g_hash_table_unref (self->stats.sip_statuses);
   g_mutex_clear (&self->lock);
@@ -107,8 +111,8 @@ cs_live_session_init (CsLiveSession *self)
   self->stats.sip_statuses = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->merge = cs_merge_new (NULL, &self->stats); /* live chunks never defer frames */
   self->calls = g_list_store_new (CS_TYPE_CALL);
-  self->seen_counts = g_array_new (FALSE, TRUE, sizeof (guint));
   self->shown = g_hash_table_new (NULL, NULL);
+  self->evicted_unshown = g_ptr_array_new_with_free_func (g_object_unref);
   self->max_calls = CS_LIVE_DEFAULT_MAX_CALLS;
 }
 
@@ -167,33 +171,65 @@ cs_live_session_push_frame (CsLiveSession *self, guint16 linktype, gint64 ts_ns,
   g_mutex_unlock (&self->lock);
 }
 
-/* Number of tracker call i's messages, as last published. */
-static guint
-cs_live_seen_count (CsLiveSession *self, guint i)
+/* Takes evicted calls out of the live list, in one pass, a run of rows at a time (the oldest
+ * rows usually go together). */
+static void
+cs_live_session_unshow (CsLiveSession *self, GPtrArray *calls)
 {
-  return i < self->seen_counts->len ? g_array_index (self->seen_counts, guint, i) : 0;
+  GListModel *model = G_LIST_MODEL (self->calls);
+  guint removed = 0;
+
+  for (guint i = 0; i < calls->len; i++)
+    removed += g_hash_table_remove (self->shown, g_ptr_array_index (calls, i));
+  for (guint i = g_list_model_get_n_items (model); removed > 0 && i > 0;)
+    {
+      guint end = i;
+
+      while (i > 0)
+        {
+          g_autoptr (CsCall) call = g_list_model_get_item (model, i - 1);
+
+          if (g_hash_table_contains (self->shown, call))
+            break;
+          i--;
+        }
+      if (i < end)
+        {
+          g_list_store_splice (self->calls, i, end - i, NULL, 0);
+          removed -= MIN (removed, end - i);
+        }
+      else
+        i--;
+    }
 }
 
-/* Drops the oldest finished calls from the shown list while it is over its cap. */
+/* Keeps memory bounded: above max_calls, finished calls leave the tracker (idle ones first,
+ * then any finished one), with their SDP and RTP runs, and the live list. Calls still in
+ * progress are never evicted. */
 static void
 cs_live_session_evict (CsLiveSession *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->calls));
+  CsCallTracker *tracker = cs_merge_get_tracker (self->merge);
+  g_autoptr (GPtrArray) gone = NULL;
 
-  for (guint i = 0; self->max_calls > 0 && n > self->max_calls && i < n;)
+  if (self->max_calls == 0 || cs_call_tracker_get_calls (tracker)->len <= self->max_calls)
+    return;
+  gone = g_ptr_array_new_with_free_func (g_object_unref);
+  cs_call_tracker_evict_finished (tracker, self->stats.last_ns - CS_LIVE_EVICT_IDLE_NS,
+                                  self->max_calls, gone);
+  if (cs_call_tracker_get_calls (tracker)->len > self->max_calls)
+    cs_call_tracker_evict_finished (tracker, G_MAXINT64, self->max_calls, gone);
+  self->rtp_packets_evicted += cs_merge_forget_calls (self->merge, gone);
+  self->calls_evicted += gone->len;
+  /* A paused list keeps its rows until it resumes. */
+  if (!self->paused)
     {
-      g_autoptr (CsCall) call = g_list_model_get_item (G_LIST_MODEL (self->calls), i);
-
-      if (!cs_call_is_over (call))
-        {
-          i++;
-          continue;
-        }
-      g_hash_table_remove (self->shown, call);
-      g_list_store_remove (self->calls, i);
-      self->calls_evicted++;
-      n--;
+      cs_live_session_unshow (self, gone);
+      return;
     }
+  for (guint i = 0; i < gone->len; i++)
+    if (g_hash_table_contains (self->shown, g_ptr_array_index (gone, i)))
+      g_ptr_array_add (self->evicted_unshown, g_object_ref (g_ptr_array_index (gone, i)));
 }
 
 /* New calls are appended; calls with new messages are replaced in place so rows refresh. */
@@ -203,30 +239,26 @@ cs_live_session_publish (CsLiveSession *self)
   const GPtrArray *all = cs_call_tracker_get_calls (cs_merge_get_tracker (self->merge));
   g_autoptr (GPtrArray) fresh = g_ptr_array_new ();
 
+  cs_live_session_unshow (self, self->evicted_unshown);
+  g_ptr_array_set_size (self->evicted_unshown, 0);
   for (guint i = 0; i < all->len; i++)
     {
       CsCall *call = g_ptr_array_index (all, i);
       guint count = cs_call_get_n_messages (call);
+      gpointer seen;
       guint position;
 
-      if (count == cs_live_seen_count (self, i))
+      if (!g_hash_table_lookup_extended (self->shown, call, NULL, &seen))
+        g_ptr_array_add (fresh, call);
+      else if (GPOINTER_TO_UINT (seen) == count)
         continue;
-      if (i >= self->seen_counts->len)
-        g_array_set_size (self->seen_counts, i + 1);
-      if (cs_live_seen_count (self, i) == 0 && !g_hash_table_contains (self->shown, call))
-        {
-          g_hash_table_add (self->shown, call);
-          g_ptr_array_add (fresh, call);
-        }
-      else if (g_hash_table_contains (self->shown, call)
-               && g_list_store_find (self->calls, call, &position))
+      else if (g_list_store_find (self->calls, call, &position))
         g_list_store_splice (self->calls, position, 1, (gpointer *) &call, 1);
-      g_array_index (self->seen_counts, guint, i) = count;
+      g_hash_table_insert (self->shown, call, GUINT_TO_POINTER (count));
     }
   if (fresh->len > 0)
     g_list_store_splice (self->calls, g_list_model_get_n_items (G_LIST_MODEL (self->calls)), 0,
                          fresh->pdata, fresh->len);
-  cs_live_session_evict (self);
 }
 
 static void
@@ -279,6 +311,7 @@ cs_live_session_process_pending (CsLiveSession *self)
     self->stats.rtp_packets += ((CsRtpRun *) g_ptr_array_index (chunk->rtp_order, i))->packets->len;
   cs_merge_add_chunk (self->merge, chunk);
   cs_chunk_free (chunk);
+  cs_live_session_evict (self);
   cs_live_session_update_rates (self);
   if (!self->paused && batch->len > 0)
     cs_live_session_publish (self);
@@ -354,8 +387,10 @@ cs_live_session_get_counters (CsLiveSession *self, CsLiveCounters *out)
   out->bytes = self->stats.bytes;
   out->sip_messages = self->stats.sip_messages;
   out->rtp_packets = self->stats.rtp_packets;
-  out->calls = cs_call_tracker_get_calls (cs_merge_get_tracker (self->merge))->len;
+  out->calls = cs_call_tracker_get_n_created (cs_merge_get_tracker (self->merge));
+  out->calls_kept = cs_call_tracker_get_calls (cs_merge_get_tracker (self->merge))->len;
   out->calls_evicted = self->calls_evicted;
+  out->rtp_packets_evicted = self->rtp_packets_evicted;
   out->malformed = self->malformed;
   out->packets_per_second = self->packets_per_second;
   out->messages_per_second = self->messages_per_second;

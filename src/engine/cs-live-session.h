@@ -28,12 +28,14 @@ typedef struct
   guint64 sip_messages;
   guint64 rtp_packets;
   guint64 queue_drops;   /* frames dropped because analysis fell behind */
-  guint64 calls;         /* calls found so far */
-  guint64 calls_evicted; /* finished calls dropped from the live list for its cap */
+  guint64 calls;         /* calls found so far (evicted ones included) */
+  guint64 calls_evicted; /* finished calls dropped from memory and the live list for its cap */
   guint64 malformed;     /* frames whose headers were cut short */
   double packets_per_second;
   double messages_per_second;
   gint64 first_ns, last_ns;
+  guint64 calls_kept; /* calls held in memory now (≤ the cap unless all are in progress) */
+  guint64 rtp_packets_evicted; /* RTP packets dropped with the streams of evicted calls */
 } CsLiveCounters;
 
 #define CS_TYPE_LIVE_SESSION (cs_live_session_get_type ())
@@ -60,7 +62,10 @@ gboolean cs_live_session_is_running (CsLiveSession *self);
 /* While paused the lists keep their content; analysis and saving continue. */
 void cs_live_session_set_paused (CsLiveSession *self, gboolean paused);
 gboolean cs_live_session_get_paused (CsLiveSession *self);
-/* How many calls the live list keeps (oldest finished ones go first); 0 = no limit. */
+/* How many calls the session keeps in memory and in its list (default 20000; 0 = no limit).
+ * Above it, finished calls (completed, cancelled, rejected, failed) are evicted, oldest and
+ * those idle for 32 s first, with their RTP packets; they are counted (calls_evicted,
+ * rtp_packets_evicted). Calls in progress are never evicted. The saved file keeps everything. */
 void cs_live_session_set_max_calls (CsLiveSession *self, guint max_calls);
 
 /* GListModel of CsCall, newest last; a call whose messages changed is replaced in place so

@@ -2,9 +2,11 @@
 #include "cs-loader.h"
 
 #include "cs-analysis-private.h"
+#include "cs-call-dtmf.h"
 #include "cs-error.h"
 #include "cs-findings-detect.h"
 #include "cs-merge.h"
+#include "cs-stream-rtcp.h"
 
 /* The first chunk is small so the first calls show at once; the rest are
  * large enough that thread hand-offs cost nothing. */
@@ -494,6 +496,7 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
   if (analyse && !g_cancellable_is_cancelled (cancellable))
     {
       const CsCaptureStats *stats = cs_analysis_get_stats (analysis);
+      CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
       g_autoptr (GPtrArray) calls
           = cs_call_tracker_finish (cs_merge_get_tracker (p->merge), stats->last_ns);
       g_autoptr (GPtrArray) streams = NULL;
@@ -504,6 +507,8 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       cs_analysis_take_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
       streams = cs_merge_build_streams (p->merge);
+      cs_stream_rtcp_attach_refs (streams, cs_merge_get_rtcp (p->merge), set);
+      cs_call_dtmf_attach_all (calls, streams, set);
       cs_loader_profile ("streams");
       cs_analysis_take_streams (analysis, streams);
       cs_finding_thresholds_init (&thresholds);

@@ -279,7 +279,7 @@ cs_merge_add_reassembled_udp (CsMerge *merge, const CsPacket *pkt, guint32 first
       {
         CsRtpHeader hdr;
         CsRtpStreamKey key;
-        CsRtpPacket rec = { 0 };
+        CsRtpPacket rec;
 
         if (!cs_rtp_parse_header (pkt->payload, pkt->payload_len, &hdr))
           break;
@@ -287,13 +287,7 @@ cs_merge_add_reassembled_udp (CsMerge *merge, const CsPacket *pkt, guint32 first
         key.src = pkt->src;
         key.dst = pkt->dst;
         key.ssrc = hdr.ssrc;
-        rec.arrival_ns = ts_ns;
-        rec.frame = frame;
-        rec.timestamp = hdr.timestamp;
-        rec.seq = hdr.seq;
-        rec.payload_len = (guint16) MIN (hdr.payload_len, G_MAXUINT16);
-        rec.payload_type = hdr.payload_type;
-        rec.flags = hdr.marker ? CS_RTP_FLAG_MARKER : 0;
+        cs_rtp_packet_from_header (&hdr, ts_ns, frame, &rec);
         cs_merge_append_run (merge, &key, &rec, 1);
       }
       break;
@@ -364,8 +358,56 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
     {
       CsRtpRun *run = g_ptr_array_index (chunk->rtp_order, i);
 
+      /* a flow new to the merge takes the chunk's array instead of a copy of it (as
+       * cs_merge_append_run would, without the copy) */
+      if (g_hash_table_lookup (merge->runs, &run->key) == NULL)
+        {
+          CsRtpRun *taken;
+
+          if (!cs_merge_room_for_run (merge))
+            {
+              merge->stats->rtp_packets_dropped += run->packets->len;
+              continue;
+            }
+          taken = g_new0 (CsRtpRun, 1);
+          taken->key = run->key;
+          taken->packets = g_steal_pointer (&run->packets);
+          run->packets = g_array_new (FALSE, FALSE, sizeof (CsRtpPacket));
+          g_hash_table_insert (merge->runs, &taken->key, taken);
+          g_ptr_array_add (merge->run_order, taken);
+          continue;
+        }
       cs_merge_append_run (merge, &run->key, (const CsRtpPacket *) run->packets->data,
                            run->packets->len);
     }
   g_array_append_vals (merge->rtcp, chunk->rtcp->data, chunk->rtcp->len);
+}
+
+guint64
+cs_merge_forget_calls (CsMerge *merge, GPtrArray *calls)
+{
+  g_autoptr (GHashTable) gone = g_hash_table_new (NULL, NULL);
+  guint64 dropped = 0;
+  guint kept = 0;
+
+  for (guint i = 0; i < calls->len; i++)
+    g_hash_table_add (gone, g_ptr_array_index (calls, i));
+  /* The runs' owners are looked up before the binder forgets the calls' SDP. */
+  for (guint i = 0; i < merge->run_order->len; i++)
+    {
+      CsRtpRun *run = g_ptr_array_index (merge->run_order, i);
+      CsCall *owner = cs_stream_binder_get_run_call (merge->binder, run);
+
+      if (owner != NULL && g_hash_table_contains (gone, owner))
+        {
+          g_hash_table_remove (merge->runs, &run->key);
+          dropped += run->packets->len;
+          cs_rtp_run_free (run);
+        }
+      else
+        merge->run_order->pdata[kept++] = run;
+    }
+  merge->run_order->len = kept; /* the dropped runs are freed already */
+  cs_stream_binder_forget_calls (merge->binder, gone);
+  return dropped;
 }

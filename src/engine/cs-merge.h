@@ -22,6 +22,9 @@ void cs_merge_set_threads (CsMerge *merge, guint n_threads);
 GPtrArray *cs_merge_build_streams (CsMerge *merge);
 /* SIP messages that belong to no call (no Call-ID). */
 GPtrArray *cs_merge_get_orphans (CsMerge *merge);
+/* Live sessions only: drops what the merge keeps for calls the tracker evicted (their SDP
+ * announcements and the RTP runs bound to them). Returns the RTP packets dropped. */
+guint64 cs_merge_forget_calls (CsMerge *merge, GPtrArray *calls);
 /* RTCP packets seen (CsRtcpRef). */
 GArray *cs_merge_get_rtcp (CsMerge *merge);
 

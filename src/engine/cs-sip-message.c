@@ -129,6 +129,29 @@ scratch_free (gpointer data)
 
 static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
 
+static void
+scratch_headers_free (gpointer data)
+{
+  g_ptr_array_unref (data);
+}
+
+/* headers collect here while parsing; message_finish copies them into the message */
+static GPrivate scratch_headers_key = G_PRIVATE_INIT (scratch_headers_free);
+
+static GPtrArray *
+scratch_headers_get (void)
+{
+  GPtrArray *headers = g_private_get (&scratch_headers_key);
+
+  if (headers == NULL)
+    {
+      headers = g_ptr_array_sized_new (32);
+      g_private_set (&scratch_headers_key, headers);
+    }
+  g_ptr_array_set_size (headers, 0);
+  return headers;
+}
+
 static CsSipBlock *
 scratch_get (void)
 {
@@ -153,12 +176,18 @@ relocate (char *p, const CsSipBlock *from, char *to)
   return p;
 }
 
-/* Copies a message parsed into the scratch block into its own allocation. */
+/* Copies a message parsed into the scratch block into its own allocation: the message,
+ * then the read-only header array (GPtrArray's public part, pdata right behind it), then
+ * the strings. Strings are not padded, so the array goes first to stay aligned. */
 static CsSipMessage *
 message_finish (const CsSipMessage *parsed, CsSipBlock *scratch)
 {
-  CsSipMessage *msg = g_malloc (sizeof (CsSipMessage) + sizeof (CsSipBlock) + scratch->used);
-  CsSipBlock *own = (CsSipBlock *) (msg + 1);
+  guint n_headers = parsed->headers->len;
+  gsize array_size = sizeof (GPtrArray) + n_headers * sizeof (gpointer);
+  CsSipMessage *msg
+      = g_malloc (sizeof (CsSipMessage) + array_size + sizeof (CsSipBlock) + scratch->used);
+  GPtrArray *headers = (GPtrArray *) (msg + 1);
+  CsSipBlock *own = (CsSipBlock *) ((char *) headers + array_size);
   char *to = own->data;
   char **fields[] = {
     &msg->method_name,      &msg->request_uri,  &msg->reason,
@@ -170,6 +199,9 @@ message_finish (const CsSipMessage *parsed, CsSipBlock *scratch)
     &msg->malformed,
   };
 
+  G_STATIC_ASSERT (sizeof (CsSipMessage) % sizeof (gpointer) == 0);
+  G_STATIC_ASSERT (sizeof (GPtrArray) % sizeof (gpointer) == 0);
+  G_STATIC_ASSERT (sizeof (CsSipBlock) % sizeof (gpointer) == 0);
   *msg = *parsed;
   memcpy (to, scratch->data, scratch->used);
   own->size = own->used = scratch->used;
@@ -182,27 +214,33 @@ message_finish (const CsSipMessage *parsed, CsSipBlock *scratch)
       b->next = own;
   for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
     *fields[i] = relocate (*fields[i], scratch, to);
-  for (guint i = 0; i < msg->headers->len; i++)
+  headers->pdata = (gpointer *) (headers + 1);
+  headers->len = n_headers;
+  for (guint i = 0; i < n_headers; i++)
     {
-      CsSipHeader *h = (CsSipHeader *) relocate (msg->headers->pdata[i], scratch, to);
+      CsSipHeader *h = (CsSipHeader *) relocate (parsed->headers->pdata[i], scratch, to);
 
       h->name = relocate (h->name, scratch, to);
       h->value = relocate (h->value, scratch, to);
-      msg->headers->pdata[i] = h;
+      headers->pdata[i] = h;
     }
+  msg->headers = headers;
   return msg;
 }
 
+/* Strings are packed without padding; aligned asks for a pointer-aligned CsSipHeader
+ * (blocks start aligned, so aligning the offset is enough). */
 static char *
-storage_alloc (CsSipMessage *msg, gsize n)
+storage_alloc_full (CsSipMessage *msg, gsize n, gboolean aligned)
 {
   CsSipBlock *block = msg->storage;
   char *p;
 
-  n = (n + 7) & ~(gsize) 7; /* keeps CsSipHeader structs aligned */
+  if (aligned)
+    block->used = MIN ((block->used + 7) & ~(gsize) 7, block->size);
   if (block->size - block->used < n)
     {
-      gsize size = MAX (n, 256);
+      gsize size = MAX ((n + 7) & ~(gsize) 7, 256);
 
       block = g_malloc (sizeof (CsSipBlock) + size); /* overflow: kept as is */
       block->next = msg->storage;
@@ -213,6 +251,12 @@ storage_alloc (CsSipMessage *msg, gsize n)
   p = block->data + block->used;
   block->used += n;
   return p;
+}
+
+static char *
+storage_alloc (CsSipMessage *msg, gsize n)
+{
+  return storage_alloc_full (msg, n, FALSE);
 }
 
 static char *
@@ -332,15 +376,100 @@ append_value (HeaderReader *r, const char *text, gsize n)
   g_string_append_len (r->folded, text, (gssize) n);
 }
 
+/* Names as most agents spell them: a header written exactly so shares this constant
+ * instead of a copy (names are kept as written, so only exact matches). */
+static const char *const known_header_names[] = {
+  "Via",
+  "From",
+  "To",
+  "Call-ID",
+  "CSeq",
+  "Contact",
+  "Max-Forwards",
+  "Content-Type",
+  "Content-Length",
+  "User-Agent",
+  "Server",
+  "Allow",
+  "Supported",
+  "Require",
+  "Record-Route",
+  "Route",
+  "Expires",
+  "Session-Expires",
+  "Min-SE",
+  "Accept",
+  "Allow-Events",
+  "Event",
+  "Subscription-State",
+  "Date",
+  "Subject",
+  "Reason",
+  "Privacy",
+  "P-Asserted-Identity",
+  "P-Preferred-Identity",
+  "Remote-Party-ID",
+  "Diversion",
+  "Authorization",
+  "WWW-Authenticate",
+  "Proxy-Authorization",
+  "Proxy-Authenticate",
+  "Content-Disposition",
+  "Content-Encoding",
+  "Accept-Language",
+  "Accept-Encoding",
+  "Refer-To",
+  "Referred-By",
+  "Replaces",
+  "RSeq",
+  "RAck",
+  "Organization",
+  "Warning",
+  "Timestamp",
+  "Call-Info",
+  "Alert-Info",
+  "X-Serialnumber",
+  "v",
+  "f",
+  "t",
+  "i",
+  "m",
+  "l",
+  "c",
+  "k",
+  "s",
+  "e",
+  "o",
+  "u",
+  "r",
+  "b",
+  "x",
+};
+
+static const char *
+known_header_name (const char *name, gsize len)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (known_header_names); i++)
+    {
+      const char *known = known_header_names[i];
+
+      if (known[0] == name[0] && strncmp (known, name, len) == 0 && known[len] == '\0')
+        return known;
+    }
+  return NULL;
+}
+
 static void
 close_header (HeaderReader *r)
 {
   if (r->state == HEADER_OPEN)
     {
-      CsSipHeader *header = (CsSipHeader *) storage_alloc (r->msg, sizeof (CsSipHeader));
+      CsSipHeader *header = (CsSipHeader *) storage_alloc_full (r->msg, sizeof (CsSipHeader), TRUE);
+      const char *known = known_header_name (r->name, r->name_len);
 
       /* the name was checked to be token characters */
-      header->name = storage_strndup (r->msg, r->name, r->name_len);
+      header->name
+          = known != NULL ? (char *) known : storage_strndup (r->msg, r->name, r->name_len);
       if (r->value != NULL)
         header->value = storage_dup_text (r->msg, r->value, r->value_len);
       else
@@ -702,7 +831,7 @@ cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
   msg->storage = scratch;
   g_atomic_ref_count_init (&msg->ref_count);
   msg->content_length = -1;
-  msg->headers = g_ptr_array_sized_new (16);
+  msg->headers = scratch_headers_get ();
 
   cs_cursor_init (&cur, data, len);
   parse_start_line (msg, data, line_len);
@@ -731,13 +860,14 @@ cs_sip_message_unref (CsSipMessage *msg)
 {
   if (msg == NULL || !g_atomic_ref_count_dec (&msg->ref_count))
     return;
+  /* the block allocated with the message, behind its header array */
+  const CsSipBlock *own = (const CsSipBlock *) (msg->headers->pdata + msg->headers->len);
   for (CsSipBlock *block = msg->storage, *next; block != NULL; block = next)
     {
       next = block->next;
-      if (block != (CsSipBlock *) (msg + 1))
+      if (block != own)
         g_free (block);
     }
-  g_ptr_array_unref (msg->headers);
   cs_sdp_free (msg->sdp);
   g_free (msg);
 }

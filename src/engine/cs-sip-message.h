@@ -54,7 +54,8 @@ typedef struct
   char *contact;
   char *content_type;    /* lowercased media type without parameters, e.g. "application/sdp" */
   gint64 content_length; /* -1 when absent */
-  GPtrArray *headers;    /* CsSipHeader*, every header in order */
+  GPtrArray *headers;    /* CsSipHeader*, every header in order; a read-only view inside
+                          * the message: read ->len and ->pdata, never ref or modify it */
   char *body;            /* NUL-terminated copy of the body (may be empty) */
   gsize body_len;
   CsSdp *sdp; /* parsed SDP (application/sdp body or first such part of a multipart), or NULL */

@@ -217,3 +217,41 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
     cs_stream_set_id (g_ptr_array_index (streams, i), i + 1);
   return streams;
 }
+
+CsCall *
+cs_stream_binder_get_run_call (CsStreamBinder *binder, const CsRtpRun *run)
+{
+  const CsAnnouncement *a;
+  guint32 last;
+
+  if (run->packets->len == 0)
+    return NULL;
+  last = g_array_index (run->packets, CsRtpPacket, run->packets->len - 1).frame;
+  a = cs_stream_binder_lookup (binder, &run->key.dst, last);
+  if (a == NULL)
+    a = cs_stream_binder_lookup (binder, &run->key.src, last);
+  return a != NULL ? a->call : NULL;
+}
+
+static gboolean
+cs_stream_binder_drop_announcements (gpointer key, gpointer value, gpointer calls)
+{
+  GArray *list = value;
+
+  for (guint i = list->len; i-- > 0;)
+    if (g_hash_table_contains (calls, g_array_index (list, CsAnnouncement, i).call))
+      g_array_remove_index (list, i);
+  return list->len == 0;
+}
+
+void
+cs_stream_binder_forget_calls (CsStreamBinder *binder, GHashTable *calls)
+{
+  GHashTableIter iter;
+  gpointer call;
+
+  g_hash_table_foreach_remove (binder->by_endpoint, cs_stream_binder_drop_announcements, calls);
+  g_hash_table_iter_init (&iter, calls);
+  while (g_hash_table_iter_next (&iter, &call, NULL))
+    g_hash_table_remove (binder->media, call);
+}

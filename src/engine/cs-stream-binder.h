@@ -21,5 +21,9 @@ void cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSip
  * Streams are measured on n_threads threads (0 = one per processor).
  * Returns CsStream* (transfer full). */
 GPtrArray *cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads);
+/* Live eviction: the call whose SDP announced an endpoint of run by its newest packet, or NULL. */
+CsCall *cs_stream_binder_get_run_call (CsStreamBinder *binder, const CsRtpRun *run);
+/* Live eviction: forgets what the calls (a set of CsCall*) announced, so they may be freed. */
+void cs_stream_binder_forget_calls (CsStreamBinder *binder, GHashTable *calls);
 
 G_END_DECLS

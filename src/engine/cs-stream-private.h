@@ -13,5 +13,7 @@ CsStream *cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst,
 /* Computes metrics, codec and MOS; streams can be measured in parallel. */
 void cs_stream_measure (CsStream *self);
 void cs_stream_set_id (CsStream *self, guint id);
+/* Takes ownership of rtcp (cs-stream-rtcp.h), replacing any earlier one. */
+void cs_stream_set_rtcp (CsStream *self, CsStreamRtcp *rtcp);
 
 G_END_DECLS

@@ -1,6 +1,8 @@
 /* cs-stream.c — one RTP stream and its metrics */
 #include "cs-stream-private.h"
 
+#include "cs-stream-rtcp.h"
+
 struct _CsStream
 {
   GObject parent_instance;
@@ -15,6 +17,7 @@ struct _CsStream
   CsRtpStats stats;
   CsMos mos;
   GArray *packets;
+  CsStreamRtcp *rtcp; /* NULL when no RTCP reported on the stream */
 };
 
 G_DEFINE_FINAL_TYPE (CsStream, cs_stream, G_TYPE_OBJECT)
@@ -26,6 +29,7 @@ cs_stream_finalize (GObject *object)
 
   g_free (self->codec);
   g_array_unref (self->packets);
+  g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   G_OBJECT_CLASS (cs_stream_parent_class)->finalize (object);
 }
 
@@ -161,4 +165,17 @@ const GArray *
 cs_stream_get_packets (CsStream *self)
 {
   return self->packets;
+}
+
+const CsStreamRtcp *
+cs_stream_get_rtcp (CsStream *self)
+{
+  return self->rtcp;
+}
+
+void
+cs_stream_set_rtcp (CsStream *self, CsStreamRtcp *rtcp)
+{
+  g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
+  self->rtcp = rtcp;
 }

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 #define CS_TYPE_STREAM (cs_stream_get_type ())
 G_DECLARE_FINAL_TYPE (CsStream, cs_stream, CS, STREAM, GObject)
 
+typedef struct _CsStreamRtcp CsStreamRtcp; /* cs-stream-rtcp.h */
+
 guint cs_stream_get_id (CsStream *self); /* 1-based, in order of first packet */
 const CsEndpoint *cs_stream_get_src (CsStream *self);
 const CsEndpoint *cs_stream_get_dst (CsStream *self);
@@ -26,5 +28,7 @@ const CsMos *cs_stream_get_mos (CsStream *self); /* mos < 0 when not an audio st
 const CsRtpClockMap *cs_stream_get_clock_map (CsStream *self);
 /* The packet records (CsRtpPacket), capture order. */
 const GArray *cs_stream_get_packets (CsStream *self);
+/* What RTCP reported about the stream; NULL when no RTCP packet did. */
+const CsStreamRtcp *cs_stream_get_rtcp (CsStream *self);
 
 G_END_DECLS

@@ -1,10 +1,14 @@
 /* cs-transaction.c — SIP transactions matched by top Via branch, CSeq and method */
 #include "cs-transaction.h"
 
+#include <string.h>
+
 struct _CsTransactionLog
 {
   GArray *transactions; /* CsTransaction */
-  GHashTable *index;    /* "branch|cseq|method" → position + 1 */
+  GArray *requests;     /* CsSipMessage* that opened each transaction (its key); a GArray
+                         * because a GPtrArray reserves 16 slots, calls have 2–4 */
+  GHashTable *index;    /* NULL, or for long logs: request (by key) → position + 1 */
 };
 
 double
@@ -19,13 +23,20 @@ cs_transaction_final_response_ms (const CsTransaction *t)
   return t->final_status != 0 ? (t->final_ns - t->request_ns) / 1e6 : -1;
 }
 
+static void
+cs_transaction_clear_request (gpointer element)
+{
+  cs_sip_message_unref (*(CsSipMessage **) element);
+}
+
 CsTransactionLog *
 cs_transaction_log_new (void)
 {
   CsTransactionLog *log = g_new0 (CsTransactionLog, 1);
 
   log->transactions = g_array_new (FALSE, TRUE, sizeof (CsTransaction));
-  log->index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  log->requests = g_array_new (FALSE, FALSE, sizeof (CsSipMessage *));
+  g_array_set_clear_func (log->requests, cs_transaction_clear_request);
   return log;
 }
 
@@ -35,34 +46,94 @@ cs_transaction_log_free (CsTransactionLog *log)
   if (log == NULL)
     return;
   g_array_unref (log->transactions);
-  g_hash_table_unref (log->index);
+  g_clear_pointer (&log->index, g_hash_table_unref);
+  g_array_unref (log->requests);
   g_free (log);
 }
 
-static char *
-cs_transaction_key (const CsSipMessage *msg)
+/* A transaction's key: an RFC 3261 branch names the transaction on its own (with the
+ * method), even when a broken CSeq in the request no longer matches its responses;
+ * otherwise branch, CSeq and method. NULL and "" alike. Compared field by field, so
+ * nothing is allocated per message. */
+static const char *
+or_empty (const char *s)
 {
-  const char *method = msg->is_request ? msg->method_name : msg->cseq_method_name;
+  return s != NULL ? s : "";
+}
 
-  /* An RFC 3261 branch names the transaction on its own, even when a broken
-   * CSeq in the request no longer matches its responses. */
-  if (msg->via_branch != NULL && g_str_has_prefix (msg->via_branch, "z9hG4bK"))
-    return g_strdup_printf ("%s|%s", msg->via_branch, method != NULL ? method : "");
-  return g_strdup_printf ("%s|%u|%s", msg->via_branch != NULL ? msg->via_branch : "", msg->cseq,
-                          method != NULL ? method : "");
+static const char *
+key_method (const CsSipMessage *msg)
+{
+  return or_empty (msg->is_request ? msg->method_name : msg->cseq_method_name);
+}
+
+static gboolean
+key_is_rfc3261 (const CsSipMessage *msg)
+{
+  return msg->via_branch != NULL && g_str_has_prefix (msg->via_branch, "z9hG4bK");
+}
+
+static guint
+key_hash (gconstpointer data)
+{
+  const CsSipMessage *msg = data;
+  guint h = g_str_hash (or_empty (msg->via_branch)) * 31u + g_str_hash (key_method (msg));
+
+  return key_is_rfc3261 (msg) ? h : h * 31u + msg->cseq + 1u;
+}
+
+static gboolean
+key_equal (gconstpointer a_data, gconstpointer b_data)
+{
+  const CsSipMessage *a = a_data, *b = b_data;
+
+  if (strcmp (or_empty (a->via_branch), or_empty (b->via_branch)) != 0
+      || strcmp (key_method (a), key_method (b)) != 0)
+    return FALSE;
+  return key_is_rfc3261 (a) || a->cseq == b->cseq; /* same branch: same prefix test */
+}
+
+/* Calls have few transactions: a linear scan up to this many, a hash table beyond. */
+#define CS_TRANSACTION_SCAN 16
+
+/* position + 1 of msg's transaction, 0 when none */
+static guint
+cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg)
+{
+  if (log->index != NULL)
+    return GPOINTER_TO_UINT (g_hash_table_lookup (log->index, msg));
+  for (guint i = 0; i < log->requests->len; i++)
+    if (key_equal (g_array_index (log->requests, CsSipMessage *, i), msg))
+      return i + 1;
+  return 0;
+}
+
+static void
+cs_transaction_log_index (CsTransactionLog *log, const CsSipMessage *request)
+{
+  CsSipMessage *ref = cs_sip_message_ref ((CsSipMessage *) request);
+
+  g_array_append_val (log->requests, ref);
+  if (log->index == NULL && log->requests->len > CS_TRANSACTION_SCAN)
+    {
+      log->index = g_hash_table_new (key_hash, key_equal);
+      for (guint i = 0; i + 1 < log->requests->len; i++)
+        g_hash_table_insert (log->index, g_array_index (log->requests, CsSipMessage *, i),
+                             GUINT_TO_POINTER (i + 1));
+    }
+  if (log->index != NULL)
+    g_hash_table_insert (log->index, (gpointer) request, GUINT_TO_POINTER (log->requests->len));
 }
 
 void
 cs_transaction_log_add (CsTransactionLog *log, const CsSipMessage *msg)
 {
-  g_autofree char *key = NULL;
   guint position;
   CsTransaction *t;
 
   if ((msg->is_request ? msg->method : msg->cseq_method) == CS_SIP_METHOD_ACK)
     return;
-  key = cs_transaction_key (msg);
-  position = GPOINTER_TO_UINT (g_hash_table_lookup (log->index, key));
+  position = cs_transaction_log_find (log, msg);
   if (position == 0)
     {
       CsTransaction fresh = { 0 };
@@ -76,7 +147,7 @@ cs_transaction_log_add (CsTransactionLog *log, const CsSipMessage *msg)
       fresh.request_ns = msg->ts_ns;
       g_array_append_val (log->transactions, fresh);
       position = log->transactions->len;
-      g_hash_table_insert (log->index, g_steal_pointer (&key), GUINT_TO_POINTER (position));
+      cs_transaction_log_index (log, msg);
     }
   t = &g_array_index (log->transactions, CsTransaction, position - 1);
   if (msg->is_request)

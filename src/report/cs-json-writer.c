@@ -2,8 +2,13 @@
 #include "cs-json-writer.h"
 
 #include <math.h>
+#include <string.h>
 
 #define CS_JSON_MAX_DEPTH 64
+/* Output collects here and goes to the FILE in large writes: per-call stdio locking
+ * (fputc, fputs) was most of the writer's time on large reports. Nothing else writes to
+ * the FILE while a writer is open. */
+#define CS_JSON_BUFFER_SIZE (64 * 1024)
 
 struct _CsJsonWriter
 {
@@ -12,16 +17,59 @@ struct _CsJsonWriter
   guint depth;
   gboolean first[CS_JSON_MAX_DEPTH]; /* no element written yet at this depth */
   gboolean after_key;
+  gsize used;
+  char buf[CS_JSON_BUFFER_SIZE];
 };
+
+static void
+cs_json_flush (CsJsonWriter *w)
+{
+  if (w->used > 0)
+    fwrite (w->buf, 1, w->used, w->out);
+  w->used = 0;
+}
+
+static void
+cs_json_put (CsJsonWriter *w, const char *data, gsize n)
+{
+  if (n > sizeof w->buf - w->used)
+    {
+      cs_json_flush (w);
+      if (n > sizeof w->buf)
+        {
+          fwrite (data, 1, n, w->out);
+          return;
+        }
+    }
+  memcpy (w->buf + w->used, data, n);
+  w->used += n;
+}
+
+static inline void
+cs_json_putc (CsJsonWriter *w, char c)
+{
+  if (w->used == sizeof w->buf)
+    cs_json_flush (w);
+  w->buf[w->used++] = c;
+}
+
+static void
+cs_json_puts (CsJsonWriter *w, const char *s)
+{
+  cs_json_put (w, s, strlen (s));
+}
 
 CsJsonWriter *
 cs_json_writer_new (FILE *out, gboolean pretty)
 {
-  CsJsonWriter *w = g_new0 (CsJsonWriter, 1);
+  CsJsonWriter *w = g_new (CsJsonWriter, 1);
 
   w->out = out;
   w->pretty = pretty;
+  w->depth = 0;
   w->first[0] = TRUE;
+  w->after_key = FALSE;
+  w->used = 0;
   return w;
 }
 
@@ -30,7 +78,8 @@ cs_json_writer_free (CsJsonWriter *w)
 {
   gboolean ok;
 
-  fputc ('\n', w->out);
+  cs_json_putc (w, '\n');
+  cs_json_flush (w);
   ok = fflush (w->out) == 0 && !ferror (w->out);
   g_free (w);
   return ok;
@@ -41,9 +90,9 @@ cs_json_indent (CsJsonWriter *w)
 {
   if (!w->pretty)
     return;
-  fputc ('\n', w->out);
+  cs_json_putc (w, '\n');
   for (guint i = 0; i < w->depth; i++)
-    fputs ("  ", w->out);
+    cs_json_put (w, "  ", 2);
 }
 
 /* Separator and indentation before a value (or a key). */
@@ -56,7 +105,7 @@ cs_json_before_value (CsJsonWriter *w)
       return;
     }
   if (!w->first[w->depth])
-    fputc (',', w->out);
+    cs_json_putc (w, ',');
   w->first[w->depth] = FALSE;
   if (w->depth > 0)
     cs_json_indent (w);
@@ -66,7 +115,7 @@ static void
 cs_json_open (CsJsonWriter *w, char c)
 {
   cs_json_before_value (w);
-  fputc (c, w->out);
+  cs_json_putc (w, c);
   if (w->depth + 1 < CS_JSON_MAX_DEPTH)
     w->depth++;
   w->first[w->depth] = TRUE;
@@ -81,7 +130,7 @@ cs_json_close (CsJsonWriter *w, char c)
     w->depth--;
   if (!empty)
     cs_json_indent (w);
-  fputc (c, w->out);
+  cs_json_putc (w, c);
 }
 
 void
@@ -117,7 +166,7 @@ cs_json_needs_escape (guchar c)
 static void
 cs_json_write_escaped (CsJsonWriter *w, const char *s)
 {
-  fputc ('"', w->out);
+  cs_json_putc (w, '"');
   for (const guchar *p = (const guchar *) s; *p != '\0'; p++)
     {
       /* plain runs in one write: per-character stdio calls dominated large reports */
@@ -126,34 +175,39 @@ cs_json_write_escaped (CsJsonWriter *w, const char *s)
       while (*p != '\0' && !cs_json_needs_escape (*p))
         p++;
       if (p > run)
-        fwrite (run, 1, (gsize) (p - run), w->out);
+        cs_json_put (w, (const char *) run, (gsize) (p - run));
       if (*p == '\0')
         break;
       switch (*p)
         {
         case '"':
-          fputs ("\\\"", w->out);
+          cs_json_puts (w, "\\\"");
           break;
         case '\\':
-          fputs ("\\\\", w->out);
+          cs_json_puts (w, "\\\\");
           break;
         case '\n':
-          fputs ("\\n", w->out);
+          cs_json_puts (w, "\\n");
           break;
         case '\r':
-          fputs ("\\r", w->out);
+          cs_json_puts (w, "\\r");
           break;
         case '\t':
-          fputs ("\\t", w->out);
+          cs_json_puts (w, "\\t");
           break;
         default:
           if (*p < 0x20)
-            fprintf (w->out, "\\u%04x", *p);
+            {
+              char escape[8];
+
+              g_snprintf (escape, sizeof escape, "\\u%04x", *p);
+              cs_json_puts (w, escape);
+            }
           else
-            fputc (*p, w->out);
+            cs_json_putc (w, *p);
         }
     }
-  fputc ('"', w->out);
+  cs_json_putc (w, '"');
 }
 
 void
@@ -161,8 +215,18 @@ cs_json_key (CsJsonWriter *w, const char *key)
 {
   cs_json_before_value (w);
   cs_json_write_escaped (w, key);
-  fputs (w->pretty ? ": " : ":", w->out);
+  cs_json_puts (w, w->pretty ? ": " : ":");
   w->after_key = TRUE;
+}
+
+/* Most report strings are ASCII: checked more cheaply than full UTF-8 validation. */
+static gboolean
+cs_json_is_ascii (const char *s)
+{
+  for (; *s != '\0'; s++)
+    if ((guchar) *s >= 0x80)
+      return FALSE;
+  return TRUE;
 }
 
 void
@@ -174,7 +238,7 @@ cs_json_string (CsJsonWriter *w, const char *value)
       return;
     }
   cs_json_before_value (w);
-  if (g_utf8_validate (value, -1, NULL))
+  if (cs_json_is_ascii (value) || g_utf8_validate (value, -1, NULL))
     cs_json_write_escaped (w, value);
   else
     {
@@ -199,7 +263,7 @@ cs_json_write_digits (CsJsonWriter *w, guint64 value, gboolean negative)
   while (value > 0);
   if (negative)
     buf[--pos] = '-';
-  fwrite (buf + pos, 1, sizeof buf - pos, w->out);
+  cs_json_put (w, buf + pos, sizeof buf - pos);
 }
 
 void
@@ -232,19 +296,19 @@ cs_json_double (CsJsonWriter *w, double value, int decimals)
   cs_json_before_value (w);
   /* Locale-independent: a decimal comma would break the document. */
   g_ascii_formatd (buf, sizeof buf, formats[CLAMP (decimals, 0, 9)], value);
-  fputs (buf, w->out);
+  cs_json_puts (w, buf);
 }
 
 void
 cs_json_bool (CsJsonWriter *w, gboolean value)
 {
   cs_json_before_value (w);
-  fputs (value ? "true" : "false", w->out);
+  cs_json_puts (w, value ? "true" : "false");
 }
 
 void
 cs_json_null (CsJsonWriter *w)
 {
   cs_json_before_value (w);
-  fputs ("null", w->out);
+  cs_json_puts (w, "null");
 }

@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 
+#include "cs-call-dtmf.h"
 #include "cs-finding.h"
+#include "cs-stream-rtcp.h"
 #include "cs-stream.h"
 #include "cs-time-format.h"
 
@@ -120,6 +122,47 @@ cs_report_json_optional_ms (CsJsonWriter *w, const char *key, double value, int 
 }
 
 static void
+cs_report_json_frames (CsJsonWriter *w, const GArray *frames)
+{
+  cs_json_key (w, "frames");
+  cs_json_begin_array (w);
+  for (guint i = 0; frames != NULL && i < frames->len; i++)
+    cs_json_uint (w, g_array_index (frames, guint32, i));
+  cs_json_end_array (w);
+}
+
+static void
+cs_report_json_dtmf (CsJsonWriter *w, CsCall *call)
+{
+  const GArray *digits = cs_call_get_dtmf (call);
+
+  cs_json_key (w, "dtmf");
+  cs_json_begin_array (w);
+  for (guint i = 0; digits != NULL && i < digits->len; i++)
+    {
+      const CsCallDtmf *d = &g_array_index (digits, CsCallDtmf, i);
+      char digit[2] = { d->digit, '\0' };
+
+      cs_json_begin_object (w);
+      cs_json_key (w, "digit");
+      cs_json_string (w, digit);
+      cs_report_json_time (w, "start", d->start_ns, TRUE);
+      cs_json_key (w, "duration_ms");
+      cs_json_double (w, d->duration_ms, 1);
+      cs_json_key (w, "source");
+      cs_json_string (w, d->source);
+      cs_json_key (w, "stream");
+      if (d->stream_id != 0)
+        cs_json_uint (w, d->stream_id);
+      else
+        cs_json_null (w);
+      cs_report_json_frames (w, d->frames);
+      cs_json_end_object (w);
+    }
+  cs_json_end_array (w);
+}
+
+static void
 cs_report_json_call (CsJsonWriter *w, CsCall *call)
 {
   const GArray *streams = cs_call_get_stream_ids (call);
@@ -190,6 +233,7 @@ cs_report_json_call (CsJsonWriter *w, CsCall *call)
       cs_json_end_object (w);
     }
   cs_json_end_array (w);
+  cs_report_json_dtmf (w, call);
   cs_json_end_object (w);
 }
 
@@ -216,6 +260,64 @@ cs_report_json_endpoint (CsJsonWriter *w, const char *key, const CsEndpoint *ep)
 
   cs_json_key (w, key);
   cs_json_string (w, cs_endpoint_to_string (ep, buf));
+}
+
+static void
+cs_report_json_rtcp (CsJsonWriter *w, const CsStreamRtcp *r)
+{
+  cs_json_key (w, "rtcp");
+  if (r == NULL)
+    {
+      cs_json_null (w);
+      return;
+    }
+  cs_json_begin_object (w);
+  cs_json_key (w, "sender_reports");
+  cs_json_uint (w, r->n_sr);
+  cs_json_key (w, "receiver_reports");
+  cs_json_uint (w, r->n_rr);
+  cs_json_key (w, "cname");
+  cs_json_string (w, r->cname);
+  cs_json_key (w, "fraction_lost_last");
+  cs_json_double (w, r->last_fraction_lost / 256.0, 4);
+  cs_json_key (w, "fraction_lost_max");
+  cs_json_double (w, r->max_fraction_lost / 256.0, 4);
+  cs_json_key (w, "cumulative_lost");
+  cs_json_int (w, r->last_cumulative_lost);
+  cs_report_json_optional_ms (w, "jitter_ms_last", r->last_jitter_ms, 3);
+  cs_report_json_optional_ms (w, "jitter_ms_max", r->max_jitter_ms, 3);
+  cs_json_key (w, "rtt_samples");
+  cs_json_uint (w, r->n_rtt);
+  cs_report_json_optional_ms (w, "rtt_ms_min", r->min_rtt_ms, 3);
+  cs_report_json_optional_ms (w, "rtt_ms_mean", r->mean_rtt_ms, 3);
+  cs_report_json_optional_ms (w, "rtt_ms_max", r->max_rtt_ms, 3);
+  cs_json_key (w, "bye");
+  cs_json_bool (w, r->bye_seen);
+  cs_json_key (w, "xr_voip");
+  if (!r->has_xr_voip)
+    cs_json_null (w);
+  else
+    {
+      cs_json_begin_object (w);
+      cs_report_json_optional_ms (w, "mos_lq", r->xr_mos_lq, 1);
+      cs_report_json_optional_ms (w, "mos_cq", r->xr_mos_cq, 1);
+      cs_report_json_optional_ms (w, "r_factor", r->xr_r_factor, 0);
+      cs_json_key (w, "loss_rate");
+      cs_json_double (w, r->xr_loss_rate, 4);
+      cs_json_key (w, "discard_rate");
+      cs_json_double (w, r->xr_discard_rate, 4);
+      cs_json_key (w, "burst_density");
+      cs_json_double (w, r->xr_burst_density, 4);
+      cs_json_key (w, "gap_density");
+      cs_json_double (w, r->xr_gap_density, 4);
+      cs_json_key (w, "burst_duration_ms");
+      cs_json_uint (w, r->xr_burst_duration_ms);
+      cs_json_key (w, "gap_duration_ms");
+      cs_json_uint (w, r->xr_gap_duration_ms);
+      cs_json_end_object (w);
+    }
+  cs_report_json_frames (w, r->frames);
+  cs_json_end_object (w);
 }
 
 static void
@@ -284,6 +386,7 @@ cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
   cs_json_uint (w, st->last_frame);
   cs_report_json_time (w, "start", st->first_ns, TRUE);
   cs_report_json_time (w, "end", st->last_ns, TRUE);
+  cs_report_json_rtcp (w, cs_stream_get_rtcp (stream));
   cs_json_end_object (w);
 }
 

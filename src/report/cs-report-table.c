@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cs-finding.h"
+#include "cs-stream-rtcp.h"
 #include "cs-stream.h"
 #include "cs-time-format.h"
 
@@ -43,6 +44,11 @@ static const CsColumn cs_stream_columns[] = {
   { "max_jitter_ms", TRUE },
   { "mos", TRUE },
   { "first_frame", TRUE },
+  /* what the far end reported over RTCP; empty without RTCP */
+  { "rtcp_rtt_ms", TRUE },
+  { "rtcp_max_rtt_ms", TRUE },
+  { "rtcp_lost_pct", TRUE },
+  { "rtcp_cum_lost", TRUE },
 };
 
 static const CsColumn cs_finding_columns[] = {
@@ -94,6 +100,7 @@ cs_stream_row (CsStream *stream)
 {
   char **row = g_new0 (char *, G_N_ELEMENTS (cs_stream_columns) + 1);
   const CsRtpStats *st = cs_stream_get_stats (stream);
+  const CsStreamRtcp *rtcp = cs_stream_get_rtcp (stream);
   char buf[CS_ENDPOINT_STRLEN];
   guint i = 0;
 
@@ -114,6 +121,13 @@ cs_stream_row (CsStream *stream)
   row[i++] = g_strdup_printf ("%.3f", st->max_jitter_ms);
   row[i++] = cs_format_optional (cs_stream_get_mos (stream)->mos, "%.2f");
   row[i++] = g_strdup_printf ("%u", st->first_frame);
+  row[i++] = rtcp != NULL ? cs_format_optional (rtcp->mean_rtt_ms, "%.1f") : g_strdup ("");
+  row[i++] = rtcp != NULL ? cs_format_optional (rtcp->max_rtt_ms, "%.1f") : g_strdup ("");
+  row[i++] = rtcp != NULL && rtcp->n_rr > 0
+                 ? g_strdup_printf ("%.1f", 100.0 * rtcp->max_fraction_lost / 256.0)
+                 : g_strdup ("");
+  row[i++] = rtcp != NULL && rtcp->n_rr > 0 ? g_strdup_printf ("%d", rtcp->last_cumulative_lost)
+                                            : g_strdup ("");
   return row;
 }
 

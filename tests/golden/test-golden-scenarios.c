@@ -201,6 +201,44 @@ check_streams (JsonObject *expect, JsonArray *streams)
     }
 }
 
+/* Every digit the generator sent, in order, with exactly its frames; none where it sent
+ * none. The report lists them per call, by start time. */
+static void
+check_dtmf (JsonObject *expect, JsonArray *calls)
+{
+  JsonArray *want;
+  g_autoptr (GPtrArray) got = g_ptr_array_new ();
+
+  if (!json_object_has_member (expect, "dtmf"))
+    return;
+  want = json_object_get_array_member (expect, "dtmf");
+  for (guint c = 0; c < json_array_get_length (calls); c++)
+    {
+      JsonArray *digits
+          = json_object_get_array_member (json_array_get_object_element (calls, c), "dtmf");
+
+      for (guint d = 0; d < json_array_get_length (digits); d++)
+        g_ptr_array_add (got, json_array_get_object_element (digits, d));
+    }
+  g_assert_cmpuint (got->len, ==, json_array_get_length (want));
+  for (guint i = 0; i < got->len; i++)
+    {
+      JsonObject *w = json_array_get_object_element (want, i);
+      JsonObject *g = g_ptr_array_index (got, i);
+      JsonArray *wf = json_object_get_array_member (w, "frames");
+      JsonArray *gf = json_object_get_array_member (g, "frames");
+
+      g_assert_cmpstr (json_object_get_string_member (g, "digit"), ==,
+                       json_object_get_string_member (w, "digit"));
+      g_assert_cmpstr (json_object_get_string_member (g, "source"), ==,
+                       json_object_get_string_member (w, "source"));
+      g_assert_cmpuint (json_array_get_length (gf), ==, json_array_get_length (wf));
+      for (guint f = 0; f < json_array_get_length (wf); f++)
+        g_assert_cmpint (json_array_get_int_element (gf, f), ==,
+                         json_array_get_int_element (wf, f));
+    }
+}
+
 static void
 test_scenario (gconstpointer data)
 {
@@ -234,6 +272,7 @@ test_scenario (gconstpointer data)
   check_calls (expect, json_object_get_array_member (root, "calls"));
   check_non_invite (expect, json_object_get_array_member (root, "calls"));
   check_streams (expect, json_object_get_array_member (root, "streams"));
+  check_dtmf (expect, json_object_get_array_member (root, "calls"));
 }
 
 static void

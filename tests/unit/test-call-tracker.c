@@ -211,6 +211,54 @@ test_register_exchange (Fixture *f, gconstpointer data)
   g_assert_cmpint (cs_call_get_state (g_ptr_array_index (calls, 1)), ==, CS_CALL_STATE_FAILED);
 }
 
+/* Live eviction: only finished, idle calls go, oldest first; numbering and lookups go on. */
+static void
+test_evict_finished (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GPtrArray) evicted = g_ptr_array_new_with_free_func (g_object_unref);
+  const GPtrArray *calls = cs_call_tracker_get_calls (f->tracker);
+  CsCall *in_call, *late;
+
+  feed (f, 0, "INVITE sip:1002@example.com SIP/2.0", "c1", "a", NULL, "z9hG4bK1", "1 INVITE");
+  feed (f, 100, "SIP/2.0 486 Busy Here", "c1", "a", "b", "z9hG4bK1", "1 INVITE");
+  in_call = feed (f, 200, "INVITE sip:1002@example.com SIP/2.0", "c2", "a", NULL, "z9hG4bK2",
+                  "1 INVITE");
+  feed (f, 300, "SIP/2.0 200 OK", "c2", "a", "b", "z9hG4bK2", "1 INVITE");
+  feed (f, 400, "INVITE sip:1002@example.com SIP/2.0", "c3", "a", NULL, "z9hG4bK3", "1 INVITE");
+  feed (f, 500, "SIP/2.0 603 Decline", "c3", "a", "b", "z9hG4bK3", "1 INVITE");
+
+  /* c3 ended at 500 ms: not idle long enough; c2 is in progress. */
+  g_assert_cmpuint (cs_call_tracker_evict_finished (f->tracker, 300 * MS, 0, evicted), ==, 1);
+  g_assert_cmpuint (evicted->len, ==, 1);
+  g_assert_cmpstr (cs_call_get_call_id (g_ptr_array_index (evicted, 0)), ==, "c1");
+  g_assert_cmpuint (calls->len, ==, 2);
+  g_assert_cmpstr (cs_call_get_call_id (g_ptr_array_index (calls, 0)), ==, "c2");
+  g_assert_cmpuint (cs_call_get_number (g_ptr_array_index (calls, 1)), ==, 3);
+
+  /* New calls go on numbering; the kept dialogs are still found. */
+  g_assert_cmpuint (cs_call_get_number (feed (f, 600, "INVITE sip:1002@example.com SIP/2.0", "c4",
+                                              "a", NULL, "z9hG4bK4", "1 INVITE")),
+                    ==, 4);
+  g_assert_true (
+      feed (f, 610, "ACK sip:1002@example.com SIP/2.0", "c2", "a", "b", "z9hG4bK5", "1 ACK")
+      == in_call);
+  g_assert_cmpuint (cs_call_get_n_messages (in_call), ==, 3);
+
+  /* keep_max: only as many finished calls go as needed to get down to it. */
+  g_assert_cmpuint (cs_call_tracker_evict_finished (f->tracker, G_MAXINT64, 2, evicted), ==, 1);
+  g_assert_cmpstr (cs_call_get_call_id (g_ptr_array_index (evicted, 1)), ==, "c3");
+  g_assert_cmpuint (calls->len, ==, 2);
+  g_assert_cmpuint (cs_call_tracker_evict_finished (f->tracker, G_MAXINT64, 0, NULL), ==, 0);
+  g_assert_cmpuint (cs_call_tracker_get_evicted_calls (f->tracker), ==, 2);
+
+  /* A late retransmission of an evicted dialog starts a new call. */
+  late = feed (f, 700, "SIP/2.0 486 Busy Here", "c1", "a", "b", "z9hG4bK1", "1 INVITE");
+  g_assert_nonnull (late);
+  g_assert_cmpuint (cs_call_get_number (late), ==, 5);
+  g_assert_cmpuint (cs_call_tracker_get_n_created (f->tracker), ==, 5);
+  g_assert_cmpuint (calls->len, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -222,5 +270,6 @@ main (int argc, char **argv)
   ADD ("/call-tracker/callee-bye-forking", test_callee_bye_and_forking);
   ADD ("/call-tracker/auth-retry", test_auth_retry_is_one_call);
   ADD ("/call-tracker/register-exchange", test_register_exchange);
+  ADD ("/call-tracker/evict-finished", test_evict_finished);
   return g_test_run ();
 }

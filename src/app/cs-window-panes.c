@@ -1,0 +1,106 @@
+/* cs-window-panes.c — the window's dividers, remembered as fractions of the room they split so
+ * that they hold at any window size */
+#include "cs-window-private.h"
+
+static const struct
+{
+  const char *key;
+  gsize offset;
+} panes[] = {
+  { "list-pane-fraction", G_STRUCT_OFFSET (CsWindow, list_paned) },
+  { "detail-pane-fraction", G_STRUCT_OFFSET (CsWindow, detail_paned) },
+  { "workspace-pane-fraction", G_STRUCT_OFFSET (CsWindow, workspace_paned) },
+};
+
+#define RESTORED_KEY "cs-pane-restored"
+
+static GtkPaned *
+paned_at (CsWindow *self, guint i)
+{
+  return G_STRUCT_MEMBER (GtkPaned *, self, panes[i].offset);
+}
+
+int
+cs_window_paned_room (GtkPaned *paned)
+{
+  GtkOrientation orientation = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned));
+  GtkWidget *widget = GTK_WIDGET (paned);
+  int total = orientation == GTK_ORIENTATION_HORIZONTAL ? gtk_widget_get_width (widget)
+                                                        : gtk_widget_get_height (widget);
+  int handle = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (child != gtk_paned_get_start_child (paned) && child != gtk_paned_get_end_child (paned))
+      gtk_widget_measure (child, orientation, -1, &handle, NULL, NULL, NULL);
+  return total - handle;
+}
+
+static void
+restore_pane (CsWindow *self, guint i)
+{
+  GtkPaned *paned = paned_at (self, i);
+  int room = cs_window_paned_room (paned);
+  double fraction;
+
+  if (self->settings == NULL || g_object_get_data (G_OBJECT (paned), RESTORED_KEY) != NULL
+      || room <= 0)
+    return;
+  fraction = g_settings_get_double (self->settings, panes[i].key);
+  g_object_set_data (G_OBJECT (paned), RESTORED_KEY, GINT_TO_POINTER (TRUE));
+  gtk_paned_set_position (paned, (int) (fraction * room + 0.5));
+}
+
+static gboolean
+restore_panes_idle (gpointer data)
+{
+  CsWindow *self = data;
+
+  self->restore_panes_id = 0;
+  /* Outer first: the inner panes' room follows from it. */
+  for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
+    restore_pane (self, i);
+  return G_SOURCE_REMOVE;
+}
+
+/* A paned knows its size once allocated (its max-position changes then); positions are set
+ * after the allocation, from an idle, rather than in the middle of it. */
+static void
+on_paned_allocated (GtkPaned *paned, GParamSpec *pspec, CsWindow *self)
+{
+  if (self->restore_panes_id == 0 && g_object_get_data (G_OBJECT (paned), RESTORED_KEY) == NULL)
+    self->restore_panes_id = g_idle_add (restore_panes_idle, self);
+}
+
+void
+cs_window_panes_init (CsWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
+    g_signal_connect (paned_at (self, i), "notify::max-position", G_CALLBACK (on_paned_allocated),
+                      self);
+}
+
+void
+cs_window_panes_save (CsWindow *self)
+{
+  if (self->settings == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
+    {
+      GtkPaned *paned = paned_at (self, i);
+      int room = cs_window_paned_room (paned);
+
+      /* Never shown (no capture opened), or hidden (Summary, Load): nothing to learn. */
+      if (g_object_get_data (G_OBJECT (paned), RESTORED_KEY) == NULL || room <= 0
+          || !gtk_widget_get_mapped (GTK_WIDGET (paned)))
+        continue;
+      g_settings_set_double (self->settings, panes[i].key,
+                             CLAMP ((double) gtk_paned_get_position (paned) / room, 0.05, 0.95));
+    }
+}
+
+void
+cs_window_panes_dispose (CsWindow *self)
+{
+  g_clear_handle_id (&self->restore_panes_id, g_source_remove);
+}

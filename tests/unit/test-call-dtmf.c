@@ -1,0 +1,89 @@
+/* DTMF per call (cs-call-dtmf): SIP INFO bodies, retransmissions counted once, order. */
+#include <string.h>
+
+#include "cs-call-dtmf.h"
+#include "cs-call-private.h"
+#include "cs-sip-message.h"
+
+static CsSipMessage *
+info (const char *content_type, const char *body, guint cseq, guint32 frame, gint64 ts_ns)
+{
+  g_autofree char *text = g_strdup_printf (
+      "INFO sip:bob@example.com SIP/2.0\r\n"
+      "Via: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK-%u\r\n"
+      "From: <sip:alice@example.com>;tag=a1\r\nTo: <sip:bob@example.com>;tag=b1\r\n"
+      "Call-ID: dtmf-test@10.0.0.1\r\nCSeq: %u INFO\r\nContent-Type: %s\r\n"
+      "Content-Length: %zu\r\n\r\n%s",
+      cseq, cseq, content_type, strlen (body), body);
+  CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
+
+  g_assert_nonnull (msg);
+  msg->frame = msg->first_frame = frame;
+  msg->ts_ns = ts_ns;
+  return msg;
+}
+
+static void
+test_sip_info (void)
+{
+  CsSipMessage *first
+      = info ("application/dtmf-relay", "Signal=7\r\nDuration=250\r\n", 2, 10, 1000000000);
+  CsSipMessage *again
+      = info ("application/dtmf-relay", "Signal=7\r\nDuration=250\r\n", 2, 11, 1500000000);
+  CsSipMessage *star = info ("application/dtmf", "*", 3, 20, 2000000000);
+  CsSipMessage *other = info ("text/plain", "hello", 4, 30, 3000000000);
+  g_autoptr (CsCall) call = cs_call_new (1, first);
+  g_autoptr (GArray) digits = NULL;
+  const CsCallDtmf *d;
+
+  cs_call_add_message (call, first);
+  g_assert_true (cs_call_add_message (call, again)); /* a retransmission */
+  cs_call_add_message (call, star);
+  cs_call_add_message (call, other);
+  digits = cs_call_collect_dtmf (call, NULL, NULL);
+  g_assert_cmpuint (digits->len, ==, 2);
+  d = &g_array_index (digits, CsCallDtmf, 0);
+  g_assert_cmpint (d->digit, ==, '7');
+  g_assert_cmpfloat (d->duration_ms, ==, 250.0);
+  g_assert_cmpstr (d->source, ==, CS_DTMF_SOURCE_SIP_INFO);
+  g_assert_cmpint (d->start_ns, ==, 1000000000);
+  g_assert_cmpuint (d->stream_id, ==, 0);
+  g_assert_cmpuint (d->frames->len, ==, 1);
+  g_assert_cmpuint (g_array_index (d->frames, guint32, 0), ==, 10);
+  d = &g_array_index (digits, CsCallDtmf, 1);
+  g_assert_cmpint (d->digit, ==, '*');
+  g_assert_cmpfloat (d->duration_ms, ==, 0.0);
+  g_assert_cmpuint (g_array_index (d->frames, guint32, 0), ==, 20);
+  g_assert_null (cs_call_get_dtmf (call)); /* stored only by cs_call_dtmf_attach_all */
+  cs_sip_message_unref (first);
+  cs_sip_message_unref (again);
+  cs_sip_message_unref (star);
+  cs_sip_message_unref (other);
+}
+
+static void
+test_attach_all (void)
+{
+  CsSipMessage *msg = info ("application/dtmf", "#", 2, 5, 1000);
+  g_autoptr (CsCall) call = cs_call_new (1, msg);
+  g_autoptr (GPtrArray) calls = g_ptr_array_new ();
+  const GArray *stored;
+
+  cs_call_add_message (call, msg);
+  g_ptr_array_add (calls, call);
+  cs_call_dtmf_attach_all (calls, NULL, NULL);
+  stored = cs_call_get_dtmf (call);
+  g_assert_nonnull (stored);
+  g_assert_cmpuint (stored->len, ==, 1);
+  g_assert_cmpint (g_array_index (stored, CsCallDtmf, 0).digit, ==, '#');
+  cs_sip_message_unref (msg);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/call-dtmf/sip-info", test_sip_info);
+  g_test_add_func ("/call-dtmf/attach-all", test_attach_all);
+  return g_test_run ();
+}
