@@ -2,6 +2,7 @@
  * emulated jitter buffer plays them: talkspurt anchor (arrival) + timestamp
  * offset + buffer delay, re-anchored where the buffer re-anchors. */
 #include "cs-audio-track.h"
+#include "cs-rtp.h"
 
 #include <math.h>
 #include <string.h>
@@ -105,24 +106,6 @@ cs_audio_read_rtp_payload (CsCaptureSet *set, const CsRtpPacket *packet, guint32
   *payload = decoded.payload + header.header_len;
   *len = header.payload_len;
   return TRUE;
-}
-
-static guint32
-extend_seq (guint32 reference, guint16 raw)
-{
-  guint32 seq = (reference & 0xffff0000u) | raw;
-
-  if (seq + 0x8000u < reference)
-    seq += 0x10000u;
-  else if (reference + 0x8000u < seq && seq >= 0x10000u)
-    seq -= 0x10000u;
-  return seq;
-}
-
-static gint64
-extend_ts (gint64 reference, guint32 raw)
-{
-  return reference + (gint32) (raw - (guint32) reference);
 }
 
 static void
@@ -384,7 +367,7 @@ run_playout (Playout *po, const CsRtpPacket *packets, gsize n, const guint8 *ver
       const CsRtpPacket *p = &packets[i];
       guint8 pt = p->payload_type & 0x7f;
       guint clock = MAX (clock_of (po, clocks, pt), 1);
-      gint64 ts = extend_ts (ts_ref, p->timestamp);
+      gint64 ts = cs_rtp_extend_timestamp (ts_ref, p->timestamp);
       gboolean media = pt == po->main_pt;
       const guint8 *payload = NULL;
       gsize len = 0;
@@ -394,7 +377,7 @@ run_playout (Playout *po, const CsRtpPacket *packets, gsize n, const guint8 *ver
       if (verdicts[i] == CS_JITTER_BUFFER_DUPLICATE)
         continue;
       ts_ref = ts;
-      span.ext_seq = extend_seq (max_ext, p->seq);
+      span.ext_seq = cs_rtp_extend_seq (max_ext, p->seq);
       max_ext = MAX (max_ext, span.ext_seq);
       span.frame = p->frame;
 

@@ -134,18 +134,24 @@ cs_call_signature_hash (gconstpointer data)
 }
 
 static gboolean
+same_text (const char *a, const char *b)
+{
+  return a == b || strcmp (or_empty (a), or_empty (b)) == 0;
+}
+
+/* numbers first, then the short strings: most stored messages differ early */
+static gboolean
 cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
 {
   const CsSipMessage *a = a_data, *b = b_data;
 
-  if (a->is_request != b->is_request || a->cseq != b->cseq
-      || strcmp (or_empty (a->via_branch), or_empty (b->via_branch)) != 0)
+  if (a->is_request != b->is_request || a->cseq != b->cseq)
     return FALSE;
   if (a->is_request)
-    return strcmp (or_empty (a->method_name), or_empty (b->method_name)) == 0;
-  return a->status_code == b->status_code
-         && strcmp (or_empty (a->cseq_method_name), or_empty (b->cseq_method_name)) == 0
-         && strcmp (or_empty (a->to_tag), or_empty (b->to_tag)) == 0;
+    return same_text (a->method_name, b->method_name) && same_text (a->via_branch, b->via_branch);
+  return a->status_code == b->status_code && same_text (a->to_tag, b->to_tag)
+         && same_text (a->cseq_method_name, b->cseq_method_name)
+         && same_text (a->via_branch, b->via_branch);
 }
 
 /* Calls keep few messages: a linear scan up to this many, a set keyed by the stored

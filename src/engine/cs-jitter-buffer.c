@@ -32,26 +32,6 @@ most_frequent_payload_type (const CsRtpPacket *packets, gsize n)
   return best;
 }
 
-static guint32
-extend_seq (guint32 reference, guint16 raw)
-{
-  guint32 seq = (reference & 0xffff0000u) | raw;
-
-  if (seq + 0x8000u < reference)
-    seq += 0x10000u;
-  else if (reference + 0x8000u < seq && seq >= 0x10000u)
-    seq -= 0x10000u;
-  return seq;
-}
-
-static gint64
-extend_ts (gint64 reference, guint32 raw)
-{
-  gint64 diff = (gint32) (raw - (guint32) reference);
-
-  return reference + diff;
-}
-
 static int
 compare_u32 (gconstpointer a, gconstpointer b)
 {
@@ -133,7 +113,7 @@ cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint cl
           max_ext = min_ext = 0x10000u + p->seq;
           ts_ref = (gint64) 1 << 32 | p->timestamp;
         }
-      ext = extend_seq (max_ext, p->seq);
+      ext = cs_rtp_extend_seq (max_ext, p->seq);
       if (ext > max_ext)
         {
           guint32 advance = ext - max_ext;
@@ -160,7 +140,7 @@ cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint cl
         verdict = CS_JITTER_BUFFER_AUX;
       else if (kind != CS_JITTER_BUFFER_OFF && clock_rate != 0)
         {
-          gint64 ts = extend_ts (ts_ref, p->timestamp);
+          gint64 ts = cs_rtp_extend_timestamp (ts_ref, p->timestamp);
           double arrival_ms = (double) (p->arrival_ns - packets[0].arrival_ns) / 1e6;
           double transit_ms = arrival_ms - (double) ts * 1000.0 / clock_rate;
           double due_ms = 0.0;

@@ -84,18 +84,6 @@ cs_rtp_clock_map_set_rtpmap (CsRtpClockMap *map, guint payload_type, const char 
   map->clock_rate_by_pt[payload_type] = clock_rate;
 }
 
-static guint32
-extend_seq (guint32 previous, guint16 raw)
-{
-  guint32 seq = (previous & 0xffff0000u) | raw;
-
-  if (seq + 0x8000u < previous)
-    seq += 0x10000u;
-  else if (previous + 0x8000u < seq && seq >= 0x10000u)
-    seq -= 0x10000u;
-  return seq;
-}
-
 static inline gboolean
 seen_get (const guint8 *seen, guint16 seq)
 {
@@ -137,7 +125,7 @@ track_order (CsRtpAnalyser *a, guint16 seq)
       seen_set (a->seen, seq, TRUE);
       return;
     }
-  ext = extend_seq (a->max_ext_seq, seq);
+  ext = cs_rtp_extend_seq (a->max_ext_seq, seq);
   if (ext > a->max_ext_seq)
     {
       guint32 advance = ext - a->max_ext_seq;

@@ -49,4 +49,9 @@ G_STATIC_ASSERT (sizeof (CsRtpPacket) == 24);
 void cs_rtp_packet_from_header (const CsRtpHeader *header, gint64 arrival_ns, guint32 frame,
                                 CsRtpPacket *out);
 
+/* The extended (32-bit) sequence number nearest to reference for a 16-bit one. */
+guint32 cs_rtp_extend_seq (guint32 reference, guint16 raw);
+/* The 64-bit timestamp nearest to reference for a 32-bit RTP timestamp. */
+gint64 cs_rtp_extend_timestamp (gint64 reference, guint32 raw);
+
 G_END_DECLS

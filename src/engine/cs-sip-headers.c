@@ -353,3 +353,50 @@ cs_sip_content_type_dup_param (const char *value, const char *name)
   semi = strchr (value, ';');
   return semi != NULL ? cs_sip_params_dup_value (semi, name) : NULL;
 }
+
+/* Names as most agents spell them: a header written exactly so can share this constant
+ * instead of a copy (names are kept as written, so only exact matches count). */
+typedef struct
+{
+  const char *name;
+  gsize len;
+} KnownName;
+
+#define KNOWN(n)                                                                                   \
+  {                                                                                                \
+    n, sizeof (n) - 1                                                                              \
+  }
+/* clang-format off */
+static const KnownName known_names[] = {
+  KNOWN ("Via"), KNOWN ("From"), KNOWN ("To"), KNOWN ("Call-ID"), KNOWN ("CSeq"),
+  KNOWN ("Contact"), KNOWN ("Max-Forwards"), KNOWN ("Content-Type"),
+  KNOWN ("Content-Length"), KNOWN ("User-Agent"), KNOWN ("Server"), KNOWN ("Allow"),
+  KNOWN ("Supported"), KNOWN ("Require"), KNOWN ("Record-Route"), KNOWN ("Route"),
+  KNOWN ("Expires"), KNOWN ("Session-Expires"), KNOWN ("Min-SE"), KNOWN ("Accept"),
+  KNOWN ("Allow-Events"), KNOWN ("Event"), KNOWN ("Subscription-State"), KNOWN ("Date"),
+  KNOWN ("Subject"), KNOWN ("Reason"), KNOWN ("Privacy"), KNOWN ("P-Asserted-Identity"),
+  KNOWN ("P-Preferred-Identity"), KNOWN ("Remote-Party-ID"), KNOWN ("Diversion"),
+  KNOWN ("Authorization"), KNOWN ("WWW-Authenticate"), KNOWN ("Proxy-Authorization"),
+  KNOWN ("Proxy-Authenticate"), KNOWN ("Content-Disposition"), KNOWN ("Content-Encoding"),
+  KNOWN ("Accept-Language"), KNOWN ("Accept-Encoding"), KNOWN ("Refer-To"),
+  KNOWN ("Referred-By"), KNOWN ("Replaces"), KNOWN ("RSeq"), KNOWN ("RAck"),
+  KNOWN ("Organization"), KNOWN ("Warning"), KNOWN ("Timestamp"), KNOWN ("Call-Info"),
+  KNOWN ("Alert-Info"), KNOWN ("X-Serialnumber"), KNOWN ("v"), KNOWN ("f"), KNOWN ("t"),
+  KNOWN ("i"), KNOWN ("m"), KNOWN ("l"), KNOWN ("c"), KNOWN ("k"), KNOWN ("s"),
+  KNOWN ("e"), KNOWN ("o"), KNOWN ("u"), KNOWN ("r"), KNOWN ("b"), KNOWN ("x"),
+};
+/* clang-format on */
+#undef KNOWN
+
+const char *
+cs_sip_header_known_name (const char *name, gsize len)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (known_names); i++)
+    {
+      const KnownName *known = &known_names[i];
+
+      if (known->len == len && known->name[0] == name[0] && memcmp (known->name, name, len) == 0)
+        return known->name;
+    }
+  return NULL;
+}

@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 /* Long form of a header name: "i" → "Call-ID" (compact forms of RFC 3261 §7.3.3 and
  * extensions, case-insensitive); any other name is returned as given. */
 const char *cs_sip_header_long_name (const char *name);
+/* The constant spelling of a common header name when name (len bytes) is exactly it
+ * ("Via", "Call-ID", "i", …), else NULL. Case-sensitive. */
+const char *cs_sip_header_known_name (const char *name, gsize len);
 /* Header names compare case-insensitively, a compact form equal to its long form. */
 gboolean cs_sip_header_name_equal (const char *a, const char *b);
 

@@ -285,6 +285,26 @@ storage_take (CsSipMessage *msg, char *text)
   return copy;
 }
 
+/* Like storage_take, but when text is the end of `within` (a string in the message's
+ * storage: a tag or branch written last, the CSeq method) it points there instead of
+ * copying. */
+static char *
+storage_take_suffix (CsSipMessage *msg, char *text, const char *within)
+{
+  gsize n, m;
+
+  if (text == NULL)
+    return NULL;
+  n = strlen (text);
+  m = strlen (within);
+  if (n <= m && memcmp (within + m - n, text, n) == 0)
+    {
+      g_free (text);
+      return (char *) within + m - n;
+    }
+  return storage_take (msg, text);
+}
+
 /* cs_sip_dup_text into the message's storage. */
 static char *
 storage_dup_text (CsSipMessage *msg, const char *text, gsize n)
@@ -376,96 +396,13 @@ append_value (HeaderReader *r, const char *text, gsize n)
   g_string_append_len (r->folded, text, (gssize) n);
 }
 
-/* Names as most agents spell them: a header written exactly so shares this constant
- * instead of a copy (names are kept as written, so only exact matches). */
-static const char *const known_header_names[] = {
-  "Via",
-  "From",
-  "To",
-  "Call-ID",
-  "CSeq",
-  "Contact",
-  "Max-Forwards",
-  "Content-Type",
-  "Content-Length",
-  "User-Agent",
-  "Server",
-  "Allow",
-  "Supported",
-  "Require",
-  "Record-Route",
-  "Route",
-  "Expires",
-  "Session-Expires",
-  "Min-SE",
-  "Accept",
-  "Allow-Events",
-  "Event",
-  "Subscription-State",
-  "Date",
-  "Subject",
-  "Reason",
-  "Privacy",
-  "P-Asserted-Identity",
-  "P-Preferred-Identity",
-  "Remote-Party-ID",
-  "Diversion",
-  "Authorization",
-  "WWW-Authenticate",
-  "Proxy-Authorization",
-  "Proxy-Authenticate",
-  "Content-Disposition",
-  "Content-Encoding",
-  "Accept-Language",
-  "Accept-Encoding",
-  "Refer-To",
-  "Referred-By",
-  "Replaces",
-  "RSeq",
-  "RAck",
-  "Organization",
-  "Warning",
-  "Timestamp",
-  "Call-Info",
-  "Alert-Info",
-  "X-Serialnumber",
-  "v",
-  "f",
-  "t",
-  "i",
-  "m",
-  "l",
-  "c",
-  "k",
-  "s",
-  "e",
-  "o",
-  "u",
-  "r",
-  "b",
-  "x",
-};
-
-static const char *
-known_header_name (const char *name, gsize len)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS (known_header_names); i++)
-    {
-      const char *known = known_header_names[i];
-
-      if (known[0] == name[0] && strncmp (known, name, len) == 0 && known[len] == '\0')
-        return known;
-    }
-  return NULL;
-}
-
 static void
 close_header (HeaderReader *r)
 {
   if (r->state == HEADER_OPEN)
     {
       CsSipHeader *header = (CsSipHeader *) storage_alloc_full (r->msg, sizeof (CsSipHeader), TRUE);
-      const char *known = known_header_name (r->name, r->name_len);
+      const char *known = cs_sip_header_known_name (r->name, r->name_len);
 
       /* the name was checked to be token characters */
       header->name
@@ -624,7 +561,7 @@ parse_cseq (CsSipMessage *msg, const char *value)
   if (p == method || *p != '\0')
     return FALSE;
   msg->cseq = (guint32) number;
-  msg->cseq_method_name = storage_strdup (msg, method);
+  msg->cseq_method_name = (char *) method; /* the end of the CSeq value, in storage */
   msg->cseq_method = cs_sip_method_from_string (method, (gsize) (p - method));
   return TRUE;
 }
@@ -659,7 +596,7 @@ parse_address (CsSipMessage *msg, char *value, char **whole, char **display, cha
   if (!cs_sip_name_addr_parse (value, &na))
     return FALSE;
   *display = storage_take (msg, g_steal_pointer (&na.display));
-  *tag = storage_take (msg, g_steal_pointer (&na.tag));
+  *tag = storage_take_suffix (msg, g_steal_pointer (&na.tag), value);
   *user = storage_take (msg, cs_sip_uri_dup_user (na.uri));
   cs_sip_name_addr_clear (&na);
   return TRUE;
@@ -725,9 +662,10 @@ decode_headers (CsSipMessage *msg)
   if (msg->user_agent == NULL && server != NULL)
     msg->user_agent = (char *) server;
   if (via != NULL)
-    msg->via_branch = storage_take (msg, cs_sip_via_dup_branch (via));
+    msg->via_branch = storage_take_suffix (msg, cs_sip_via_dup_branch (via), via);
   if (content_type != NULL)
-    msg->content_type = storage_take (msg, cs_sip_content_type_dup_media_type (content_type));
+    msg->content_type = storage_take_suffix (msg, cs_sip_content_type_dup_media_type (content_type),
+                                             content_type);
 
   if (msg->call_id == NULL || msg->call_id[0] == '\0')
     note_malformed (msg, "missing Call-ID");

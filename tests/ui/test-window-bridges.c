@@ -99,6 +99,8 @@ click_call (CsWindow *window, guint number)
   g_assert_not_reached ();
 }
 
+static GtkColumnView *find_column_view (GtkWidget *widget);
+
 static CsLadderView *
 ladder (CsWindow *window)
 {
@@ -245,6 +247,28 @@ test_finding_moves_ladder (void)
   /* The demo has both: SIP findings (failed call, slow PDD) and media ones (loss, one-way). */
   g_assert_cmpuint (exact, >, 0);
   g_assert_cmpuint (nearest, >, 0);
+
+  /* The list scrolls to the finding's call when it is below the rows in view. */
+  {
+    g_autoptr (CsFinding) last = NULL;
+    GtkColumnView *columns = find_column_view (GTK_WIDGET (window->calls_view));
+    GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (columns));
+
+    for (guint i = 0; i < g_list_model_get_n_items (findings); i++)
+      {
+        g_autoptr (CsFinding) finding = g_list_model_get_item (findings, i);
+        if (last == NULL
+            || cs_finding_get_call_number (finding) > cs_finding_get_call_number (last))
+          g_set_object (&last, finding);
+      }
+    g_assert_cmpuint (cs_finding_get_call_number (last), >=, 9);
+    click_call (window, 1);
+    gtk_adjustment_set_value (vadjustment, 0);
+    spin (100);
+    cs_findings_view_activate (window->findings_view, last);
+    spin (200);
+    g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), >, 0);
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
