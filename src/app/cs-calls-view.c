@@ -30,6 +30,7 @@ struct _CsCallsView
   GtkFilterListModel *filter_model;
   GtkCustomFilter *filter;
   GtkSortListModel *sort_model;
+  gboolean follow_new_rows; /* live sessions: keep the newest row in view */
   GtkMultiSelection *selection;
   CsColumnChooser *chooser;
   char *filter_text;                 /* as typed, NULL when empty */
@@ -337,6 +338,36 @@ scroll_to_position (CsCallsView *self, guint position)
        child != NULL; child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_LIST_VIEW (child))
       gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+}
+
+static void
+on_new_rows (GListModel *model, guint position, guint removed, guint added, CsCallsView *self)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  if (self->follow_new_rows && added > removed && n > 0)
+    scroll_to_position (self, n - 1);
+}
+
+void
+cs_calls_view_set_follow_new_rows (CsCallsView *self, gboolean follow)
+{
+  g_return_if_fail (CS_IS_CALLS_VIEW (self));
+
+  if (self->follow_new_rows == follow)
+    return;
+  self->follow_new_rows = follow;
+  if (follow)
+    g_signal_connect_object (self->sort_model, "items-changed", G_CALLBACK (on_new_rows), self,
+                             G_CONNECT_DEFAULT);
+  else
+    g_signal_handlers_disconnect_by_func (self->sort_model, on_new_rows, self);
+}
+
+gboolean
+cs_calls_view_follows_new_rows (CsCallsView *self)
+{
+  return self->follow_new_rows;
 }
 
 gboolean

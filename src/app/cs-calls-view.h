@@ -50,4 +50,8 @@ const char *cs_calls_view_state_label (CsCallState state);
 /* CSS class that colours a state: state-good, state-degraded, state-bad, state-unknown. */
 const char *cs_calls_view_state_css_class (CsCallState state);
 
+/* Live sessions: scroll to the newest row whenever rows are added. */
+void cs_calls_view_set_follow_new_rows (CsCallsView *self, gboolean follow);
+gboolean cs_calls_view_follows_new_rows (CsCallsView *self);
+
 G_END_DECLS

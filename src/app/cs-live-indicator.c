@@ -352,6 +352,7 @@ on_indicator_started (CsLiveIndicator *indicator, CsWindow *window)
   g_simple_action_set_state (G_SIMPLE_ACTION (pause), g_variant_new_boolean (FALSE));
   cs_calls_view_set_calls (window->calls_view,
                            cs_live_session_get_calls (cs_live_indicator_get_session (indicator)));
+  cs_calls_view_set_follow_new_rows (window->calls_view, TRUE);
   cs_window_set_state (window, CS_WINDOW_STATE_LOADED);
   gtk_label_set_text (window->title_label, title);
   gtk_window_set_title (GTK_WINDOW (window), title);
@@ -365,6 +366,7 @@ on_indicator_stopped (CsLiveIndicator *indicator, const char *saved, CsWindow *w
 {
   update_actions (window);
   gtk_widget_set_visible (GTK_WIDGET (window->status_label), TRUE);
+  cs_calls_view_set_follow_new_rows (window->calls_view, FALSE);
   cs_calls_view_set_calls (window->calls_view, NULL);
   if (saved != NULL)
     {

@@ -28,6 +28,7 @@ typedef struct
   guint64 rtp_flows_evicted;     /* single-packet flows evicted at limits.max_streams */
   guint64 rtp_packets_dropped;   /* packets of flows refused or evicted at limits.max_streams */
   guint64 orphan_messages_dropped;
+  guint64 rtcp_packets_dropped; /* beyond CS_MAX_RTCP_PACKETS */
 } CsCaptureStats;
 
 #define CS_TYPE_ANALYSIS (cs_analysis_get_type ())

@@ -253,6 +253,11 @@ cs_findings_detect_limits (const CsCaptureStats *stats, GPtrArray *out)
                      " packets were not analysed, %" G_GUINT64_FORMAT
                      " single-packet flows evicted (" CS_LIMITS_ENV "=streams=N)",
                      l->max_streams, stats->rtp_packets_dropped, stats->rtp_flows_evicted);
+  if (stats->rtcp_packets_dropped > 0)
+    cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_WARNING, 0, 0, NULL,
+                     "%" G_GUINT64_FORMAT " RTCP packets were not attached to their streams "
+                     "(over the limit of %u kept)",
+                     stats->rtcp_packets_dropped, 1u << 20);
   if (stats->orphan_messages_dropped > 0)
     cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_INFO, 0, 0, NULL,
                      "%" G_GUINT64_FORMAT " more SIP messages outside any call were not listed "

@@ -9,6 +9,9 @@
 /* Every store here is capped by stats->limits (CsLimits); what a cap drops is
  * counted in stats and becomes a dropped-state finding. */
 
+/* RTCP packets remembered for attaching to streams (about 44 MiB at the cap). */
+#define CS_MAX_RTCP_PACKETS (1u << 20)
+
 struct _CsMerge
 {
   CsCaptureSet *set;
@@ -380,7 +383,15 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
       cs_merge_append_run (merge, &run->key, (const CsRtpPacket *) run->packets->data,
                            run->packets->len);
     }
-  g_array_append_vals (merge->rtcp, chunk->rtcp->data, chunk->rtcp->len);
+  {
+    /* RTCP is kept by reference (44 bytes each) up to a cap; the rest is counted. */
+    guint room
+        = merge->rtcp->len < CS_MAX_RTCP_PACKETS ? CS_MAX_RTCP_PACKETS - merge->rtcp->len : 0;
+    guint keep = MIN (room, chunk->rtcp->len);
+
+    g_array_append_vals (merge->rtcp, chunk->rtcp->data, keep);
+    merge->stats->rtcp_packets_dropped += chunk->rtcp->len - keep;
+  }
 }
 
 guint64
