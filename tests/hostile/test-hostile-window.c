@@ -1,6 +1,7 @@
 /* test-hostile-window.c — closing the window during a load, cancelling, and
  * opening a second file mid-load: no crash, the window is finalized, and the
  * second file is what the window ends up showing. Runs under Xvfb (suite ui). */
+#include "ui-test-util.h"
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
@@ -21,16 +22,6 @@ on_timeout (gpointer data)
 {
   *(gboolean *) data = TRUE;
   return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint milliseconds)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (milliseconds, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 /* Spins until *pointer is NULL (a weak pointer) or the timeout. */
@@ -102,12 +93,12 @@ test_close_during_load (void)
 
       g_object_add_weak_pointer (G_OBJECT (window), &alive);
       gtk_window_present (GTK_WINDOW (window));
-      spin (delays_ms[i]);
+      ui_test_spin (delays_ms[i]);
       gtk_window_destroy (GTK_WINDOW (window));
       wait_for_null (&alive);
     }
   /* Late callbacks of the abandoned loads run into nothing. */
-  spin (300);
+  ui_test_spin (300);
 }
 
 /* Opening another file while the first still loads: the window ends up with
@@ -119,12 +110,12 @@ test_second_file_mid_load (void)
   gpointer alive = window;
 
   g_object_add_weak_pointer (G_OBJECT (window), &alive);
-  spin (20);
+  ui_test_spin (20);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
   open_path (window, small_path);
   wait_for_load (window);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
-  spin (500);
+  ui_test_spin (500);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
   g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), ==, 1);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -139,12 +130,12 @@ test_cancel_then_close (void)
   gpointer alive = window;
 
   g_object_add_weak_pointer (G_OBJECT (window), &alive);
-  spin (30);
+  ui_test_spin (30);
   g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-load", NULL);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
   gtk_window_destroy (GTK_WINDOW (window));
   wait_for_null (&alive);
-  spin (200);
+  ui_test_spin (200);
 }
 
 int

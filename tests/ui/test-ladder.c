@@ -1,6 +1,7 @@
 /* The calls list, ladder and detail pane in the real window under Xvfb: selecting a call,
  * columns and messages, keyboard navigation, detail tabs, filters (also on 100,000 calls),
  * merged legs, and the cost of drawing a 10,000-message ladder. */
+#include "ui-test-util.h"
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <locale.h>
@@ -17,14 +18,6 @@
 
 static CsApplication *application;
 
-static const char *
-demo_capture_path (void)
-{
-  const char *path = g_getenv ("CS_DEMO_CAPTURE");
-
-  return path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR) ? path : NULL;
-}
-
 static gboolean
 on_timeout (gpointer data)
 {
@@ -32,20 +25,10 @@ on_timeout (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-spin (guint milliseconds)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (milliseconds, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static CsWindow *
 load_demo (void)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (demo_capture_path ());
+  g_autoptr (GFile) file = g_file_new_for_path (ui_test_demo_capture_path ());
   CsWindow *window = cs_window_new (application);
   gboolean timed_out = FALSE;
   guint timeout_id;
@@ -59,7 +42,7 @@ load_demo (void)
   g_assert_false (timed_out);
   g_source_remove (timeout_id);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
-  spin (200);
+  ui_test_spin (200);
   return window;
 }
 
@@ -95,7 +78,7 @@ select_calls (CsWindow *window, const guint *numbers, guint n)
   gtk_selection_model_unselect_all (selection);
   for (guint i = 0; i < n; i++)
     gtk_selection_model_select_item (selection, shown_position (window, numbers[i]), FALSE);
-  spin (50);
+  ui_test_spin (50);
 }
 
 /* Presses a key on the ladder through its key controller, as GTK would deliver it. */
@@ -156,7 +139,7 @@ test_select_call (void)
   g_autofree char *text = NULL;
   g_autofree char *hex = NULL;
 
-  if (demo_capture_path () == NULL)
+  if (ui_test_demo_capture_path () == NULL)
     {
       g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
       return;
@@ -235,10 +218,10 @@ test_select_call (void)
   /* Room for the ladder above the graphs, as someone would drag the divider. */
   gtk_paned_set_position (GTK_PANED (gtk_widget_get_parent (GTK_WIDGET (window->ladder_pane))),
                           330);
-  spin (200);
+  ui_test_spin (200);
   render_window (window, "ladder-window.png");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
-  spin (200);
+  ui_test_spin (200);
   render_window (window, "ladder-window-dark.png");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
 
@@ -253,9 +236,9 @@ test_select_call (void)
     cs_ladder_pane_set_analysis (pane, window->analysis);
     cs_ladder_pane_set_calls (pane, (CsCall *const *) selected->pdata, selected->len);
     gtk_window_present (GTK_WINDOW (alone));
-    spin (300);
+    ui_test_spin (300);
     cs_ladder_view_set_selected_row (cs_ladder_pane_get_view (pane), 5);
-    spin (100);
+    ui_test_spin (100);
     render_window (alone, "ladder-pane.png");
     close_window (alone);
   }
@@ -294,7 +277,7 @@ test_filter_and_merge (void)
   const CsLadderLayout *layout;
   static const guint calls_4_5[] = { 4, 5 };
 
-  if (demo_capture_path () == NULL)
+  if (ui_test_demo_capture_path () == NULL)
     {
       g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
       return;
@@ -447,7 +430,7 @@ test_long_ladder_virtualised (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
   gtk_window_present (GTK_WINDOW (window));
   cs_ladder_view_set_calls (view, (CsCall *const *) calls->pdata, 1, NULL);
-  spin (200);
+  ui_test_spin (200);
   g_assert_cmpuint (cs_ladder_view_get_layout (view)->rows->len, ==, 10000);
   vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
   g_assert_cmpfloat (gtk_adjustment_get_upper (vadj), >, 10000 * CS_LADDER_ROW_HEIGHT);

@@ -1,5 +1,6 @@
 /* test-streams.c — streams view, graphs, MOS table and findings on the demo capture, in the window
  */
+#include "ui-test-util.h"
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <locale.h>
@@ -14,16 +15,6 @@
 static CsApplication *application;
 static CsWindow *shared_window; /* the demo, loaded once for every test */
 
-static const char *
-demo_capture_path (void)
-{
-  const char *path = g_getenv ("CS_DEMO_CAPTURE");
-
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return NULL;
-  return path;
-}
-
 static gboolean
 on_timeout (gpointer data)
 {
@@ -31,20 +22,10 @@ on_timeout (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-spin (guint milliseconds)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (milliseconds, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static CsWindow *
 load_demo (void)
 {
-  const char *path = demo_capture_path ();
+  const char *path = ui_test_demo_capture_path ();
   CsWindow *window;
   g_autoptr (GFile) file = NULL;
   gboolean timed_out = FALSE;
@@ -63,7 +44,7 @@ load_demo (void)
   g_assert_false (timed_out);
   g_source_remove (timeout_id);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
-  spin (200);
+  ui_test_spin (200);
   return window;
 }
 
@@ -254,11 +235,11 @@ test_select_stream_graph_series (void)
 
   /* Screenshots of the problem at a glance, light and dark. */
   cs_graph_view_set_kind (window->graph_view, CS_GRAPH_KIND_JITTER);
-  spin (300);
+  ui_test_spin (300);
   g_object_unref (render_window (window, "streams-jitter.png"));
   cs_graph_view_set_kind (window->graph_view, CS_GRAPH_KIND_DELTA);
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
-  spin (300);
+  ui_test_spin (300);
   g_object_unref (render_window (window, "streams-delta-dark.png"));
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
 
@@ -342,7 +323,7 @@ test_mos_table_jitter_buffer (void)
   }
   cs_mos_table_set_jitter_buffer_ms (table, 50);
   gtk_stack_set_visible_child_name (window->view_stack, "streams");
-  spin (300);
+  ui_test_spin (300);
   g_object_unref (render_window (window, "streams-mos.png"));
 }
 
@@ -413,7 +394,7 @@ test_finding_selects_frame (void)
                   }
                 g_assert_true (marked);
               }
-              spin (200);
+              ui_test_spin (200);
               g_object_unref (render_window (window, "findings-loss.png"));
             }
           saw_stream = TRUE;
@@ -450,10 +431,10 @@ test_finding_selects_frame (void)
   cs_findings_view_set_kind_filter (window->findings_view, CS_FINDING_LOSS_BURST);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
   cs_findings_view_set_kind_filter (window->findings_view, -1);
-  spin (200);
+  ui_test_spin (200);
   g_object_unref (render_window (window, "findings-view.png"));
   gtk_stack_set_visible_child_name (window->view_stack, "summary");
-  spin (200);
+  ui_test_spin (200);
   g_object_unref (render_window (window, "summary-view.png"));
 }
 

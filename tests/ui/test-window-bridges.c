@@ -1,6 +1,7 @@
 /* test-window-bridges.c — the window's views follow one cursor: calls list → graphs and ladder,
  * ladder → cursor, findings and playback → calls list and ladder, Load page → calls list,
  * play/pause; and the layout at laptop sizes */
+#include "ui-test-util.h"
 #include <gtk/gtk.h>
 #include <locale.h>
 #include <string.h>
@@ -13,29 +14,11 @@
 
 static CsApplication *application;
 
-static const char *
-demo_capture_path (void)
-{
-  const char *path = g_getenv ("CS_DEMO_CAPTURE");
-
-  return path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR) ? path : NULL;
-}
-
 static gboolean
 on_timeout (gpointer data)
 {
   *(gboolean *) data = TRUE;
   return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint milliseconds)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (milliseconds, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static CsWindow *
@@ -46,9 +29,9 @@ load_demo_at (int width, int height)
   gboolean timed_out = FALSE;
   guint timeout_id;
 
-  if (demo_capture_path () == NULL)
+  if (ui_test_demo_capture_path () == NULL)
     return NULL;
-  file = g_file_new_for_path (demo_capture_path ());
+  file = g_file_new_for_path (ui_test_demo_capture_path ());
   window = cs_window_new (application);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
@@ -59,7 +42,7 @@ load_demo_at (int width, int height)
   g_assert_false (timed_out);
   g_source_remove (timeout_id);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
-  spin (200);
+  ui_test_spin (200);
   return window;
 }
 
@@ -92,7 +75,7 @@ click_call (CsWindow *window, guint number)
         {
           gtk_selection_model_select_item (cs_calls_view_get_selection (window->calls_view), i,
                                            TRUE);
-          spin (50);
+          ui_test_spin (50);
           return;
         }
     }
@@ -216,7 +199,7 @@ test_finding_moves_ladder (void)
         continue;
       click_call (window, number == 1 ? 2 : 1);
       cs_findings_view_activate (window->findings_view, finding);
-      spin (20);
+      ui_test_spin (20);
 
       g_assert_cmpuint (cs_call_get_number (cs_calls_view_get_selected_call (window->calls_view)),
                         ==, number);
@@ -264,9 +247,9 @@ test_finding_moves_ladder (void)
     g_assert_cmpuint (cs_finding_get_call_number (last), >=, 9);
     click_call (window, 1);
     gtk_adjustment_set_value (vadjustment, 0);
-    spin (100);
+    ui_test_spin (100);
     cs_findings_view_activate (window->findings_view, last);
-    spin (200);
+    ui_test_spin (200);
     g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), >, 0);
   }
   gtk_window_destroy (GTK_WINDOW (window));
@@ -517,7 +500,7 @@ test_layout (void)
       return;
     }
   click_call (window, 5);
-  spin (200);
+  ui_test_spin (200);
   columns = find_column_view (GTK_WIDGET (window->calls_view));
   g_assert_nonnull (columns);
   list = gtk_column_view_get_columns (columns);
@@ -556,7 +539,7 @@ test_panes_remembered (void)
   CsWindow *window;
   int room;
 
-  if (demo_capture_path () == NULL)
+  if (ui_test_demo_capture_path () == NULL)
     {
       g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
       return;
@@ -564,19 +547,19 @@ test_panes_remembered (void)
   /* Within what the strip's minimum height allows at 700 px. */
   g_settings_set_double (settings, "workspace-pane-fraction", 0.45);
   window = load_demo_at (1024, 700);
-  spin (200);
+  ui_test_spin (200);
   room = cs_window_paned_room (window->workspace_paned);
   g_assert_cmpint (room, >, 300);
   g_assert_cmpint (ABS (gtk_paned_get_position (window->workspace_paned) - (int) (0.45 * room)), <=,
                    2);
   /* The user drags the divider; closing saves where it is. */
   gtk_paned_set_position (window->workspace_paned, (int) (0.5 * room));
-  spin (100);
+  ui_test_spin (100);
   gtk_window_close (GTK_WINDOW (window));
   g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "workspace-pane-fraction"), 0.5,
                                   0.01);
   g_settings_reset (settings, "workspace-pane-fraction");
-  spin (100);
+  ui_test_spin (100);
 }
 
 int

@@ -1,4 +1,5 @@
 /* test-window.c — the GTK window on real loads: loaded, cancelled, failed, rendered */
+#include "ui-test-util.h"
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <locale.h>
@@ -13,16 +14,6 @@
 #define LOAD_TIMEOUT_S 60
 
 static CsApplication *application;
-
-static const char *
-demo_capture_path (void)
-{
-  const char *path = g_getenv ("CS_DEMO_CAPTURE");
-
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return NULL;
-  return path;
-}
 
 static gboolean
 on_timeout (gpointer data)
@@ -45,16 +36,6 @@ wait_for_load (CsWindow *window)
 }
 
 /* Lets pending idles and callbacks run for a while. */
-static void
-spin (guint milliseconds)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (milliseconds, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static CsWindow *
 open_in_new_window (const char *path)
 {
@@ -68,7 +49,7 @@ open_in_new_window (const char *path)
 static void
 test_load_demo (void)
 {
-  const char *path = demo_capture_path ();
+  const char *path = ui_test_demo_capture_path ();
   g_autofree char *basename = NULL;
   g_autofree char *calls_text = NULL;
   CsWindow *window;
@@ -130,7 +111,7 @@ test_load_demo (void)
 static void
 test_cancel_load (void)
 {
-  const char *path = demo_capture_path ();
+  const char *path = ui_test_demo_capture_path ();
   CsWindow *window;
 
   if (path == NULL)
@@ -145,7 +126,7 @@ test_cancel_load (void)
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-load"));
 
   /* The cancelled load finishing later must not bring anything back. */
-  spin (500);
+  ui_test_spin (500);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
   g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), ==, 0);
   g_assert_cmpstr (cs_window_get_title_text (window), ==, "Callscope");
@@ -195,7 +176,7 @@ test_not_a_capture (void)
 static void
 test_damaged_capture (void)
 {
-  const char *path = demo_capture_path ();
+  const char *path = ui_test_demo_capture_path ();
   g_autoptr (GError) error = NULL;
   g_autofree char *contents = NULL;
   g_autofree char *dir = NULL;
@@ -289,7 +270,7 @@ render_window (gpointer window, const char *png_name)
 static void
 test_render_png (void)
 {
-  const char *path = demo_capture_path ();
+  const char *path = ui_test_demo_capture_path ();
   g_autoptr (GdkTexture) texture = NULL;
   g_autoptr (GdkTexture) summary = NULL;
   g_autoptr (GdkTexture) dark = NULL;
@@ -307,7 +288,7 @@ test_render_png (void)
   gtk_window_present (GTK_WINDOW (window));
   wait_for_load (window);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
-  spin (300); /* map, lay out, draw */
+  ui_test_spin (300); /* map, lay out, draw */
 
   texture = render_window (window, "window-loaded.png");
   variance = luminance_variance (texture, &n_distinct);
@@ -317,14 +298,14 @@ test_render_png (void)
 
   /* The summary and the dark style are rendered for people to look at. */
   gtk_stack_set_visible_child_name (window->view_stack, "summary");
-  spin (200);
+  ui_test_spin (200);
   summary = render_window (window, "window-summary.png");
   variance = luminance_variance (summary, &n_distinct);
   g_assert_cmpfloat (variance, >, 50.0);
 
   gtk_stack_set_visible_child_name (window->view_stack, "calls");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
-  spin (200);
+  ui_test_spin (200);
   dark = render_window (window, "window-loaded-dark.png");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   variance = luminance_variance (dark, &n_distinct);
@@ -356,11 +337,11 @@ test_shortcuts_and_about (void)
   g_autoptr (GdkTexture) texture = NULL;
 
   gtk_window_present (GTK_WINDOW (window));
-  spin (200);
+  ui_test_spin (200);
   /* GtkApplication finds gtk/help-overlay.ui in our resources and adds the action. */
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
-  spin (300);
+  ui_test_spin (300);
   shortcuts = find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW);
   g_assert_nonnull (shortcuts);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (shortcuts)));
@@ -368,7 +349,7 @@ test_shortcuts_and_about (void)
   gtk_window_destroy (shortcuts);
 
   g_action_group_activate_action (G_ACTION_GROUP (application), "about", NULL);
-  spin (300);
+  ui_test_spin (300);
   about = find_toplevel (GTK_TYPE_ABOUT_DIALOG);
   g_assert_nonnull (about);
   g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
@@ -395,7 +376,7 @@ test_window_size_saved (void)
   }
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 640);
   gtk_window_present (GTK_WINDOW (window));
-  spin (200);
+  ui_test_spin (200);
   gtk_window_close (GTK_WINDOW (window));
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 640);
