@@ -125,13 +125,13 @@ cs_sip_message_from_payload (const guint8 *data, gsize len, const CsEndpoint *sr
   return msg;
 }
 
-static void
+void
 cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
 {
   CsRtpHeader hdr;
   CsRtpStreamKey key;
   CsRtpRun *run;
-  CsRtpPacket rec = { 0 };
+  CsRtpPacket rec;
 
   if (!cs_rtp_parse_header (pkt->payload, pkt->payload_len, &hdr))
     return;
@@ -148,13 +148,7 @@ cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
       g_hash_table_insert (chunk->rtp_runs, &run->key, run);
       g_ptr_array_add (chunk->rtp_order, run);
     }
-  rec.arrival_ns = ts_ns;
-  rec.frame = frame;
-  rec.timestamp = hdr.timestamp;
-  rec.seq = hdr.seq;
-  rec.payload_len = (guint16) MIN (hdr.payload_len, G_MAXUINT16);
-  rec.payload_type = hdr.payload_type;
-  rec.flags = (hdr.marker ? CS_RTP_FLAG_MARKER : 0) | (hdr.padding ? CS_RTP_FLAG_PADDING : 0);
+  cs_rtp_packet_from_header (&hdr, ts_ns, frame, &rec);
   g_array_append_val (run->packets, rec);
 }
 

@@ -5,6 +5,7 @@
 
 #include "cs-addr.h"
 #include "cs-capture-set.h"
+#include "cs-decode.h"
 #include "cs-rtp.h"
 #include "cs-sip-message.h"
 
@@ -60,6 +61,9 @@ void cs_chunk_free (CsChunk *chunk);
 void cs_chunk_copy_frames (CsChunk *chunk, const CsFrame *frames);
 /* Decodes the chunk's frames. Thread-safe with respect to other chunks. */
 void cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable);
+
+/* Adds an RTP packet (UDP payload of pkt) to the chunk's run for its flow and SSRC. */
+void cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns);
 
 /* What a UDP payload carries, decided on content (SIP is found on any port). */
 typedef enum

@@ -51,42 +51,6 @@ cs_live_decoder_get_tcp_streams_evicted (CsLiveDecoder *decoder)
 }
 
 static void
-cs_live_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns,
-                 gboolean with_padding_flag)
-{
-  CsRtpHeader hdr;
-  CsRtpStreamKey key;
-  CsRtpRun *run;
-  CsRtpPacket rec = { 0 };
-
-  if (!cs_rtp_parse_header (pkt->payload, pkt->payload_len, &hdr))
-    return;
-  memset (&key, 0, sizeof key);
-  key.src = pkt->src;
-  key.dst = pkt->dst;
-  key.ssrc = hdr.ssrc;
-  run = g_hash_table_lookup (chunk->rtp_runs, &key);
-  if (run == NULL)
-    {
-      run = g_new0 (CsRtpRun, 1);
-      run->key = key;
-      run->packets = g_array_new (FALSE, FALSE, sizeof (CsRtpPacket));
-      g_hash_table_insert (chunk->rtp_runs, &run->key, run);
-      g_ptr_array_add (chunk->rtp_order, run);
-    }
-  rec.arrival_ns = ts_ns;
-  rec.frame = frame;
-  rec.timestamp = hdr.timestamp;
-  rec.seq = hdr.seq;
-  rec.payload_len = (guint16) MIN (hdr.payload_len, G_MAXUINT16);
-  rec.payload_type = hdr.payload_type;
-  /* The file merge leaves the padding flag off for reassembled datagrams; so do we. */
-  rec.flags = (hdr.marker ? CS_RTP_FLAG_MARKER : 0)
-              | (with_padding_flag && hdr.padding ? CS_RTP_FLAG_PADDING : 0);
-  g_array_append_val (run->packets, rec);
-}
-
-static void
 cs_live_add_sip (CsChunk *chunk, const guint8 *data, gsize len, const CsEndpoint *src,
                  const CsEndpoint *dst, CsSipTransport transport, guint32 first_frame,
                  guint32 frame, gint64 ts_ns)
@@ -132,7 +96,7 @@ cs_live_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_n
       g_array_append_val (chunk->rtcp, rtcp);
       break;
     case CS_UDP_PAYLOAD_RTP:
-      cs_live_add_rtp (chunk, pkt, frame, ts_ns, TRUE);
+      cs_chunk_add_rtp (chunk, pkt, frame, ts_ns);
       break;
     case CS_UDP_PAYLOAD_OTHER:
       break;
@@ -151,7 +115,7 @@ cs_live_add_reassembled_udp (CsChunk *chunk, const CsPacket *pkt, guint32 first_
                        CS_SIP_TRANSPORT_UDP, first_frame, frame, ts_ns);
       break;
     case CS_UDP_PAYLOAD_RTP:
-      cs_live_add_rtp (chunk, pkt, frame, ts_ns, FALSE);
+      cs_chunk_add_rtp (chunk, pkt, frame, ts_ns);
       break;
     default:
       break;
