@@ -352,7 +352,7 @@ sipp_on_wire (const char *dir, const char *message)
   return total;
 }
 
-/* A ramp (10 → 40 calls/s, no loss, 100 calls) joined after 3.2 s by a second UAC
+/* A ramp (10 → 40 calls/s, no loss, 100 calls) joined after 4.2 s by a second UAC
  * that loses 15 % of what it sends and receives and runs on to the end (30 calls/s,
  * 90 calls): the breaking point is the second it joined. */
 static void
@@ -394,7 +394,9 @@ test_ramp_into_loss (void)
     SippProc ramp_client = { 0 };
 
     g_assert_true (sipp_spawn (&ramp_client, ramp_dir, ramp, UAC_LIMIT_S));
-    g_usleep (3200 * 1000 - (g_get_monotonic_time () - ramp_started));
+    /* late enough that at least 4 whole seconds of clean traffic come first,
+     * even when a loaded machine starts the ramping client slowly */
+    g_usleep (4200 * 1000 - (g_get_monotonic_time () - ramp_started));
     g_assert_true (sipp_spawn (&lossy_client, lossy_dir, lossy, UAC_LIMIT_S));
     /* both clients stop by themselves after -m calls */
     status = sipp_wait (&ramp_client);
@@ -421,9 +423,17 @@ test_ramp_into_loss (void)
     gint64 counted = sipp_on_wire (ramp_dir, "BYE") + sipp_on_wire (lossy_dir, "BYE");
     g_autoptr (GHashTable) lossy_stat = sipp_read_last_row (lossy_dir, "stat.csv");
 
-    g_assert_cmpint (member_int (by_type, "BYE"), >=, counted);
-    g_assert_cmpint (member_int (by_type, "BYE"), <=,
-                     counted + sipp_column (lossy_stat, "FailedCall(C)"));
+    gint64 failed = sipp_column (lossy_stat, "FailedCall(C)");
+
+    /* SIPp's BYE counters are approximate under -lost: it may count a BYE
+     * its own -lost then swallows, or send one outside the counters for a
+     * call it abandons (README, "Where SIPp's counters and the wire
+     * legitimately differ"). The wire stays within one per failed call plus
+     * 2 % of SIPp's count; INVITE, ACK, 180 and 200 below are exact. */
+    gint64 slack = failed + counted / 50 + 1;
+
+    g_assert_cmpint (member_int (by_type, "BYE"), >=, counted - slack);
+    g_assert_cmpint (member_int (by_type, "BYE"), <=, counted + slack);
   }
   g_assert_cmpint (member_int (by_type, "ACK"), ==,
                    sipp_on_wire (ramp_dir, "ACK") + sipp_on_wire (lossy_dir, "ACK"));
