@@ -16,7 +16,8 @@ typedef struct
 /* Each command lives in its own cs-cli-*.c file. */
 static const CsCliCommand cs_cli_commands[] = {
   { "report", cs_cli_cmd_report,
-    "report FILE... [--format json|text|csv|html|pdf] [--call CALL]  totals, calls, streams, findings" },
+    "report FILE... [--format json|text|csv|html|pdf] [--call CALL]  totals, calls, streams, "
+    "findings" },
   { "calls", cs_cli_cmd_report, "calls FILE... [--format text|csv|json]     the calls table" },
   { "streams", cs_cli_cmd_report,
     "streams FILE... [--format text|csv|json]   RTP streams and their metrics" },
@@ -26,11 +27,18 @@ static const CsCliCommand cs_cli_commands[] = {
     "ladder FILE --call CALL [-o out.png|.svg|.pdf|.txt]  the call's ladder diagram" },
   { "graph", cs_cli_cmd_graph,
     "graph FILE --stream ID [--kind jitter|delta|skew|mos|bitrate] -o out.png|.svg|.pdf" },
-  { "export", cs_cli_cmd_export, "export FILE --call CALL [--redact] -o out.pcapng  trimmed capture" },
-  { "loadtest", cs_cli_cmd_loadtest, "loadtest FILE [--interval S] [--format text|csv|json]  load-test statistics" },
-  { "audio", cs_cli_cmd_audio, "audio FILE (--call CALL | --stream ID) [--jitter-buffer MS] -o out.wav|.flac  decoded audio" },
-  { "capture", cs_cli_cmd_capture, "capture --interface IF [--filter BPF] [--duration S | --count N] [-w out.pcapng] [--format json|text]  live capture, then the report" },
-  { "hep", cs_cli_cmd_hep, "hep --listen ADDR:PORT [--duration S] [-w out.pcapng] [--format json|text]  receive HEP, then the report" },
+  { "export", cs_cli_cmd_export,
+    "export FILE --call CALL [--redact] -o out.pcapng  trimmed capture" },
+  { "loadtest", cs_cli_cmd_loadtest,
+    "loadtest FILE [--interval S] [--format text|csv|json]  load-test statistics" },
+  { "audio", cs_cli_cmd_audio,
+    "audio FILE (--call CALL | --stream ID) [--jitter-buffer MS] -o out.wav|.flac  decoded audio" },
+  { "capture", cs_cli_cmd_capture,
+    "capture --interface IF [--filter BPF] [--duration S | --count N] [-w out.pcapng] [--format "
+    "json|text]  live capture, then the report" },
+  { "hep", cs_cli_cmd_hep,
+    "hep --listen ADDR:PORT [--duration S] [-w out.pcapng] [--format json|text]  receive HEP, then "
+    "the report" },
 };
 
 static void

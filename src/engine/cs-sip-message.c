@@ -5,106 +5,10 @@
 #include "cs-error.h"
 #include "cs-sdp.h"
 #include "cs-sip-headers.h"
+#include "cs-sip-message-private.h"
 #include "cs-sip-multipart.h"
 
 #include <string.h>
-
-#define SIP_VERSION "SIP/2.0"
-#define SIP_VERSION_LEN 7
-
-/* RFC 3261 token characters */
-static gboolean
-is_token_char (guint8 c)
-{
-  if (g_ascii_isalnum (c))
-    return TRUE;
-  switch (c)
-    {
-    case '-':
-    case '.':
-    case '!':
-    case '%':
-    case '*':
-    case '_':
-    case '+':
-    case '`':
-    case '\'':
-    case '~':
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-static gboolean
-is_version (const guint8 *p)
-{
-  return g_ascii_strncasecmp ((const char *) p, SIP_VERSION, SIP_VERSION_LEN) == 0;
-}
-
-/* TRUE when line (n bytes, without its CR/LF) is a strict SIP start line. */
-static gboolean
-is_strict_start_line (const guint8 *line, gsize n)
-{
-  gsize i = 0;
-
-  if (n >= 8 && is_version (line) && line[7] == ' ')
-    {
-      if (n < 11 || !g_ascii_isdigit (line[8]) || !g_ascii_isdigit (line[9])
-          || !g_ascii_isdigit (line[10]))
-        return FALSE;
-      return n == 11 || line[11] == ' ';
-    }
-  while (i < n && is_token_char (line[i]))
-    i++;
-  if (i == 0 || i >= n || line[i] != ' ')
-    return FALSE;
-  gsize uri_start = ++i;
-  while (i < n && line[i] > ' ' && line[i] != 0x7f)
-    i++;
-  if (i == uri_start || i >= n || line[i] != ' ')
-    return FALSE;
-  i++;
-  return n - i == SIP_VERSION_LEN && is_version (line + i);
-}
-
-/* Length of the first line's content (CR stripped); *has_eol tells whether a LF ended it. */
-static gsize
-first_line_length (const guint8 *data, gsize len, gboolean *has_eol)
-{
-  const guint8 *eol = memchr (data, '\n', len);
-  gsize n = eol != NULL ? (gsize) (eol - data) : len;
-
-  *has_eol = eol != NULL;
-  if (n > 0 && data[n - 1] == '\r')
-    n--;
-  return n;
-}
-
-gboolean
-cs_sip_looks_like (const guint8 *data, gsize len)
-{
-  gboolean has_eol;
-  gsize n;
-
-  /* the shortest start lines, "SIP/2.0 200\n" and "A b SIP/2.0\n", are 12 bytes; the
-   * first byte rules out RTP (0x80…) and binary protocols before any scan */
-  if (data == NULL || len < 12 || !is_token_char (data[0]))
-    return FALSE;
-  n = first_line_length (data, len, &has_eol);
-  return has_eol && is_strict_start_line (data, n);
-}
-
-/* Looser than cs_sip_looks_like: what deserves a message with ->malformed rather than
- * NULL (a bad status code, odd spacing, a start line cut by the end of data). */
-static gboolean
-starts_like_sip (const guint8 *line, gsize n)
-{
-  if (n >= 8 && is_version (line) && line[7] == ' ')
-    return TRUE;
-  return n >= 9 && is_token_char (line[0]) && line[n - 8] == ' '
-         && is_version (line + n - SIP_VERSION_LEN);
-}
 
 /* Every string of a message is bump-allocated: parsing fills a per-thread scratch
  * block, then the message and its strings are copied into one exact-size allocation
@@ -325,10 +229,10 @@ note_malformed (CsSipMessage *msg, const char *reason)
 static void
 parse_start_line (CsSipMessage *msg, const guint8 *line, gsize n)
 {
-  if (!is_strict_start_line (line, n))
+  if (!cs_sip_is_strict_start_line (line, n))
     note_malformed (msg, "bad start line");
 
-  if (n >= 8 && is_version (line) && line[7] == ' ')
+  if (n >= 8 && cs_sip_is_version (line) && line[7] == ' ')
     {
       gsize i = 8;
       guint code = 0, digits = 0;
@@ -352,7 +256,7 @@ parse_start_line (CsSipMessage *msg, const guint8 *line, gsize n)
   /* METHOD SP Request-URI SP SIP/2.0, read leniently about spacing */
   gsize method_end = 0;
   msg->is_request = TRUE;
-  while (method_end < n && is_token_char (line[method_end]))
+  while (method_end < n && cs_sip_is_token_char (line[method_end]))
     method_end++;
   msg->method_name = storage_strndup (msg, (const char *) line, method_end);
   msg->method = cs_sip_method_from_string (msg->method_name, method_end);
@@ -469,7 +373,7 @@ read_header_line (HeaderReader *r, const char *line, gsize n)
     name_end--;
   gboolean name_ok = colon != NULL && name_end > line;
   for (const char *q = line; name_ok && q < name_end; q++)
-    name_ok = is_token_char ((guint8) *q);
+    name_ok = cs_sip_is_token_char ((guint8) *q);
   if (!name_ok)
     {
       note_malformed (r->msg, "bad header line");
@@ -556,7 +460,7 @@ parse_cseq (CsSipMessage *msg, const char *value)
   while (*p == ' ' || *p == '\t')
     p++;
   const char *method = p;
-  while (is_token_char ((guint8) *p))
+  while (cs_sip_is_token_char ((guint8) *p))
     p++;
   if (p == method || *p != '\0')
     return FALSE;
@@ -755,8 +659,8 @@ cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
 
   if (data == NULL)
     len = 0;
-  line_len = len > 0 ? first_line_length (data, len, &has_eol) : 0;
-  if (len == 0 || !starts_like_sip (data, line_len))
+  line_len = len > 0 ? cs_sip_first_line_length (data, len, &has_eol) : 0;
+  if (len == 0 || !cs_sip_starts_like_sip (data, line_len))
     {
       g_set_error_literal (error, CS_SIP_ERROR, CS_SIP_ERROR_NOT_SIP, "not a SIP message");
       return NULL;
@@ -856,7 +760,7 @@ cs_sip_message_frame_length (const guint8 *data, gsize len, gsize *message_len)
         n--;
       if (first)
         {
-          if (!is_strict_start_line (data, n))
+          if (!cs_sip_is_strict_start_line (data, n))
             return CS_SIP_FRAMING_INVALID;
           first = FALSE;
         }
@@ -890,7 +794,7 @@ cs_sip_message_frame_length (const guint8 *data, gsize len, gsize *message_len)
         return CS_SIP_FRAMING_INVALID;
     }
   /* a start line still being received is judged by its first byte only */
-  if (first && len > 0 && !is_token_char (data[0]))
+  if (first && len > 0 && !cs_sip_is_token_char (data[0]))
     return CS_SIP_FRAMING_INVALID;
   return len > CS_SIP_MAX_FRAMED_HEADERS ? CS_SIP_FRAMING_INVALID : CS_SIP_FRAMING_INCOMPLETE;
 }

@@ -1,0 +1,98 @@
+/* cs-sip-detect.c — is this a SIP start line? (fast: runs on every UDP payload) */
+#include "cs-sip-message-private.h"
+
+#include <string.h>
+
+/* RFC 3261 token characters */
+gboolean
+cs_sip_is_token_char (guint8 c)
+{
+  if (g_ascii_isalnum (c))
+    return TRUE;
+  switch (c)
+    {
+    case '-':
+    case '.':
+    case '!':
+    case '%':
+    case '*':
+    case '_':
+    case '+':
+    case '`':
+    case '\'':
+    case '~':
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+cs_sip_is_version (const guint8 *p)
+{
+  return g_ascii_strncasecmp ((const char *) p, SIP_VERSION, SIP_VERSION_LEN) == 0;
+}
+
+/* TRUE when line (n bytes, without its CR/LF) is a strict SIP start line. */
+gboolean
+cs_sip_is_strict_start_line (const guint8 *line, gsize n)
+{
+  gsize i = 0;
+
+  if (n >= 8 && cs_sip_is_version (line) && line[7] == ' ')
+    {
+      if (n < 11 || !g_ascii_isdigit (line[8]) || !g_ascii_isdigit (line[9])
+          || !g_ascii_isdigit (line[10]))
+        return FALSE;
+      return n == 11 || line[11] == ' ';
+    }
+  while (i < n && cs_sip_is_token_char (line[i]))
+    i++;
+  if (i == 0 || i >= n || line[i] != ' ')
+    return FALSE;
+  gsize uri_start = ++i;
+  while (i < n && line[i] > ' ' && line[i] != 0x7f)
+    i++;
+  if (i == uri_start || i >= n || line[i] != ' ')
+    return FALSE;
+  i++;
+  return n - i == SIP_VERSION_LEN && cs_sip_is_version (line + i);
+}
+
+/* Length of the first line's content (CR stripped); *has_eol tells whether a LF ended it. */
+gsize
+cs_sip_first_line_length (const guint8 *data, gsize len, gboolean *has_eol)
+{
+  const guint8 *eol = memchr (data, '\n', len);
+  gsize n = eol != NULL ? (gsize) (eol - data) : len;
+
+  *has_eol = eol != NULL;
+  if (n > 0 && data[n - 1] == '\r')
+    n--;
+  return n;
+}
+
+gboolean
+cs_sip_looks_like (const guint8 *data, gsize len)
+{
+  gboolean has_eol;
+  gsize n;
+
+  /* the shortest start lines, "SIP/2.0 200\n" and "A b SIP/2.0\n", are 12 bytes; the
+   * first byte rules out RTP (0x80…) and binary protocols before any scan */
+  if (data == NULL || len < 12 || !cs_sip_is_token_char (data[0]))
+    return FALSE;
+  n = cs_sip_first_line_length (data, len, &has_eol);
+  return has_eol && cs_sip_is_strict_start_line (data, n);
+}
+
+/* Looser than cs_sip_looks_like: what deserves a message with ->malformed rather than
+ * NULL (a bad status code, odd spacing, a start line cut by the end of data). */
+gboolean
+cs_sip_starts_like_sip (const guint8 *line, gsize n)
+{
+  if (n >= 8 && cs_sip_is_version (line) && line[7] == ' ')
+    return TRUE;
+  return n >= 9 && cs_sip_is_token_char (line[0]) && line[n - 8] == ' '
+         && cs_sip_is_version (line + n - SIP_VERSION_LEN);
+}
