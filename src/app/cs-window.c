@@ -154,6 +154,19 @@ cs_window_update_status (CsWindow *self)
   /* TRANSLATORS: status bar, e.g. "1,204,112 packets · 42 calls" */
   text = g_strdup_printf (ngettext ("%s packets · %u call", "%s packets · %u calls", calls),
                           packets_text, calls);
+  if (self->state == CS_WINDOW_STATE_LOADED && self->analysis != NULL)
+    {
+      guint streams = g_list_model_get_n_items (cs_analysis_get_streams (self->analysis));
+      guint findings = g_list_model_get_n_items (cs_analysis_get_findings (self->analysis));
+      g_autofree char *streams_text
+          = g_strdup_printf (ngettext ("%u stream", "%u streams", streams), streams);
+      g_autofree char *findings_text
+          = g_strdup_printf (ngettext ("%u finding", "%u findings", findings), findings);
+      char *full = g_strdup_printf ("%s · %s · %s", text, streams_text, findings_text);
+
+      g_free (text);
+      text = full;
+    }
   gtk_label_set_text (self->status_label, text);
 }
 
