@@ -1,6 +1,7 @@
 /* golden-common.c — running the CLI and reading its JSON in golden tests */
 #include "golden-common.h"
 
+#include <string.h>
 #include <sys/wait.h>
 
 char *
@@ -63,4 +64,31 @@ golden_samples_dir (void)
   if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
     return NULL;
   return dir;
+}
+
+static int
+golden_compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+GPtrArray *
+golden_sample_names (void)
+{
+  const char *dir = golden_samples_dir ();
+  g_autofree char *tshark_dir = NULL;
+  g_autoptr (GDir) listing = NULL;
+  GPtrArray *names;
+
+  if (dir == NULL)
+    return NULL;
+  tshark_dir = g_build_filename (dir, "tshark", NULL);
+  listing = g_dir_open (tshark_dir, 0, NULL);
+  g_assert_nonnull (listing);
+  names = g_ptr_array_new_with_free_func (g_free);
+  for (const char *f; (f = g_dir_read_name (listing)) != NULL;)
+    if (g_str_has_suffix (f, ".txt"))
+      g_ptr_array_add (names, g_strndup (f, strlen (f) - 4));
+  g_ptr_array_sort (names, golden_compare_names);
+  return names;
 }

@@ -12,3 +12,6 @@ JsonNode *golden_report (const char *file, int *exit_status);
 gint64 golden_int (JsonObject *object, const char *member);
 /* Path of the shared samples directory, or NULL when absent. */
 const char *golden_samples_dir (void);
+/* Names of the samples that have a stored tshark reference
+ * (samples/tshark/NAME.txt), sorted; NULL when the samples are absent. */
+GPtrArray *golden_sample_names (void);

@@ -158,34 +158,18 @@ test_sample_sip_counts (gconstpointer data)
   tshark_sip_stat_free (expected);
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
-}
-
 int
 main (int argc, char **argv)
 {
-  const char *dir;
-  g_autofree char *tshark_dir = NULL;
-  g_autoptr (GDir) listing = NULL;
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = NULL;
 
   g_test_init (&argc, &argv, NULL);
-  dir = golden_samples_dir ();
-  if (dir == NULL)
+  names = golden_sample_names ();
+  if (names == NULL)
     {
       g_print ("1..0 # SKIP ../shared/samples not present\n");
       return 0;
     }
-  tshark_dir = g_build_filename (dir, "tshark", NULL);
-  listing = g_dir_open (tshark_dir, 0, NULL);
-  g_assert_nonnull (listing);
-  for (const char *f; (f = g_dir_read_name (listing)) != NULL;)
-    if (g_str_has_suffix (f, ".txt"))
-      g_ptr_array_add (names, g_strndup (f, strlen (f) - 4));
-  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);

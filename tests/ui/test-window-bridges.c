@@ -565,22 +565,11 @@ test_panes_remembered (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr (GError) error = NULL;
   int status;
 
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  setlocale (LC_NUMERIC, "C");
-
-  application = cs_application_new ();
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
+  application = ui_test_init (&argc, &argv);
+  if (application == NULL)
+    return 0;
 
   g_test_add_func ("/bridges/call-selects-streams", test_call_selects_streams);
   g_test_add_func ("/bridges/finding-moves-ladder", test_finding_moves_ladder);

@@ -3,11 +3,18 @@
 
 #include <glib.h>
 
+#include "cs-application.h"
+
 G_BEGIN_DECLS
 
 /* The generated demo capture (CS_DEMO_CAPTURE), or NULL when it is missing. */
 const char *ui_test_demo_capture_path (void);
 /* Runs the default main context for about `milliseconds`. */
 void ui_test_spin (guint milliseconds);
+
+/* g_test_init, gtk_init_check and a registered CsApplication without a D-Bus
+ * name (tests may run side by side), numbers printed the C way. Returns NULL
+ * after printing TAP's "1..0 # SKIP no display" when there is no display. */
+CsApplication *ui_test_init (int *argc, char ***argv);
 
 G_END_DECLS
