@@ -166,7 +166,7 @@ cs_chunk_add_hep (CsChunk *chunk, const CsPacket *pkt, guint32 frame)
     g_ptr_array_add (chunk->sip, msg);
 }
 
-static void
+void
 cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
 {
   CsSipMessage *msg;

@@ -62,6 +62,8 @@ void cs_chunk_copy_frames (CsChunk *chunk, const CsFrame *frames);
 /* Decodes the chunk's frames. Thread-safe with respect to other chunks. */
 void cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable);
 
+/* Sorts a UDP datagram of frame into the chunk: SIP, HEP-carried SIP, RTP or RTCP. */
+void cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns);
 /* Adds an RTP packet (UDP payload of pkt) to the chunk's run for its flow and SSRC. */
 void cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns);
 

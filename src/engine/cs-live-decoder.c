@@ -2,7 +2,6 @@
 #include "cs-live-decoder.h"
 
 #include "cs-decode.h"
-#include "cs-hep.h"
 #include "cs-ip-reassembly.h"
 #include "cs-tcp-reassembly.h"
 
@@ -61,46 +60,6 @@ cs_live_add_sip (CsChunk *chunk, const guint8 *data, gsize len, const CsEndpoint
     return;
   msg->first_frame = first_frame;
   g_ptr_array_add (chunk->sip, msg);
-}
-
-static void
-cs_live_add_hep (CsChunk *chunk, const CsPacket *pkt, guint32 frame)
-{
-  CsHepPacket hep;
-
-  if (!cs_hep_decode (pkt->payload, pkt->payload_len, &hep, NULL)
-      || hep.payload_type != CS_HEP_PROTO_SIP)
-    return;
-  cs_live_add_sip (chunk, hep.payload, hep.payload_len, &hep.src, &hep.dst, CS_SIP_TRANSPORT_HEP,
-                   frame, frame, hep.ts_ns);
-}
-
-static void
-cs_live_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
-{
-  CsRtcpRef rtcp;
-
-  switch (cs_udp_payload_classify (pkt->payload, pkt->payload_len, pkt->src.port, pkt->dst.port))
-    {
-    case CS_UDP_PAYLOAD_SIP:
-      cs_live_add_sip (chunk, pkt->payload, pkt->payload_len, &pkt->src, &pkt->dst,
-                       CS_SIP_TRANSPORT_UDP, frame, frame, ts_ns);
-      break;
-    case CS_UDP_PAYLOAD_HEP:
-      cs_live_add_hep (chunk, pkt, frame);
-      break;
-    case CS_UDP_PAYLOAD_RTCP:
-      rtcp.src = pkt->src;
-      rtcp.dst = pkt->dst;
-      rtcp.frame = frame;
-      g_array_append_val (chunk->rtcp, rtcp);
-      break;
-    case CS_UDP_PAYLOAD_RTP:
-      cs_chunk_add_rtp (chunk, pkt, frame, ts_ns);
-      break;
-    case CS_UDP_PAYLOAD_OTHER:
-      break;
-    }
 }
 
 /* A datagram rebuilt from fragments: the file merge looks only for SIP and RTP in it. */
@@ -167,7 +126,7 @@ cs_live_decoder_add_frame (CsLiveDecoder *decoder, CsChunk *chunk, guint32 numbe
   else if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP)
     cs_tcp_reassembler_add (decoder->tcp, &pkt, number, ts_ns, cs_live_on_tcp_message, chunk);
   else if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_UDP)
-    cs_live_add_udp (chunk, &pkt, number, ts_ns);
+    cs_chunk_add_udp (chunk, &pkt, number, ts_ns);
   else if (status == CS_DECODE_MALFORMED)
     {
       chunk->undecodable++;
