@@ -37,18 +37,6 @@ wait_for_null (gpointer *pointer)
   g_source_remove (id);
 }
 
-static void
-wait_for_load (CsWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (WAIT_S, on_timeout, &timed_out);
-
-  while (cs_window_get_state (window) == CS_WINDOW_STATE_LOADING && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
-
 static CsWindow *
 open_path (CsWindow *window, const char *path)
 {
@@ -113,7 +101,7 @@ test_second_file_mid_load (void)
   ui_test_spin (20);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
   open_path (window, small_path);
-  wait_for_load (window);
+  ui_test_wait_for_load (window);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
   ui_test_spin (500);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);

@@ -13,37 +13,14 @@
 #include "cs-hex-view.h"
 #include "cs-window-private.h"
 
-#define LOAD_TIMEOUT_S 60
 #define MS (G_GINT64_CONSTANT (1000000))
 
 static CsApplication *application;
 
-static gboolean
-on_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 static CsWindow *
 load_demo (void)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (ui_test_demo_capture_path ());
-  CsWindow *window = cs_window_new (application);
-  gboolean timed_out = FALSE;
-  guint timeout_id;
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  cs_window_open_files (window, &file, 1);
-  timeout_id = g_timeout_add_seconds (LOAD_TIMEOUT_S, on_timeout, &timed_out);
-  while (cs_window_get_state (window) == CS_WINDOW_STATE_LOADING && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout_id);
-  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
-  ui_test_spin (200);
-  return window;
+  return ui_test_load_demo (application, 1280, 800);
 }
 
 static void

@@ -10,42 +10,13 @@
 #include "cs-application.h"
 #include "cs-window-private.h"
 
-#define LOAD_TIMEOUT_S 60
-
 static CsApplication *application;
 static CsWindow *shared_window; /* the demo, loaded once for every test */
-
-static gboolean
-on_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
 
 static CsWindow *
 load_demo (void)
 {
-  const char *path = ui_test_demo_capture_path ();
-  CsWindow *window;
-  g_autoptr (GFile) file = NULL;
-  gboolean timed_out = FALSE;
-  guint timeout_id;
-
-  if (path == NULL)
-    return NULL;
-  window = cs_window_new (application);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  file = g_file_new_for_path (path);
-  cs_window_open_files (window, &file, 1);
-  timeout_id = g_timeout_add_seconds (LOAD_TIMEOUT_S, on_timeout, &timed_out);
-  while (cs_window_get_state (window) == CS_WINDOW_STATE_LOADING && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout_id);
-  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
-  ui_test_spin (200);
-  return window;
+  return ui_test_load_demo (application, 1280, 800);
 }
 
 /* The loaded demo window with nothing selected. */

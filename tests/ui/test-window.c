@@ -11,29 +11,7 @@
 #include "cs-recent-files.h"
 #include "cs-window-private.h"
 
-#define LOAD_TIMEOUT_S 60
-
 static CsApplication *application;
-
-static gboolean
-on_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until the window leaves the loading state (or times out). */
-static void
-wait_for_load (CsWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint timeout_id = g_timeout_add_seconds (LOAD_TIMEOUT_S, on_timeout, &timed_out);
-
-  while (cs_window_get_state (window) == CS_WINDOW_STATE_LOADING && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout_id);
-}
 
 /* Lets pending idles and callbacks run for a while. */
 static CsWindow *
@@ -62,7 +40,7 @@ test_load_demo (void)
     }
   window = open_in_new_window (path);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
-  wait_for_load (window);
+  ui_test_wait_for_load (window);
 
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
   n_calls = g_list_model_get_n_items (cs_window_get_calls_model (window));
@@ -136,7 +114,7 @@ test_cancel_load (void)
     g_autoptr (GFile) file = g_file_new_for_path (path);
     cs_window_open_files (window, &file, 1);
   }
-  wait_for_load (window);
+  ui_test_wait_for_load (window);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
   g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), >, 0);
 
@@ -162,7 +140,7 @@ test_not_a_capture (void)
   g_assert_no_error (error);
 
   window = open_in_new_window (path);
-  wait_for_load (window);
+  ui_test_wait_for_load (window);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_ERROR);
   g_assert_nonnull (cs_window_get_error_message (window));
   g_assert_nonnull (strstr (cs_window_get_error_message (window), "holiday-photos.pcap"));
@@ -200,7 +178,7 @@ test_damaged_capture (void)
   g_assert_no_error (error);
 
   window = open_in_new_window (truncated);
-  wait_for_load (window);
+  ui_test_wait_for_load (window);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
   g_assert_cmpuint (g_list_model_get_n_items (cs_window_get_calls_model (window)), >, 0);
   g_assert_true (gtk_revealer_get_reveal_child (window->damage_revealer));
@@ -286,7 +264,7 @@ test_render_png (void)
   window = open_in_new_window (path);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
-  wait_for_load (window);
+  ui_test_wait_for_load (window);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
   ui_test_spin (300); /* map, lay out, draw */
 

@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "cs-application.h"
+#include "cs-window.h"
 
 G_BEGIN_DECLS
 
@@ -16,5 +17,11 @@ void ui_test_spin (guint milliseconds);
  * name (tests may run side by side), numbers printed the C way. Returns NULL
  * after printing TAP's "1..0 # SKIP no display" when there is no display. */
 CsApplication *ui_test_init (int *argc, char ***argv);
+
+/* Runs the main loop until the window leaves the loading state (60 s at most). */
+void ui_test_wait_for_load (CsWindow *window);
+/* A presented window of that size with the demo capture loaded; NULL when the
+ * demo capture is missing. */
+CsWindow *ui_test_load_demo (CsApplication *application, int width, int height);
 
 G_END_DECLS
