@@ -429,7 +429,7 @@ test_ramp_into_loss (void)
      * its own -lost then swallows, or send one outside the counters for a
      * call it abandons (README, "Where SIPp's counters and the wire
      * legitimately differ"). The wire stays within one per failed call plus
-     * 2 % of SIPp's count; INVITE, ACK, 180 and 200 below are exact. */
+     * 2 % of SIPp's count; INVITE, ACK and 180 below are exact. */
     gint64 slack = failed + counted / 50 + 1;
 
     g_assert_cmpint (member_int (by_type, "BYE"), >=, counted - slack);
@@ -438,7 +438,17 @@ test_ramp_into_loss (void)
   g_assert_cmpint (member_int (by_type, "ACK"), ==,
                    sipp_on_wire (ramp_dir, "ACK") + sipp_on_wire (lossy_dir, "ACK"));
   g_assert_cmpint (member_int (by_type, "180"), ==, sipp_on_wire (uas_dir, "180"));
-  g_assert_cmpint (member_int (by_type, "200"), ==, sipp_on_wire (uas_dir, "200"));
+  /* The UAS is stopped while it may still be resending 200s whose ACK the lossy
+   * client "lost": around the stop, a resent copy can be on the wire but not yet
+   * in its last counts dump, or counted but not yet captured. Only those resent
+   * copies can differ (the steady run, without loss, is exact). */
+  {
+    gint64 counted = sipp_on_wire (uas_dir, "200");
+    gint64 resent = member_int (retrans_by_type, "200");
+
+    g_assert_cmpint (member_int (by_type, "200"), >=, counted - resent);
+    g_assert_cmpint (member_int (by_type, "200"), <=, counted + resent);
+  }
   /* every INVITE copy after a call's first is a retransmission on the wire */
   g_assert_cmpint (member_int (retrans_by_type, "INVITE"), ==,
                    member_int (by_type, "INVITE") - member_int (totals, "calls"));
