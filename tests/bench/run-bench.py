@@ -113,6 +113,42 @@ def compare_with_tshark(report, tshark_text):
     return ours == theirs, len(ours), len(theirs)
 
 
+def identical_across_threads(cli, path, thread_counts):
+    outputs = set()
+    for t in thread_counts:
+        out = subprocess.run([cli, "report", "--threads", str(t), path],
+                             check=True, stdout=subprocess.PIPE).stdout
+        outputs.add(out)
+    return len(outputs) == 1
+
+
+# Issue 5's targets: (corpus, threads, what, minimum or maximum, unit scale)
+TARGETS = [
+    ("A", 1, "packets/s", ">=", 4e6),
+    ("A", 2, "packets/s", ">=", 7e6),
+    ("B", 1, "packets/s", ">=", 3.5e6),
+    ("B", 1, "peak RSS MiB", "<=", 128),
+    ("S", 1, "SIP msg/s", ">=", 1e6),
+]
+
+
+def print_targets(results):
+    print()
+    print("## Targets (issue 5)")
+    print()
+    print("| corpus | threads | measure | target | measured | |")
+    print("|---|---:|---|---:|---:|---|")
+    for corpus, threads, what, op, goal in TARGETS:
+        if (corpus, threads) not in results:
+            continue
+        pps, sps, rss = results[(corpus, threads)]
+        value = {"packets/s": pps, "SIP msg/s": sps, "peak RSS MiB": rss}[what]
+        ok = value >= goal if op == ">=" else value <= goal
+        fmt = (lambda v: "%.0f" % v) if what == "peak RSS MiB" else (lambda v: "%.2fM" % (v / 1e6))
+        print("| %s | %d | %s | %s %s | %s | %s |"
+              % (corpus, threads, what, op, fmt(goal), fmt(value), "met" if ok else "MISSED"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build-bench"),
@@ -124,6 +160,9 @@ def main():
                         help="comma-separated thread counts (default 1..number of processors)")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per point (median)")
     parser.add_argument("--no-others", action="store_true", help="do not time tshark/sngrep")
+    parser.add_argument("--file", action="append", default=[], metavar="NAME=PATH",
+                        help="use this capture for corpus NAME instead of generating it "
+                             "(e.g. a corpus written by another generator); repeatable")
     parser.add_argument("--others-timeout", type=float, default=300,
                         help="give up on tshark/sngrep after this many seconds (300)")
     args = parser.parse_args()
@@ -137,11 +176,14 @@ def main():
     tshark = None if args.no_others else shutil.which("tshark")
     sngrep = None if args.no_others else shutil.which("sngrep")
 
+    given = dict(item.split("=", 1) for item in args.file)
+    results = {}
     print("# callscope benchmark — %d processors, load average %.1f, %s"
           % (n_cpu, os.getloadavg()[0], time.strftime("%Y-%m-%d %H:%M")))
     for name in args.corpora.split(","):
-        path = generate(gen, corpus_dir, name)
+        path = given[name] if name in given else generate(gen, corpus_dir, name)
         report = report_json(cli, path)
+        same_across = identical_across_threads(cli, path, sorted(set(threads + [1, 2, 4])))
         cap = report["capture"]
         packets, sip = cap["packets"], cap["sip_messages"]
         calls = len([c for c in report["calls"] if c.get("method", "INVITE") == "INVITE"])
@@ -157,6 +199,7 @@ def main():
         for t in threads:
             wall, rss, cpu = bench_callscope(cli, path, t, args.runs)
             best = wall if best is None else min(best, wall)
+            results[(name, t)] = (packets / wall, sip / wall, rss / 1024)
             print("| callscope | %d | %.3f | %.3f | %.2fM | %.2fM | %.0f | %.1f |"
                   % (t, wall, cpu, packets / wall / 1e6, sip / wall / 1e6, rss / 1024,
                      rss / max(calls, 1)))
@@ -193,6 +236,10 @@ def main():
                 print("\n%s: callscope (best) is %.1f× faster" % (tool, wall / best))
         if tshark and name == "A" and check:
             print("\n" + check)
+        print("\nJSON reports identical at %s threads: %s"
+              % (", ".join(str(t) for t in sorted(set(threads + [1, 2, 4]))),
+                 "yes" if same_across else "NO"))
+    print_targets(results)
     return 0
 
 
