@@ -18,6 +18,12 @@ void cs_json_begin_array (CsJsonWriter *w);
 void cs_json_end_array (CsJsonWriter *w);
 /* Inside an object: the next value's name. */
 void cs_json_key (CsJsonWriter *w, const char *key);
+/* The same for a name that is a string literal needing no escaping: its quotes,
+ * colon and space are joined at compile time and written with one copy. */
+#define CS_JSON_KEY(w, literal)                                                                    \
+  cs_json_key_quoted ((w), "\"" literal "\": ", sizeof ("\"" literal "\": ") - 1)
+/* `quoted` is `"name": ` (len bytes, the space dropped when not pretty). */
+void cs_json_key_quoted (CsJsonWriter *w, const char *quoted, gsize len);
 void cs_json_string (CsJsonWriter *w, const char *value); /* NULL writes null */
 void cs_json_int (CsJsonWriter *w, gint64 value);
 void cs_json_uint (CsJsonWriter *w, guint64 value);
