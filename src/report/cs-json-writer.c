@@ -324,7 +324,7 @@ cs_json_write_escaped (CsJsonWriter *w, const char *s)
 
 /* `"s"` then `suffix` (up to 2 bytes) when s needs no escaping; else FALSE and nothing
  * written. */
-static gboolean
+static inline gboolean
 cs_json_try_plain (CsJsonWriter *w, const char *s, gsize len, const char *suffix, gsize suffix_len)
 {
   char *p;
@@ -427,9 +427,16 @@ cs_json_write_digits (CsJsonWriter *w, guint64 value, gboolean negative)
 {
   char digits[24];
   char *end = digits + sizeof digits;
-  char *start = cs_decimal_digits_before (end, value, 1);
+  char *start;
   char *p;
 
+  if (value < 10 && !negative)
+    {
+      /* counts, flags and small ids: most numbers in a report */
+      cs_json_putc (w, (char) ('0' + value));
+      return;
+    }
+  start = cs_decimal_digits_before (end, value, 1);
   if (negative)
     *--start = '-';
   p = cs_json_reserve (w, sizeof digits);
