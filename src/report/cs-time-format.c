@@ -62,8 +62,9 @@ cs_time_format_iso_into (gint64 ts_ns, char *buf)
   /* the date of the previous call: reports list many times of the same day */
   static _Thread_local guint cached_day = G_MAXUINT;
   static _Thread_local char cached_date[CS_DATE_LEN];
-  gint64 seconds = ts_ns >= 0 ? ts_ns / 1000000000 : -((-ts_ns + 999999999) / 1000000000);
-  gint64 micros = (ts_ns - seconds * 1000000000) / 1000;
+  /* floor division, defined for every gint64 (negation is not) */
+  gint64 seconds = ts_ns / 1000000000 - (ts_ns % 1000000000 < 0);
+  gint64 micros = (ts_ns % 1000000000 + (ts_ns % 1000000000 < 0 ? 1000000000 : 0)) / 1000;
   guint day, second_of_day;
   char *p = buf;
 
