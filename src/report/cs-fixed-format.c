@@ -21,8 +21,20 @@ const char cs_decimal_pairs[201] = "0001020304050607080910111213141516171819"
 
 static const double cs_fixed_scale[CS_FIXED_MAX_DECIMALS + 1]
     = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
-static const guint64 cs_fixed_divisor[CS_FIXED_MAX_DECIMALS + 1]
-    = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000 };
+/* 10^n up to the 13 digits a scaled value below CS_FIXED_MAX_SCALED (rounded) can have */
+static const guint64 cs_fixed_pow10[13] = { 1,
+                                            10,
+                                            100,
+                                            1000,
+                                            10000,
+                                            100000,
+                                            1000000,
+                                            10000000,
+                                            100000000,
+                                            1000000000,
+                                            G_GUINT64_CONSTANT (10000000000),
+                                            G_GUINT64_CONSTANT (100000000000),
+                                            G_GUINT64_CONSTANT (1000000000000) };
 
 static gsize
 cs_fixed_slow (char *buf, double value, int decimals)
@@ -35,26 +47,29 @@ cs_fixed_slow (char *buf, double value, int decimals)
   return strlen (buf);
 }
 
-/* `scaled` = |value| × 10^decimals, already rounded to an integer. */
+/* `scaled` = |value| × 10^decimals, already rounded to an integer (below 2^41). The
+ * length is known first, so the digits go straight to their places. */
 static gsize
 cs_fixed_digits (char *buf, guint64 scaled, int decimals, gboolean negative)
 {
-  char text[32];
-  char *end = text + sizeof text;
-  char *p = end;
+  guint64 whole = scaled / cs_fixed_pow10[decimals];
+  gsize whole_len = 1;
   gsize len;
+  char *p;
 
+  while (whole_len < 13 && whole >= cs_fixed_pow10[whole_len])
+    whole_len++;
+  len = (negative ? 1 : 0) + whole_len + (decimals > 0 ? 1 + (gsize) decimals : 0);
+  p = buf + len;
+  *p = '\0';
   if (decimals > 0)
     {
-      p = cs_decimal_digits_before (p, scaled % cs_fixed_divisor[decimals], (guint) decimals);
+      p = cs_decimal_digits_before (p, scaled % cs_fixed_pow10[decimals], (guint) decimals);
       *--p = '.';
     }
-  p = cs_decimal_digits_before (p, scaled / cs_fixed_divisor[decimals], 1);
+  p = cs_decimal_digits_before (p, whole, 1);
   if (negative)
     *--p = '-';
-  len = (gsize) (end - p);
-  memcpy (buf, p, len);
-  buf[len] = '\0';
   return len;
 }
 
