@@ -61,9 +61,10 @@ cs_cli_cmd_report (int argc, char **argv)
     }
   if (analysis != NULL && (out = cs_cli_open_output (&opts)) != NULL)
     {
-      written = is_report ? cs_report_write_calls (analysis, format, (const guint *) calls->data,
-                                                   calls->len, out)
-                          : cs_report_write_table (analysis, kind, format, out);
+      written = is_report
+                    ? cs_report_write_calls_threads (analysis, format, (const guint *) calls->data,
+                                                     calls->len, (guint) opts.threads, out)
+                    : cs_report_write_table (analysis, kind, format, out);
       if (!cs_cli_close_output (out, written))
         {
           g_printerr ("callscope-cli: writing the output failed\n");

@@ -17,7 +17,9 @@
 
 struct _CsJsonWriter
 {
-  FILE *out;
+  FILE *out; /* NULL: a piece, collected in `piece` */
+  GByteArray *piece;
+  guint threads;
   gboolean pretty;
   guint depth;
   gboolean first[CS_JSON_MAX_DEPTH]; /* no element written yet at this depth */
@@ -29,8 +31,10 @@ struct _CsJsonWriter
 static void
 cs_json_flush (CsJsonWriter *w)
 {
-  if (w->used > 0)
+  if (w->used > 0 && w->out != NULL)
     fwrite (w->buf, 1, w->used, w->out);
+  else if (w->used > 0)
+    g_byte_array_append (w->piece, (const guint8 *) w->buf, (guint) w->used);
   w->used = 0;
 }
 
@@ -75,9 +79,14 @@ cs_json_put (CsJsonWriter *w, const char *data, gsize n)
   if (n > sizeof w->buf - w->used)
     {
       cs_json_flush (w);
-      if (n > sizeof w->buf)
+      if (n > sizeof w->buf && w->out != NULL)
         {
           fwrite (data, 1, n, w->out);
+          return;
+        }
+      if (n > sizeof w->buf)
+        {
+          g_byte_array_append (w->piece, (const guint8 *) data, (guint) n);
           return;
         }
     }
@@ -105,6 +114,8 @@ cs_json_writer_new (FILE *out, gboolean pretty)
   CsJsonWriter *w = g_new (CsJsonWriter, 1);
 
   w->out = out;
+  w->piece = NULL;
+  w->threads = 1;
   w->pretty = pretty;
   w->depth = 0;
   w->first[0] = TRUE;
@@ -123,6 +134,59 @@ cs_json_writer_free (CsJsonWriter *w)
   ok = fflush (w->out) == 0 && !ferror (w->out);
   g_free (w);
   return ok;
+}
+
+void
+cs_json_writer_set_threads (CsJsonWriter *w, guint threads)
+{
+  w->threads = MAX (threads, 1);
+}
+
+guint
+cs_json_writer_get_threads (CsJsonWriter *w)
+{
+  return w->threads;
+}
+
+CsJsonWriter *
+cs_json_writer_new_piece (CsJsonWriter *w)
+{
+  CsJsonWriter *piece = g_new (CsJsonWriter, 1);
+
+  piece->out = NULL;
+  piece->piece = g_byte_array_new ();
+  piece->threads = 1;
+  piece->pretty = w->pretty;
+  piece->depth = w->depth;
+  for (guint i = 0; i <= w->depth; i++)
+    piece->first[i] = FALSE;
+  piece->after_key = FALSE;
+  piece->used = 0;
+  return piece;
+}
+
+GBytes *
+cs_json_writer_free_to_piece (CsJsonWriter *piece)
+{
+  GByteArray *bytes;
+
+  cs_json_flush (piece);
+  bytes = piece->piece;
+  g_free (piece);
+  return g_byte_array_free_to_bytes (bytes);
+}
+
+void
+cs_json_append_piece (CsJsonWriter *w, GBytes *piece)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (piece, &len);
+
+  if (len == 0)
+    return;
+  cs_json_put (w, data, len);
+  w->first[w->depth] = FALSE;
+  w->after_key = FALSE;
 }
 
 /* A newline and as many spaces as the deepest indentation, copied in whole words. */

@@ -6,6 +6,7 @@
 #include "cs-call-dtmf.h"
 #include "cs-finding.h"
 #include "cs-fixed-format.h"
+#include "cs-json-parallel.h"
 #include "cs-stream-rtcp.h"
 #include "cs-stream.h"
 #include "cs-time-format.h"
@@ -38,6 +39,19 @@ cs_report_json_time (CsJsonWriter *w, gint64 ts_ns, gboolean valid)
     }
   cs_time_format_iso_into (ts_ns, text);
   cs_json_string (w, text);
+}
+
+/* A list model's items (held) in an array, so that two threads can read them: a
+ * GListStore's lookups move its cursor. */
+static GPtrArray *
+cs_report_json_model_items (GListModel *model)
+{
+  guint n = g_list_model_get_n_items (model);
+  GPtrArray *items = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_list_model_get_item (model, i));
+  return items;
 }
 
 /* GLib 2.74 has no g_hash_table_get_keys_as_ptr_array. */
@@ -255,19 +269,20 @@ cs_report_json_call (CsJsonWriter *w, CsCall *call)
   cs_json_end_object (w);
 }
 
+static void
+cs_report_json_call_item (CsJsonWriter *w, gpointer call)
+{
+  cs_report_json_call (w, call);
+}
+
 void
 cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  GListModel *calls = cs_analysis_get_calls (analysis);
-  guint n = g_list_model_get_n_items (calls);
+  g_autoptr (GPtrArray) calls = cs_report_json_model_items (cs_analysis_get_calls (analysis));
 
   CS_JSON_KEY (w, "calls");
   cs_json_begin_array (w);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (CsCall) call = g_list_model_get_item (calls, i);
-      cs_report_json_call (w, call);
-    }
+  cs_json_write_items (w, calls, cs_report_json_call_item);
   cs_json_end_array (w);
 }
 
@@ -452,19 +467,20 @@ cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
   cs_json_end_object (w);
 }
 
+static void
+cs_report_json_stream_item (CsJsonWriter *w, gpointer stream)
+{
+  cs_report_json_stream (w, stream);
+}
+
 void
 cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  GListModel *streams = cs_analysis_get_streams (analysis);
-  guint n = g_list_model_get_n_items (streams);
+  g_autoptr (GPtrArray) streams = cs_report_json_model_items (cs_analysis_get_streams (analysis));
 
   CS_JSON_KEY (w, "streams");
   cs_json_begin_array (w);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
-      cs_report_json_stream (w, stream);
-    }
+  cs_json_write_items (w, streams, cs_report_json_stream_item);
   cs_json_end_array (w);
 }
 
@@ -498,18 +514,19 @@ cs_report_json_finding (CsJsonWriter *w, CsFinding *finding)
   cs_json_end_object (w);
 }
 
+static void
+cs_report_json_finding_item (CsJsonWriter *w, gpointer finding)
+{
+  cs_report_json_finding (w, finding);
+}
+
 void
 cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  GListModel *findings = cs_analysis_get_findings (analysis);
-  guint n = g_list_model_get_n_items (findings);
+  g_autoptr (GPtrArray) findings = cs_report_json_model_items (cs_analysis_get_findings (analysis));
 
   CS_JSON_KEY (w, "findings");
   cs_json_begin_array (w);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (CsFinding) finding = g_list_model_get_item (findings, i);
-      cs_report_json_finding (w, finding);
-    }
+  cs_json_write_items (w, findings, cs_report_json_finding_item);
   cs_json_end_array (w);
 }

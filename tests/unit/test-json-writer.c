@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cs-fixed-format.h"
+#include "cs-json-parallel.h"
 #include "cs-json-writer.h"
 #include "cs-time-format.h"
 
@@ -242,6 +243,70 @@ test_keys (void)
     }
 }
 
+static void
+write_number_item (CsJsonWriter *w, gpointer item)
+{
+  guint n = GPOINTER_TO_UINT (item);
+
+  cs_json_begin_object (w);
+  CS_JSON_KEY (w, "n");
+  cs_json_uint (w, n);
+  CS_JSON_KEY (w, "half");
+  cs_json_double (w, n / 2.0, 1);
+  CS_JSON_KEY (w, "list");
+  cs_json_begin_array (w);
+  for (guint i = 0; i < n % 3; i++)
+    cs_json_uint (w, i);
+  cs_json_end_array (w);
+  cs_json_end_object (w);
+}
+
+/* The document with `n` items written by cs_json_write_items on `threads` threads. */
+static char *
+write_items (guint n, guint threads)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new ();
+  char *data = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream (&data, &size);
+  CsJsonWriter *w = cs_json_writer_new (out, TRUE);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, GUINT_TO_POINTER (i));
+  cs_json_writer_set_threads (w, threads);
+  cs_json_begin_object (w);
+  CS_JSON_KEY (w, "before");
+  cs_json_bool (w, TRUE);
+  CS_JSON_KEY (w, "items");
+  cs_json_begin_array (w);
+  cs_json_write_items (w, items, write_number_item);
+  cs_json_end_array (w);
+  CS_JSON_KEY (w, "after");
+  cs_json_null (w);
+  cs_json_end_object (w);
+  g_assert_true (cs_json_writer_free (w));
+  fclose (out);
+  return data;
+}
+
+static void
+test_parallel_items (void)
+{
+  /* empty, below the parallel threshold, exact runs, a short last run, many runs */
+  const guint counts[] = { 0, 1, 700, 1024, 1025, 1300, 5000, 20001 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *one = write_items (counts[i], 1);
+      g_autofree char *two = write_items (counts[i], 2);
+      g_autofree char *four = write_items (counts[i], 4);
+
+      /* not cmpstr: a failure would print megabytes */
+      g_assert_true (strcmp (one, two) == 0);
+      g_assert_true (strcmp (one, four) == 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -252,5 +317,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json/time", test_time);
   g_test_add_func ("/json/strings", test_strings);
   g_test_add_func ("/json/keys", test_keys);
+  g_test_add_func ("/json/parallel-items", test_parallel_items);
   return g_test_run ();
 }
