@@ -56,46 +56,60 @@ cs_json_runs_helper (gpointer data)
   return NULL;
 }
 
-void
-cs_json_write_items (CsJsonWriter *w, GPtrArray *items, CsJsonItemFunc write_item)
+/* This thread's part: the even runs, and the helper's odd ones in order. */
+static void
+cs_json_write_runs (CsJsonWriter *w, CsJsonRuns *runs, GThread *helper)
 {
-  CsJsonRuns runs = { .items = items, .write_item = write_item };
-  GThread *helper;
-
-  if (cs_json_writer_get_threads (w) < 2 || items->len < CS_JSON_MIN_PARALLEL_ITEMS)
-    {
-      for (guint i = 0; i < items->len; i++)
-        write_item (w, g_ptr_array_index (items, i));
-      return;
-    }
-  runs.n_runs = (items->len + CS_JSON_RUN_ITEMS - 1) / CS_JSON_RUN_ITEMS;
-  g_mutex_init (&runs.lock);
-  g_cond_init (&runs.changed);
-  /* made here: the helper must not read w, which this thread keeps writing */
-  runs.model = cs_json_writer_new_piece (w);
-  helper = g_thread_new ("cs-json-runs", cs_json_runs_helper, &runs);
-  for (guint run = 0; run < runs.n_runs; run++)
+  for (guint run = 0; run < runs->n_runs; run++)
     {
       guint slot = (run / 2) % 2;
       GBytes *text;
 
       if (run % 2 == 0)
         {
-          cs_json_write_run (w, &runs, run);
+          cs_json_write_run (w, runs, run);
           continue;
         }
-      g_mutex_lock (&runs.lock);
-      while (runs.slots[slot] == NULL)
-        g_cond_wait (&runs.changed, &runs.lock);
-      text = runs.slots[slot];
-      runs.slots[slot] = NULL;
-      g_cond_broadcast (&runs.changed);
-      g_mutex_unlock (&runs.lock);
+      g_mutex_lock (&runs->lock);
+      while (runs->slots[slot] == NULL)
+        g_cond_wait (&runs->changed, &runs->lock);
+      text = runs->slots[slot];
+      runs->slots[slot] = NULL;
+      g_cond_broadcast (&runs->changed);
+      g_mutex_unlock (&runs->lock);
       cs_json_append_piece (w, text);
       g_bytes_unref (text);
     }
   g_thread_join (helper);
-  g_bytes_unref (cs_json_writer_free_to_piece (runs.model));
-  g_cond_clear (&runs.changed);
-  g_mutex_clear (&runs.lock);
+  g_bytes_unref (cs_json_writer_free_to_piece (runs->model));
+  g_cond_clear (&runs->changed);
+  g_mutex_clear (&runs->lock);
+}
+
+void
+cs_json_write_items (CsJsonWriter *w, GPtrArray *items, CsJsonItemFunc write_item)
+{
+  CsJsonRuns runs = { .items = items, .write_item = write_item };
+  GThread *helper;
+
+  if (cs_json_writer_get_threads (w) >= 2 && items->len >= CS_JSON_MIN_PARALLEL_ITEMS)
+    {
+      runs.n_runs = (items->len + CS_JSON_RUN_ITEMS - 1) / CS_JSON_RUN_ITEMS;
+      g_mutex_init (&runs.lock);
+      g_cond_init (&runs.changed);
+      /* made here: the helper must not read w, which this thread keeps writing */
+      runs.model = cs_json_writer_new_piece (w);
+      helper = g_thread_try_new ("cs-json-runs", cs_json_runs_helper, &runs, NULL);
+      if (helper != NULL)
+        {
+          cs_json_write_runs (w, &runs, helper);
+          return;
+        }
+      g_bytes_unref (cs_json_writer_free_to_piece (runs.model));
+      g_cond_clear (&runs.changed);
+      g_mutex_clear (&runs.lock);
+    }
+  /* one thread (or no thread could be started) */
+  for (guint i = 0; i < items->len; i++)
+    write_item (w, g_ptr_array_index (items, i));
 }
