@@ -77,6 +77,7 @@ cs_cli_load (const CsCliOptions *opts, int *exit_status)
   cs_loader_set_threads (loader, (guint) opts->threads);
   cs_loader_set_filter (loader, opts->filter);
   analysis = cs_loader_load (loader, (const char *const *) opts->files, NULL, &error);
+  cs_cli_keep_until_exit (analysis);
   if (analysis == NULL)
     {
       g_printerr ("callscope-cli: %s\n", error->message);
@@ -104,6 +105,24 @@ cs_cli_keep_until_exit (CsAnalysis *analysis)
   if (analysis != NULL && kept == NULL)
     kept = g_object_ref (analysis);
 #endif
+}
+
+void
+cs_cli_profile (const char *phase, gint64 since_us)
+{
+  g_autofree char *status = NULL;
+  const char *rss, *hwm;
+
+  if (g_getenv ("CALLSCOPE_PROFILE") == NULL)
+    return;
+  g_file_get_contents ("/proc/self/status", &status, NULL, NULL);
+  rss = status != NULL ? strstr (status, "VmRSS:") : NULL;
+  hwm = status != NULL ? strstr (status, "VmHWM:") : NULL;
+  /* the loader's line format, so tests/bench reads both alike */
+  g_printerr ("callscope-profile: %-10s %8.1f ms  rss %6lld KiB  peak %6lld KiB\n", phase,
+              (g_get_monotonic_time () - since_us) / 1000.0,
+              rss != NULL ? g_ascii_strtoll (rss + 6, NULL, 10) : 0LL,
+              hwm != NULL ? g_ascii_strtoll (hwm + 6, NULL, 10) : 0LL);
 }
 
 int

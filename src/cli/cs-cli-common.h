@@ -31,12 +31,16 @@ gboolean cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptio
                        CsCliOptions *opts);
 void cs_cli_options_clear (CsCliOptions *opts);
 /* Loads opts->files with --threads and --filter. On failure prints the error
- * and sets *exit_status (1 or 2), returning NULL. */
+ * and sets *exit_status (1 or 2), returning NULL. The analysis is kept until the
+ * process exits (cs_cli_keep_until_exit). */
 CsAnalysis *cs_cli_load (const CsCliOptions *opts, int *exit_status);
 /* The process is about to end: freeing a large analysis call by call only
  * costs time (a second on 100k calls). Keeps it reachable until exit, except in
  * sanitizer builds, where every allocation is freed so leaks stay visible. */
 void cs_cli_keep_until_exit (CsAnalysis *analysis);
+/* With CALLSCOPE_PROFILE set: one line on stderr with the wall time since
+ * `since_us` (g_get_monotonic_time) and the memory, like the loader's phases. */
+void cs_cli_profile (const char *phase, gint64 since_us);
 /* Exit status after a successful load: 3 (with the message on stderr) when
  * the input was damaged, else 0. */
 int cs_cli_damage_status (CsAnalysis *analysis);

@@ -17,6 +17,7 @@ cs_cli_cmd_report (int argc, char **argv)
   int status = CS_EXIT_OK;
   FILE *out;
   gboolean written;
+  gint64 report_start_us;
   g_auto (GStrv) call_args = NULL;
   g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (guint));
   GOptionEntry report_extra[] = {
@@ -44,7 +45,7 @@ cs_cli_cmd_report (int argc, char **argv)
   else if (g_strcmp0 (argv[0], "findings") == 0)
     kind = CS_TABLE_FINDINGS;
   analysis = cs_cli_load (&opts, &status);
-  cs_cli_keep_until_exit (analysis);
+  report_start_us = g_get_monotonic_time ();
   for (guint i = 0; analysis != NULL && call_args != NULL && call_args[i] != NULL; i++)
     {
       guint number = cs_export_find_call (analysis, call_args[i]);
@@ -60,9 +61,10 @@ cs_cli_cmd_report (int argc, char **argv)
     }
   if (analysis != NULL && (out = cs_cli_open_output (&opts)) != NULL)
     {
-      written = is_report ? cs_report_write_calls (analysis, format, (const guint *) calls->data,
-                                                   calls->len, out)
-                          : cs_report_write_table (analysis, kind, format, out);
+      written = is_report
+                    ? cs_report_write_calls_threads (analysis, format, (const guint *) calls->data,
+                                                     calls->len, (guint) opts.threads, out)
+                    : cs_report_write_table (analysis, kind, format, out);
       if (!cs_cli_close_output (out, written))
         {
           g_printerr ("callscope-cli: writing the output failed\n");
@@ -70,6 +72,7 @@ cs_cli_cmd_report (int argc, char **argv)
         }
       else
         status = cs_cli_damage_status (analysis);
+      cs_cli_profile ("report", report_start_us);
     }
   else if (analysis != NULL)
     status = CS_EXIT_UNREADABLE;

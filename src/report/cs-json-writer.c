@@ -4,15 +4,22 @@
 #include <math.h>
 #include <string.h>
 
+#include "cs-fixed-format.h"
+
 #define CS_JSON_MAX_DEPTH 64
 /* Output collects here and goes to the FILE in large writes: per-call stdio locking
  * (fputc, fputs) was most of the writer's time on large reports. Nothing else writes to
  * the FILE while a writer is open. */
 #define CS_JSON_BUFFER_SIZE (64 * 1024)
+/* Most a separator, a newline and the deepest indentation take, plus the slack
+ * cs_json_indent_at writes past the indentation (whole words). */
+#define CS_JSON_MAX_PREFIX (2 + 2 * CS_JSON_MAX_DEPTH + 16)
 
 struct _CsJsonWriter
 {
-  FILE *out;
+  FILE *out; /* NULL: a piece, collected in `piece` */
+  GByteArray *piece;
+  guint threads;
   gboolean pretty;
   guint depth;
   gboolean first[CS_JSON_MAX_DEPTH]; /* no element written yet at this depth */
@@ -24,9 +31,46 @@ struct _CsJsonWriter
 static void
 cs_json_flush (CsJsonWriter *w)
 {
-  if (w->used > 0)
+  if (w->used > 0 && w->out != NULL)
     fwrite (w->buf, 1, w->used, w->out);
+  else if (w->used > 0)
+    g_byte_array_append (w->piece, (const guint8 *) w->buf, (guint) w->used);
   w->used = 0;
+}
+
+/* Room for n more bytes (n at most the buffer's size) at the returned position;
+ * the caller advances w->used by what it wrote. */
+static inline char *
+cs_json_reserve (CsJsonWriter *w, gsize n)
+{
+  if (G_UNLIKELY (n > sizeof w->buf - w->used))
+    cs_json_flush (w);
+  return w->buf + w->used;
+}
+
+/* Copies n (1..24) bytes with a few overlapping fixed-size moves: keys and numbers are
+ * short, and a memcpy call costs more than the copy. */
+static inline void
+cs_json_copy_short (char *dst, const char *src, gsize n)
+{
+  if (n >= 8)
+    {
+      memcpy (dst, src, 8);
+      if (n > 16)
+        memcpy (dst + 8, src + 8, 8);
+      memcpy (dst + n - 8, src + n - 8, 8);
+    }
+  else if (n >= 4)
+    {
+      memcpy (dst, src, 4);
+      memcpy (dst + n - 4, src + n - 4, 4);
+    }
+  else
+    {
+      dst[0] = src[0];
+      dst[n / 2] = src[n / 2];
+      dst[n - 1] = src[n - 1];
+    }
 }
 
 static void
@@ -35,9 +79,14 @@ cs_json_put (CsJsonWriter *w, const char *data, gsize n)
   if (n > sizeof w->buf - w->used)
     {
       cs_json_flush (w);
-      if (n > sizeof w->buf)
+      if (n > sizeof w->buf && w->out != NULL)
         {
           fwrite (data, 1, n, w->out);
+          return;
+        }
+      if (n > sizeof w->buf)
+        {
+          g_byte_array_append (w->piece, (const guint8 *) data, (guint) n);
           return;
         }
     }
@@ -65,6 +114,8 @@ cs_json_writer_new (FILE *out, gboolean pretty)
   CsJsonWriter *w = g_new (CsJsonWriter, 1);
 
   w->out = out;
+  w->piece = NULL;
+  w->threads = 1;
   w->pretty = pretty;
   w->depth = 0;
   w->first[0] = TRUE;
@@ -85,30 +136,97 @@ cs_json_writer_free (CsJsonWriter *w)
   return ok;
 }
 
-static void
-cs_json_indent (CsJsonWriter *w)
+void
+cs_json_writer_set_threads (CsJsonWriter *w, guint threads)
 {
-  if (!w->pretty)
+  w->threads = MAX (threads, 1);
+}
+
+guint
+cs_json_writer_get_threads (CsJsonWriter *w)
+{
+  return w->threads;
+}
+
+CsJsonWriter *
+cs_json_writer_new_piece (CsJsonWriter *w)
+{
+  CsJsonWriter *piece = g_new (CsJsonWriter, 1);
+
+  piece->out = NULL;
+  piece->piece = g_byte_array_new ();
+  piece->threads = 1;
+  piece->pretty = w->pretty;
+  piece->depth = w->depth;
+  for (guint i = 0; i <= w->depth; i++)
+    piece->first[i] = FALSE;
+  piece->after_key = FALSE;
+  piece->used = 0;
+  return piece;
+}
+
+GBytes *
+cs_json_writer_free_to_piece (CsJsonWriter *piece)
+{
+  GByteArray *bytes;
+
+  cs_json_flush (piece);
+  bytes = piece->piece;
+  g_free (piece);
+  return g_byte_array_free_to_bytes (bytes);
+}
+
+void
+cs_json_append_piece (CsJsonWriter *w, GBytes *piece)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (piece, &len);
+
+  if (len == 0)
     return;
-  cs_json_putc (w, '\n');
-  for (guint i = 0; i < w->depth; i++)
-    cs_json_put (w, "  ", 2);
+  cs_json_put (w, data, len);
+  w->first[w->depth] = FALSE;
+  w->after_key = FALSE;
+}
+
+/* A newline and as many spaces as the deepest indentation, copied in whole words. */
+static const char cs_json_newline_indent[2 + 2 * CS_JSON_MAX_DEPTH + 16]
+    = "\n                                                                "
+      "                                                                        ";
+
+static inline char *
+cs_json_indent_at (CsJsonWriter *w, char *p)
+{
+  gsize n = 1 + 2 * w->depth;
+
+  if (!w->pretty)
+    return p;
+  /* whole words, up to 15 bytes past the indentation: reserved (CS_JSON_MAX_PREFIX),
+   * then overwritten; one 16-byte copy covers 7 levels */
+  memcpy (p, cs_json_newline_indent, 16);
+  for (gsize i = 16; G_UNLIKELY (i < n); i += 8)
+    memcpy (p + i, cs_json_newline_indent + i, 8);
+  return p + n;
 }
 
 /* Separator and indentation before a value (or a key). */
-static void
+static inline void
 cs_json_before_value (CsJsonWriter *w)
 {
+  char *p;
+
   if (w->after_key)
     {
       w->after_key = FALSE;
       return;
     }
+  p = cs_json_reserve (w, CS_JSON_MAX_PREFIX);
   if (!w->first[w->depth])
-    cs_json_putc (w, ',');
+    *p++ = ',';
   w->first[w->depth] = FALSE;
   if (w->depth > 0)
-    cs_json_indent (w);
+    p = cs_json_indent_at (w, p);
+  w->used = (gsize) (p - w->buf);
 }
 
 static void
@@ -125,12 +243,15 @@ static void
 cs_json_close (CsJsonWriter *w, char c)
 {
   gboolean empty = w->first[w->depth];
+  char *p;
 
   if (w->depth > 0)
     w->depth--;
+  p = cs_json_reserve (w, CS_JSON_MAX_PREFIX);
   if (!empty)
-    cs_json_indent (w);
-  cs_json_putc (w, c);
+    p = cs_json_indent_at (w, p);
+  *p++ = c;
+  w->used = (gsize) (p - w->buf);
 }
 
 void
@@ -155,6 +276,61 @@ void
 cs_json_end_array (CsJsonWriter *w)
 {
   cs_json_close (w, ']');
+}
+
+#define CS_JSON_ONES G_GUINT64_CONSTANT (0x0101010101010101)
+#define CS_JSON_HIGHS (CS_JSON_ONES * 0x80)
+
+/* Whether any of the 8 bytes is a control character, '"', '\\' or not ASCII: the
+ * usual "has a byte below n" / "has a zero byte" word tests, exact for "any". */
+static inline gboolean
+cs_json_word_is_special (guint64 x)
+{
+  guint64 quote = x ^ (CS_JSON_ONES * '"');
+  guint64 backslash = x ^ (CS_JSON_ONES * '\\');
+  guint64 control = (x - CS_JSON_ONES * 0x20) & ~x;
+
+  return ((control | ((quote - CS_JSON_ONES) & ~quote) | ((backslash - CS_JSON_ONES) & ~backslash)
+           | x)
+          & CS_JSON_HIGHS)
+         != 0;
+}
+
+static inline gboolean
+cs_json_byte_is_special (guchar c)
+{
+  return c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+}
+
+/* Copies s[0..len) to dst when it is all printable ASCII without '"' and '\\' (checked
+ * 8 bytes at a time while copying); FALSE, with dst garbage, when it is not. */
+static inline gboolean
+cs_json_copy_plain (char *dst, const char *s, gsize len)
+{
+  gsize i = 0;
+  guint64 x;
+
+  if (len < 8)
+    {
+      for (; i < len; i++)
+        {
+          if (cs_json_byte_is_special ((guchar) s[i]))
+            return FALSE;
+          dst[i] = s[i];
+        }
+      return TRUE;
+    }
+  for (; i + 8 <= len; i += 8)
+    {
+      memcpy (&x, s + i, sizeof x);
+      if (cs_json_word_is_special (x))
+        return FALSE;
+      memcpy (dst + i, &x, sizeof x);
+    }
+  /* the last bytes as one word overlapping the previous one */
+  memcpy (&x, s + len - 8, sizeof x);
+  memcpy (dst + len - 8, &x, sizeof x);
+  return !cs_json_word_is_special (x);
 }
 
 static gboolean
@@ -210,35 +386,96 @@ cs_json_write_escaped (CsJsonWriter *w, const char *s)
   cs_json_putc (w, '"');
 }
 
+/* `"s"` then `suffix` (up to 2 bytes) when s needs no escaping; else FALSE and nothing
+ * written. */
+static inline gboolean
+cs_json_try_plain (CsJsonWriter *w, const char *s, gsize len, const char *suffix, gsize suffix_len)
+{
+  char *p;
+
+  if (G_UNLIKELY (len + 4 > sizeof w->buf))
+    {
+      /* longer than the buffer: check in pieces, then write in pieces */
+      char piece[256];
+
+      for (gsize done = 0; done < len; done += sizeof piece)
+        if (!cs_json_copy_plain (piece, s + done, MIN (sizeof piece, len - done)))
+          return FALSE;
+      cs_json_putc (w, '"');
+      cs_json_put (w, s, len);
+      cs_json_putc (w, '"');
+      cs_json_put (w, suffix, suffix_len);
+      return TRUE;
+    }
+  p = cs_json_reserve (w, len + 4);
+  if (!cs_json_copy_plain (p + 1, s, len))
+    return FALSE;
+  p[0] = '"';
+  p[len + 1] = '"';
+  memcpy (p + len + 2, suffix, suffix_len);
+  w->used += len + 2 + suffix_len;
+  return TRUE;
+}
+
 void
 cs_json_key (CsJsonWriter *w, const char *key)
 {
+  gsize len = strlen (key);
+
   cs_json_before_value (w);
-  cs_json_write_escaped (w, key);
-  cs_json_puts (w, w->pretty ? ": " : ":");
+  /* Keys are written as given (no UTF-8 repair), only escaped. */
+  if (!cs_json_try_plain (w, key, len, ": ", w->pretty ? 2 : 1))
+    {
+      cs_json_write_escaped (w, key);
+      cs_json_puts (w, w->pretty ? ": " : ":");
+    }
   w->after_key = TRUE;
 }
 
-/* Most report strings are ASCII: checked more cheaply than full UTF-8 validation. */
-static gboolean
-cs_json_is_ascii (const char *s)
+void
+cs_json_key_quoted (CsJsonWriter *w, const char *quoted, gsize len)
 {
-  for (; *s != '\0'; s++)
-    if ((guchar) *s >= 0x80)
-      return FALSE;
-  return TRUE;
+  char *p;
+
+  if (!w->pretty)
+    len--;
+  if (G_UNLIKELY (w->after_key || len > sizeof w->buf - CS_JSON_MAX_PREFIX))
+    {
+      cs_json_before_value (w);
+      cs_json_put (w, quoted, len);
+      w->after_key = TRUE;
+      return;
+    }
+  /* separator, indentation and key in one reserved stretch */
+  p = cs_json_reserve (w, CS_JSON_MAX_PREFIX + len);
+  if (!w->first[w->depth])
+    *p++ = ',';
+  w->first[w->depth] = FALSE;
+  if (w->depth > 0)
+    p = cs_json_indent_at (w, p);
+  if (len <= 24)
+    cs_json_copy_short (p, quoted, len);
+  else
+    memcpy (p, quoted, len);
+  w->used = (gsize) (p + len - w->buf);
+  w->after_key = TRUE;
 }
 
 void
 cs_json_string (CsJsonWriter *w, const char *value)
 {
+  gsize len;
+
   if (value == NULL)
     {
       cs_json_null (w);
       return;
     }
   cs_json_before_value (w);
-  if (cs_json_is_ascii (value) || g_utf8_validate (value, -1, NULL))
+  len = strlen (value);
+  if (cs_json_try_plain (w, value, len, "", 0))
+    return;
+  if (g_utf8_validate_len (value, len, NULL))
     cs_json_write_escaped (w, value);
   else
     {
@@ -252,18 +489,23 @@ cs_json_string (CsJsonWriter *w, const char *value)
 static void
 cs_json_write_digits (CsJsonWriter *w, guint64 value, gboolean negative)
 {
-  char buf[24];
-  gsize pos = sizeof buf;
+  char digits[24];
+  char *end = digits + sizeof digits;
+  char *start;
+  char *p;
 
-  do
+  if (value < 10 && !negative)
     {
-      buf[--pos] = (char) ('0' + value % 10);
-      value /= 10;
+      /* counts, flags and small ids: most numbers in a report */
+      cs_json_putc (w, (char) ('0' + value));
+      return;
     }
-  while (value > 0);
+  start = cs_decimal_digits_before (end, value, 1);
   if (negative)
-    buf[--pos] = '-';
-  cs_json_put (w, buf + pos, sizeof buf - pos);
+    *--start = '-';
+  p = cs_json_reserve (w, sizeof digits);
+  cs_json_copy_short (p, start, (gsize) (end - start));
+  w->used += (gsize) (end - start);
 }
 
 void
@@ -284,9 +526,7 @@ cs_json_uint (CsJsonWriter *w, guint64 value)
 void
 cs_json_double (CsJsonWriter *w, double value, int decimals)
 {
-  static const char *const formats[]
-      = { "%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f", "%.7f", "%.8f", "%.9f" };
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char *p;
 
   if (!isfinite (value))
     {
@@ -294,9 +534,9 @@ cs_json_double (CsJsonWriter *w, double value, int decimals)
       return;
     }
   cs_json_before_value (w);
-  /* Locale-independent: a decimal comma would break the document. */
-  g_ascii_formatd (buf, sizeof buf, formats[CLAMP (decimals, 0, 9)], value);
-  cs_json_puts (w, buf);
+  /* printf's exact text without printf (see cs-fixed-format.c) */
+  p = cs_json_reserve (w, CS_FIXED_BUF_SIZE);
+  w->used += cs_fixed_format (p, value, decimals);
 }
 
 void
@@ -310,5 +550,5 @@ void
 cs_json_null (CsJsonWriter *w)
 {
   cs_json_before_value (w);
-  cs_json_puts (w, "null");
+  cs_json_put (w, "null", 4);
 }

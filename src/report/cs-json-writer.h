@@ -12,12 +12,31 @@ CsJsonWriter *cs_json_writer_new (FILE *out, gboolean pretty);
 /* Finishes the document; returns FALSE if writing failed. */
 gboolean cs_json_writer_free (CsJsonWriter *w);
 
+/* How many threads may write pieces of this document (cs_json_writer_new_piece);
+ * 1 unless set. */
+void cs_json_writer_set_threads (CsJsonWriter *w, guint threads);
+guint cs_json_writer_get_threads (CsJsonWriter *w);
+/* A writer for a piece of w's document, written in memory (on another thread) and
+ * put in later with cs_json_append_piece: it continues at w's current depth after an
+ * element (so its first element starts with a separator). */
+CsJsonWriter *cs_json_writer_new_piece (CsJsonWriter *w);
+/* Ends a piece writer, returning its text. */
+GBytes *cs_json_writer_free_to_piece (CsJsonWriter *piece);
+/* Appends a piece made for w at its current depth, as if written here. */
+void cs_json_append_piece (CsJsonWriter *w, GBytes *piece);
+
 void cs_json_begin_object (CsJsonWriter *w);
 void cs_json_end_object (CsJsonWriter *w);
 void cs_json_begin_array (CsJsonWriter *w);
 void cs_json_end_array (CsJsonWriter *w);
 /* Inside an object: the next value's name. */
 void cs_json_key (CsJsonWriter *w, const char *key);
+/* The same for a name that is a string literal needing no escaping: its quotes,
+ * colon and space are joined at compile time and written with one copy. */
+#define CS_JSON_KEY(w, literal)                                                                    \
+  cs_json_key_quoted ((w), "\"" literal "\": ", sizeof ("\"" literal "\": ") - 1)
+/* `quoted` is `"name": ` (len bytes, the space dropped when not pretty). */
+void cs_json_key_quoted (CsJsonWriter *w, const char *quoted, gsize len);
 void cs_json_string (CsJsonWriter *w, const char *value); /* NULL writes null */
 void cs_json_int (CsJsonWriter *w, gint64 value);
 void cs_json_uint (CsJsonWriter *w, guint64 value);

@@ -73,6 +73,13 @@ gboolean
 cs_report_write_calls (CsAnalysis *analysis, CsReportFormat format, const guint *call_numbers,
                        guint n_calls, FILE *out)
 {
+  return cs_report_write_calls_threads (analysis, format, call_numbers, n_calls, 1, out);
+}
+
+gboolean
+cs_report_write_calls_threads (CsAnalysis *analysis, CsReportFormat format,
+                               const guint *call_numbers, guint n_calls, guint threads, FILE *out)
+{
   CsJsonWriter *w;
 
   switch (format)
@@ -83,6 +90,7 @@ cs_report_write_calls (CsAnalysis *analysis, CsReportFormat format, const guint 
       return cs_report_pdf_write (analysis, call_numbers, n_calls, out, NULL, NULL, NULL, NULL);
     case CS_REPORT_FORMAT_JSON:
       w = cs_json_writer_new (out, TRUE);
+      cs_json_writer_set_threads (w, threads != 0 ? threads : g_get_num_processors ());
       cs_json_begin_object (w);
       cs_report_json_capture (w, analysis);
       cs_report_json_calls (w, analysis);

@@ -32,6 +32,11 @@ gboolean cs_report_write_table (CsAnalysis *analysis, CsTableKind kind, CsReport
  * by number; n_calls == 0 means every call. */
 gboolean cs_report_write_calls (CsAnalysis *analysis, CsReportFormat format,
                                 const guint *call_numbers, guint n_calls, FILE *out);
+/* The same; the JSON report writes its lists on up to `threads` threads (0: one per
+ * processor). The text is the same for any number. */
+gboolean cs_report_write_calls_threads (CsAnalysis *analysis, CsReportFormat format,
+                                        const guint *call_numbers, guint n_calls, guint threads,
+                                        FILE *out);
 
 /* The calls to report, worst first: worst finding severity, then lowest MOS, then most
  * findings, then call number. n_calls == 0: every call. CsCall* (refs). */
