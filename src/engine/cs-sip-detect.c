@@ -3,29 +3,19 @@
 
 #include <string.h>
 
-/* RFC 3261 token characters */
-gboolean
-cs_sip_is_token_char (guint8 c)
-{
-  if (g_ascii_isalnum (c))
-    return TRUE;
-  switch (c)
-    {
-    case '-':
-    case '.':
-    case '!':
-    case '%':
-    case '*':
-    case '_':
-    case '+':
-    case '`':
-    case '\'':
-    case '~':
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
+/* RFC 3261 token characters: alphanumerics and -.!%*_+`'~ */
+#define T(c) [c] = 1
+const guint8 cs_sip_token_chars[256] = {
+  T ('-'), T ('.'), T ('!'), T ('%'), T ('*'), T ('_'), T ('+'), T ('`'), T ('\''),
+  T ('~'), T ('0'), T ('1'), T ('2'), T ('3'), T ('4'), T ('5'), T ('6'), T ('7'),
+  T ('8'), T ('9'), T ('a'), T ('b'), T ('c'), T ('d'), T ('e'), T ('f'), T ('g'),
+  T ('h'), T ('i'), T ('j'), T ('k'), T ('l'), T ('m'), T ('n'), T ('o'), T ('p'),
+  T ('q'), T ('r'), T ('s'), T ('t'), T ('u'), T ('v'), T ('w'), T ('x'), T ('y'),
+  T ('z'), T ('A'), T ('B'), T ('C'), T ('D'), T ('E'), T ('F'), T ('G'), T ('H'),
+  T ('I'), T ('J'), T ('K'), T ('L'), T ('M'), T ('N'), T ('O'), T ('P'), T ('Q'),
+  T ('R'), T ('S'), T ('T'), T ('U'), T ('V'), T ('W'), T ('X'), T ('Y'), T ('Z'),
+};
+#undef T
 
 gboolean
 cs_sip_is_version (const guint8 *p)

@@ -1,6 +1,8 @@
 /* cs-sip-headers.c — SIP header names and value helpers */
 #include "cs-sip-headers.h"
 
+#include "cs-sip-message-private.h"
+
 #include <string.h>
 
 typedef struct
@@ -388,15 +390,263 @@ static const KnownName known_names[] = {
 /* clang-format on */
 #undef KNOWN
 
+/* Known names bucketed by length (the longest is 20 bytes), built once. */
+#define KNOWN_MAX_LEN 24
+static guint8 known_by_len[KNOWN_MAX_LEN][16];
+static guint8 known_by_len_n[KNOWN_MAX_LEN];
+
+static void
+known_names_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      for (gsize i = 0; i < G_N_ELEMENTS (known_names); i++)
+        {
+          gsize len = known_names[i].len;
+          g_assert (len < KNOWN_MAX_LEN && known_by_len_n[len] < 16);
+          known_by_len[len][known_by_len_n[len]++] = (guint8) i;
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+int
+cs_sip_header_known_index (const char *name, gsize len)
+{
+  known_names_init ();
+  if (len >= KNOWN_MAX_LEN)
+    return -1;
+  for (guint8 k = 0; k < known_by_len_n[len]; k++)
+    {
+      const KnownName *known = &known_names[known_by_len[len][k]];
+
+      if (known->name[0] == name[0] && memcmp (known->name, name, len) == 0)
+        return known_by_len[len][k];
+    }
+  return -1;
+}
+
+const char *
+cs_sip_header_known_by_index (int index)
+{
+  return index >= 0 && index < (int) G_N_ELEMENTS (known_names) ? known_names[index].name : NULL;
+}
+
 const char *
 cs_sip_header_known_name (const char *name, gsize len)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (known_names); i++)
-    {
-      const KnownName *known = &known_names[i];
+  return cs_sip_header_known_by_index (cs_sip_header_known_index (name, len));
+}
 
-      if (known->len == len && known->name[0] == name[0] && memcmp (known->name, name, len) == 0)
-        return known->name;
+/* Span-based scanners: the same rules as cs_sip_params_dup_value, cs_sip_name_addr_parse
+ * and cs_sip_uri_dup_user, but pointing into the value instead of copying, so that the
+ * message parser allocates nothing for them. */
+
+static const char *
+scan_quoted (const char *p, gboolean *escaped)
+{
+  /* p just after the opening quote; returns the closing quote or the final NUL */
+  while (*p != '\0' && *p != '"')
+    {
+      if (*p == '\\' && p[1] != '\0')
+        {
+          *escaped = TRUE;
+          p++;
+        }
+      p++;
     }
-  return NULL;
+  return p;
+}
+
+static void
+span_trimmed (CsSipSpan *out, const char *start, const char *end)
+{
+  while (start < end && g_ascii_isspace (*start))
+    start++;
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  out->start = start;
+  out->len = (gsize) (end - start);
+  out->escaped = FALSE;
+}
+
+gboolean
+cs_sip_params_find (const char *params, const char *name, gsize name_len, CsSipSpan *out)
+{
+  const char *p = params;
+
+  while (*p != '\0')
+    {
+      while (*p == ';' || g_ascii_isspace (*p))
+        p++;
+      if (*p == '\0' || *p == ',')
+        break;
+
+      const char *name_start = p;
+      while (*p != '\0' && *p != '=' && *p != ';' && *p != ',' && !g_ascii_isspace (*p))
+        p++;
+      gboolean match = (gsize) (p - name_start) == name_len
+                       && g_ascii_strncasecmp (name_start, name, name_len) == 0;
+      p = skip_lws (p);
+
+      if (*p == '=')
+        {
+          p = skip_lws (p + 1);
+          if (*p == '"')
+            {
+              gboolean escaped = FALSE;
+              const char *end = scan_quoted (p + 1, &escaped);
+              if (match)
+                {
+                  out->start = p + 1;
+                  out->len = (gsize) (end - (p + 1));
+                  out->escaped = escaped;
+                  return TRUE;
+                }
+              if (*end == '\0')
+                return FALSE;
+              p = end + 1;
+            }
+          else
+            {
+              const char *value_start = p;
+              while (*p != '\0' && *p != ';' && *p != ',')
+                p++;
+              if (match)
+                {
+                  span_trimmed (out, value_start, p);
+                  return TRUE;
+                }
+            }
+        }
+      else if (match)
+        {
+          out->start = p;
+          out->len = 0;
+          out->escaped = FALSE;
+          return TRUE;
+        }
+
+      while (*p != '\0' && *p != ';' && *p != ',')
+        p++;
+    }
+  return FALSE;
+}
+
+gsize
+cs_sip_unescape_quoted (const CsSipSpan *span, char *out)
+{
+  const char *p = span->start, *end = span->start + span->len;
+  gsize n = 0;
+
+  while (p < end)
+    {
+      if (*p == '\\' && p[1] != '\0')
+        p++;
+      out[n++] = *p++;
+    }
+  return n;
+}
+
+gboolean
+cs_sip_addr_scan (const char *value, CsSipAddrSpans *out)
+{
+  const char *p, *lt = NULL, *params;
+
+  memset (out, 0, sizeof *out);
+  p = skip_lws (value);
+  if (*p == '\0')
+    return FALSE;
+
+  if (*p == '"')
+    {
+      gboolean escaped = FALSE;
+      const char *end = scan_quoted (p + 1, &escaped);
+      if (*end == '\0')
+        return FALSE;
+      out->display.start = p + 1;
+      out->display.len = (gsize) (end - (p + 1));
+      out->display.escaped = escaped;
+      out->has_display = out->display.len > 0;
+      p = skip_lws (end + 1);
+      if (*p != '<')
+        return FALSE;
+      lt = p;
+    }
+  else
+    {
+      /* an unquoted display name is tokens, so a ';' before any '<' means addr-spec */
+      const char *q = p;
+      while (*q != '\0' && *q != '<' && *q != ';')
+        q++;
+      if (*q == '<')
+        {
+          lt = q;
+          span_trimmed (&out->display, p, lt);
+          out->has_display = out->display.len > 0;
+        }
+    }
+
+  if (lt != NULL)
+    {
+      const char *gt = strchr (lt + 1, '>');
+      if (gt == NULL)
+        return FALSE;
+      span_trimmed (&out->uri, lt + 1, gt);
+      params = gt + 1;
+    }
+  else
+    {
+      const char *end = p;
+      while (*end != '\0' && *end != ';' && *end != ',')
+        end++;
+      span_trimmed (&out->uri, p, end);
+      params = end;
+    }
+
+  params = skip_lws (params);
+  if (*params != '\0')
+    out->has_tag = cs_sip_params_find (params, "tag", 3, &out->tag);
+  return out->uri.len > 0;
+}
+
+gboolean
+cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out)
+{
+  const char *p = uri, *end = uri + len, *at, *user_end;
+
+  out->escaped = FALSE;
+  if (len >= 4 && g_ascii_strncasecmp (p, "tel:", 4) == 0)
+    {
+      p += 4;
+      user_end = p;
+      while (user_end < end && *user_end != ';' && *user_end != '?' && *user_end != '>')
+        user_end++;
+      out->start = p;
+      out->len = (gsize) (user_end - p);
+      return out->len > 0;
+    }
+  if (len >= 5 && g_ascii_strncasecmp (p, "sips:", 5) == 0)
+    p += 5;
+  else if (len >= 4 && g_ascii_strncasecmp (p, "sip:", 4) == 0)
+    p += 4;
+  else
+    return FALSE;
+
+  at = memchr (p, '@', (gsize) (end - p));
+  if (at == NULL)
+    return FALSE;
+  /* an '@' inside the ?headers part is not the userinfo separator */
+  for (const char *q = p; q < at; q++)
+    {
+      if (*q == '?' || *q == '>')
+        return FALSE;
+    }
+  for (user_end = p; user_end < at && *user_end != ':'; user_end++)
+    ;
+  out->start = p;
+  out->len = (gsize) (user_end - p);
+  return out->len > 0;
 }

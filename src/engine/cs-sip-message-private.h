@@ -8,7 +8,13 @@ G_BEGIN_DECLS
 #define SIP_VERSION "SIP/2.0"
 #define SIP_VERSION_LEN 7
 
-gboolean cs_sip_is_token_char (guint8 c);
+/* RFC 3261 token characters: 1 in this table */
+extern const guint8 cs_sip_token_chars[256];
+static inline gboolean
+cs_sip_is_token_char (guint8 c)
+{
+  return cs_sip_token_chars[c] != 0;
+}
 gboolean cs_sip_is_version (const guint8 *p);
 /* "SIP/2.0 NNN …" or "TOKEN SP URI SP SIP/2.0" exactly */
 gboolean cs_sip_is_strict_start_line (const guint8 *line, gsize n);
@@ -17,5 +23,35 @@ gsize cs_sip_first_line_length (const guint8 *data, gsize len, gboolean *has_eol
 /* Looser than cs_sip_looks_like: what deserves a message with ->malformed rather than
  * NULL (a bad status code, odd spacing, a start line cut by the end of data). */
 gboolean cs_sip_starts_like_sip (const guint8 *line, gsize n);
+
+/* Header names agents usually write (cs-sip-headers.c): index of the exact spelling,
+ * -1 when name is not one of them; and back. */
+int cs_sip_header_known_index (const char *name, gsize len);
+const char *cs_sip_header_known_by_index (int index);
+
+/* A piece of a NUL-terminated header value; escaped: a quoted string with backslash
+ * escapes, to be copied through cs_sip_unescape_quoted. */
+typedef struct
+{
+  const char *start;
+  gsize len;
+  gboolean escaped;
+} CsSipSpan;
+
+/* cs_sip_params_dup_value without the copy: FALSE when absent. */
+gboolean cs_sip_params_find (const char *params, const char *name, gsize name_len, CsSipSpan *out);
+/* Writes the unescaped span to out (at most span->len bytes); returns its length. */
+gsize cs_sip_unescape_quoted (const CsSipSpan *span, char *out);
+
+/* cs_sip_name_addr_parse without copies: the display name (has_display when not empty),
+ * the URI (never empty on success) and the tag parameter (has_tag). */
+typedef struct
+{
+  CsSipSpan display, uri, tag;
+  gboolean has_display, has_tag;
+} CsSipAddrSpans;
+gboolean cs_sip_addr_scan (const char *value, CsSipAddrSpans *out);
+/* cs_sip_uri_dup_user without the copy: FALSE when the URI has no user part. */
+gboolean cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out);
 
 G_END_DECLS

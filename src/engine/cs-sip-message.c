@@ -10,224 +10,421 @@
 
 #include <string.h>
 
-/* Every string of a message is bump-allocated: parsing fills a per-thread scratch
- * block, then the message and its strings are copied into one exact-size allocation
- * (see message_finish). Parsing makes a handful of allocations instead of ~50 and
- * unref frees one block (plus overflow blocks of very large messages). */
-typedef struct _CsSipBlock CsSipBlock;
-struct _CsSipBlock
+/* A message is one allocation: the CsSipMessage, then its strings, then its body.
+ * Parsing writes the strings into a per-thread scratch buffer and copies it once at the
+ * end. The headers are kept packed ("name NUL value NUL", a common name as the byte 0x01
+ * and its index) and the decoded fields point into them where they can (Call-ID, From,
+ * a tag written last…); the GPtrArray view of the headers is only built on request. */
+typedef struct
 {
-  CsSipBlock *next;
+  char *data;
   gsize size;
   gsize used;
-  char data[];
-};
+} Scratch;
 
-#define CS_SIP_SCRATCH_SIZE (64 * 1024)
+/* a thread keeps at most this much scratch between messages */
+#define SCRATCH_KEEP (256 * 1024)
 
 static void
 scratch_free (gpointer data)
 {
-  g_free (data);
+  Scratch *s = data;
+
+  g_free (s->data);
+  g_free (s);
 }
 
 static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
 
-static void
-scratch_headers_free (gpointer data)
-{
-  g_ptr_array_unref (data);
-}
-
-/* headers collect here while parsing; message_finish copies them into the message */
-static GPrivate scratch_headers_key = G_PRIVATE_INIT (scratch_headers_free);
-
-static GPtrArray *
-scratch_headers_get (void)
-{
-  GPtrArray *headers = g_private_get (&scratch_headers_key);
-
-  if (headers == NULL)
-    {
-      headers = g_ptr_array_sized_new (32);
-      g_private_set (&scratch_headers_key, headers);
-    }
-  g_ptr_array_set_size (headers, 0);
-  return headers;
-}
-
-static CsSipBlock *
+static Scratch *
 scratch_get (void)
 {
-  CsSipBlock *scratch = g_private_get (&scratch_key);
+  Scratch *s = g_private_get (&scratch_key);
 
-  if (scratch == NULL)
+  if (s == NULL)
     {
-      scratch = g_malloc (sizeof (CsSipBlock) + CS_SIP_SCRATCH_SIZE);
-      scratch->size = CS_SIP_SCRATCH_SIZE;
-      g_private_set (&scratch_key, scratch);
+      s = g_new0 (Scratch, 1);
+      s->size = 4096;
+      s->data = g_malloc (s->size);
+      g_private_set (&scratch_key, s);
     }
-  scratch->next = NULL;
-  scratch->used = 0;
-  return scratch;
+  s->used = 0;
+  return s;
 }
 
+/* Only while no pointer into the scratch is held (offsets are fine). */
+static void
+scratch_reserve (Scratch *s, gsize n)
+{
+  if (s->size - s->used >= n)
+    return;
+  while (s->size - s->used < n)
+    s->size *= 2;
+  s->data = g_realloc (s->data, s->size);
+}
+
+/* Appends n bytes; the room must have been reserved. Returns the offset. */
+static gsize
+scratch_put (Scratch *s, const char *text, gsize n)
+{
+  gsize at = s->used;
+
+  g_assert (s->size - s->used >= n);
+  memcpy (s->data + at, text, n);
+  s->used += n;
+  return at;
+}
+
+/* A NUL-terminated copy in reserved room. */
 static char *
-relocate (char *p, const CsSipBlock *from, char *to)
+scratch_strndup (Scratch *s, const char *text, gsize n)
 {
-  if (p != NULL && p >= from->data && p < from->data + from->used)
-    return to + (p - from->data);
-  return p;
+  gsize at = scratch_put (s, text, n);
+
+  s->data[s->used++] = '\0';
+  return s->data + at;
 }
 
-/* Copies a message parsed into the scratch block into its own allocation: the message,
- * then the read-only header array (GPtrArray's public part, pdata right behind it), then
- * the strings. Strings are not padded, so the array goes first to stay aligned. */
-static CsSipMessage *
-message_finish (const CsSipMessage *parsed, CsSipBlock *scratch)
-{
-  guint n_headers = parsed->headers->len;
-  gsize array_size = sizeof (GPtrArray) + n_headers * sizeof (gpointer);
-  CsSipMessage *msg
-      = g_malloc (sizeof (CsSipMessage) + array_size + sizeof (CsSipBlock) + scratch->used);
-  GPtrArray *headers = (GPtrArray *) (msg + 1);
-  CsSipBlock *own = (CsSipBlock *) ((char *) headers + array_size);
-  char *to = own->data;
-  char **fields[] = {
-    &msg->method_name,      &msg->request_uri,  &msg->reason,
-    &msg->call_id,          &msg->from,         &msg->from_tag,
-    &msg->from_user,        &msg->from_display, &msg->to,
-    &msg->to_tag,           &msg->to_user,      &msg->to_display,
-    &msg->cseq_method_name, &msg->via_branch,   &msg->user_agent,
-    &msg->contact,          &msg->content_type, &msg->body,
-    &msg->malformed,
-  };
+#define NO_OFFSET G_MAXSIZE
 
-  G_STATIC_ASSERT (sizeof (CsSipMessage) % sizeof (gpointer) == 0);
-  G_STATIC_ASSERT (sizeof (GPtrArray) % sizeof (gpointer) == 0);
-  G_STATIC_ASSERT (sizeof (CsSipBlock) % sizeof (gpointer) == 0);
-  *msg = *parsed;
-  memcpy (to, scratch->data, scratch->used);
-  own->size = own->used = scratch->used;
-  own->next = NULL;
-  /* overflow blocks stay; the scratch at the end of their chain becomes `own` */
-  if (msg->storage == scratch)
-    msg->storage = own;
-  for (CsSipBlock *b = msg->storage; b != own; b = b->next)
-    if (b->next == scratch)
-      b->next = own;
-  for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
-    *fields[i] = relocate (*fields[i], scratch, to);
-  headers->pdata = (gpointer *) (headers + 1);
-  headers->len = n_headers;
-  for (guint i = 0; i < n_headers; i++)
+/* Appends n bytes of packet text as cs_sip_dup_text would (NUL bytes as spaces, invalid
+ * UTF-8 replaced), without terminating it; `plain` when they hold neither. */
+static void
+scratch_put_text (Scratch *s, const char *text, gsize n, gboolean plain)
+{
+  if (plain)
     {
-      CsSipHeader *h = (CsSipHeader *) relocate (parsed->headers->pdata[i], scratch, to);
-
-      h->name = relocate (h->name, scratch, to);
-      h->value = relocate (h->value, scratch, to);
-      headers->pdata[i] = h;
+      scratch_reserve (s, n + 1);
+      scratch_put (s, text, n);
+      return;
     }
-  msg->headers = headers;
-  return msg;
+  g_autofree char *valid = cs_sip_dup_text (text, n);
+  gsize m = strlen (valid);
+  scratch_reserve (s, m + 1);
+  scratch_put (s, valid, m);
 }
 
-/* Strings are packed without padding; aligned asks for a pointer-aligned CsSipHeader
- * (blocks start aligned, so aligning the offset is enough). */
-static char *
-storage_alloc_full (CsSipMessage *msg, gsize n, gboolean aligned)
+/* TRUE when the n bytes hold no NUL and no byte >= 0x80: eight at a time. */
+static gboolean
+text_is_plain (const char *p, gsize n)
 {
-  CsSipBlock *block = msg->storage;
-  char *p;
+  guint64 high = 0, zero = 0;
+  gsize i = 0;
 
-  if (aligned)
-    block->used = MIN ((block->used + 7) & ~(gsize) 7, block->size);
-  if (block->size - block->used < n)
+  for (; i + 8 <= n; i += 8)
     {
-      gsize size = MAX ((n + 7) & ~(gsize) 7, 256);
-
-      block = g_malloc (sizeof (CsSipBlock) + size); /* overflow: kept as is */
-      block->next = msg->storage;
-      block->size = size;
-      block->used = 0;
-      msg->storage = block;
+      guint64 w;
+      memcpy (&w, p + i, 8);
+      high |= w;
+      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
     }
-  p = block->data + block->used;
-  block->used += n;
-  return p;
-}
-
-static char *
-storage_alloc (CsSipMessage *msg, gsize n)
-{
-  return storage_alloc_full (msg, n, FALSE);
-}
-
-static char *
-storage_strndup (CsSipMessage *msg, const char *text, gsize n)
-{
-  char *copy = storage_alloc (msg, n + 1);
-
-  memcpy (copy, text, n);
-  copy[n] = '\0';
-  return copy;
-}
-
-static char *
-storage_strdup (CsSipMessage *msg, const char *text)
-{
-  return text != NULL ? storage_strndup (msg, text, strlen (text)) : NULL;
-}
-
-/* Moves a g_malloc'd string into the message's storage. */
-static char *
-storage_take (CsSipMessage *msg, char *text)
-{
-  char *copy = storage_strdup (msg, text);
-
-  g_free (text);
-  return copy;
-}
-
-/* Like storage_take, but when text is the end of `within` (a string in the message's
- * storage: a tag or branch written last, the CSeq method) it points there instead of
- * copying. */
-static char *
-storage_take_suffix (CsSipMessage *msg, char *text, const char *within)
-{
-  gsize n, m;
-
-  if (text == NULL)
-    return NULL;
-  n = strlen (text);
-  m = strlen (within);
-  if (n <= m && memcmp (within + m - n, text, n) == 0)
+  for (; i < n; i++)
     {
-      g_free (text);
-      return (char *) within + m - n;
+      guint8 c = (guint8) p[i];
+      high |= c;
+      zero |= c == 0 ? 0x80 : 0;
     }
-  return storage_take (msg, text);
+  return ((high | zero) & G_GUINT64_CONSTANT (0x8080808080808080)) == 0;
 }
 
-/* cs_sip_dup_text into the message's storage. */
-static char *
-storage_dup_text (CsSipMessage *msg, const char *text, gsize n)
+static gboolean
+text_has_nul (const char *p, gsize n)
 {
-  for (gsize i = 0; i < n; i++)
-    if ((guchar) text[i] == 0 || (guchar) text[i] >= 0x80)
-      return storage_take (msg, cs_sip_dup_text (text, n));
-  return storage_strndup (msg, text, n);
+  return memchr (p, '\0', n) != NULL;
 }
 
+/* The headers the parser decodes, found by name (long or compact, any case). */
+typedef enum
+{
+  HID_OTHER,
+  HID_CALL_ID,
+  HID_FROM,
+  HID_TO,
+  HID_CSEQ,
+  HID_VIA,
+  HID_CONTACT,
+  HID_CONTENT_LENGTH,
+  HID_CONTENT_TYPE,
+  HID_USER_AGENT,
+  HID_SERVER,
+} HeaderId;
+
+static HeaderId
+header_id_slow (const char *name, gsize len)
+{
+  static const char *const names[]
+      = { NULL,      "Call-ID",        "From",         "To",         "CSeq",  "Via",
+          "Contact", "Content-Length", "Content-Type", "User-Agent", "Server" };
+  char buf[16];
+
+  if (len == 0 || len >= sizeof buf)
+    return HID_OTHER;
+  memcpy (buf, name, len);
+  buf[len] = '\0';
+  const char *long_name = cs_sip_header_long_name (buf);
+  for (gsize i = 1; i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (long_name, names[i]) == 0)
+      return (HeaderId) i;
+  return HID_OTHER;
+}
+
+#define KNOWN_SLOTS 128
+static guint8 known_ids[KNOWN_SLOTS];
+
+static void
+known_ids_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      for (int i = 0; i < KNOWN_SLOTS; i++)
+        {
+          const char *name = cs_sip_header_known_by_index (i);
+          known_ids[i] = name != NULL ? (guint8) header_id_slow (name, strlen (name)) : HID_OTHER;
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+/* What the header scan records per kept header. */
+typedef struct
+{
+  gsize value; /* offset of the NUL-terminated value in the scratch */
+  guint32 len; /* value length */
+  guint8 id;   /* HeaderId */
+} ScannedHeader;
+
+typedef enum
+{
+  HEADER_NONE,    /* no header open: continuation lines are errors */
+  HEADER_OPEN,    /* value collects continuation lines */
+  HEADER_DROPPED, /* over CS_SIP_MAX_HEADERS: continuation lines are skipped */
+} HeaderState;
+
+typedef struct
+{
+  CsSipMessage *msg;
+  Scratch *s;
+  ScannedHeader *headers; /* CS_SIP_MAX_HEADERS */
+  guint n_headers;
+  HeaderState state;
+  /* the open header: name and value point into the packet until a continuation line
+   * makes the value a copy in `folded` */
+  const char *name;
+  gsize name_len;
+  const char *value;
+  gsize value_len;
+  gboolean value_plain;
+  GString *folded; /* the value once folded (value == NULL) */
+} HeaderReader;
+
+/* Literal reasons are kept as they are; they outlive every message. */
 static void
 note_malformed (CsSipMessage *msg, const char *reason)
 {
   if (msg->malformed == NULL)
-    msg->malformed = storage_strdup (msg, reason);
+    msg->malformed = (char *) reason;
 }
 
 static void
-parse_start_line (CsSipMessage *msg, const guint8 *line, gsize n)
+append_value (HeaderReader *r, const char *text, gsize n)
+{
+  gsize room = CS_SIP_MAX_HEADER_VALUE - r->folded->len;
+
+  if (n > room)
+    {
+      note_malformed (r->msg, "header value too long");
+      n = room;
+    }
+  g_string_append_len (r->folded, text, (gssize) n);
+}
+
+static void
+close_header (HeaderReader *r)
+{
+  if (r->state == HEADER_OPEN)
+    {
+      Scratch *s = r->s;
+      int known = cs_sip_header_known_index (r->name, r->name_len);
+      ScannedHeader *h = &r->headers[r->n_headers++];
+
+      scratch_reserve (s, r->name_len + 3);
+      if (known >= 0)
+        {
+          s->data[s->used++] = '\x01';
+          s->data[s->used++] = (char) (known + 1);
+          h->id = known < KNOWN_SLOTS ? known_ids[known] : HID_OTHER;
+        }
+      else
+        {
+          scratch_put (s, r->name, r->name_len);
+          s->data[s->used++] = '\0';
+          h->id = (guint8) header_id_slow (r->name, r->name_len);
+        }
+      h->value = s->used;
+      if (r->value != NULL)
+        scratch_put_text (s, r->value, r->value_len, r->value_plain);
+      else
+        scratch_put_text (s, r->folded->str, r->folded->len,
+                          text_is_plain (r->folded->str, r->folded->len));
+      /* trailing white space is dropped, as g_strchomp would */
+      while (s->used > h->value && g_ascii_isspace (s->data[s->used - 1]))
+        s->used--;
+      h->len = (guint32) (s->used - h->value);
+      s->data[s->used++] = '\0';
+    }
+  r->state = HEADER_NONE;
+}
+
+static const char *
+trim_start (const char *p, const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  return p;
+}
+
+static void
+fold_line (HeaderReader *r, const char *line, const char *end)
+{
+  /* folding: the continuation joins the value with one space */
+  const char *text = trim_start (line, end);
+
+  if (r->state == HEADER_OPEN)
+    {
+      if (r->folded == NULL)
+        r->folded = g_string_new (NULL);
+      if (r->value != NULL)
+        {
+          g_string_assign (r->folded, "");
+          g_string_append_len (r->folded, r->value, (gssize) r->value_len);
+          r->value = NULL;
+        }
+      while (r->folded->len > 0 && g_ascii_isspace (r->folded->str[r->folded->len - 1]))
+        g_string_truncate (r->folded, r->folded->len - 1);
+      if (text < end)
+        {
+          if (r->folded->len > 0)
+            append_value (r, " ", 1);
+          append_value (r, text, (gsize) (end - text));
+        }
+    }
+  else if (r->state == HEADER_NONE)
+    note_malformed (r->msg, "bad header line");
+}
+
+/* One header line without its line ending. */
+static void
+read_header_line (HeaderReader *r, const char *line, gsize n)
+{
+  const char *end = line + n;
+  gboolean plain = text_is_plain (line, n);
+
+  if (!plain && text_has_nul (line, n))
+    note_malformed (r->msg, "NUL byte in headers");
+
+  if (line[0] == ' ' || line[0] == '\t')
+    {
+      fold_line (r, line, end);
+      return;
+    }
+
+  close_header (r);
+  /* name: token characters, then optional white space, then ':' */
+  const char *q = line;
+  while (q < end && cs_sip_is_token_char ((guint8) *q))
+    q++;
+  const char *name_end = q;
+  q = trim_start (q, end);
+  if (name_end == line || q == end || *q != ':')
+    {
+      note_malformed (r->msg, "bad header line");
+      return;
+    }
+  if (r->n_headers >= CS_SIP_MAX_HEADERS)
+    {
+      note_malformed (r->msg, "too many headers");
+      r->state = HEADER_DROPPED;
+      return;
+    }
+  r->name = line;
+  r->name_len = (gsize) (name_end - line);
+  const char *value = trim_start (q + 1, end);
+  r->value = value;
+  r->value_len = (gsize) (end - value);
+  r->value_plain = plain;
+  if (r->value_len > CS_SIP_MAX_HEADER_VALUE)
+    {
+      note_malformed (r->msg, "header value too long");
+      r->value_len = CS_SIP_MAX_HEADER_VALUE;
+    }
+  r->state = HEADER_OPEN;
+}
+
+/* Reads header lines from the cursor up to the empty line. FALSE when the data ends
+ * before it (the message is cut). */
+static gboolean
+read_headers (HeaderReader *r, CsCursor *cur)
+{
+  gboolean complete = FALSE;
+
+  while (cs_cursor_remaining (cur) > 0)
+    {
+      const char *line = (const char *) cs_cursor_here (cur);
+      gsize avail = cs_cursor_remaining (cur);
+      const char *eol = memchr (line, '\n', avail);
+      gsize n = eol != NULL ? (gsize) (eol - line) : avail;
+
+      cs_cursor_skip (cur, eol != NULL ? n + 1 : n);
+      if (n > 0 && line[n - 1] == '\r')
+        n--;
+      if (eol == NULL)
+        {
+          note_malformed (r->msg, "missing end of headers");
+          /* a cut line is kept only if it still has its name */
+          if (memchr (line, ':', n) != NULL || line[0] == ' ' || line[0] == '\t')
+            read_header_line (r, line, n);
+          break;
+        }
+      if (n == 0)
+        {
+          complete = TRUE;
+          break;
+        }
+      read_header_line (r, line, n);
+    }
+  if (!complete && cs_cursor_remaining (cur) == 0)
+    note_malformed (r->msg, "missing end of headers");
+  close_header (r);
+  if (r->folded != NULL)
+    g_string_free (r->folded, TRUE);
+  return complete;
+}
+
+/* Offsets of the start line's strings in the scratch (NO_OFFSET when absent). */
+typedef struct
+{
+  gsize method_name, request_uri, reason;
+} StartLine;
+
+/* Writes text as cs_sip_dup_text + g_strstrip would; returns its offset. */
+static gsize
+put_stripped (Scratch *s, const char *text, gsize n)
+{
+  gsize at = s->used;
+
+  scratch_put_text (s, text, n, text_is_plain (text, n));
+  while (s->used > at && g_ascii_isspace (s->data[s->used - 1]))
+    s->used--;
+  s->data[s->used++] = '\0';
+  while (g_ascii_isspace (s->data[at]))
+    at++;
+  return at;
+}
+
+static void
+parse_start_line (CsSipMessage *msg, Scratch *s, StartLine *out, const guint8 *line, gsize n)
 {
   if (!cs_sip_is_strict_start_line (line, n))
     note_malformed (msg, "bad start line");
@@ -249,7 +446,7 @@ parse_start_line (CsSipMessage *msg, const guint8 *line, gsize n)
         msg->status_code = code;
       if (digits == 3 && (code < 100 || code > 699))
         note_malformed (msg, "bad status code");
-      msg->reason = g_strstrip (storage_dup_text (msg, (const char *) line + i, n - i));
+      out->reason = put_stripped (s, (const char *) line + i, n - i);
       return;
     }
 
@@ -258,191 +455,23 @@ parse_start_line (CsSipMessage *msg, const guint8 *line, gsize n)
   msg->is_request = TRUE;
   while (method_end < n && cs_sip_is_token_char (line[method_end]))
     method_end++;
-  msg->method_name = storage_strndup (msg, (const char *) line, method_end);
-  msg->method = cs_sip_method_from_string (msg->method_name, method_end);
+  msg->method = cs_sip_method_from_string ((const char *) line, method_end);
+  if (msg->method != CS_SIP_METHOD_UNKNOWN)
+    msg->method_name = (char *) cs_sip_method_to_string (msg->method); /* same spelling */
+  else
+    {
+      scratch_reserve (s, method_end + 1);
+      out->method_name = scratch_put (s, (const char *) line, method_end);
+      s->data[s->used++] = '\0';
+    }
   gsize uri_end = n >= SIP_VERSION_LEN ? n - SIP_VERSION_LEN : n;
   if (uri_end < method_end)
     uri_end = method_end;
-  msg->request_uri
-      = g_strstrip (storage_dup_text (msg, (const char *) line + method_end, uri_end - method_end));
-}
-
-typedef enum
-{
-  HEADER_NONE,    /* no header open: continuation lines are errors */
-  HEADER_OPEN,    /* value collects continuation lines */
-  HEADER_DROPPED, /* over CS_SIP_MAX_HEADERS: continuation lines are skipped */
-} HeaderState;
-
-/* The open header's name and value point into the packet; a value is copied into
- * `folded` only when a continuation line has to be joined to it. */
-typedef struct
-{
-  CsSipMessage *msg;
-  HeaderState state;
-  const char *name;
-  gsize name_len;
-  const char *value;
-  gsize value_len;
-  GString *folded; /* NULL while the value is one span of the packet */
-} HeaderReader;
-
-static void
-append_value (HeaderReader *r, const char *text, gsize n)
-{
-  gsize room = CS_SIP_MAX_HEADER_VALUE - r->folded->len;
-
-  if (n > room)
-    {
-      note_malformed (r->msg, "header value too long");
-      n = room;
-    }
-  g_string_append_len (r->folded, text, (gssize) n);
-}
-
-static void
-close_header (HeaderReader *r)
-{
-  if (r->state == HEADER_OPEN)
-    {
-      CsSipHeader *header = (CsSipHeader *) storage_alloc_full (r->msg, sizeof (CsSipHeader), TRUE);
-      const char *known = cs_sip_header_known_name (r->name, r->name_len);
-
-      /* the name was checked to be token characters */
-      header->name
-          = known != NULL ? (char *) known : storage_strndup (r->msg, r->name, r->name_len);
-      if (r->value != NULL)
-        header->value = storage_dup_text (r->msg, r->value, r->value_len);
-      else
-        header->value = storage_dup_text (r->msg, r->folded->str, r->folded->len);
-      g_strchomp (header->value);
-      g_ptr_array_add (r->msg->headers, header);
-    }
-  r->state = HEADER_NONE;
-}
-
-static const char *
-trim_start (const char *p, const char *end)
-{
-  while (p < end && (*p == ' ' || *p == '\t'))
-    p++;
-  return p;
-}
-
-/* One header line without its line ending. */
-static void
-read_header_line (HeaderReader *r, const char *line, gsize n)
-{
-  const char *end = line + n;
-
-  if (memchr (line, '\0', n) != NULL)
-    note_malformed (r->msg, "NUL byte in headers");
-
-  if (line[0] == ' ' || line[0] == '\t')
-    {
-      /* folding: the continuation joins the value with one space */
-      const char *text = trim_start (line, end);
-      if (r->state == HEADER_OPEN)
-        {
-          if (r->folded == NULL)
-            r->folded = g_string_new (NULL);
-          if (r->value != NULL)
-            {
-              g_string_assign (r->folded, "");
-              g_string_append_len (r->folded, r->value, (gssize) r->value_len);
-              r->value = NULL;
-            }
-          while (r->folded->len > 0 && g_ascii_isspace (r->folded->str[r->folded->len - 1]))
-            g_string_truncate (r->folded, r->folded->len - 1);
-          if (text < end)
-            {
-              if (r->folded->len > 0)
-                append_value (r, " ", 1);
-              append_value (r, text, (gsize) (end - text));
-            }
-        }
-      else if (r->state == HEADER_NONE)
-        note_malformed (r->msg, "bad header line");
-      return;
-    }
-
-  close_header (r);
-  const char *colon = memchr (line, ':', n);
-  const char *name_end = colon;
-  while (name_end != NULL && name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
-    name_end--;
-  gboolean name_ok = colon != NULL && name_end > line;
-  for (const char *q = line; name_ok && q < name_end; q++)
-    name_ok = cs_sip_is_token_char ((guint8) *q);
-  if (!name_ok)
-    {
-      note_malformed (r->msg, "bad header line");
-      return;
-    }
-  if (r->msg->headers->len >= CS_SIP_MAX_HEADERS)
-    {
-      note_malformed (r->msg, "too many headers");
-      r->state = HEADER_DROPPED;
-      return;
-    }
-  r->name = line;
-  r->name_len = (gsize) (name_end - line);
-  if (r->folded != NULL)
-    g_string_truncate (r->folded, 0);
-  const char *value = trim_start (colon + 1, end);
-  r->value = value;
-  r->value_len = (gsize) (end - value);
-  if (r->value_len > CS_SIP_MAX_HEADER_VALUE)
-    {
-      note_malformed (r->msg, "header value too long");
-      r->value_len = CS_SIP_MAX_HEADER_VALUE;
-    }
-  r->state = HEADER_OPEN;
-}
-
-/* Reads header lines from the cursor up to the empty line. FALSE when the data ends
- * before it (the message is cut). */
-static gboolean
-read_headers (CsSipMessage *msg, CsCursor *cur)
-{
-  HeaderReader r = { msg, HEADER_NONE, NULL, 0, NULL, 0, NULL };
-  gboolean complete = FALSE;
-
-  while (cs_cursor_remaining (cur) > 0)
-    {
-      const char *line = (const char *) cs_cursor_here (cur);
-      gsize avail = cs_cursor_remaining (cur);
-      const char *eol = memchr (line, '\n', avail);
-      gsize n = eol != NULL ? (gsize) (eol - line) : avail;
-
-      cs_cursor_skip (cur, eol != NULL ? n + 1 : n);
-      if (n > 0 && line[n - 1] == '\r')
-        n--;
-      if (eol == NULL)
-        {
-          note_malformed (msg, "missing end of headers");
-          /* a cut line is kept only if it still has its name */
-          if (memchr (line, ':', n) != NULL || line[0] == ' ' || line[0] == '\t')
-            read_header_line (&r, line, n);
-          break;
-        }
-      if (n == 0)
-        {
-          complete = TRUE;
-          break;
-        }
-      read_header_line (&r, line, n);
-    }
-  if (!complete && cs_cursor_remaining (cur) == 0)
-    note_malformed (msg, "missing end of headers");
-  close_header (&r);
-  if (r.folded != NULL)
-    g_string_free (r.folded, TRUE);
-  return complete;
+  out->request_uri = put_stripped (s, (const char *) line + method_end, uri_end - method_end);
 }
 
 static gboolean
-parse_cseq (CsSipMessage *msg, const char *value)
+parse_cseq (CsSipMessage *msg, char *value)
 {
   const char *p = value;
   guint64 number = 0;
@@ -465,7 +494,7 @@ parse_cseq (CsSipMessage *msg, const char *value)
   if (p == method || *p != '\0')
     return FALSE;
   msg->cseq = (guint32) number;
-  msg->cseq_method_name = (char *) method; /* the end of the CSeq value, in storage */
+  msg->cseq_method_name = (char *) method; /* the end of the CSeq value */
   msg->cseq_method = cs_sip_method_from_string (method, (gsize) (p - method));
   return TRUE;
 }
@@ -489,87 +518,168 @@ parse_content_length (const char *value, gint64 *out)
   return TRUE;
 }
 
+/* A span of a header value as a string: the value's own end when the span ends it (a
+ * tag or branch written last), else a copy in the scratch. */
+static char *
+span_string (Scratch *s, const CsSipSpan *span, gboolean may_share)
+{
+  if (span->escaped)
+    {
+      char *out = s->data + s->used;
+      s->used += cs_sip_unescape_quoted (span, out);
+      s->data[s->used++] = '\0';
+      return out;
+    }
+  if (may_share && span->start[span->len] == '\0')
+    return (char *) span->start;
+  return scratch_strndup (s, span->start, span->len);
+}
+
 /* From / To: whole value, display name, user part, tag. */
 static gboolean
-parse_address (CsSipMessage *msg, char *value, char **whole, char **display, char **user,
-               char **tag)
+parse_address (Scratch *s, char *value, char **whole, char **display, char **user, char **tag)
 {
-  CsSipNameAddr na;
+  CsSipAddrSpans a;
+  CsSipSpan user_span;
 
-  *whole = (char *) value; /* the header's own string */
-  if (!cs_sip_name_addr_parse (value, &na))
+  *whole = value;
+  if (!cs_sip_addr_scan (value, &a))
     return FALSE;
-  *display = storage_take (msg, g_steal_pointer (&na.display));
-  *tag = storage_take_suffix (msg, g_steal_pointer (&na.tag), value);
-  *user = storage_take (msg, cs_sip_uri_dup_user (na.uri));
-  cs_sip_name_addr_clear (&na);
+  if (a.has_display)
+    *display = span_string (s, &a.display, FALSE);
+  if (a.has_tag)
+    *tag = span_string (s, &a.tag, TRUE);
+  if (cs_sip_uri_user_span (a.uri.start, a.uri.len, &user_span))
+    *user = span_string (s, &user_span, FALSE);
   return TRUE;
 }
 
+static char *
+via_branch (Scratch *s, const char *via)
+{
+  const char *p = via;
+  CsSipSpan span;
+
+  while (*p != '\0' && *p != ';' && *p != ',')
+    p++;
+  if (*p != ';' || !cs_sip_params_find (p, "branch", 6, &span))
+    return NULL;
+  return span_string (s, &span, TRUE);
+}
+
+/* cs_sip_content_type_dup_media_type: the value itself when it is already a bare
+ * lowercase media type. */
+static char *
+content_media_type (Scratch *s, char *value)
+{
+  const char *end = strchr (value, ';');
+  gboolean bare = end == NULL;
+  const char *start = value;
+
+  if (end == NULL)
+    end = value + strlen (value);
+  while (start < end && g_ascii_isspace (*start))
+    start++;
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  if (start == end)
+    return NULL;
+  for (const char *q = start; bare && q < end; q++)
+    bare = !g_ascii_isspace (*q) && !g_ascii_isupper (*q);
+  if (bare && *end == '\0')
+    return (char *) start;
+  char *out = s->data + s->used;
+  for (const char *q = start; q < end; q++)
+    if (!g_ascii_isspace (*q))
+      s->data[s->used++] = g_ascii_tolower (*q);
+  s->data[s->used++] = '\0';
+  return out;
+}
+
 /* Fills the decoded fields from the first header of each kind; returns the raw
- * Content-Type value (owned by msg->headers). */
+ * Content-Type value. */
 static const char *
-decode_headers (CsSipMessage *msg)
+decode_headers (CsSipMessage *msg, Scratch *s, const ScannedHeader *headers, guint n)
 {
   const char *content_type = NULL, *via = NULL, *server = NULL;
   gboolean have_cseq = FALSE, have_from = FALSE, have_to = FALSE, have_length = FALSE;
 
-  for (guint i = 0; i < msg->headers->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      CsSipHeader *h = g_ptr_array_index (msg->headers, i);
-      const char *name = cs_sip_header_long_name (h->name);
-      /* the first letter rules out most names before a full compare */
-      char first = g_ascii_tolower (name[0]);
+      char *value = s->data + headers[i].value;
 
-#define IS(n) (first == g_ascii_tolower (n[0]) && g_ascii_strcasecmp (name, n) == 0)
-      if (IS ("Call-ID") && msg->call_id == NULL)
-        msg->call_id = h->value; /* same storage, same lifetime */
-      else if (IS ("From") && !have_from)
+      switch ((HeaderId) headers[i].id)
         {
-          have_from = TRUE;
-          if (!parse_address (msg, h->value, &msg->from, &msg->from_display, &msg->from_user,
-                              &msg->from_tag))
-            note_malformed (msg, "bad From");
+        case HID_CALL_ID:
+          if (msg->call_id == NULL)
+            msg->call_id = value;
+          break;
+        case HID_FROM:
+          if (!have_from)
+            {
+              have_from = TRUE;
+              if (!parse_address (s, value, &msg->from, &msg->from_display, &msg->from_user,
+                                  &msg->from_tag))
+                note_malformed (msg, "bad From");
+            }
+          break;
+        case HID_TO:
+          if (!have_to)
+            {
+              have_to = TRUE;
+              if (!parse_address (s, value, &msg->to, &msg->to_display, &msg->to_user,
+                                  &msg->to_tag))
+                note_malformed (msg, "bad To");
+            }
+          break;
+        case HID_CSEQ:
+          if (!have_cseq)
+            {
+              have_cseq = TRUE;
+              if (!parse_cseq (msg, value))
+                note_malformed (msg, "bad CSeq");
+            }
+          break;
+        case HID_VIA:
+          if (via == NULL)
+            via = value;
+          break;
+        case HID_CONTACT:
+          if (msg->contact == NULL)
+            msg->contact = value;
+          break;
+        case HID_CONTENT_LENGTH:
+          if (!have_length)
+            {
+              have_length = TRUE;
+              if (!parse_content_length (value, &msg->content_length))
+                note_malformed (msg, "bad Content-Length");
+            }
+          break;
+        case HID_CONTENT_TYPE:
+          if (content_type == NULL)
+            content_type = value;
+          break;
+        case HID_USER_AGENT:
+          if (msg->user_agent == NULL)
+            msg->user_agent = value;
+          break;
+        case HID_SERVER:
+          if (server == NULL)
+            server = value;
+          break;
+        case HID_OTHER:
+        default:
+          break;
         }
-      else if (IS ("To") && !have_to)
-        {
-          have_to = TRUE;
-          if (!parse_address (msg, h->value, &msg->to, &msg->to_display, &msg->to_user,
-                              &msg->to_tag))
-            note_malformed (msg, "bad To");
-        }
-      else if (IS ("CSeq") && !have_cseq)
-        {
-          have_cseq = TRUE;
-          if (!parse_cseq (msg, h->value))
-            note_malformed (msg, "bad CSeq");
-        }
-      else if (IS ("Via") && via == NULL)
-        via = h->value;
-      else if (IS ("Contact") && msg->contact == NULL)
-        msg->contact = h->value;
-      else if (IS ("Content-Length") && !have_length)
-        {
-          have_length = TRUE;
-          if (!parse_content_length (h->value, &msg->content_length))
-            note_malformed (msg, "bad Content-Length");
-        }
-      else if (IS ("Content-Type") && content_type == NULL)
-        content_type = h->value;
-      else if (IS ("User-Agent") && msg->user_agent == NULL)
-        msg->user_agent = h->value;
-      else if (IS ("Server") && server == NULL)
-        server = h->value;
-#undef IS
     }
 
   if (msg->user_agent == NULL && server != NULL)
     msg->user_agent = (char *) server;
   if (via != NULL)
-    msg->via_branch = storage_take_suffix (msg, cs_sip_via_dup_branch (via), via);
+    msg->via_branch = via_branch (s, via);
   if (content_type != NULL)
-    msg->content_type = storage_take_suffix (msg, cs_sip_content_type_dup_media_type (content_type),
-                                             content_type);
+    msg->content_type = content_media_type (s, (char *) content_type);
 
   if (msg->call_id == NULL || msg->call_id[0] == '\0')
     note_malformed (msg, "missing Call-ID");
@@ -587,8 +697,9 @@ decode_headers (CsSipMessage *msg)
   return content_type;
 }
 
-static void
-read_body (CsSipMessage *msg, CsCursor *cur, gboolean headers_complete)
+/* The body's bytes in the packet and its length. */
+static const char *
+read_body (CsSipMessage *msg, Scratch *s, CsCursor *cur, gboolean headers_complete, gsize *len)
 {
   gsize avail = headers_complete ? cs_cursor_remaining (cur) : 0;
   gsize body_len = avail;
@@ -598,36 +709,37 @@ read_body (CsSipMessage *msg, CsCursor *cur, gboolean headers_complete)
     {
       if ((guint64) msg->content_length > avail)
         {
-          char *reason = g_strdup_printf ("Content-Length %" G_GINT64_FORMAT
-                                          " exceeds body (%" G_GSIZE_FORMAT " bytes)",
-                                          msg->content_length, avail);
-          note_malformed (msg, reason);
-          g_free (reason);
+          if (msg->malformed == NULL)
+            {
+              char reason[96];
+              g_snprintf (reason, sizeof reason,
+                          "Content-Length %" G_GINT64_FORMAT " exceeds body (%" G_GSIZE_FORMAT
+                          " bytes)",
+                          msg->content_length, avail);
+              msg->malformed = scratch_strndup (s, reason, strlen (reason));
+            }
         }
       else
         body_len = (gsize) msg->content_length;
     }
-  msg->body = storage_alloc (msg, body_len + 1);
-  if (body_len > 0 && cs_cursor_bytes (cur, body_len, &body))
-    memcpy (msg->body, body, body_len);
-  else
+  if (body_len == 0 || !cs_cursor_bytes (cur, body_len, &body))
     body_len = 0;
-  msg->body[body_len] = '\0';
-  msg->body_len = body_len;
+  *len = body_len;
+  return (const char *) body;
 }
 
 static void
-parse_sdp_body (CsSipMessage *msg, const char *content_type_value)
+parse_sdp_body (CsSipMessage *msg, const char *content_type_value, const char *body, gsize body_len)
 {
   const char *sdp_text = NULL;
   gsize sdp_len = 0;
 
-  if (msg->content_type == NULL || msg->body_len == 0)
+  if (msg->content_type == NULL || body_len == 0)
     return;
   if (strcmp (msg->content_type, "application/sdp") == 0)
     {
-      sdp_text = msg->body;
-      sdp_len = msg->body_len;
+      sdp_text = body;
+      sdp_len = body_len;
     }
   else if (g_str_has_prefix (msg->content_type, "multipart/"))
     {
@@ -637,8 +749,8 @@ parse_sdp_body (CsSipMessage *msg, const char *content_type_value)
           note_malformed (msg, "multipart body without boundary");
           return;
         }
-      if (!cs_sip_multipart_find_part (msg->body, msg->body_len, boundary, "application/sdp",
-                                       &sdp_text, &sdp_len))
+      if (!cs_sip_multipart_find_part (body, body_len, boundary, "application/sdp", &sdp_text,
+                                       &sdp_len))
         return;
     }
   else
@@ -649,10 +761,55 @@ parse_sdp_body (CsSipMessage *msg, const char *content_type_value)
     note_malformed (msg, "SDP body without v= line");
 }
 
+static char *
+relocate (char *p, const Scratch *s, char *to)
+{
+  if (p != NULL && p >= s->data && p < s->data + s->used)
+    return to + (p - s->data);
+  return p;
+}
+
+/* The message, its strings, then its body, in one allocation. */
+static CsSipMessage *
+message_finish (const CsSipMessage *parsed, Scratch *s, gsize header_text, const char *body,
+                gsize body_len)
+{
+  CsSipMessage *msg = g_malloc (sizeof (CsSipMessage) + s->used + body_len + 1);
+  char *to = (char *) (msg + 1);
+  char *body_copy = to + s->used;
+  char **fields[] = {
+    &msg->method_name,      &msg->request_uri,  &msg->reason,
+    &msg->call_id,          &msg->from,         &msg->from_tag,
+    &msg->from_user,        &msg->from_display, &msg->to,
+    &msg->to_tag,           &msg->to_user,      &msg->to_display,
+    &msg->cseq_method_name, &msg->via_branch,   &msg->user_agent,
+    &msg->contact,          &msg->content_type, &msg->malformed,
+  };
+
+  *msg = *parsed;
+  memcpy (to, s->data, s->used);
+  for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
+    *fields[i] = relocate (*fields[i], s, to);
+  if (body_len > 0)
+    memcpy (body_copy, body, body_len);
+  body_copy[body_len] = '\0';
+  msg->priv_body = body_copy;
+  msg->priv_body_len = (guint32) body_len;
+  msg->priv_header_text = to + header_text;
+  if (s->size > SCRATCH_KEEP)
+    {
+      s->size = SCRATCH_KEEP;
+      s->data = g_realloc (s->data, s->size);
+    }
+  return msg;
+}
+
 CsSipMessage *
 cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
 {
-  CsSipMessage *msg;
+  CsSipMessage parsed = { 0 }, *msg = &parsed;
+  ScannedHeader headers[CS_SIP_MAX_HEADERS];
+  StartLine start = { NO_OFFSET, NO_OFFSET, NO_OFFSET };
   CsCursor cur;
   gboolean has_eol;
   gsize line_len;
@@ -665,28 +822,39 @@ cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
       g_set_error_literal (error, CS_SIP_ERROR, CS_SIP_ERROR_NOT_SIP, "not a SIP message");
       return NULL;
     }
+  known_ids_init ();
 
-  CsSipMessage parsed = { 0 };
-  CsSipBlock *scratch = scratch_get ();
-
-  msg = &parsed;
-  msg->storage = scratch;
+  Scratch *s = scratch_get ();
   g_atomic_ref_count_init (&msg->ref_count);
   msg->content_length = -1;
-  msg->headers = scratch_headers_get ();
 
   cs_cursor_init (&cur, data, len);
-  parse_start_line (msg, data, line_len);
+  parse_start_line (msg, s, &start, data, line_len);
   if (!has_eol)
     note_malformed (msg, "missing end of headers");
   cs_cursor_skip (&cur,
                   has_eol ? (gsize) ((const guint8 *) memchr (data, '\n', len) - data) + 1 : len);
 
-  gboolean complete = read_headers (msg, &cur);
-  const char *content_type = decode_headers (msg);
-  read_body (msg, &cur, complete);
-  parse_sdp_body (msg, content_type);
-  return message_finish (msg, scratch);
+  gsize header_text = s->used;
+  HeaderReader r = { .msg = msg, .s = s, .headers = headers };
+  gboolean complete = read_headers (&r, &cur);
+  msg->priv_n_headers = r.n_headers;
+
+  /* from here on the scratch holds still: decoding keeps pointers into it, and what it
+   * adds (parts of values, unescaped, and one reason) is smaller than this */
+  scratch_reserve (s, 2 * (s->used - header_text) + 256);
+  if (start.method_name != NO_OFFSET)
+    msg->method_name = s->data + start.method_name;
+  if (start.request_uri != NO_OFFSET)
+    msg->request_uri = s->data + start.request_uri;
+  if (start.reason != NO_OFFSET)
+    msg->reason = s->data + start.reason;
+
+  const char *content_type = decode_headers (msg, s, headers, r.n_headers);
+  gsize body_len;
+  const char *body = read_body (msg, s, &cur, complete, &body_len);
+  parse_sdp_body (msg, content_type, body, body_len);
+  return message_finish (msg, s, header_text, body, body_len);
 }
 
 CsSipMessage *
@@ -702,31 +870,85 @@ cs_sip_message_unref (CsSipMessage *msg)
 {
   if (msg == NULL || !g_atomic_ref_count_dec (&msg->ref_count))
     return;
-  /* the block allocated with the message, behind its header array */
-  const CsSipBlock *own = (const CsSipBlock *) (msg->headers->pdata + msg->headers->len);
-  for (CsSipBlock *block = msg->storage, *next; block != NULL; block = next)
-    {
-      next = block->next;
-      if (block != own)
-        g_free (block);
-    }
+  g_free (msg->priv_headers_view);
   cs_sdp_free (msg->sdp);
   g_free (msg);
+}
+
+/* Steps over one packed header; returns the next one. */
+static const char *
+packed_next (const char *p, const char **name, const char **value)
+{
+  if (p[0] == '\x01')
+    {
+      *name = cs_sip_header_known_by_index ((guint8) p[1] - 1);
+      p += 2;
+    }
+  else
+    {
+      *name = p;
+      p += strlen (p) + 1;
+    }
+  *value = p;
+  return p + strlen (p) + 1;
+}
+
+const GPtrArray *
+cs_sip_message_get_headers (const CsSipMessage *msg)
+{
+  /* logically const: the view is a cache of the packed headers */
+  gpointer *slot = (gpointer *) &((CsSipMessage *) msg)->priv_headers_view;
+  GPtrArray *view = g_atomic_pointer_get (slot);
+  guint n = msg->priv_n_headers;
+
+  if (view != NULL)
+    return view;
+  /* GPtrArray's public part, its pdata, then the headers: read-only */
+  view = g_malloc (sizeof (GPtrArray) + n * (sizeof (gpointer) + sizeof (CsSipHeader)));
+  CsSipHeader *h = (CsSipHeader *) ((gpointer *) (view + 1) + n);
+  const char *p = msg->priv_header_text;
+  view->pdata = (gpointer *) (view + 1);
+  view->len = n;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name, *value;
+      p = packed_next (p, &name, &value);
+      h[i].name = (char *) name;
+      h[i].value = (char *) value;
+      view->pdata[i] = &h[i];
+    }
+  /* the GUI and a report may ask at once: the first view published wins */
+  if (!g_atomic_pointer_compare_and_exchange (slot, NULL, view))
+    {
+      g_free (view);
+      view = g_atomic_pointer_get (slot);
+    }
+  return view;
+}
+
+const char *
+cs_sip_message_get_body (const CsSipMessage *msg, gsize *len)
+{
+  if (len != NULL)
+    *len = msg->priv_body_len;
+  return msg->priv_body;
 }
 
 const char *
 cs_sip_message_get_header (const CsSipMessage *msg, const char *name)
 {
-  const char *wanted;
+  const char *wanted, *p;
 
   if (msg == NULL || name == NULL)
     return NULL;
   wanted = cs_sip_header_long_name (name);
-  for (guint i = 0; i < msg->headers->len; i++)
+  p = msg->priv_header_text;
+  for (guint i = 0; i < msg->priv_n_headers; i++)
     {
-      const CsSipHeader *h = g_ptr_array_index (msg->headers, i);
-      if (g_ascii_strcasecmp (cs_sip_header_long_name (h->name), wanted) == 0)
-        return h->value;
+      const char *h_name, *h_value;
+      p = packed_next (p, &h_name, &h_value);
+      if (g_ascii_strcasecmp (cs_sip_header_long_name (h_name), wanted) == 0)
+        return h_value;
     }
   return NULL;
 }
