@@ -85,6 +85,21 @@ split_fields (char *s, char **fields, int max)
   return n;
 }
 
+/* g_strstrip without moving the text: the stripped string starts at the result */
+static char *
+strip (char *s)
+{
+  char *end;
+
+  while (g_ascii_isspace (*s))
+    s++;
+  end = s + strlen (s);
+  while (end > s && g_ascii_isspace (end[-1]))
+    end--;
+  *end = '\0';
+  return s;
+}
+
 static void
 clear_format (gpointer data)
 {
@@ -136,7 +151,7 @@ parse_origin (CsSdp *sdp, char *value)
   if (!parse_uint (f[1], G_MAXUINT64, &sdp->session_id)
       || !parse_uint (f[2], G_MAXUINT64, &sdp->session_version))
     note_malformed (sdp, "bad o= line");
-  g_strstrip (f[5]);
+  f[5] = strip (f[5]);
   cs_addr_parse (&sdp->origin_address, f[5]);
 }
 
@@ -154,7 +169,7 @@ parse_connection (CsSdp *sdp, CsAddr *into, char *value)
   char *slash = strchr (f[2], '/');
   if (slash != NULL)
     *slash = '\0';
-  g_strstrip (f[2]);
+  f[2] = strip (f[2]);
   /* an FQDN is legal here; it simply leaves the family unset */
   cs_addr_parse (into, f[2]);
 }
@@ -260,22 +275,33 @@ parse_rtpmap (SdpParser *p, char *value)
         note_malformed (p->sdp, "bad rtpmap");
       return;
     }
-  g_strstrip (f[1]);
-  char **parts = g_strsplit (f[1], "/", 3);
+  f[1] = strip (f[1]);
+  /* "encoding/rate[/channels…]": the third part keeps any further '/' */
+  char *parts[3] = { f[1], NULL, NULL };
+  char *slash = strchr (f[1], '/');
+  if (slash != NULL)
+    {
+      *slash = '\0';
+      parts[1] = slash + 1;
+      slash = strchr (parts[1], '/');
+      if (slash != NULL)
+        {
+          *slash = '\0';
+          parts[2] = slash + 1;
+        }
+    }
   guint rate = 0, channels = 0;
-  if (parts[0] == NULL || parts[0][0] == '\0' || parts[1] == NULL
+  if (parts[0][0] == '\0' || parts[1] == NULL
       || !parse_uint_prefix (parts[1], G_MAXUINT32 / 10, &rate))
     note_malformed (p->sdp, "bad rtpmap");
-  if (parts[0] != NULL && parts[1] != NULL && parts[2] != NULL
-      && !parse_uint_prefix (parts[2], 255, &channels))
+  if (parts[1] != NULL && parts[2] != NULL && !parse_uint_prefix (parts[2], 255, &channels))
     note_malformed (p->sdp, "bad rtpmap");
   if (channels == 0 && g_strcmp0 (p->media->media, "audio") == 0)
     channels = 1;
   g_free (format->encoding);
-  format->encoding = g_strdup (parts[0] != NULL ? parts[0] : "");
+  format->encoding = g_strdup (parts[0]);
   format->clock_rate = rate;
   format->channels = channels;
-  g_strfreev (parts);
 }
 
 static void
@@ -290,7 +316,7 @@ parse_attribute (SdpParser *p, char *value)
       *colon = '\0';
       attr_value = colon + 1;
     }
-  g_strstrip (value);
+  value = strip (value);
 
   if (strcmp (value, "sendrecv") == 0)
     *direction = CS_SDP_SENDRECV;
@@ -315,17 +341,17 @@ parse_attribute (SdpParser *p, char *value)
         {
           CsSdpFormat *format = find_format (p->media, f[0]);
           if (format != NULL && format->fmtp == NULL)
-            format->fmtp = g_strdup (g_strstrip (f[1]));
+            format->fmtp = g_strdup (strip (f[1]));
         }
     }
   else if (strcmp (value, "ptime") == 0)
     {
-      if (!parse_uint_prefix (g_strstrip (attr_value), 100000, &p->media->ptime))
+      if (!parse_uint_prefix (strip (attr_value), 100000, &p->media->ptime))
         note_malformed (p->sdp, "bad ptime");
     }
   else if (strcmp (value, "maxptime") == 0)
     {
-      if (!parse_uint_prefix (g_strstrip (attr_value), 100000, &p->media->maxptime))
+      if (!parse_uint_prefix (strip (attr_value), 100000, &p->media->maxptime))
         note_malformed (p->sdp, "bad maxptime");
     }
   else if (strcmp (value, "rtcp") == 0)
@@ -339,17 +365,50 @@ parse_attribute (SdpParser *p, char *value)
     }
 }
 
+/* TRUE when the n bytes hold no NUL and no byte >= 0x80 */
+static gboolean
+text_is_plain (const char *text, gsize n)
+{
+  guint8 any = 0;
+
+  for (gsize i = 0; i < n; i++)
+    any |= (guint8) text[i] == 0 ? 0x80 : (guint8) text[i];
+  return (any & 0x80) == 0;
+}
+
+/* g_strstrip for a string known to end without white space */
+static char *
+skip_space (char *s)
+{
+  while (g_ascii_isspace (*s))
+    s++;
+  return s;
+}
+
 CsSdp *
 cs_sdp_parse (const char *text, gsize len, GError **error)
 {
-  g_autofree char *copy = NULL;
+  char stack[2048];
+  g_autofree char *heap = NULL;
+  char *copy, *line, *end;
   gboolean has_version = FALSE;
   SdpParser p = { 0 };
-  char *line;
 
   if (text == NULL)
     len = 0;
-  copy = cs_sip_dup_text (text != NULL ? text : "", len);
+  /* a private copy, split in place; plain text (the usual) needs no UTF-8 repair */
+  if (len > 0 && text_is_plain (text, len))
+    {
+      copy = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
+      memcpy (copy, text, len);
+      copy[len] = '\0';
+    }
+  else
+    {
+      copy = heap = cs_sip_dup_text (text != NULL ? text : "", len);
+      len = strlen (copy);
+    }
+  end = copy + len;
   p.sdp = g_new0 (CsSdp, 1);
   p.sdp->media = g_ptr_array_new_with_free_func (free_media);
   p.sdp->direction = CS_SDP_SENDRECV;
@@ -357,10 +416,13 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
   line = copy;
   while (line != NULL)
     {
-      char *next = strchr (line, '\n');
+      char *next = memchr (line, '\n', (gsize) (end - line));
+      char *line_end = next != NULL ? next : end;
       if (next != NULL)
-        *next++ = '\0';
-      g_strchomp (line);
+        next++;
+      while (line_end > line && g_ascii_isspace (line_end[-1]))
+        line_end--;
+      *line_end = '\0';
       if (*line == '\0')
         {
           line = next;
@@ -377,7 +439,7 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
 
       if (type == 'v')
         {
-          if (strcmp (g_strstrip (value), "0") != 0)
+          if (strcmp (skip_space (value), "0") != 0)
             note_malformed (p.sdp, "bad v= line");
           else if (has_version)
             note_malformed (p.sdp, "repeated v= line");
@@ -393,7 +455,7 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
       else if (type == 'o')
         parse_origin (p.sdp, value);
       else if (type == 's' && p.media == NULL && p.sdp->session_name == NULL)
-        p.sdp->session_name = g_strdup (g_strstrip (value));
+        p.sdp->session_name = g_strdup (skip_space (value));
       else if (type == 'c')
         parse_connection (p.sdp, p.media != NULL ? &p.media->connection : &p.sdp->connection,
                           value);

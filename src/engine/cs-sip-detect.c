@@ -17,12 +17,6 @@ const guint8 cs_sip_token_chars[256] = {
 };
 #undef T
 
-gboolean
-cs_sip_is_version (const guint8 *p)
-{
-  return g_ascii_strncasecmp ((const char *) p, SIP_VERSION, SIP_VERSION_LEN) == 0;
-}
-
 /* TRUE when line (n bytes, without its CR/LF) is a strict SIP start line. */
 gboolean
 cs_sip_is_strict_start_line (const guint8 *line, gsize n)

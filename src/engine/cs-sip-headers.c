@@ -390,13 +390,18 @@ static const KnownName known_names[] = {
 /* clang-format on */
 #undef KNOWN
 
-/* Known names bucketed by length (the longest is 20 bytes), built once. */
-#define KNOWN_MAX_LEN 24
-static guint8 known_by_len[KNOWN_MAX_LEN][16];
-static guint8 known_by_len_n[KNOWN_MAX_LEN];
+/* Known names by a hash of length, first and last byte (open addressing), built once. */
+#define KNOWN_SLOTS 256
+static guint8 known_table[KNOWN_SLOTS]; /* index + 1, 0 = empty */
 
-static void
-known_names_init (void)
+static guint
+known_hash (const char *name, gsize len)
+{
+  return ((guint) len * 31u + (guint8) name[0] * 7u + (guint8) name[len - 1]) & (KNOWN_SLOTS - 1);
+}
+
+void
+cs_sip_header_names_init (void)
 {
   static gsize done = 0;
 
@@ -404,9 +409,10 @@ known_names_init (void)
     {
       for (gsize i = 0; i < G_N_ELEMENTS (known_names); i++)
         {
-          gsize len = known_names[i].len;
-          g_assert (len < KNOWN_MAX_LEN && known_by_len_n[len] < 16);
-          known_by_len[len][known_by_len_n[len]++] = (guint8) i;
+          guint h = known_hash (known_names[i].name, known_names[i].len);
+          while (known_table[h] != 0)
+            h = (h + 1) & (KNOWN_SLOTS - 1);
+          known_table[h] = (guint8) (i + 1);
         }
       g_once_init_leave (&done, 1);
     }
@@ -415,17 +421,17 @@ known_names_init (void)
 int
 cs_sip_header_known_index (const char *name, gsize len)
 {
-  known_names_init ();
-  if (len >= KNOWN_MAX_LEN)
+  if (len == 0)
     return -1;
-  for (guint8 k = 0; k < known_by_len_n[len]; k++)
+  for (guint h = known_hash (name, len);; h = (h + 1) & (KNOWN_SLOTS - 1))
     {
-      const KnownName *known = &known_names[known_by_len[len][k]];
-
-      if (known->name[0] == name[0] && memcmp (known->name, name, len) == 0)
-        return known_by_len[len][k];
+      guint8 slot = known_table[h];
+      if (slot == 0)
+        return -1;
+      const KnownName *known = &known_names[slot - 1];
+      if (known->len == len && memcmp (known->name, name, len) == 0)
+        return slot - 1;
     }
-  return -1;
 }
 
 const char *
@@ -437,6 +443,7 @@ cs_sip_header_known_by_index (int index)
 const char *
 cs_sip_header_known_name (const char *name, gsize len)
 {
+  cs_sip_header_names_init ();
   return cs_sip_header_known_by_index (cs_sip_header_known_index (name, len));
 }
 
@@ -488,7 +495,7 @@ cs_sip_params_find (const char *params, const char *name, gsize name_len, CsSipS
       while (*p != '\0' && *p != '=' && *p != ';' && *p != ',' && !g_ascii_isspace (*p))
         p++;
       gboolean match = (gsize) (p - name_start) == name_len
-                       && g_ascii_strncasecmp (name_start, name, name_len) == 0;
+                       && cs_sip_ascii_equal_ci (name_start, name, name_len);
       p = skip_lws (p);
 
       if (*p == '=')
@@ -618,7 +625,7 @@ cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out)
   const char *p = uri, *end = uri + len, *at, *user_end;
 
   out->escaped = FALSE;
-  if (len >= 4 && g_ascii_strncasecmp (p, "tel:", 4) == 0)
+  if (len >= 4 && cs_sip_ascii_equal_ci (p, "tel:", 4))
     {
       p += 4;
       user_end = p;
@@ -628,9 +635,9 @@ cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out)
       out->len = (gsize) (user_end - p);
       return out->len > 0;
     }
-  if (len >= 5 && g_ascii_strncasecmp (p, "sips:", 5) == 0)
+  if (len >= 5 && cs_sip_ascii_equal_ci (p, "sips:", 5))
     p += 5;
-  else if (len >= 4 && g_ascii_strncasecmp (p, "sip:", 4) == 0)
+  else if (len >= 4 && cs_sip_ascii_equal_ci (p, "sip:", 4))
     p += 4;
   else
     return FALSE;

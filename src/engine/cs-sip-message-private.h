@@ -15,7 +15,25 @@ cs_sip_is_token_char (guint8 c)
 {
   return cs_sip_token_chars[c] != 0;
 }
-gboolean cs_sip_is_version (const guint8 *p);
+/* TRUE when the n bytes at p are `lower` (lowercase ASCII) in any case; p has n bytes. */
+static inline gboolean
+cs_sip_ascii_equal_ci (const char *p, const char *lower, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      guint8 c = (guint8) p[i];
+      if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (guint8) lower[i])
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* "SIP/2.0" in any case at p (7 bytes readable) */
+static inline gboolean
+cs_sip_is_version (const guint8 *p)
+{
+  return cs_sip_ascii_equal_ci ((const char *) p, "sip/2.0", SIP_VERSION_LEN);
+}
 /* "SIP/2.0 NNN …" or "TOKEN SP URI SP SIP/2.0" exactly */
 gboolean cs_sip_is_strict_start_line (const guint8 *line, gsize n);
 /* Length of the first line without its line end; *has_eol tells whether one was found. */
@@ -27,6 +45,8 @@ gboolean cs_sip_starts_like_sip (const guint8 *line, gsize n);
 /* Header names agents usually write (cs-sip-headers.c): index of the exact spelling,
  * -1 when name is not one of them; and back. */
 int cs_sip_header_known_index (const char *name, gsize len);
+/* Builds the table cs_sip_header_known_index reads; call once before it. */
+void cs_sip_header_names_init (void);
 const char *cs_sip_header_known_by_index (int index);
 
 /* A piece of a NUL-terminated header value; escaped: a quoted string with backslash

@@ -118,12 +118,21 @@ text_is_plain (const char *p, gsize n)
       high |= w;
       zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
     }
-  for (; i < n; i++)
+  if (i < n && n >= 8)
     {
-      guint8 c = (guint8) p[i];
-      high |= c;
-      zero |= c == 0 ? 0x80 : 0;
+      /* the last 8 bytes, overlapping what was read */
+      guint64 w;
+      memcpy (&w, p + n - 8, 8);
+      high |= w;
+      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
     }
+  else
+    for (; i < n; i++)
+      {
+        guint8 c = (guint8) p[i];
+        high |= c;
+        zero |= c == 0 ? 0x80 : 0;
+      }
   return ((high | zero) & G_GUINT64_CONSTANT (0x8080808080808080)) == 0;
 }
 
@@ -178,6 +187,7 @@ known_ids_init (void)
 
   if (g_once_init_enter (&done))
     {
+      cs_sip_header_names_init ();
       for (int i = 0; i < KNOWN_SLOTS; i++)
         {
           const char *name = cs_sip_header_known_by_index (i);
@@ -216,6 +226,7 @@ typedef struct
   const char *value;
   gsize value_len;
   gboolean value_plain;
+  int known;       /* cs_sip_header_known_index of the name */
   GString *folded; /* the value once folded (value == NULL) */
 } HeaderReader;
 
@@ -246,7 +257,7 @@ close_header (HeaderReader *r)
   if (r->state == HEADER_OPEN)
     {
       Scratch *s = r->s;
-      int known = cs_sip_header_known_index (r->name, r->name_len);
+      int known = r->known;
       ScannedHeader *h = &r->headers[r->n_headers++];
 
       scratch_reserve (s, r->name_len + 3);
@@ -331,13 +342,16 @@ read_header_line (HeaderReader *r, const char *line, gsize n)
     }
 
   close_header (r);
-  /* name: token characters, then optional white space, then ':' */
-  const char *q = line;
-  while (q < end && cs_sip_is_token_char ((guint8) *q))
-    q++;
-  const char *name_end = q;
-  q = trim_start (q, end);
-  if (name_end == line || q == end || *q != ':')
+  /* name: the text before the first ':' without trailing white space, all tokens */
+  const char *colon = memchr (line, ':', n);
+  const char *name_end = colon;
+  while (name_end != NULL && name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+    name_end--;
+  int known = name_end != NULL ? cs_sip_header_known_index (line, (gsize) (name_end - line)) : -1;
+  gboolean name_ok = known >= 0 || (colon != NULL && name_end > line);
+  for (const char *q = line; known < 0 && name_ok && q < name_end; q++)
+    name_ok = cs_sip_is_token_char ((guint8) *q);
+  if (!name_ok)
     {
       note_malformed (r->msg, "bad header line");
       return;
@@ -350,7 +364,8 @@ read_header_line (HeaderReader *r, const char *line, gsize n)
     }
   r->name = line;
   r->name_len = (gsize) (name_end - line);
-  const char *value = trim_start (q + 1, end);
+  r->known = known;
+  const char *value = trim_start (colon + 1, end);
   r->value = value;
   r->value_len = (gsize) (end - value);
   r->value_plain = plain;
@@ -560,8 +575,7 @@ via_branch (Scratch *s, const char *via)
   const char *p = via;
   CsSipSpan span;
 
-  while (*p != '\0' && *p != ';' && *p != ',')
-    p++;
+  p += strcspn (p, ";,");
   if (*p != ';' || !cs_sip_params_find (p, "branch", 6, &span))
     return NULL;
   return span_string (s, &span, TRUE);
