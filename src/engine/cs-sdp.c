@@ -8,18 +8,96 @@
 
 #define MAX_FIELDS 8
 
+/* Parsing collects the media blocks, formats and strings in a per-thread scratch (no
+ * allocation once warm); sdp_freeze then copies them into one allocation. */
+typedef struct
+{
+  CsSdpMedia media[CS_SDP_MAX_MEDIA];
+  guint first_format[CS_SDP_MAX_MEDIA];
+  guint n_formats[CS_SDP_MAX_MEDIA];
+  guint n_media;
+  CsSdpFormat *formats; /* every block's formats, block after block */
+  guint formats_len, formats_size;
+  char *strings;
+  gsize strings_used, strings_size;
+} SdpScratch;
+
 typedef struct
 {
   CsSdp *sdp;
+  SdpScratch *s;
   CsSdpMedia *media;   /* current m= block, NULL at session level */
   gboolean skip_media; /* past CS_SDP_MAX_MEDIA: attributes of dropped blocks are ignored */
 } SdpParser;
 
 static void
+scratch_free (gpointer data)
+{
+  SdpScratch *s = data;
+
+  g_free (s->formats);
+  g_free (s->strings);
+  g_free (s);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+/* a thread keeps at most this much string scratch between descriptions */
+#define STRINGS_KEEP (64 * 1024)
+
+/* Room for strings_room bytes of strings: every string is a piece of one line of the
+ * text plus a NUL, so twice the text's length is enough and they never move. */
+static SdpScratch *
+scratch_get (gsize strings_room)
+{
+  SdpScratch *s = g_private_get (&scratch_key);
+
+  if (s == NULL)
+    {
+      s = g_new0 (SdpScratch, 1);
+      g_private_set (&scratch_key, s);
+    }
+  if (s->strings_size < strings_room || s->strings_size > MAX (STRINGS_KEEP, strings_room))
+    {
+      g_free (s->strings);
+      s->strings_size = MAX (strings_room, 1024);
+      s->strings = g_malloc (s->strings_size);
+    }
+  s->n_media = 0;
+  s->formats_len = 0;
+  s->strings_used = 0;
+  return s;
+}
+
+static char *
+scratch_strdup (SdpScratch *s, const char *text)
+{
+  gsize n = strlen (text) + 1;
+  char *copy = s->strings + s->strings_used;
+
+  g_assert (s->strings_size - s->strings_used >= n);
+  memcpy (copy, text, n);
+  s->strings_used += n;
+  return copy;
+}
+
+static CsSdpFormat *
+scratch_add_format (SdpScratch *s)
+{
+  if (s->formats_len == s->formats_size)
+    {
+      s->formats_size = MAX (16, s->formats_size * 2);
+      s->formats = g_renew (CsSdpFormat, s->formats, s->formats_size);
+    }
+  return &s->formats[s->formats_len++];
+}
+
+/* Reasons are literals: they outlive every description. */
+static void
 note_malformed (CsSdp *sdp, const char *reason)
 {
   if (sdp->malformed == NULL)
-    sdp->malformed = g_strdup (reason);
+    sdp->malformed = (char *) reason;
 }
 
 /* Decimal digits only, no sign, no overflow past max. */
@@ -100,41 +178,16 @@ strip (char *s)
   return s;
 }
 
-static void
-clear_format (gpointer data)
-{
-  CsSdpFormat *format = data;
-
-  g_free (format->encoding);
-  g_free (format->fmtp);
-}
-
-static void
-free_media (gpointer data)
-{
-  CsSdpMedia *media = data;
-
-  g_free (media->media);
-  g_free (media->proto);
-  g_array_unref (media->formats);
-  g_free (media);
-}
-
 void
 cs_sdp_free (CsSdp *sdp)
 {
-  if (sdp == NULL)
-    return;
-  g_free (sdp->origin_username);
-  g_free (sdp->session_name);
-  g_ptr_array_unref (sdp->media);
-  g_free (sdp->malformed);
-  g_free (sdp);
+  g_free (sdp); /* one allocation, see sdp_freeze */
 }
 
 static void
-parse_origin (CsSdp *sdp, char *value)
+parse_origin (SdpParser *p, char *value)
 {
+  CsSdp *sdp = p->sdp;
   char *f[MAX_FIELDS];
   int n = split_fields (value, f, 6);
 
@@ -144,10 +197,10 @@ parse_origin (CsSdp *sdp, char *value)
     {
       note_malformed (sdp, "bad o= line");
       if (n >= 1)
-        sdp->origin_username = g_strdup (f[0]);
+        sdp->origin_username = scratch_strdup (p->s, f[0]);
       return;
     }
-  sdp->origin_username = g_strdup (f[0]);
+  sdp->origin_username = scratch_strdup (p->s, f[0]);
   if (!parse_uint (f[1], G_MAXUINT64, &sdp->session_id)
       || !parse_uint (f[2], G_MAXUINT64, &sdp->session_version))
     note_malformed (sdp, "bad o= line");
@@ -181,7 +234,7 @@ parse_media (SdpParser *p, char *value)
   char *f[MAX_FIELDS];
   guint64 port = 0, n_ports = 1;
 
-  if (sdp->media->len >= CS_SDP_MAX_MEDIA)
+  if (p->s->n_media >= CS_SDP_MAX_MEDIA)
     {
       note_malformed (sdp, "too many m= lines");
       p->media = NULL;
@@ -190,23 +243,25 @@ parse_media (SdpParser *p, char *value)
     }
   p->skip_media = FALSE;
 
-  CsSdpMedia *media = g_new0 (CsSdpMedia, 1);
-  media->formats = g_array_new (FALSE, TRUE, sizeof (CsSdpFormat));
-  g_array_set_clear_func (media->formats, clear_format);
+  SdpScratch *s = p->s;
+  guint index = s->n_media++;
+  CsSdpMedia *media = &s->media[index];
+  memset (media, 0, sizeof *media);
+  s->first_format[index] = s->formats_len;
+  s->n_formats[index] = 0;
   media->connection = sdp->connection;
   media->direction = sdp->direction;
   media->n_ports = 1;
-  g_ptr_array_add (sdp->media, media);
   p->media = media;
 
   int n = split_fields (value, f, 3);
   if (n < 3)
     {
       note_malformed (sdp, "bad m= line");
-      media->media = n >= 1 ? g_strdup (f[0]) : g_strdup ("");
+      media->media = scratch_strdup (s, n >= 1 ? f[0] : "");
       return;
     }
-  media->media = g_strdup (f[0]);
+  media->media = scratch_strdup (s, f[0]);
   char *slash = strchr (f[1], '/');
   if (slash != NULL)
     *slash = '\0';
@@ -222,7 +277,7 @@ parse_media (SdpParser *p, char *value)
     rest++;
   if (*rest != '\0')
     *rest++ = '\0';
-  media->proto = g_strdup (f[2]);
+  media->proto = scratch_strdup (s, f[2]);
   gboolean is_rtp = strstr (media->proto, "RTP") != NULL;
 
   char *saveptr = NULL;
@@ -237,24 +292,31 @@ parse_media (SdpParser *p, char *value)
             note_malformed (sdp, "bad format in m= line");
           continue;
         }
-      if (media->formats->len >= CS_SDP_MAX_FORMATS)
+      if (s->n_formats[index] >= CS_SDP_MAX_FORMATS)
         {
           note_malformed (sdp, "too many formats in m= line");
           break;
         }
-      CsSdpFormat format = { .payload_type = (guint8) pt };
-      g_array_append_val (media->formats, format);
+      CsSdpFormat *format = scratch_add_format (s);
+      *format = (CsSdpFormat){ .payload_type = (guint8) pt };
+      s->n_formats[index]++;
     }
 }
 
+/* The current block's format for a payload type written as text, or NULL. */
 static CsSdpFormat *
-find_format (CsSdpMedia *media, const char *pt_text)
+find_format (SdpParser *p, const char *pt_text)
 {
   guint64 pt;
 
-  if (media == NULL || !parse_uint (pt_text, 127, &pt))
+  if (p->media == NULL || !parse_uint (pt_text, 127, &pt))
     return NULL;
-  return (CsSdpFormat *) cs_sdp_media_find_format (media, (guint8) pt);
+  guint index = (guint) (p->media - p->s->media);
+  CsSdpFormat *formats = p->s->formats + p->s->first_format[index];
+  for (guint i = 0; i < p->s->n_formats[index]; i++)
+    if (formats[i].payload_type == pt)
+      return &formats[i];
+  return NULL;
 }
 
 static void
@@ -268,7 +330,7 @@ parse_rtpmap (SdpParser *p, char *value)
       note_malformed (p->sdp, "bad rtpmap");
       return;
     }
-  CsSdpFormat *format = find_format (p->media, f[0]);
+  CsSdpFormat *format = find_format (p, f[0]);
   if (format == NULL)
     {
       if (p->media != NULL && !parse_uint (f[0], 127, &(guint64){ 0 }))
@@ -298,8 +360,7 @@ parse_rtpmap (SdpParser *p, char *value)
     note_malformed (p->sdp, "bad rtpmap");
   if (channels == 0 && g_strcmp0 (p->media->media, "audio") == 0)
     channels = 1;
-  g_free (format->encoding);
-  format->encoding = g_strdup (parts[0]);
+  format->encoding = scratch_strdup (p->s, parts[0]);
   format->clock_rate = rate;
   format->channels = channels;
 }
@@ -339,9 +400,9 @@ parse_attribute (SdpParser *p, char *value)
       char *f[MAX_FIELDS];
       if (split_fields (attr_value, f, 2) == 2)
         {
-          CsSdpFormat *format = find_format (p->media, f[0]);
+          CsSdpFormat *format = find_format (p, f[0]);
           if (format != NULL && format->fmtp == NULL)
-            format->fmtp = g_strdup (strip (f[1]));
+            format->fmtp = scratch_strdup (p->s, strip (f[1]));
         }
     }
   else if (strcmp (value, "ptime") == 0)
@@ -363,6 +424,59 @@ parse_attribute (SdpParser *p, char *value)
       else
         note_malformed (p->sdp, "bad rtcp attribute");
     }
+}
+
+static char *
+relocate (char *p, const SdpScratch *s, char *to)
+{
+  if (p != NULL && p >= s->strings && p < s->strings + s->strings_used)
+    return to + (p - s->strings);
+  return p;
+}
+
+/* One allocation: the CsSdp, the media view (GPtrArray's public part, then pdata), the
+ * blocks, their format views (GArray's public part), the formats, then the strings. */
+static CsSdp *
+sdp_freeze (const CsSdp *parsed, const SdpScratch *s)
+{
+  guint n = s->n_media, n_formats = s->formats_len;
+  gsize size = sizeof (CsSdp) + sizeof (GPtrArray) + n * sizeof (gpointer)
+               + n * (sizeof (CsSdpMedia) + sizeof (GArray)) + n_formats * sizeof (CsSdpFormat)
+               + s->strings_used;
+  CsSdp *sdp = g_malloc (size);
+  GPtrArray *media_view = (GPtrArray *) (sdp + 1);
+  CsSdpMedia *media = (CsSdpMedia *) ((gpointer *) (media_view + 1) + n);
+  GArray *format_views = (GArray *) (media + n);
+  CsSdpFormat *formats = (CsSdpFormat *) (format_views + n);
+  char *strings = (char *) (formats + n_formats);
+
+  G_STATIC_ASSERT (sizeof (CsSdp) % 8 == 0 && sizeof (CsSdpMedia) % 8 == 0);
+  G_STATIC_ASSERT (sizeof (CsSdpFormat) % 8 == 0 && sizeof (GArray) % 8 == 0);
+  G_STATIC_ASSERT (sizeof (GPtrArray) % 8 == 0);
+  *sdp = *parsed;
+  memcpy (strings, s->strings, s->strings_used);
+  sdp->origin_username = relocate (sdp->origin_username, s, strings);
+  sdp->session_name = relocate (sdp->session_name, s, strings);
+  sdp->media = media_view;
+  media_view->pdata = (gpointer *) (media_view + 1);
+  media_view->len = n;
+  for (guint i = 0; i < n_formats; i++)
+    {
+      formats[i] = s->formats[i];
+      formats[i].encoding = relocate (formats[i].encoding, s, strings);
+      formats[i].fmtp = relocate (formats[i].fmtp, s, strings);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      media[i] = s->media[i];
+      media[i].media = relocate (media[i].media, s, strings);
+      media[i].proto = relocate (media[i].proto, s, strings);
+      format_views[i].data = (gchar *) (formats + s->first_format[i]);
+      format_views[i].len = s->n_formats[i];
+      media[i].formats = &format_views[i];
+      media_view->pdata[i] = &media[i];
+    }
+  return sdp;
 }
 
 /* TRUE when the n bytes hold no NUL and no byte >= 0x80 */
@@ -409,9 +523,10 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
       len = strlen (copy);
     }
   end = copy + len;
-  p.sdp = g_new0 (CsSdp, 1);
-  p.sdp->media = g_ptr_array_new_with_free_func (free_media);
+  CsSdp parsed = { 0 };
+  p.sdp = &parsed;
   p.sdp->direction = CS_SDP_SENDRECV;
+  p.s = scratch_get (2 * len + 64);
 
   line = copy;
   while (line != NULL)
@@ -453,9 +568,9 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
       else if (p.skip_media)
         ; /* lines of a dropped m= block */
       else if (type == 'o')
-        parse_origin (p.sdp, value);
+        parse_origin (&p, value);
       else if (type == 's' && p.media == NULL && p.sdp->session_name == NULL)
-        p.sdp->session_name = g_strdup (skip_space (value));
+        p.sdp->session_name = scratch_strdup (p.s, skip_space (value));
       else if (type == 'c')
         parse_connection (p.sdp, p.media != NULL ? &p.media->connection : &p.sdp->connection,
                           value);
@@ -466,11 +581,10 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
 
   if (!has_version)
     {
-      cs_sdp_free (p.sdp);
       g_set_error_literal (error, CS_SDP_ERROR, CS_SDP_ERROR_MALFORMED, "not SDP: no v= line");
       return NULL;
     }
-  return p.sdp;
+  return sdp_freeze (&parsed, p.s);
 }
 
 const char *
