@@ -483,11 +483,23 @@ sdp_freeze (const CsSdp *parsed, const SdpScratch *s)
 static gboolean
 text_is_plain (const char *text, gsize n)
 {
-  guint8 any = 0;
+  guint64 high = 0, zero = 0;
+  gsize i = 0;
 
-  for (gsize i = 0; i < n; i++)
-    any |= (guint8) text[i] == 0 ? 0x80 : (guint8) text[i];
-  return (any & 0x80) == 0;
+  /* eight bytes at a time: any high bit, any zero byte */
+  for (; i + 8 <= n; i += 8)
+    {
+      guint64 w;
+      memcpy (&w, text + i, 8);
+      high |= w;
+      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
+    }
+  for (; i < n; i++)
+    {
+      high |= (guint8) text[i];
+      zero |= text[i] == 0 ? 0x80 : 0;
+    }
+  return ((high | zero) & G_GUINT64_CONSTANT (0x8080808080808080)) == 0;
 }
 
 /* g_strstrip for a string known to end without white space */

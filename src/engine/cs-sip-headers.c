@@ -429,7 +429,12 @@ cs_sip_header_known_index (const char *name, gsize len)
       if (slot == 0)
         return -1;
       const KnownName *known = &known_names[slot - 1];
-      if (known->len == len && memcmp (known->name, name, len) == 0)
+      if (known->len != len)
+        continue;
+      gsize i = 0;
+      while (i < len && known->name[i] == name[i])
+        i++;
+      if (i == len)
         return slot - 1;
     }
 }

@@ -1,7 +1,10 @@
-/* cs-sip-message-private.h — start-line checks shared by detection and parsing */
+/* cs-sip-message-private.h — shared by the SIP parser files: start-line checks, header
+ * names, span scanners, the parse scratch and the decoded-field step */
 #pragma once
 
 #include "cs-sip-message.h"
+
+#include <string.h>
 
 G_BEGIN_DECLS
 
@@ -73,5 +76,89 @@ typedef struct
 gboolean cs_sip_addr_scan (const char *value, CsSipAddrSpans *out);
 /* cs_sip_uri_dup_user without the copy: FALSE when the URI has no user part. */
 gboolean cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out);
+
+/* Parsing (cs-sip-message.c, cs-sip-decode.c): the message's strings collect in a
+ * per-thread scratch, copied once into the message's allocation at the end. */
+typedef struct
+{
+  char *data;
+  gsize size;
+  gsize used;
+} CsSipScratch;
+
+/* Only while no pointer into the scratch is held (offsets are fine). */
+static inline void
+cs_sip_scratch_reserve (CsSipScratch *s, gsize n)
+{
+  if (s->size - s->used >= n)
+    return;
+  while (s->size - s->used < n)
+    s->size *= 2;
+  s->data = g_realloc (s->data, s->size);
+}
+
+/* Appends n bytes; the room must have been reserved. Returns the offset. */
+static inline gsize
+cs_sip_scratch_put (CsSipScratch *s, const char *text, gsize n)
+{
+  gsize at = s->used;
+
+  g_assert (s->size - s->used >= n);
+  memcpy (s->data + at, text, n);
+  s->used += n;
+  return at;
+}
+
+/* A NUL-terminated copy in reserved room. */
+static inline char *
+cs_sip_scratch_strndup (CsSipScratch *s, const char *text, gsize n)
+{
+  gsize at = cs_sip_scratch_put (s, text, n);
+
+  s->data[s->used++] = '\0';
+  return s->data + at;
+}
+
+/* The headers the parser decodes, found by name (long or compact, any case). */
+typedef enum
+{
+  CS_SIP_HID_OTHER,
+  CS_SIP_HID_CALL_ID,
+  CS_SIP_HID_FROM,
+  CS_SIP_HID_TO,
+  CS_SIP_HID_CSEQ,
+  CS_SIP_HID_VIA,
+  CS_SIP_HID_CONTACT,
+  CS_SIP_HID_CONTENT_LENGTH,
+  CS_SIP_HID_CONTENT_TYPE,
+  CS_SIP_HID_USER_AGENT,
+  CS_SIP_HID_SERVER,
+} CsSipHeaderId;
+
+/* What the header scan records per kept header. */
+typedef struct
+{
+  gsize value; /* offset of the NUL-terminated value in the scratch */
+  guint32 len; /* value length */
+  guint8 id;   /* CsSipHeaderId */
+} CsSipScannedHeader;
+
+/* Literal reasons are kept as they are; they outlive every message. */
+static inline void
+cs_sip_note_malformed (CsSipMessage *msg, const char *reason)
+{
+  if (msg->malformed == NULL)
+    msg->malformed = (char *) reason;
+}
+
+/* CsSipHeaderId of a name (known: its cs_sip_header_known_index, or -1). */
+void cs_sip_header_ids_init (void);
+guint8 cs_sip_header_id (const char *name, gsize len, int known);
+/* Fills the decoded fields from the first header of each kind (values NUL-terminated in
+ * the scratch, which must have room for twice their size); returns the raw Content-Type
+ * value. */
+const char *cs_sip_decode_headers (CsSipMessage *msg, CsSipScratch *s,
+                                   const CsSipScannedHeader *headers, guint n);
+gboolean cs_sip_parse_content_length (const char *value, gint64 *out);
 
 G_END_DECLS
