@@ -24,8 +24,7 @@ header_id_slow (const char *name, gsize len)
   return CS_SIP_HID_OTHER;
 }
 
-#define KNOWN_SLOTS 128
-static guint8 known_ids[KNOWN_SLOTS];
+guint8 cs_sip_known_header_ids[CS_SIP_KNOWN_SLOTS];
 
 void
 cs_sip_header_ids_init (void)
@@ -35,10 +34,10 @@ cs_sip_header_ids_init (void)
   if (g_once_init_enter (&done))
     {
       cs_sip_header_names_init ();
-      for (int i = 0; i < KNOWN_SLOTS; i++)
+      for (int i = 0; i < CS_SIP_KNOWN_SLOTS; i++)
         {
           const char *name = cs_sip_header_known_by_index (i);
-          known_ids[i]
+          cs_sip_known_header_ids[i]
               = name != NULL ? (guint8) header_id_slow (name, strlen (name)) : CS_SIP_HID_OTHER;
         }
       g_once_init_leave (&done, 1);
@@ -49,7 +48,7 @@ guint8
 cs_sip_header_id (const char *name, gsize len, int known)
 {
   if (known >= 0)
-    return known < KNOWN_SLOTS ? known_ids[known] : CS_SIP_HID_OTHER;
+    return known < CS_SIP_KNOWN_SLOTS ? cs_sip_known_header_ids[known] : CS_SIP_HID_OTHER;
   return (guint8) header_id_slow (name, len);
 }
 

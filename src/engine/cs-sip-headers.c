@@ -390,15 +390,8 @@ static const KnownName known_names[] = {
 /* clang-format on */
 #undef KNOWN
 
-/* Known names by a hash of length, first and last byte (open addressing), built once. */
-#define KNOWN_SLOTS 256
-static guint8 known_table[KNOWN_SLOTS]; /* index + 1, 0 = empty */
-
-static guint
-known_hash (const char *name, gsize len)
-{
-  return ((guint) len * 31u + (guint8) name[0] * 7u + (guint8) name[len - 1]) & (KNOWN_SLOTS - 1);
-}
+CsSipKnownSlot cs_sip_known_slots[CS_SIP_KNOWN_SLOTS];
+guint64 cs_sip_known_masks[9];
 
 void
 cs_sip_header_names_init (void)
@@ -407,12 +400,25 @@ cs_sip_header_names_init (void)
 
   if (g_once_init_enter (&done))
     {
+      for (gsize n = 0; n <= 8; n++)
+        {
+          guint8 bytes[8] = { 0 };
+          memset (bytes, 0xff, n);
+          memcpy (&cs_sip_known_masks[n], bytes, 8);
+        }
       for (gsize i = 0; i < G_N_ELEMENTS (known_names); i++)
         {
-          guint h = known_hash (known_names[i].name, known_names[i].len);
-          while (known_table[h] != 0)
-            h = (h + 1) & (KNOWN_SLOTS - 1);
-          known_table[h] = (guint8) (i + 1);
+          const KnownName *known = &known_names[i];
+          guint h = cs_sip_known_hash (known->name, known->len);
+          char head[8] = { 0 };
+
+          while (cs_sip_known_slots[h].index != 0)
+            h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1);
+          memcpy (head, known->name, MIN (known->len, 8));
+          memcpy (&cs_sip_known_slots[h].head, head, 8);
+          cs_sip_known_slots[h].len = (guint8) known->len;
+          cs_sip_known_slots[h].index = (guint8) (i + 1);
+          cs_sip_known_slots[h].name = known->name;
         }
       g_once_init_leave (&done, 1);
     }
@@ -421,21 +427,15 @@ cs_sip_header_names_init (void)
 int
 cs_sip_header_known_index (const char *name, gsize len)
 {
-  if (len == 0)
+  if (len == 0 || len > 255)
     return -1;
-  for (guint h = known_hash (name, len);; h = (h + 1) & (KNOWN_SLOTS - 1))
+  for (guint h = cs_sip_known_hash (name, len);; h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1))
     {
-      guint8 slot = known_table[h];
-      if (slot == 0)
+      const CsSipKnownSlot *slot = &cs_sip_known_slots[h];
+      if (slot->index == 0)
         return -1;
-      const KnownName *known = &known_names[slot - 1];
-      if (known->len != len)
-        continue;
-      gsize i = 0;
-      while (i < len && known->name[i] == name[i])
-        i++;
-      if (i == len)
-        return slot - 1;
+      if (slot->len == len && memcmp (slot->name, name, len) == 0)
+        return slot->index - 1;
     }
 }
 

@@ -48,6 +48,47 @@ gboolean cs_sip_starts_like_sip (const guint8 *line, gsize n);
 /* Header names agents usually write (cs-sip-headers.c): index of the exact spelling,
  * -1 when name is not one of them; and back. */
 int cs_sip_header_known_index (const char *name, gsize len);
+
+/* The table behind it: a hash of length, first and last byte, open addressing; each slot
+ * keeps the name's first 8 bytes as a word so most checks are one compare. */
+#define CS_SIP_KNOWN_SLOTS 256
+typedef struct
+{
+  guint64 head;     /* first min (len, 8) bytes, zero-padded */
+  const char *name; /* the constant spelling */
+  guint8 len;
+  guint8 index; /* index + 1; 0 = empty slot */
+} CsSipKnownSlot;
+extern CsSipKnownSlot cs_sip_known_slots[CS_SIP_KNOWN_SLOTS];
+extern guint64 cs_sip_known_masks[9]; /* the first n bytes of a word set */
+
+static inline guint
+cs_sip_known_hash (const char *name, gsize len)
+{
+  return ((guint) len * 31u + (guint8) name[0] * 7u + (guint8) name[len - 1])
+         & (CS_SIP_KNOWN_SLOTS - 1);
+}
+
+/* cs_sip_header_known_index when 8 bytes from name may be read (readable >= 8). */
+static inline int
+cs_sip_header_known_index_at (const char *name, gsize len, gsize readable)
+{
+  guint64 w;
+
+  if (len == 0 || len > 255 || readable < 8)
+    return cs_sip_header_known_index (name, len);
+  memcpy (&w, name, 8);
+  w &= cs_sip_known_masks[MIN (len, 8)];
+  for (guint h = cs_sip_known_hash (name, len);; h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1))
+    {
+      const CsSipKnownSlot *slot = &cs_sip_known_slots[h];
+      if (slot->index == 0)
+        return -1;
+      if (slot->len == len && slot->head == w
+          && (len <= 8 || memcmp (slot->name + 8, name + 8, len - 8) == 0))
+        return slot->index - 1;
+    }
+}
 /* Builds the table cs_sip_header_known_index reads; call once before it. */
 void cs_sip_header_names_init (void);
 const char *cs_sip_header_known_by_index (int index);
@@ -154,6 +195,7 @@ cs_sip_note_malformed (CsSipMessage *msg, const char *reason)
 /* CsSipHeaderId of a name (known: its cs_sip_header_known_index, or -1). */
 void cs_sip_header_ids_init (void);
 guint8 cs_sip_header_id (const char *name, gsize len, int known);
+extern guint8 cs_sip_known_header_ids[CS_SIP_KNOWN_SLOTS]; /* by known index */
 /* Fills the decoded fields from the first header of each kind (values NUL-terminated in
  * the scratch, which must have room for twice their size); returns the raw Content-Type
  * value. */
