@@ -280,10 +280,18 @@ parse_media (SdpParser *p, char *value)
   media->proto = scratch_strdup (s, f[2]);
   gboolean is_rtp = strstr (media->proto, "RTP") != NULL;
 
-  char *saveptr = NULL;
-  for (char *fmt = strtok_r (rest, " \t", &saveptr); fmt != NULL;
-       fmt = strtok_r (NULL, " \t", &saveptr))
+  /* the formats: tokens between runs of spaces and tabs (as strtok_r would split) */
+  for (char *q = rest;;)
     {
+      while (*q == ' ' || *q == '\t')
+        q++;
+      if (*q == '\0')
+        break;
+      char *fmt = q;
+      while (*q != '\0' && *q != ' ' && *q != '\t')
+        q++;
+      if (*q != '\0')
+        *q++ = '\0';
       guint64 pt;
       if (!parse_uint (fmt, 127, &pt))
         {
@@ -365,6 +373,52 @@ parse_rtpmap (SdpParser *p, char *value)
   format->channels = channels;
 }
 
+typedef enum
+{
+  ATTR_OTHER,
+  ATTR_SENDRECV,
+  ATTR_SENDONLY,
+  ATTR_RECVONLY,
+  ATTR_INACTIVE,
+  ATTR_RTCP_MUX,
+  ATTR_RTPMAP,
+  ATTR_FMTP,
+  ATTR_PTIME,
+  ATTR_MAXPTIME,
+  ATTR_RTCP,
+} SdpAttribute;
+
+/* The attributes we read, by exact (case-sensitive) name: length first, then one compare. */
+static SdpAttribute
+attribute_of (const char *name)
+{
+#define A(n, a)                                                                                    \
+  {                                                                                                \
+    n, sizeof (n) - 1, a                                                                           \
+  }
+  static const struct
+  {
+    const char *name;
+    gsize len;
+    SdpAttribute attribute;
+  } attributes[] = {
+    A ("sendrecv", ATTR_SENDRECV), A ("sendonly", ATTR_SENDONLY), A ("recvonly", ATTR_RECVONLY),
+    A ("inactive", ATTR_INACTIVE), A ("rtcp-mux", ATTR_RTCP_MUX), A ("rtpmap", ATTR_RTPMAP),
+    A ("fmtp", ATTR_FMTP),         A ("ptime", ATTR_PTIME),       A ("maxptime", ATTR_MAXPTIME),
+    A ("rtcp", ATTR_RTCP),
+  };
+#undef A
+  gsize len = strlen (name);
+
+  if (len < 4 || len > 8)
+    return ATTR_OTHER;
+  for (gsize i = 0; i < G_N_ELEMENTS (attributes); i++)
+    if (attributes[i].len == len && attributes[i].name[0] == name[0]
+        && memcmp (attributes[i].name, name, len) == 0)
+      return attributes[i].attribute;
+  return ATTR_OTHER;
+}
+
 static void
 parse_attribute (SdpParser *p, char *value)
 {
@@ -378,24 +432,25 @@ parse_attribute (SdpParser *p, char *value)
       attr_value = colon + 1;
     }
   value = strip (value);
+  SdpAttribute attribute = attribute_of (value);
 
-  if (strcmp (value, "sendrecv") == 0)
+  if (attribute == ATTR_SENDRECV)
     *direction = CS_SDP_SENDRECV;
-  else if (strcmp (value, "sendonly") == 0)
+  else if (attribute == ATTR_SENDONLY)
     *direction = CS_SDP_SENDONLY;
-  else if (strcmp (value, "recvonly") == 0)
+  else if (attribute == ATTR_RECVONLY)
     *direction = CS_SDP_RECVONLY;
-  else if (strcmp (value, "inactive") == 0)
+  else if (attribute == ATTR_INACTIVE)
     *direction = CS_SDP_INACTIVE;
   else if (p->media == NULL)
     return; /* other session-level attributes carry nothing we keep */
-  else if (strcmp (value, "rtcp-mux") == 0)
+  else if (attribute == ATTR_RTCP_MUX)
     p->media->rtcp_mux = TRUE;
   else if (attr_value == NULL)
     return;
-  else if (strcmp (value, "rtpmap") == 0)
+  else if (attribute == ATTR_RTPMAP)
     parse_rtpmap (p, attr_value);
-  else if (strcmp (value, "fmtp") == 0)
+  else if (attribute == ATTR_FMTP)
     {
       char *f[MAX_FIELDS];
       if (split_fields (attr_value, f, 2) == 2)
@@ -405,17 +460,17 @@ parse_attribute (SdpParser *p, char *value)
             format->fmtp = scratch_strdup (p->s, strip (f[1]));
         }
     }
-  else if (strcmp (value, "ptime") == 0)
+  else if (attribute == ATTR_PTIME)
     {
       if (!parse_uint_prefix (strip (attr_value), 100000, &p->media->ptime))
         note_malformed (p->sdp, "bad ptime");
     }
-  else if (strcmp (value, "maxptime") == 0)
+  else if (attribute == ATTR_MAXPTIME)
     {
       if (!parse_uint_prefix (strip (attr_value), 100000, &p->media->maxptime))
         note_malformed (p->sdp, "bad maxptime");
     }
-  else if (strcmp (value, "rtcp") == 0)
+  else if (attribute == ATTR_RTCP)
     {
       char *f[MAX_FIELDS];
       guint64 port;
