@@ -2,6 +2,9 @@
 #include "cs-sip-message-private.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* RFC 3261 token characters: alphanumerics and -.!%*_+`'~ */
 #define T(c) [c] = 1
@@ -35,6 +38,21 @@ cs_sip_is_strict_start_line (const guint8 *line, gsize n)
   if (i == 0 || i >= n || line[i] != ' ')
     return FALSE;
   gsize uri_start = ++i;
+#ifdef __SSE2__
+  /* the URI ends at a byte <= ' ' or DEL: 16 bytes at a time */
+  const __m128i space = _mm_set1_epi8 (' '), del = _mm_set1_epi8 (0x7f);
+  for (; i + 16 <= n; i += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (line + i));
+      __m128i low = _mm_cmpeq_epi8 (_mm_min_epu8 (v, space), v);
+      guint stop = (guint) _mm_movemask_epi8 (_mm_or_si128 (low, _mm_cmpeq_epi8 (v, del)));
+      if (stop != 0)
+        {
+          i += (gsize) __builtin_ctz (stop);
+          break;
+        }
+    }
+#endif
   while (i < n && line[i] > ' ' && line[i] != 0x7f)
     i++;
   if (i == uri_start || i >= n || line[i] != ' ')
