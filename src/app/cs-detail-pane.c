@@ -41,14 +41,18 @@ rebuild_text (const CsSipMessage *msg)
   else
     g_string_append_printf (text, "SIP/2.0 %u %s\r\n", msg->status_code,
                             msg->reason ? msg->reason : "");
-  for (guint i = 0; msg->headers != NULL && i < msg->headers->len; i++)
+  const GPtrArray *headers = cs_sip_message_get_headers (msg);
+  gsize body_len;
+  const char *body = cs_sip_message_get_body (msg, &body_len);
+
+  for (guint i = 0; i < headers->len; i++)
     {
-      const CsSipHeader *h = g_ptr_array_index (msg->headers, i);
+      const CsSipHeader *h = g_ptr_array_index (headers, i);
       g_string_append_printf (text, "%s: %s\r\n", h->name, h->value);
     }
   g_string_append (text, "\r\n");
-  if (msg->body != NULL && msg->body_len > 0)
-    g_string_append_len (text, msg->body, (gssize) msg->body_len);
+  if (body != NULL && body_len > 0)
+    g_string_append_len (text, body, (gssize) body_len);
   return g_string_free (text, FALSE);
 }
 

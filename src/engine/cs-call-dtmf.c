@@ -116,9 +116,11 @@ cs_collect_info_dtmf (CsCall *call, GArray *out)
           = i < call->retransmitted->len ? g_array_index (call->retransmitted, gboolean, i) : FALSE;
       CsCallDtmf entry = { 0 };
       guint duration_ms = 0;
+      gsize body_len;
+      const char *body = cs_sip_message_get_body (msg, &body_len);
 
       if (!msg->is_request || msg->method != CS_SIP_METHOD_INFO || repeated
-          || !cs_dtmf_parse_sip_info (msg->content_type, (const guint8 *) msg->body, msg->body_len,
+          || !cs_dtmf_parse_sip_info (msg->content_type, (const guint8 *) body, body_len,
                                       &entry.digit, &duration_ms))
         continue;
       entry.start_ns = msg->ts_ns;

@@ -8,18 +8,96 @@
 
 #define MAX_FIELDS 8
 
+/* Parsing collects the media blocks, formats and strings in a per-thread scratch (no
+ * allocation once warm); sdp_freeze then copies them into one allocation. */
+typedef struct
+{
+  CsSdpMedia media[CS_SDP_MAX_MEDIA];
+  guint first_format[CS_SDP_MAX_MEDIA];
+  guint n_formats[CS_SDP_MAX_MEDIA];
+  guint n_media;
+  CsSdpFormat *formats; /* every block's formats, block after block */
+  guint formats_len, formats_size;
+  char *strings;
+  gsize strings_used, strings_size;
+} SdpScratch;
+
 typedef struct
 {
   CsSdp *sdp;
+  SdpScratch *s;
   CsSdpMedia *media;   /* current m= block, NULL at session level */
   gboolean skip_media; /* past CS_SDP_MAX_MEDIA: attributes of dropped blocks are ignored */
 } SdpParser;
 
 static void
+scratch_free (gpointer data)
+{
+  SdpScratch *s = data;
+
+  g_free (s->formats);
+  g_free (s->strings);
+  g_free (s);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+/* a thread keeps at most this much string scratch between descriptions */
+#define STRINGS_KEEP (64 * 1024)
+
+/* Room for strings_room bytes of strings: every string is a piece of one line of the
+ * text plus a NUL, so twice the text's length is enough and they never move. */
+static SdpScratch *
+scratch_get (gsize strings_room)
+{
+  SdpScratch *s = g_private_get (&scratch_key);
+
+  if (s == NULL)
+    {
+      s = g_new0 (SdpScratch, 1);
+      g_private_set (&scratch_key, s);
+    }
+  if (s->strings_size < strings_room || s->strings_size > MAX (STRINGS_KEEP, strings_room))
+    {
+      g_free (s->strings);
+      s->strings_size = MAX (strings_room, 1024);
+      s->strings = g_malloc (s->strings_size);
+    }
+  s->n_media = 0;
+  s->formats_len = 0;
+  s->strings_used = 0;
+  return s;
+}
+
+static char *
+scratch_strdup (SdpScratch *s, const char *text)
+{
+  gsize n = strlen (text) + 1;
+  char *copy = s->strings + s->strings_used;
+
+  g_assert (s->strings_size - s->strings_used >= n);
+  memcpy (copy, text, n);
+  s->strings_used += n;
+  return copy;
+}
+
+static CsSdpFormat *
+scratch_add_format (SdpScratch *s)
+{
+  if (s->formats_len == s->formats_size)
+    {
+      s->formats_size = MAX (16, s->formats_size * 2);
+      s->formats = g_renew (CsSdpFormat, s->formats, s->formats_size);
+    }
+  return &s->formats[s->formats_len++];
+}
+
+/* Reasons are literals: they outlive every description. */
+static void
 note_malformed (CsSdp *sdp, const char *reason)
 {
   if (sdp->malformed == NULL)
-    sdp->malformed = g_strdup (reason);
+    sdp->malformed = (char *) reason;
 }
 
 /* Decimal digits only, no sign, no overflow past max. */
@@ -85,41 +163,31 @@ split_fields (char *s, char **fields, int max)
   return n;
 }
 
-static void
-clear_format (gpointer data)
+/* g_strstrip without moving the text: the stripped string starts at the result */
+static char *
+strip (char *s)
 {
-  CsSdpFormat *format = data;
+  char *end;
 
-  g_free (format->encoding);
-  g_free (format->fmtp);
-}
-
-static void
-free_media (gpointer data)
-{
-  CsSdpMedia *media = data;
-
-  g_free (media->media);
-  g_free (media->proto);
-  g_array_unref (media->formats);
-  g_free (media);
+  while (g_ascii_isspace (*s))
+    s++;
+  end = s + strlen (s);
+  while (end > s && g_ascii_isspace (end[-1]))
+    end--;
+  *end = '\0';
+  return s;
 }
 
 void
 cs_sdp_free (CsSdp *sdp)
 {
-  if (sdp == NULL)
-    return;
-  g_free (sdp->origin_username);
-  g_free (sdp->session_name);
-  g_ptr_array_unref (sdp->media);
-  g_free (sdp->malformed);
-  g_free (sdp);
+  g_free (sdp); /* one allocation, see sdp_freeze */
 }
 
 static void
-parse_origin (CsSdp *sdp, char *value)
+parse_origin (SdpParser *p, char *value)
 {
+  CsSdp *sdp = p->sdp;
   char *f[MAX_FIELDS];
   int n = split_fields (value, f, 6);
 
@@ -129,14 +197,14 @@ parse_origin (CsSdp *sdp, char *value)
     {
       note_malformed (sdp, "bad o= line");
       if (n >= 1)
-        sdp->origin_username = g_strdup (f[0]);
+        sdp->origin_username = scratch_strdup (p->s, f[0]);
       return;
     }
-  sdp->origin_username = g_strdup (f[0]);
+  sdp->origin_username = scratch_strdup (p->s, f[0]);
   if (!parse_uint (f[1], G_MAXUINT64, &sdp->session_id)
       || !parse_uint (f[2], G_MAXUINT64, &sdp->session_version))
     note_malformed (sdp, "bad o= line");
-  g_strstrip (f[5]);
+  f[5] = strip (f[5]);
   cs_addr_parse (&sdp->origin_address, f[5]);
 }
 
@@ -154,7 +222,7 @@ parse_connection (CsSdp *sdp, CsAddr *into, char *value)
   char *slash = strchr (f[2], '/');
   if (slash != NULL)
     *slash = '\0';
-  g_strstrip (f[2]);
+  f[2] = strip (f[2]);
   /* an FQDN is legal here; it simply leaves the family unset */
   cs_addr_parse (into, f[2]);
 }
@@ -166,7 +234,7 @@ parse_media (SdpParser *p, char *value)
   char *f[MAX_FIELDS];
   guint64 port = 0, n_ports = 1;
 
-  if (sdp->media->len >= CS_SDP_MAX_MEDIA)
+  if (p->s->n_media >= CS_SDP_MAX_MEDIA)
     {
       note_malformed (sdp, "too many m= lines");
       p->media = NULL;
@@ -175,23 +243,25 @@ parse_media (SdpParser *p, char *value)
     }
   p->skip_media = FALSE;
 
-  CsSdpMedia *media = g_new0 (CsSdpMedia, 1);
-  media->formats = g_array_new (FALSE, TRUE, sizeof (CsSdpFormat));
-  g_array_set_clear_func (media->formats, clear_format);
+  SdpScratch *s = p->s;
+  guint index = s->n_media++;
+  CsSdpMedia *media = &s->media[index];
+  memset (media, 0, sizeof *media);
+  s->first_format[index] = s->formats_len;
+  s->n_formats[index] = 0;
   media->connection = sdp->connection;
   media->direction = sdp->direction;
   media->n_ports = 1;
-  g_ptr_array_add (sdp->media, media);
   p->media = media;
 
   int n = split_fields (value, f, 3);
   if (n < 3)
     {
       note_malformed (sdp, "bad m= line");
-      media->media = n >= 1 ? g_strdup (f[0]) : g_strdup ("");
+      media->media = scratch_strdup (s, n >= 1 ? f[0] : "");
       return;
     }
-  media->media = g_strdup (f[0]);
+  media->media = scratch_strdup (s, f[0]);
   char *slash = strchr (f[1], '/');
   if (slash != NULL)
     *slash = '\0';
@@ -207,13 +277,21 @@ parse_media (SdpParser *p, char *value)
     rest++;
   if (*rest != '\0')
     *rest++ = '\0';
-  media->proto = g_strdup (f[2]);
+  media->proto = scratch_strdup (s, f[2]);
   gboolean is_rtp = strstr (media->proto, "RTP") != NULL;
 
-  char *saveptr = NULL;
-  for (char *fmt = strtok_r (rest, " \t", &saveptr); fmt != NULL;
-       fmt = strtok_r (NULL, " \t", &saveptr))
+  /* the formats: tokens between runs of spaces and tabs (as strtok_r would split) */
+  for (char *q = rest;;)
     {
+      while (*q == ' ' || *q == '\t')
+        q++;
+      if (*q == '\0')
+        break;
+      char *fmt = q;
+      while (*q != '\0' && *q != ' ' && *q != '\t')
+        q++;
+      if (*q != '\0')
+        *q++ = '\0';
       guint64 pt;
       if (!parse_uint (fmt, 127, &pt))
         {
@@ -222,24 +300,31 @@ parse_media (SdpParser *p, char *value)
             note_malformed (sdp, "bad format in m= line");
           continue;
         }
-      if (media->formats->len >= CS_SDP_MAX_FORMATS)
+      if (s->n_formats[index] >= CS_SDP_MAX_FORMATS)
         {
           note_malformed (sdp, "too many formats in m= line");
           break;
         }
-      CsSdpFormat format = { .payload_type = (guint8) pt };
-      g_array_append_val (media->formats, format);
+      CsSdpFormat *format = scratch_add_format (s);
+      *format = (CsSdpFormat){ .payload_type = (guint8) pt };
+      s->n_formats[index]++;
     }
 }
 
+/* The current block's format for a payload type written as text, or NULL. */
 static CsSdpFormat *
-find_format (CsSdpMedia *media, const char *pt_text)
+find_format (SdpParser *p, const char *pt_text)
 {
   guint64 pt;
 
-  if (media == NULL || !parse_uint (pt_text, 127, &pt))
+  if (p->media == NULL || !parse_uint (pt_text, 127, &pt))
     return NULL;
-  return (CsSdpFormat *) cs_sdp_media_find_format (media, (guint8) pt);
+  guint index = (guint) (p->media - p->s->media);
+  CsSdpFormat *formats = p->s->formats + p->s->first_format[index];
+  for (guint i = 0; i < p->s->n_formats[index]; i++)
+    if (formats[i].payload_type == pt)
+      return &formats[i];
+  return NULL;
 }
 
 static void
@@ -253,29 +338,85 @@ parse_rtpmap (SdpParser *p, char *value)
       note_malformed (p->sdp, "bad rtpmap");
       return;
     }
-  CsSdpFormat *format = find_format (p->media, f[0]);
+  CsSdpFormat *format = find_format (p, f[0]);
   if (format == NULL)
     {
       if (p->media != NULL && !parse_uint (f[0], 127, &(guint64){ 0 }))
         note_malformed (p->sdp, "bad rtpmap");
       return;
     }
-  g_strstrip (f[1]);
-  char **parts = g_strsplit (f[1], "/", 3);
+  f[1] = strip (f[1]);
+  /* "encoding/rate[/channels…]": the third part keeps any further '/' */
+  char *parts[3] = { f[1], NULL, NULL };
+  char *slash = strchr (f[1], '/');
+  if (slash != NULL)
+    {
+      *slash = '\0';
+      parts[1] = slash + 1;
+      slash = strchr (parts[1], '/');
+      if (slash != NULL)
+        {
+          *slash = '\0';
+          parts[2] = slash + 1;
+        }
+    }
   guint rate = 0, channels = 0;
-  if (parts[0] == NULL || parts[0][0] == '\0' || parts[1] == NULL
+  if (parts[0][0] == '\0' || parts[1] == NULL
       || !parse_uint_prefix (parts[1], G_MAXUINT32 / 10, &rate))
     note_malformed (p->sdp, "bad rtpmap");
-  if (parts[0] != NULL && parts[1] != NULL && parts[2] != NULL
-      && !parse_uint_prefix (parts[2], 255, &channels))
+  if (parts[1] != NULL && parts[2] != NULL && !parse_uint_prefix (parts[2], 255, &channels))
     note_malformed (p->sdp, "bad rtpmap");
   if (channels == 0 && g_strcmp0 (p->media->media, "audio") == 0)
     channels = 1;
-  g_free (format->encoding);
-  format->encoding = g_strdup (parts[0] != NULL ? parts[0] : "");
+  format->encoding = scratch_strdup (p->s, parts[0]);
   format->clock_rate = rate;
   format->channels = channels;
-  g_strfreev (parts);
+}
+
+typedef enum
+{
+  ATTR_OTHER,
+  ATTR_SENDRECV,
+  ATTR_SENDONLY,
+  ATTR_RECVONLY,
+  ATTR_INACTIVE,
+  ATTR_RTCP_MUX,
+  ATTR_RTPMAP,
+  ATTR_FMTP,
+  ATTR_PTIME,
+  ATTR_MAXPTIME,
+  ATTR_RTCP,
+} SdpAttribute;
+
+/* The attributes we read, by exact (case-sensitive) name: length first, then one compare. */
+static SdpAttribute
+attribute_of (const char *name)
+{
+#define A(n, a)                                                                                    \
+  {                                                                                                \
+    n, sizeof (n) - 1, a                                                                           \
+  }
+  static const struct
+  {
+    const char *name;
+    gsize len;
+    SdpAttribute attribute;
+  } attributes[] = {
+    A ("sendrecv", ATTR_SENDRECV), A ("sendonly", ATTR_SENDONLY), A ("recvonly", ATTR_RECVONLY),
+    A ("inactive", ATTR_INACTIVE), A ("rtcp-mux", ATTR_RTCP_MUX), A ("rtpmap", ATTR_RTPMAP),
+    A ("fmtp", ATTR_FMTP),         A ("ptime", ATTR_PTIME),       A ("maxptime", ATTR_MAXPTIME),
+    A ("rtcp", ATTR_RTCP),
+  };
+#undef A
+  gsize len = strlen (name);
+
+  if (len < 4 || len > 8)
+    return ATTR_OTHER;
+  for (gsize i = 0; i < G_N_ELEMENTS (attributes); i++)
+    if (attributes[i].len == len && attributes[i].name[0] == name[0]
+        && memcmp (attributes[i].name, name, len) == 0)
+      return attributes[i].attribute;
+  return ATTR_OTHER;
 }
 
 static void
@@ -290,45 +431,46 @@ parse_attribute (SdpParser *p, char *value)
       *colon = '\0';
       attr_value = colon + 1;
     }
-  g_strstrip (value);
+  value = strip (value);
+  SdpAttribute attribute = attribute_of (value);
 
-  if (strcmp (value, "sendrecv") == 0)
+  if (attribute == ATTR_SENDRECV)
     *direction = CS_SDP_SENDRECV;
-  else if (strcmp (value, "sendonly") == 0)
+  else if (attribute == ATTR_SENDONLY)
     *direction = CS_SDP_SENDONLY;
-  else if (strcmp (value, "recvonly") == 0)
+  else if (attribute == ATTR_RECVONLY)
     *direction = CS_SDP_RECVONLY;
-  else if (strcmp (value, "inactive") == 0)
+  else if (attribute == ATTR_INACTIVE)
     *direction = CS_SDP_INACTIVE;
   else if (p->media == NULL)
     return; /* other session-level attributes carry nothing we keep */
-  else if (strcmp (value, "rtcp-mux") == 0)
+  else if (attribute == ATTR_RTCP_MUX)
     p->media->rtcp_mux = TRUE;
   else if (attr_value == NULL)
     return;
-  else if (strcmp (value, "rtpmap") == 0)
+  else if (attribute == ATTR_RTPMAP)
     parse_rtpmap (p, attr_value);
-  else if (strcmp (value, "fmtp") == 0)
+  else if (attribute == ATTR_FMTP)
     {
       char *f[MAX_FIELDS];
       if (split_fields (attr_value, f, 2) == 2)
         {
-          CsSdpFormat *format = find_format (p->media, f[0]);
+          CsSdpFormat *format = find_format (p, f[0]);
           if (format != NULL && format->fmtp == NULL)
-            format->fmtp = g_strdup (g_strstrip (f[1]));
+            format->fmtp = scratch_strdup (p->s, strip (f[1]));
         }
     }
-  else if (strcmp (value, "ptime") == 0)
+  else if (attribute == ATTR_PTIME)
     {
-      if (!parse_uint_prefix (g_strstrip (attr_value), 100000, &p->media->ptime))
+      if (!parse_uint_prefix (strip (attr_value), 100000, &p->media->ptime))
         note_malformed (p->sdp, "bad ptime");
     }
-  else if (strcmp (value, "maxptime") == 0)
+  else if (attribute == ATTR_MAXPTIME)
     {
-      if (!parse_uint_prefix (g_strstrip (attr_value), 100000, &p->media->maxptime))
+      if (!parse_uint_prefix (strip (attr_value), 100000, &p->media->maxptime))
         note_malformed (p->sdp, "bad maxptime");
     }
-  else if (strcmp (value, "rtcp") == 0)
+  else if (attribute == ATTR_RTCP)
     {
       char *f[MAX_FIELDS];
       guint64 port;
@@ -339,28 +481,130 @@ parse_attribute (SdpParser *p, char *value)
     }
 }
 
+static char *
+relocate (char *p, const SdpScratch *s, char *to)
+{
+  if (p != NULL && p >= s->strings && p < s->strings + s->strings_used)
+    return to + (p - s->strings);
+  return p;
+}
+
+/* One allocation: the CsSdp, the media view (GPtrArray's public part, then pdata), the
+ * blocks, their format views (GArray's public part), the formats, then the strings. */
+static CsSdp *
+sdp_freeze (const CsSdp *parsed, const SdpScratch *s)
+{
+  guint n = s->n_media, n_formats = s->formats_len;
+  gsize size = sizeof (CsSdp) + sizeof (GPtrArray) + n * sizeof (gpointer)
+               + n * (sizeof (CsSdpMedia) + sizeof (GArray)) + n_formats * sizeof (CsSdpFormat)
+               + s->strings_used;
+  CsSdp *sdp = g_malloc (size);
+  GPtrArray *media_view = (GPtrArray *) (sdp + 1);
+  CsSdpMedia *media = (CsSdpMedia *) ((gpointer *) (media_view + 1) + n);
+  GArray *format_views = (GArray *) (media + n);
+  CsSdpFormat *formats = (CsSdpFormat *) (format_views + n);
+  char *strings = (char *) (formats + n_formats);
+
+  G_STATIC_ASSERT (sizeof (CsSdp) % 8 == 0 && sizeof (CsSdpMedia) % 8 == 0);
+  G_STATIC_ASSERT (sizeof (CsSdpFormat) % 8 == 0 && sizeof (GArray) % 8 == 0);
+  G_STATIC_ASSERT (sizeof (GPtrArray) % 8 == 0);
+  *sdp = *parsed;
+  memcpy (strings, s->strings, s->strings_used);
+  sdp->origin_username = relocate (sdp->origin_username, s, strings);
+  sdp->session_name = relocate (sdp->session_name, s, strings);
+  sdp->media = media_view;
+  media_view->pdata = (gpointer *) (media_view + 1);
+  media_view->len = n;
+  for (guint i = 0; i < n_formats; i++)
+    {
+      formats[i] = s->formats[i];
+      formats[i].encoding = relocate (formats[i].encoding, s, strings);
+      formats[i].fmtp = relocate (formats[i].fmtp, s, strings);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      media[i] = s->media[i];
+      media[i].media = relocate (media[i].media, s, strings);
+      media[i].proto = relocate (media[i].proto, s, strings);
+      format_views[i].data = (gchar *) (formats + s->first_format[i]);
+      format_views[i].len = s->n_formats[i];
+      media[i].formats = &format_views[i];
+      media_view->pdata[i] = &media[i];
+    }
+  return sdp;
+}
+
+/* TRUE when the n bytes hold no NUL and no byte >= 0x80 */
+static gboolean
+text_is_plain (const char *text, gsize n)
+{
+  guint64 high = 0, zero = 0;
+  gsize i = 0;
+
+  /* eight bytes at a time: any high bit, any zero byte */
+  for (; i + 8 <= n; i += 8)
+    {
+      guint64 w;
+      memcpy (&w, text + i, 8);
+      high |= w;
+      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
+    }
+  for (; i < n; i++)
+    {
+      high |= (guint8) text[i];
+      zero |= text[i] == 0 ? 0x80 : 0;
+    }
+  return ((high | zero) & G_GUINT64_CONSTANT (0x8080808080808080)) == 0;
+}
+
+/* g_strstrip for a string known to end without white space */
+static char *
+skip_space (char *s)
+{
+  while (g_ascii_isspace (*s))
+    s++;
+  return s;
+}
+
 CsSdp *
 cs_sdp_parse (const char *text, gsize len, GError **error)
 {
-  g_autofree char *copy = NULL;
+  char stack[2048];
+  g_autofree char *heap = NULL;
+  char *copy, *line, *end;
   gboolean has_version = FALSE;
   SdpParser p = { 0 };
-  char *line;
 
   if (text == NULL)
     len = 0;
-  copy = cs_sip_dup_text (text != NULL ? text : "", len);
-  p.sdp = g_new0 (CsSdp, 1);
-  p.sdp->media = g_ptr_array_new_with_free_func (free_media);
+  /* a private copy, split in place; plain text (the usual) needs no UTF-8 repair */
+  if (len > 0 && text_is_plain (text, len))
+    {
+      copy = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
+      memcpy (copy, text, len);
+      copy[len] = '\0';
+    }
+  else
+    {
+      copy = heap = cs_sip_dup_text (text != NULL ? text : "", len);
+      len = strlen (copy);
+    }
+  end = copy + len;
+  CsSdp parsed = { 0 };
+  p.sdp = &parsed;
   p.sdp->direction = CS_SDP_SENDRECV;
+  p.s = scratch_get (2 * len + 64);
 
   line = copy;
   while (line != NULL)
     {
-      char *next = strchr (line, '\n');
+      char *next = memchr (line, '\n', (gsize) (end - line));
+      char *line_end = next != NULL ? next : end;
       if (next != NULL)
-        *next++ = '\0';
-      g_strchomp (line);
+        next++;
+      while (line_end > line && g_ascii_isspace (line_end[-1]))
+        line_end--;
+      *line_end = '\0';
       if (*line == '\0')
         {
           line = next;
@@ -377,7 +621,7 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
 
       if (type == 'v')
         {
-          if (strcmp (g_strstrip (value), "0") != 0)
+          if (strcmp (skip_space (value), "0") != 0)
             note_malformed (p.sdp, "bad v= line");
           else if (has_version)
             note_malformed (p.sdp, "repeated v= line");
@@ -391,9 +635,9 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
       else if (p.skip_media)
         ; /* lines of a dropped m= block */
       else if (type == 'o')
-        parse_origin (p.sdp, value);
+        parse_origin (&p, value);
       else if (type == 's' && p.media == NULL && p.sdp->session_name == NULL)
-        p.sdp->session_name = g_strdup (g_strstrip (value));
+        p.sdp->session_name = scratch_strdup (p.s, skip_space (value));
       else if (type == 'c')
         parse_connection (p.sdp, p.media != NULL ? &p.media->connection : &p.sdp->connection,
                           value);
@@ -404,11 +648,10 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
 
   if (!has_version)
     {
-      cs_sdp_free (p.sdp);
       g_set_error_literal (error, CS_SDP_ERROR, CS_SDP_ERROR_MALFORMED, "not SDP: no v= line");
       return NULL;
     }
-  return p.sdp;
+  return sdp_freeze (&parsed, p.s);
 }
 
 const char *

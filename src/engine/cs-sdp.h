@@ -39,7 +39,8 @@ typedef struct
   guint maxptime;           /* a=maxptime, 0 if absent */
   guint16 rtcp_port;        /* a=rtcp:, else 0 */
   gboolean rtcp_mux;
-  GArray *formats; /* CsSdpFormat in m= line order (numeric formats only) */
+  GArray *formats; /* CsSdpFormat in m= line order (numeric formats only); a read-only
+                    * view inside the description: read ->len and ->data only */
 } CsSdpMedia;
 
 typedef struct _CsSdp CsSdp;
@@ -52,7 +53,7 @@ struct _CsSdp
   char *session_name;
   CsAddr connection;        /* session-level c= */
   CsSdpDirection direction; /* session-level attribute */
-  GPtrArray *media;         /* CsSdpMedia* */
+  GPtrArray *media;         /* CsSdpMedia*; a read-only view: read ->len and ->pdata only */
   char *malformed;          /* NULL or the first problem found; parsing keeps what it can */
 };
 

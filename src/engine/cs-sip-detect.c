@@ -2,36 +2,23 @@
 #include "cs-sip-message-private.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-/* RFC 3261 token characters */
-gboolean
-cs_sip_is_token_char (guint8 c)
-{
-  if (g_ascii_isalnum (c))
-    return TRUE;
-  switch (c)
-    {
-    case '-':
-    case '.':
-    case '!':
-    case '%':
-    case '*':
-    case '_':
-    case '+':
-    case '`':
-    case '\'':
-    case '~':
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-gboolean
-cs_sip_is_version (const guint8 *p)
-{
-  return g_ascii_strncasecmp ((const char *) p, SIP_VERSION, SIP_VERSION_LEN) == 0;
-}
+/* RFC 3261 token characters: alphanumerics and -.!%*_+`'~ */
+#define T(c) [c] = 1
+const guint8 cs_sip_token_chars[256] = {
+  T ('-'), T ('.'), T ('!'), T ('%'), T ('*'), T ('_'), T ('+'), T ('`'), T ('\''),
+  T ('~'), T ('0'), T ('1'), T ('2'), T ('3'), T ('4'), T ('5'), T ('6'), T ('7'),
+  T ('8'), T ('9'), T ('a'), T ('b'), T ('c'), T ('d'), T ('e'), T ('f'), T ('g'),
+  T ('h'), T ('i'), T ('j'), T ('k'), T ('l'), T ('m'), T ('n'), T ('o'), T ('p'),
+  T ('q'), T ('r'), T ('s'), T ('t'), T ('u'), T ('v'), T ('w'), T ('x'), T ('y'),
+  T ('z'), T ('A'), T ('B'), T ('C'), T ('D'), T ('E'), T ('F'), T ('G'), T ('H'),
+  T ('I'), T ('J'), T ('K'), T ('L'), T ('M'), T ('N'), T ('O'), T ('P'), T ('Q'),
+  T ('R'), T ('S'), T ('T'), T ('U'), T ('V'), T ('W'), T ('X'), T ('Y'), T ('Z'),
+};
+#undef T
 
 /* TRUE when line (n bytes, without its CR/LF) is a strict SIP start line. */
 gboolean
@@ -51,6 +38,21 @@ cs_sip_is_strict_start_line (const guint8 *line, gsize n)
   if (i == 0 || i >= n || line[i] != ' ')
     return FALSE;
   gsize uri_start = ++i;
+#ifdef __SSE2__
+  /* the URI ends at a byte <= ' ' or DEL: 16 bytes at a time */
+  const __m128i space = _mm_set1_epi8 (' '), del = _mm_set1_epi8 (0x7f);
+  for (; i + 16 <= n; i += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (line + i));
+      __m128i low = _mm_cmpeq_epi8 (_mm_min_epu8 (v, space), v);
+      guint stop = (guint) _mm_movemask_epi8 (_mm_or_si128 (low, _mm_cmpeq_epi8 (v, del)));
+      if (stop != 0)
+        {
+          i += (gsize) __builtin_ctz (stop);
+          break;
+        }
+    }
+#endif
   while (i < n && line[i] > ' ' && line[i] != 0x7f)
     i++;
   if (i == uri_start || i >= n || line[i] != ' ')

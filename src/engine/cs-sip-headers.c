@@ -1,6 +1,8 @@
 /* cs-sip-headers.c — SIP header names and value helpers */
 #include "cs-sip-headers.h"
 
+#include "cs-sip-message-private.h"
+
 #include <string.h>
 
 typedef struct
@@ -388,15 +390,64 @@ static const KnownName known_names[] = {
 /* clang-format on */
 #undef KNOWN
 
+CsSipKnownSlot cs_sip_known_slots[CS_SIP_KNOWN_SLOTS];
+guint64 cs_sip_known_masks[9];
+
+void
+cs_sip_header_names_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      for (gsize n = 0; n <= 8; n++)
+        {
+          guint8 bytes[8] = { 0 };
+          memset (bytes, 0xff, n);
+          memcpy (&cs_sip_known_masks[n], bytes, 8);
+        }
+      for (gsize i = 0; i < G_N_ELEMENTS (known_names); i++)
+        {
+          const KnownName *known = &known_names[i];
+          guint h = cs_sip_known_hash (known->name, known->len);
+          char head[8] = { 0 };
+
+          while (cs_sip_known_slots[h].index != 0)
+            h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1);
+          memcpy (head, known->name, MIN (known->len, 8));
+          memcpy (&cs_sip_known_slots[h].head, head, 8);
+          cs_sip_known_slots[h].len = (guint8) known->len;
+          cs_sip_known_slots[h].index = (guint8) (i + 1);
+          cs_sip_known_slots[h].name = known->name;
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+int
+cs_sip_header_known_index (const char *name, gsize len)
+{
+  if (len == 0 || len > 255)
+    return -1;
+  for (guint h = cs_sip_known_hash (name, len);; h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1))
+    {
+      const CsSipKnownSlot *slot = &cs_sip_known_slots[h];
+      if (slot->index == 0)
+        return -1;
+      if (slot->len == len && memcmp (slot->name, name, len) == 0)
+        return slot->index - 1;
+    }
+}
+
+const char *
+cs_sip_header_known_by_index (int index)
+{
+  return index >= 0 && index < (int) G_N_ELEMENTS (known_names) ? known_names[index].name : NULL;
+}
+
 const char *
 cs_sip_header_known_name (const char *name, gsize len)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (known_names); i++)
-    {
-      const KnownName *known = &known_names[i];
-
-      if (known->len == len && known->name[0] == name[0] && memcmp (known->name, name, len) == 0)
-        return known->name;
-    }
-  return NULL;
+  cs_sip_header_names_init ();
+  return cs_sip_header_known_by_index (cs_sip_header_known_index (name, len));
 }

@@ -1,15 +1,42 @@
-/* cs-sip-message-private.h — start-line checks shared by detection and parsing */
+/* cs-sip-message-private.h — shared by the SIP parser files: start-line checks, header
+ * names, span scanners, the parse scratch and the decoded-field step */
 #pragma once
 
 #include "cs-sip-message.h"
+
+#include <string.h>
 
 G_BEGIN_DECLS
 
 #define SIP_VERSION "SIP/2.0"
 #define SIP_VERSION_LEN 7
 
-gboolean cs_sip_is_token_char (guint8 c);
-gboolean cs_sip_is_version (const guint8 *p);
+/* RFC 3261 token characters: 1 in this table */
+extern const guint8 cs_sip_token_chars[256];
+static inline gboolean
+cs_sip_is_token_char (guint8 c)
+{
+  return cs_sip_token_chars[c] != 0;
+}
+/* TRUE when the n bytes at p are `lower` (lowercase ASCII) in any case; p has n bytes. */
+static inline gboolean
+cs_sip_ascii_equal_ci (const char *p, const char *lower, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      guint8 c = (guint8) p[i];
+      if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (guint8) lower[i])
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* "SIP/2.0" in any case at p (7 bytes readable) */
+static inline gboolean
+cs_sip_is_version (const guint8 *p)
+{
+  return cs_sip_ascii_equal_ci ((const char *) p, "sip/2.0", SIP_VERSION_LEN);
+}
 /* "SIP/2.0 NNN …" or "TOKEN SP URI SP SIP/2.0" exactly */
 gboolean cs_sip_is_strict_start_line (const guint8 *line, gsize n);
 /* Length of the first line without its line end; *has_eol tells whether one was found. */
@@ -17,5 +44,163 @@ gsize cs_sip_first_line_length (const guint8 *data, gsize len, gboolean *has_eol
 /* Looser than cs_sip_looks_like: what deserves a message with ->malformed rather than
  * NULL (a bad status code, odd spacing, a start line cut by the end of data). */
 gboolean cs_sip_starts_like_sip (const guint8 *line, gsize n);
+
+/* Header names agents usually write (cs-sip-headers.c): index of the exact spelling,
+ * -1 when name is not one of them; and back. */
+int cs_sip_header_known_index (const char *name, gsize len);
+
+/* The table behind it: a hash of length, first and last byte, open addressing; each slot
+ * keeps the name's first 8 bytes as a word so most checks are one compare. */
+#define CS_SIP_KNOWN_SLOTS 256
+typedef struct
+{
+  guint64 head;     /* first min (len, 8) bytes, zero-padded */
+  const char *name; /* the constant spelling */
+  guint8 len;
+  guint8 index; /* index + 1; 0 = empty slot */
+} CsSipKnownSlot;
+extern CsSipKnownSlot cs_sip_known_slots[CS_SIP_KNOWN_SLOTS];
+extern guint64 cs_sip_known_masks[9]; /* the first n bytes of a word set */
+
+static inline guint
+cs_sip_known_hash (const char *name, gsize len)
+{
+  return ((guint) len * 31u + (guint8) name[0] * 7u + (guint8) name[len - 1])
+         & (CS_SIP_KNOWN_SLOTS - 1);
+}
+
+/* cs_sip_header_known_index when 8 bytes from name may be read (readable >= 8). */
+static inline int
+cs_sip_header_known_index_at (const char *name, gsize len, gsize readable)
+{
+  guint64 w;
+
+  if (len == 0 || len > 255 || readable < 8)
+    return cs_sip_header_known_index (name, len);
+  memcpy (&w, name, 8);
+  w &= cs_sip_known_masks[MIN (len, 8)];
+  for (guint h = cs_sip_known_hash (name, len);; h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1))
+    {
+      const CsSipKnownSlot *slot = &cs_sip_known_slots[h];
+      if (slot->index == 0)
+        return -1;
+      if (slot->len == len && slot->head == w
+          && (len <= 8 || memcmp (slot->name + 8, name + 8, len - 8) == 0))
+        return slot->index - 1;
+    }
+}
+/* Builds the table cs_sip_header_known_index reads; call once before it. */
+void cs_sip_header_names_init (void);
+const char *cs_sip_header_known_by_index (int index);
+
+/* A piece of a NUL-terminated header value; escaped: a quoted string with backslash
+ * escapes, to be copied through cs_sip_unescape_quoted. */
+typedef struct
+{
+  const char *start;
+  gsize len;
+  gboolean escaped;
+} CsSipSpan;
+
+/* cs_sip_params_dup_value without the copy: FALSE when absent. */
+gboolean cs_sip_params_find (const char *params, const char *name, gsize name_len, CsSipSpan *out);
+/* Writes the unescaped span to out (at most span->len bytes); returns its length. */
+gsize cs_sip_unescape_quoted (const CsSipSpan *span, char *out);
+
+/* cs_sip_name_addr_parse without copies: the display name (has_display when not empty),
+ * the URI (never empty on success) and the tag parameter (has_tag). */
+typedef struct
+{
+  CsSipSpan display, uri, tag;
+  gboolean has_display, has_tag;
+} CsSipAddrSpans;
+gboolean cs_sip_addr_scan (const char *value, CsSipAddrSpans *out);
+/* cs_sip_uri_dup_user without the copy: FALSE when the URI has no user part. */
+gboolean cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out);
+
+/* Parsing (cs-sip-message.c, cs-sip-decode.c): the message's strings collect in a
+ * per-thread scratch, copied once into the message's allocation at the end. */
+typedef struct
+{
+  char *data;
+  gsize size;
+  gsize used;
+} CsSipScratch;
+
+/* Only while no pointer into the scratch is held (offsets are fine). */
+static inline void
+cs_sip_scratch_reserve (CsSipScratch *s, gsize n)
+{
+  if (s->size - s->used >= n)
+    return;
+  while (s->size - s->used < n)
+    s->size *= 2;
+  s->data = g_realloc (s->data, s->size);
+}
+
+/* Appends n bytes; the room must have been reserved. Returns the offset. */
+static inline gsize
+cs_sip_scratch_put (CsSipScratch *s, const char *text, gsize n)
+{
+  gsize at = s->used;
+
+  g_assert (s->size - s->used >= n);
+  memcpy (s->data + at, text, n);
+  s->used += n;
+  return at;
+}
+
+/* A NUL-terminated copy in reserved room. */
+static inline char *
+cs_sip_scratch_strndup (CsSipScratch *s, const char *text, gsize n)
+{
+  gsize at = cs_sip_scratch_put (s, text, n);
+
+  s->data[s->used++] = '\0';
+  return s->data + at;
+}
+
+/* The headers the parser decodes, found by name (long or compact, any case). */
+typedef enum
+{
+  CS_SIP_HID_OTHER,
+  CS_SIP_HID_CALL_ID,
+  CS_SIP_HID_FROM,
+  CS_SIP_HID_TO,
+  CS_SIP_HID_CSEQ,
+  CS_SIP_HID_VIA,
+  CS_SIP_HID_CONTACT,
+  CS_SIP_HID_CONTENT_LENGTH,
+  CS_SIP_HID_CONTENT_TYPE,
+  CS_SIP_HID_USER_AGENT,
+  CS_SIP_HID_SERVER,
+} CsSipHeaderId;
+
+/* What the header scan records per kept header. */
+typedef struct
+{
+  gsize value; /* offset of the NUL-terminated value in the scratch */
+  guint32 len; /* value length */
+  guint8 id;   /* CsSipHeaderId */
+} CsSipScannedHeader;
+
+/* Literal reasons are kept as they are; they outlive every message. */
+static inline void
+cs_sip_note_malformed (CsSipMessage *msg, const char *reason)
+{
+  if (msg->malformed == NULL)
+    msg->malformed = (char *) reason;
+}
+
+/* CsSipHeaderId of a name (known: its cs_sip_header_known_index, or -1). */
+void cs_sip_header_ids_init (void);
+guint8 cs_sip_header_id (const char *name, gsize len, int known);
+extern guint8 cs_sip_known_header_ids[CS_SIP_KNOWN_SLOTS]; /* by known index */
+/* Fills the decoded fields from the first header of each kind (values NUL-terminated in
+ * the scratch, which must have room for twice their size); returns the raw Content-Type
+ * value. */
+const char *cs_sip_decode_headers (CsSipMessage *msg, CsSipScratch *s,
+                                   const CsSipScannedHeader *headers, guint n);
+gboolean cs_sip_parse_content_length (const char *value, gint64 *out);
 
 G_END_DECLS

@@ -54,14 +54,15 @@ typedef struct
   char *contact;
   char *content_type;    /* lowercased media type without parameters, e.g. "application/sdp" */
   gint64 content_length; /* -1 when absent */
-  GPtrArray *headers;    /* CsSipHeader*, every header in order; a read-only view inside
-                          * the message: read ->len and ->pdata, never ref or modify it */
-  char *body;            /* NUL-terminated copy of the body (may be empty) */
-  gsize body_len;
   CsSdp *sdp; /* parsed SDP (application/sdp body or first such part of a multipart), or NULL */
   char *malformed; /* NULL when well-formed; else the first problem found, e.g. "missing Call-ID" */
-  /* private: every string above (and the headers) lives in these blocks, freed together */
-  gpointer storage;
+  /* private: every string above lives in the message's one allocation; read the headers
+   * and the body through cs_sip_message_get_headers / cs_sip_message_get_body */
+  const char *priv_body;
+  guint32 priv_body_len;
+  guint32 priv_n_headers;
+  const char *priv_header_text; /* the headers packed as name NUL value NUL … */
+  gpointer priv_headers_view;   /* GPtrArray view, built on first request */
 } CsSipMessage;
 
 /* Bounds on hostile input: more headers, or a longer value, sets ->malformed and the
@@ -82,6 +83,12 @@ CsSipMessage *cs_sip_message_parse (const guint8 *data, gsize len, GError **erro
 CsSipMessage *cs_sip_message_ref (CsSipMessage *msg);
 void cs_sip_message_unref (CsSipMessage *msg);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSipMessage, cs_sip_message_unref)
+
+/* Every header in order (CsSipHeader*): a read-only view owned by the message, built on
+ * the first call (thread-safe); read ->len and ->pdata, never ref or modify it. */
+const GPtrArray *cs_sip_message_get_headers (const CsSipMessage *msg);
+/* The body's raw bytes, NUL-terminated (NULL bytes inside are kept); *len its length. */
+const char *cs_sip_message_get_body (const CsSipMessage *msg, gsize *len);
 
 /* First header by name, case-insensitive, long and compact forms alike ("Call-ID" finds
  * "i:"). NULL if absent. */

@@ -21,6 +21,11 @@ static const char *const method_names[CS_SIP_METHOD_COUNT] = {
   [CS_SIP_METHOD_UPDATE] = "UPDATE",
 };
 
+/* lengths of method_names, so most candidates fail on two compares */
+static const guint8 method_lens[CS_SIP_METHOD_COUNT] = {
+  7, 6, 3, 3, 6, 8, 7, 5, 9, 6, 7, 4, 5, 7, 6,
+};
+
 CsSipMethod
 cs_sip_method_from_string (const char *text, gsize len)
 {
@@ -28,7 +33,8 @@ cs_sip_method_from_string (const char *text, gsize len)
     return CS_SIP_METHOD_UNKNOWN;
   for (int m = CS_SIP_METHOD_INVITE; m < CS_SIP_METHOD_COUNT; m++)
     {
-      if (strlen (method_names[m]) == len && memcmp (method_names[m], text, len) == 0)
+      if (method_lens[m] == len && method_names[m][0] == text[0]
+          && memcmp (method_names[m], text, len) == 0)
         return (CsSipMethod) m;
     }
   return CS_SIP_METHOD_UNKNOWN;

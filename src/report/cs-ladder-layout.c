@@ -565,10 +565,11 @@ collect_call_keys (CsCall *call, GHashTable *correlation_ids, GHashTable *media)
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
-      for (guint h = 0; correlation_ids != NULL && msg->headers != NULL && h < msg->headers->len;
-           h++)
+      const GPtrArray *headers = correlation_ids != NULL ? cs_sip_message_get_headers (msg) : NULL;
+
+      for (guint h = 0; headers != NULL && h < headers->len; h++)
         {
-          CsSipHeader *header = g_ptr_array_index (msg->headers, h);
+          const CsSipHeader *header = g_ptr_array_index (headers, h);
           if (is_correlation_header (header->name) && header->value != NULL)
             g_hash_table_add (correlation_ids, g_strdup (header->value));
         }

@@ -123,10 +123,10 @@ test_header_names (void)
                                              "Content-Length: 0\r\n\r\n");
   const char *expected[] = { "Via", "via", "i", "X-Custom", "Content-Length" };
 
-  g_assert_cmpuint (msg->headers->len, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (cs_sip_message_get_headers (msg)->len, ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
-      const CsSipHeader *h = g_ptr_array_index (msg->headers, i);
+      const CsSipHeader *h = g_ptr_array_index (cs_sip_message_get_headers (msg), i);
 
       g_assert_cmpstr (h->name, ==, expected[i]);
     }

@@ -1,0 +1,280 @@
+/* cs-sip-decode.c — the decoded fields of a SIP message (Call-ID, From, To, CSeq, Via
+ * branch, Content-Type…) from its scanned headers, without allocating */
+#include "cs-sip-headers.h"
+#include "cs-sip-message-private.h"
+
+#include <string.h>
+
+static CsSipHeaderId
+header_id_slow (const char *name, gsize len)
+{
+  static const char *const names[]
+      = { NULL,      "Call-ID",        "From",         "To",         "CSeq",  "Via",
+          "Contact", "Content-Length", "Content-Type", "User-Agent", "Server" };
+  char buf[16];
+
+  if (len == 0 || len >= sizeof buf)
+    return CS_SIP_HID_OTHER;
+  memcpy (buf, name, len);
+  buf[len] = '\0';
+  const char *long_name = cs_sip_header_long_name (buf);
+  for (gsize i = 1; i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (long_name, names[i]) == 0)
+      return (CsSipHeaderId) i;
+  return CS_SIP_HID_OTHER;
+}
+
+guint8 cs_sip_known_header_ids[CS_SIP_KNOWN_SLOTS];
+
+void
+cs_sip_header_ids_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      cs_sip_header_names_init ();
+      for (int i = 0; i < CS_SIP_KNOWN_SLOTS; i++)
+        {
+          const char *name = cs_sip_header_known_by_index (i);
+          cs_sip_known_header_ids[i]
+              = name != NULL ? (guint8) header_id_slow (name, strlen (name)) : CS_SIP_HID_OTHER;
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+guint8
+cs_sip_header_id (const char *name, gsize len, int known)
+{
+  if (known >= 0)
+    return known < CS_SIP_KNOWN_SLOTS ? cs_sip_known_header_ids[known] : CS_SIP_HID_OTHER;
+  return (guint8) header_id_slow (name, len);
+}
+
+static gboolean
+parse_cseq (CsSipMessage *msg, char *value)
+{
+  const char *p = value;
+  guint64 number = 0;
+
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  for (; g_ascii_isdigit (*p); p++)
+    {
+      number = number * 10 + (guint64) (*p - '0');
+      if (number > G_MAXUINT32)
+        return FALSE;
+    }
+  if (*p != ' ' && *p != '\t')
+    return FALSE;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  const char *method = p;
+  while (cs_sip_is_token_char ((guint8) *p))
+    p++;
+  if (p == method || *p != '\0')
+    return FALSE;
+  msg->cseq = (guint32) number;
+  msg->cseq_method_name = (char *) method; /* the end of the CSeq value */
+  msg->cseq_method = cs_sip_method_from_string (method, (gsize) (p - method));
+  return TRUE;
+}
+
+gboolean
+cs_sip_parse_content_length (const char *value, gint64 *out)
+{
+  gint64 v = 0;
+
+  if (!g_ascii_isdigit (*value))
+    return FALSE;
+  for (; g_ascii_isdigit (*value); value++)
+    {
+      if (v > (G_MAXINT64 - 9) / 10)
+        return FALSE;
+      v = v * 10 + (*value - '0');
+    }
+  if (*value != '\0')
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* A span of a header value as a string: the value's own end when the span ends it (a
+ * tag or branch written last), else a copy in the scratch. */
+static char *
+span_string (CsSipScratch *s, const CsSipSpan *span, gboolean may_share)
+{
+  if (span->escaped)
+    {
+      char *out = s->data + s->used;
+      s->used += cs_sip_unescape_quoted (span, out);
+      s->data[s->used++] = '\0';
+      return out;
+    }
+  if (may_share && span->start[span->len] == '\0')
+    return (char *) span->start;
+  return cs_sip_scratch_strndup (s, span->start, span->len);
+}
+
+/* From / To: whole value, display name, user part, tag. */
+static gboolean
+parse_address (CsSipScratch *s, char *value, char **whole, char **display, char **user, char **tag)
+{
+  CsSipAddrSpans a;
+  CsSipSpan user_span;
+
+  *whole = value;
+  if (!cs_sip_addr_scan (value, &a))
+    return FALSE;
+  if (a.has_display)
+    *display = span_string (s, &a.display, FALSE);
+  if (a.has_tag)
+    *tag = span_string (s, &a.tag, TRUE);
+  if (cs_sip_uri_user_span (a.uri.start, a.uri.len, &user_span))
+    *user = span_string (s, &user_span, FALSE);
+  return TRUE;
+}
+
+static char *
+via_branch (CsSipScratch *s, const char *via)
+{
+  const char *p = via;
+  CsSipSpan span;
+
+  p += strcspn (p, ";,");
+  if (*p != ';' || !cs_sip_params_find (p, "branch", 6, &span))
+    return NULL;
+  return span_string (s, &span, TRUE);
+}
+
+/* cs_sip_content_type_dup_media_type: the value itself when it is already a bare
+ * lowercase media type. */
+static char *
+content_media_type (CsSipScratch *s, char *value)
+{
+  const char *end = strchr (value, ';');
+  gboolean bare = end == NULL;
+  const char *start = value;
+
+  if (end == NULL)
+    end = value + strlen (value);
+  while (start < end && g_ascii_isspace (*start))
+    start++;
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  if (start == end)
+    return NULL;
+  for (const char *q = start; bare && q < end; q++)
+    bare = !g_ascii_isspace (*q) && !g_ascii_isupper (*q);
+  if (bare && *end == '\0')
+    return (char *) start;
+  char *out = s->data + s->used;
+  for (const char *q = start; q < end; q++)
+    if (!g_ascii_isspace (*q))
+      s->data[s->used++] = g_ascii_tolower (*q);
+  s->data[s->used++] = '\0';
+  return out;
+}
+
+/* Fills the decoded fields from the first header of each kind; returns the raw
+ * Content-Type value. */
+const char *
+cs_sip_decode_headers (CsSipMessage *msg, CsSipScratch *s, const CsSipScannedHeader *headers,
+                       guint n)
+{
+  const char *content_type = NULL, *via = NULL, *server = NULL;
+  gboolean have_cseq = FALSE, have_from = FALSE, have_to = FALSE, have_length = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      char *value = s->data + headers[i].value;
+
+      switch ((CsSipHeaderId) headers[i].id)
+        {
+        case CS_SIP_HID_CALL_ID:
+          if (msg->call_id == NULL)
+            msg->call_id = value;
+          break;
+        case CS_SIP_HID_FROM:
+          if (!have_from)
+            {
+              have_from = TRUE;
+              if (!parse_address (s, value, &msg->from, &msg->from_display, &msg->from_user,
+                                  &msg->from_tag))
+                cs_sip_note_malformed (msg, "bad From");
+            }
+          break;
+        case CS_SIP_HID_TO:
+          if (!have_to)
+            {
+              have_to = TRUE;
+              if (!parse_address (s, value, &msg->to, &msg->to_display, &msg->to_user,
+                                  &msg->to_tag))
+                cs_sip_note_malformed (msg, "bad To");
+            }
+          break;
+        case CS_SIP_HID_CSEQ:
+          if (!have_cseq)
+            {
+              have_cseq = TRUE;
+              if (!parse_cseq (msg, value))
+                cs_sip_note_malformed (msg, "bad CSeq");
+            }
+          break;
+        case CS_SIP_HID_VIA:
+          if (via == NULL)
+            via = value;
+          break;
+        case CS_SIP_HID_CONTACT:
+          if (msg->contact == NULL)
+            msg->contact = value;
+          break;
+        case CS_SIP_HID_CONTENT_LENGTH:
+          if (!have_length)
+            {
+              have_length = TRUE;
+              if (!cs_sip_parse_content_length (value, &msg->content_length))
+                cs_sip_note_malformed (msg, "bad Content-Length");
+            }
+          break;
+        case CS_SIP_HID_CONTENT_TYPE:
+          if (content_type == NULL)
+            content_type = value;
+          break;
+        case CS_SIP_HID_USER_AGENT:
+          if (msg->user_agent == NULL)
+            msg->user_agent = value;
+          break;
+        case CS_SIP_HID_SERVER:
+          if (server == NULL)
+            server = value;
+          break;
+        case CS_SIP_HID_OTHER:
+        default:
+          break;
+        }
+    }
+
+  if (msg->user_agent == NULL && server != NULL)
+    msg->user_agent = (char *) server;
+  if (via != NULL)
+    msg->via_branch = via_branch (s, via);
+  if (content_type != NULL)
+    msg->content_type = content_media_type (s, (char *) content_type);
+
+  if (msg->call_id == NULL || msg->call_id[0] == '\0')
+    cs_sip_note_malformed (msg, "missing Call-ID");
+  if (!have_cseq)
+    cs_sip_note_malformed (msg, "missing CSeq");
+  if (!have_from)
+    cs_sip_note_malformed (msg, "missing From");
+  if (!have_to)
+    cs_sip_note_malformed (msg, "missing To");
+  if (via == NULL)
+    cs_sip_note_malformed (msg, "missing Via");
+  if (msg->is_request && msg->cseq_method_name != NULL && msg->method_name != NULL
+      && strcmp (msg->cseq_method_name, msg->method_name) != 0)
+    cs_sip_note_malformed (msg, "CSeq method differs from request method");
+  return content_type;
+}

@@ -1,0 +1,172 @@
+/* cs-sip-message-access.c — a parsed SIP message's lifetime and accessors: references,
+ * the headers view built on request, the body, header lookup, labels, and framing on
+ * stream transports */
+#include "cs-sdp.h"
+#include "cs-sip-headers.h"
+#include "cs-sip-message-private.h"
+
+#include <string.h>
+
+CsSipMessage *
+cs_sip_message_ref (CsSipMessage *msg)
+{
+  g_return_val_if_fail (msg != NULL, NULL);
+  g_atomic_ref_count_inc (&msg->ref_count);
+  return msg;
+}
+
+void
+cs_sip_message_unref (CsSipMessage *msg)
+{
+  if (msg == NULL || !g_atomic_ref_count_dec (&msg->ref_count))
+    return;
+  g_free (msg->priv_headers_view);
+  cs_sdp_free (msg->sdp);
+  g_free (msg);
+}
+
+/* Steps over one packed header; returns the next one. */
+static const char *
+packed_next (const char *p, const char **name, const char **value)
+{
+  if (p[0] == '\x01')
+    {
+      *name = cs_sip_header_known_by_index ((guint8) p[1] - 1);
+      p += 2;
+    }
+  else
+    {
+      *name = p;
+      p += strlen (p) + 1;
+    }
+  *value = p;
+  return p + strlen (p) + 1;
+}
+
+const GPtrArray *
+cs_sip_message_get_headers (const CsSipMessage *msg)
+{
+  /* logically const: the view is a cache of the packed headers */
+  gpointer *slot = (gpointer *) &((CsSipMessage *) msg)->priv_headers_view;
+  GPtrArray *view = g_atomic_pointer_get (slot);
+  guint n = msg->priv_n_headers;
+
+  if (view != NULL)
+    return view;
+  /* GPtrArray's public part, its pdata, then the headers: read-only */
+  view = g_malloc (sizeof (GPtrArray) + n * (sizeof (gpointer) + sizeof (CsSipHeader)));
+  CsSipHeader *h = (CsSipHeader *) ((gpointer *) (view + 1) + n);
+  const char *p = msg->priv_header_text;
+  view->pdata = (gpointer *) (view + 1);
+  view->len = n;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name, *value;
+      p = packed_next (p, &name, &value);
+      h[i].name = (char *) name;
+      h[i].value = (char *) value;
+      view->pdata[i] = &h[i];
+    }
+  /* the GUI and a report may ask at once: the first view published wins */
+  if (!g_atomic_pointer_compare_and_exchange (slot, NULL, view))
+    {
+      g_free (view);
+      view = g_atomic_pointer_get (slot);
+    }
+  return view;
+}
+
+const char *
+cs_sip_message_get_body (const CsSipMessage *msg, gsize *len)
+{
+  if (len != NULL)
+    *len = msg->priv_body_len;
+  return msg->priv_body;
+}
+
+const char *
+cs_sip_message_get_header (const CsSipMessage *msg, const char *name)
+{
+  const char *wanted, *p;
+
+  if (msg == NULL || name == NULL)
+    return NULL;
+  wanted = cs_sip_header_long_name (name);
+  p = msg->priv_header_text;
+  for (guint i = 0; i < msg->priv_n_headers; i++)
+    {
+      const char *h_name, *h_value;
+      p = packed_next (p, &h_name, &h_value);
+      if (g_ascii_strcasecmp (cs_sip_header_long_name (h_name), wanted) == 0)
+        return h_value;
+    }
+  return NULL;
+}
+
+char *
+cs_sip_message_dup_label (const CsSipMessage *msg)
+{
+  if (msg->is_request)
+    return g_strdup (msg->method_name != NULL && msg->method_name[0] != '\0' ? msg->method_name
+                                                                             : "?");
+  if (msg->reason != NULL && msg->reason[0] != '\0')
+    return g_strdup_printf ("%u %s", msg->status_code, msg->reason);
+  return g_strdup_printf ("%u", msg->status_code);
+}
+
+CsSipFraming
+cs_sip_message_frame_length (const guint8 *data, gsize len, gsize *message_len)
+{
+  gsize pos = 0;
+  gint64 content_length = 0;
+  gboolean first = TRUE;
+
+  while (pos < len)
+    {
+      const guint8 *eol = memchr (data + pos, '\n', len - pos);
+      if (eol == NULL)
+        break;
+      gsize line_end = (gsize) (eol - data);
+      gsize n = line_end - pos;
+      if (n > 0 && data[line_end - 1] == '\r')
+        n--;
+      if (first)
+        {
+          if (!cs_sip_is_strict_start_line (data, n))
+            return CS_SIP_FRAMING_INVALID;
+          first = FALSE;
+        }
+      else if (n == 0)
+        {
+          gsize header_len = line_end + 1;
+          if ((guint64) content_length > len - header_len)
+            return CS_SIP_FRAMING_INCOMPLETE;
+          *message_len = header_len + (gsize) content_length;
+          return CS_SIP_FRAMING_COMPLETE;
+        }
+      else
+        {
+          const char *line = (const char *) data + pos;
+          const char *colon = memchr (line, ':', n);
+          if (colon != NULL)
+            {
+              g_autofree char *name = g_strstrip (g_strndup (line, (gsize) (colon - line)));
+              if (cs_sip_header_name_equal (name, "Content-Length"))
+                {
+                  g_autofree char *value
+                      = g_strstrip (g_strndup (colon + 1, n - (gsize) (colon - line) - 1));
+                  if (!cs_sip_parse_content_length (value, &content_length)
+                      || content_length > CS_SIP_MAX_FRAMED_BODY)
+                    return CS_SIP_FRAMING_INVALID;
+                }
+            }
+        }
+      pos = line_end + 1;
+      if (pos > CS_SIP_MAX_FRAMED_HEADERS)
+        return CS_SIP_FRAMING_INVALID;
+    }
+  /* a start line still being received is judged by its first byte only */
+  if (first && len > 0 && !cs_sip_is_token_char (data[0]))
+    return CS_SIP_FRAMING_INVALID;
+  return len > CS_SIP_MAX_FRAMED_HEADERS ? CS_SIP_FRAMING_INVALID : CS_SIP_FRAMING_INCOMPLETE;
+}

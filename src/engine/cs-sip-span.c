@@ -1,0 +1,258 @@
+/* cs-sip-span.c — allocation-free scanners over a NUL-terminated header value: header
+ * parameters, name-addr (From/To), URI user part. Same rules as the copying helpers of
+ * cs-sip-headers.c (test-sip-scan.c checks they agree), but they point into the value. */
+#include "cs-sip-message-private.h"
+
+#include <string.h>
+
+static const char *
+skip_lws (const char *p)
+{
+  while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+    p++;
+  return p;
+}
+
+/* Byte classes for the scanners' loops: one table lookup per byte instead of a chain of
+ * compares. */
+enum
+{
+  CLASS_SPACE = 1 << 0,      /* g_ascii_isspace */
+  CLASS_PARAM_END = 1 << 1,  /* NUL ; , — the end of a parameter value */
+  CLASS_NAME_END = 1 << 2,   /* NUL = ; , or space — the end of a parameter name */
+  CLASS_QUOTED_END = 1 << 3, /* NUL " \\ — where a quoted string needs a look */
+  CLASS_ADDR_END = 1 << 4,   /* NUL < ; — the end of an unquoted display name */
+  CLASS_LEAD = 1 << 5,       /* ; or space — skipped before a parameter */
+};
+
+#define SPACE_CLASSES (CLASS_SPACE | CLASS_NAME_END | CLASS_LEAD)
+static const guint8 byte_class[256] = {
+  ['\0'] = CLASS_PARAM_END | CLASS_NAME_END | CLASS_QUOTED_END | CLASS_ADDR_END,
+  [' '] = SPACE_CLASSES,
+  ['\t'] = SPACE_CLASSES,
+  ['\n'] = SPACE_CLASSES,
+  ['\v'] = SPACE_CLASSES,
+  ['\f'] = SPACE_CLASSES,
+  ['\r'] = SPACE_CLASSES,
+  [';'] = CLASS_PARAM_END | CLASS_NAME_END | CLASS_ADDR_END | CLASS_LEAD,
+  [','] = CLASS_PARAM_END | CLASS_NAME_END,
+  ['='] = CLASS_NAME_END,
+  ['"'] = CLASS_QUOTED_END,
+  ['\\'] = CLASS_QUOTED_END,
+  ['<'] = CLASS_ADDR_END,
+};
+#undef SPACE_CLASSES
+
+#define IS_CLASS(c, k) ((byte_class[(guint8) (c)] & (k)) != 0)
+
+static const char *
+scan_quoted (const char *p, gboolean *escaped)
+{
+  /* p just after the opening quote; returns the closing quote or the final NUL */
+  for (;;)
+    {
+      while (!IS_CLASS (*p, CLASS_QUOTED_END))
+        p++;
+      if (*p != '\\')
+        return p;
+      if (p[1] != '\0')
+        {
+          *escaped = TRUE;
+          p++;
+        }
+      p++;
+    }
+}
+
+static void
+span_trimmed (CsSipSpan *out, const char *start, const char *end)
+{
+  while (start < end && g_ascii_isspace (*start))
+    start++;
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  out->start = start;
+  out->len = (gsize) (end - start);
+  out->escaped = FALSE;
+}
+
+gboolean
+cs_sip_params_find (const char *params, const char *name, gsize name_len, CsSipSpan *out)
+{
+  const char *p = params;
+
+  while (*p != '\0')
+    {
+      while (IS_CLASS (*p, CLASS_LEAD))
+        p++;
+      if (*p == '\0' || *p == ',')
+        break;
+
+      const char *name_start = p;
+      while (!IS_CLASS (*p, CLASS_NAME_END))
+        p++;
+      gboolean match = (gsize) (p - name_start) == name_len
+                       && cs_sip_ascii_equal_ci (name_start, name, name_len);
+      p = skip_lws (p);
+
+      if (*p == '=')
+        {
+          p = skip_lws (p + 1);
+          if (*p == '"')
+            {
+              gboolean escaped = FALSE;
+              const char *end = scan_quoted (p + 1, &escaped);
+              if (match)
+                {
+                  out->start = p + 1;
+                  out->len = (gsize) (end - (p + 1));
+                  out->escaped = escaped;
+                  return TRUE;
+                }
+              if (*end == '\0')
+                return FALSE;
+              p = end + 1;
+            }
+          else
+            {
+              const char *value_start = p;
+              while (!IS_CLASS (*p, CLASS_PARAM_END))
+                p++;
+              if (match)
+                {
+                  span_trimmed (out, value_start, p);
+                  return TRUE;
+                }
+            }
+        }
+      else if (match)
+        {
+          out->start = p;
+          out->len = 0;
+          out->escaped = FALSE;
+          return TRUE;
+        }
+
+      while (!IS_CLASS (*p, CLASS_PARAM_END))
+        p++;
+    }
+  return FALSE;
+}
+
+gsize
+cs_sip_unescape_quoted (const CsSipSpan *span, char *out)
+{
+  const char *p = span->start, *end = span->start + span->len;
+  gsize n = 0;
+
+  while (p < end)
+    {
+      if (*p == '\\' && p[1] != '\0')
+        p++;
+      out[n++] = *p++;
+    }
+  return n;
+}
+
+gboolean
+cs_sip_addr_scan (const char *value, CsSipAddrSpans *out)
+{
+  const char *p, *lt = NULL, *params;
+
+  memset (out, 0, sizeof *out);
+  p = skip_lws (value);
+  if (*p == '\0')
+    return FALSE;
+
+  if (*p == '"')
+    {
+      gboolean escaped = FALSE;
+      const char *end = scan_quoted (p + 1, &escaped);
+      if (*end == '\0')
+        return FALSE;
+      out->display.start = p + 1;
+      out->display.len = (gsize) (end - (p + 1));
+      out->display.escaped = escaped;
+      out->has_display = out->display.len > 0;
+      p = skip_lws (end + 1);
+      if (*p != '<')
+        return FALSE;
+      lt = p;
+    }
+  else
+    {
+      /* an unquoted display name is tokens, so a ';' before any '<' means addr-spec */
+      const char *q = p;
+      while (!IS_CLASS (*q, CLASS_ADDR_END))
+        q++;
+      if (*q == '<')
+        {
+          lt = q;
+          span_trimmed (&out->display, p, lt);
+          out->has_display = out->display.len > 0;
+        }
+    }
+
+  if (lt != NULL)
+    {
+      const char *gt = strchr (lt + 1, '>');
+      if (gt == NULL)
+        return FALSE;
+      span_trimmed (&out->uri, lt + 1, gt);
+      params = gt + 1;
+    }
+  else
+    {
+      const char *end = p;
+      while (*end != '\0' && *end != ';' && *end != ',')
+        end++;
+      span_trimmed (&out->uri, p, end);
+      params = end;
+    }
+
+  params = skip_lws (params);
+  if (*params != '\0')
+    out->has_tag = cs_sip_params_find (params, "tag", 3, &out->tag);
+  return out->uri.len > 0;
+}
+
+gboolean
+cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out)
+{
+  const char *p = uri, *end = uri + len, *at, *user_end;
+
+  out->escaped = FALSE;
+  if (len >= 4 && cs_sip_ascii_equal_ci (p, "tel:", 4))
+    {
+      p += 4;
+      user_end = p;
+      while (user_end < end && *user_end != ';' && *user_end != '?' && *user_end != '>')
+        user_end++;
+      out->start = p;
+      out->len = (gsize) (user_end - p);
+      return out->len > 0;
+    }
+  if (len >= 5 && cs_sip_ascii_equal_ci (p, "sips:", 5))
+    p += 5;
+  else if (len >= 4 && cs_sip_ascii_equal_ci (p, "sip:", 4))
+    p += 4;
+  else
+    return FALSE;
+
+  at = memchr (p, '@', (gsize) (end - p));
+  if (at == NULL)
+    return FALSE;
+  /* an '@' inside the ?headers part is not the userinfo separator; the user part ends
+   * at the first ':' (a password follows) */
+  user_end = at;
+  for (const char *q = p; q < at; q++)
+    {
+      if (*q == '?' || *q == '>')
+        return FALSE;
+      if (*q == ':' && user_end == at)
+        user_end = q;
+    }
+  out->start = p;
+  out->len = (gsize) (user_end - p);
+  return out->len > 0;
+}
