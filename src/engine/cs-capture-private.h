@@ -56,8 +56,11 @@ void cs_capture_add_frame_comment (CsCapture *capture, guint64 offset, const gui
                                    gsize len);
 
 gboolean cs_capture_pcap_read_header (CsCapture *capture, GError **error);
+/* Appends CsFrames to frames or, when frames is NULL, fills the anchors index. */
 gboolean cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
-                                CsIndexRun *run, GError **error);
+                                CsFrameAnchors *index, CsIndexRun *run, GError **error);
+gboolean cs_capture_pcap_read_record (CsCapture *capture, guint64 offset, CsFrame *frame,
+                                      guint64 *next);
 
 gboolean cs_capture_pcapng_read_header (CsCapture *capture, GError **error);
 gboolean cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,

@@ -208,11 +208,44 @@ cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames, GCance
   if (capture->format == CS_CAPTURE_FORMAT_PCAPNG)
     ok = cs_capture_pcapng_index (capture, file_index, frames, &run, error);
   else
-    ok = cs_capture_pcap_index (capture, file_index, frames, &run, error);
+    ok = cs_capture_pcap_index (capture, file_index, frames, NULL, &run, error);
 
   if (ok && progress != NULL)
     progress (capture->size, capture->size, user_data);
   return ok;
+}
+
+gboolean
+cs_capture_has_fixed_records (CsCapture *capture)
+{
+  return capture->format != CS_CAPTURE_FORMAT_PCAPNG;
+}
+
+gboolean
+cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index, GCancellable *cancellable,
+                          CsCaptureProgressFunc progress, gpointer user_data, GError **error)
+{
+  CsIndexRun run = { capture, cancellable, progress, user_data, 0, 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (cs_capture_has_fixed_records (capture), FALSE);
+  g_return_val_if_fail (index != NULL && index->anchors != NULL, FALSE);
+
+  g_array_set_size (index->anchors, 0);
+  index->n_frames = 0;
+  index->first_ns = 0;
+  index->last_ns = 0;
+  ok = cs_capture_pcap_index (capture, 0, NULL, index, &run, error);
+  if (ok && progress != NULL)
+    progress (capture->size, capture->size, user_data);
+  return ok;
+}
+
+gboolean
+cs_capture_read_record (CsCapture *capture, guint64 offset, CsFrame *frame, guint64 *next)
+{
+  g_return_val_if_fail (cs_capture_has_fixed_records (capture), FALSE);
+  return cs_capture_pcap_read_record (capture, offset, frame, next);
 }
 
 gboolean

@@ -5,8 +5,8 @@
 
 G_BEGIN_DECLS
 
-/* One packet record of a capture file. Kept compact (32 bytes): a capture of
- * tens of millions of packets holds one of these per packet, nothing more. */
+/* One packet record of a capture file (32 bytes). A single classic pcap file does not keep
+ * one per packet (see CsFrameAnchors); pcapng files and sets of several files do. */
 typedef struct
 {
   guint64 offset;   /* byte offset in its file of the frame's first captured byte */
@@ -49,6 +49,33 @@ const char *cs_capture_get_format_name (CsCapture *capture);
 gboolean cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames,
                            GCancellable *cancellable, CsCaptureProgressFunc progress,
                            gpointer user_data, GError **error);
+
+/* A compact index of a classic pcap file: where every CS_FRAME_ANCHOR_EVERY-th record
+ * starts (8 bytes per 64 frames instead of a CsFrame each); the frames between are read
+ * again from their record headers (cs_capture_read_record). pcapng keeps a CsFrame array:
+ * its records depend on the section and interface blocks before them. */
+#define CS_FRAME_ANCHOR_EVERY 64
+
+typedef struct
+{
+  GArray *anchors;  /* guint64 record offsets of frames 0, 64, 128, … */
+  guint32 n_frames; /* records indexed so far (grows while the walk runs) */
+  gint64 first_ns;  /* earliest and latest timestamps (0 without frames) */
+  gint64 last_ns;
+} CsFrameAnchors;
+
+/* TRUE for a classic pcap file (cs_capture_index_anchors applies). */
+gboolean cs_capture_has_fixed_records (CsCapture *capture);
+
+/* cs_capture_index for a classic pcap file, keeping anchors instead of frames; errors,
+ * progress and cancellation alike. */
+gboolean cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index,
+                                   GCancellable *cancellable, CsCaptureProgressFunc progress,
+                                   gpointer user_data, GError **error);
+
+/* Reads the classic pcap record whose header starts at offset into frame (file 0, no flags)
+ * and gives the next record's offset. FALSE if it does not fit in the file. */
+gboolean cs_capture_read_record (CsCapture *capture, guint64 offset, CsFrame *frame, guint64 *next);
 
 /* The frame's captured bytes (caplen of them) inside the mapping, or NULL if
  * the frame does not lie inside this file. */

@@ -196,10 +196,11 @@ cs_hep_sender_replay_file (CsHepSender *sender, const char *path, guint pause_ev
 
   for (guint32 n = 1; ok && n <= cs_capture_set_get_n_frames (set); n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      CsFrame frame;
+      const guint8 *data = cs_capture_set_read_frame (set, n, &frame);
 
-      ok = cs_hep_sender_send_frame (sender, frame->linktype, frame->ts_ns,
-                                     cs_capture_set_frame_data (set, frame), frame->caplen, error);
+      ok = cs_hep_sender_send_frame (sender, frame.linktype, frame.ts_ns, data, frame.caplen,
+                                     error);
       if (pause_every > 0 && sender->sent != before && (sender->sent - before) % pause_every == 0)
         g_usleep (1000);
     }
