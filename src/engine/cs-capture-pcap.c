@@ -70,83 +70,50 @@ cs_capture_pcap_read_header (CsCapture *capture, GError **error)
   return TRUE;
 }
 
-static inline guint32
-cs_pcap_u32 (const guint8 *p, gboolean be)
+gboolean
+cs_capture_get_pcap_records (CsCapture *capture, CsPcapRecords *records)
 {
-  if (be)
-    return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
-  return ((guint32) p[3] << 24) | ((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0];
-}
-
-static guint32
-cs_pcap_max_caplen (CsCapture *capture)
-{
+  if (capture->format == CS_CAPTURE_FORMAT_PCAPNG)
+    return FALSE;
+  records->data = capture->data;
+  records->size = capture->size;
   /* snaplen 0 or absurd is common from odd writers; then only the hard cap applies */
-  return capture->snaplen > 0 && capture->snaplen < CS_CAPTURE_MAX_CAPLEN ? capture->snaplen
-                                                                          : CS_CAPTURE_MAX_CAPLEN;
+  records->max_caplen = capture->snaplen > 0 && capture->snaplen < CS_CAPTURE_MAX_CAPLEN
+                            ? capture->snaplen
+                            : CS_CAPTURE_MAX_CAPLEN;
+  records->linktype = capture->linktype;
+  records->big_endian = capture->big_endian;
+  records->nanoseconds = capture->format == CS_CAPTURE_FORMAT_PCAP_NS;
+  return TRUE;
 }
 
-/* Reads the record whose header is at offset (file 0, no flags). On damage sets the error
- * (when asked) and returns FALSE. */
-static gboolean
-cs_pcap_read_record (CsCapture *capture, guint64 offset, guint32 max_caplen, CsFrame *frame,
-                     GError **error)
+/* Why the record at offset cannot be read (cs_pcap_records_read gave NULL). */
+static void
+cs_pcap_record_error (CsCapture *capture, const CsPcapRecords *records, guint64 offset,
+                      GError **error)
 {
-  const guint8 *header = capture->data + offset;
-  guint64 left = offset <= capture->size ? capture->size - offset : 0;
-  gboolean be = capture->big_endian;
-  guint32 ts_sec, ts_frac, caplen;
+  guint64 left = capture->size - offset;
+  guint32 caplen;
 
   if (left < PCAP_RECORD_HEADER_LEN)
     {
-      if (error != NULL)
-        cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
-                              "truncated record header at byte offset %" G_GUINT64_FORMAT
-                              " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
-                              offset, PCAP_RECORD_HEADER_LEN, left);
-      return FALSE;
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
+                            "truncated record header at byte offset %" G_GUINT64_FORMAT
+                            " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
+                            offset, PCAP_RECORD_HEADER_LEN, left);
+      return;
     }
-  ts_sec = cs_pcap_u32 (header, be);
-  ts_frac = cs_pcap_u32 (header + 4, be);
-  caplen = cs_pcap_u32 (header + 8, be);
-  if (caplen > max_caplen)
-    {
-      if (error != NULL)
-        cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_CORRUPT,
-                              "corrupt record at byte offset %" G_GUINT64_FORMAT
-                              " (captured length %u is larger than the limit of %u bytes)",
-                              offset, caplen, max_caplen);
-      return FALSE;
-    }
-  if (caplen > left - PCAP_RECORD_HEADER_LEN)
-    {
-      if (error != NULL)
-        cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
-                              "truncated record at byte offset %" G_GUINT64_FORMAT
-                              " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
-                              offset, PCAP_RECORD_HEADER_LEN + caplen, left);
-      return FALSE;
-    }
-  frame->offset = offset + PCAP_RECORD_HEADER_LEN;
-  frame->ts_ns
-      = (gint64) ((guint64) ts_sec * G_GUINT64_CONSTANT (1000000000)
-                  + (capture->format == CS_CAPTURE_FORMAT_PCAP_NS ? ts_frac
-                                                                  : (guint64) ts_frac * 1000u));
-  frame->caplen = caplen;
-  frame->origlen = cs_pcap_u32 (header + 12, be);
-  frame->linktype = capture->linktype;
-  frame->file = 0;
-  frame->flags = 0;
-  return TRUE;
-}
-
-gboolean
-cs_capture_pcap_read_record (CsCapture *capture, guint64 offset, CsFrame *frame, guint64 *next)
-{
-  if (!cs_pcap_read_record (capture, offset, CS_CAPTURE_MAX_CAPLEN, frame, NULL))
-    return FALSE;
-  *next = frame->offset + frame->caplen;
-  return TRUE;
+  caplen = cs_pcap_records_u32 (records, capture->data + offset + 8);
+  if (caplen > records->max_caplen)
+    cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                          "corrupt record at byte offset %" G_GUINT64_FORMAT
+                          " (captured length %u is larger than the limit of %u bytes)",
+                          offset, caplen, records->max_caplen);
+  else
+    cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
+                          "truncated record at byte offset %" G_GUINT64_FORMAT
+                          " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
+                          offset, PCAP_RECORD_HEADER_LEN + caplen, left);
 }
 
 /* Walks the records; appends each to frames, or (frames NULL) keeps anchors in index. */
@@ -154,15 +121,19 @@ gboolean
 cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
                        CsFrameAnchors *index, CsIndexRun *run, GError **error)
 {
-  guint32 max_caplen = cs_pcap_max_caplen (capture);
-  guint64 offset = PCAP_FILE_HEADER_LEN;
+  CsPcapRecords records;
+  guint64 offset = PCAP_FILE_HEADER_LEN, next;
 
+  cs_capture_get_pcap_records (capture, &records);
   while (offset < capture->size)
     {
       CsFrame frame;
 
-      if (!cs_pcap_read_record (capture, offset, max_caplen, &frame, error))
-        return FALSE;
+      if (cs_pcap_records_read (&records, offset, &frame, &next) == NULL)
+        {
+          cs_pcap_record_error (capture, &records, offset, error);
+          return FALSE;
+        }
       /* Records are walked by a chain of dependent loads (each caplen gives the next
        * header): prefetching ahead turns the memory latency into streaming. */
       __builtin_prefetch (capture->data + frame.offset + 4096);
@@ -181,7 +152,7 @@ cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
             index->last_ns = frame.ts_ns;
           index->n_frames++;
         }
-      offset = frame.offset + frame.caplen;
+      offset = next;
       if (!cs_index_run_tick (run, offset, error))
         return FALSE;
     }

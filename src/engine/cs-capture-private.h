@@ -44,8 +44,24 @@ typedef struct
   guint64 released; /* bytes before this offset were dropped from memory */
 } CsIndexRun;
 
-/* Call once per record; FALSE (with the error set) when cancelled. */
-gboolean cs_index_run_tick (CsIndexRun *run, guint64 bytes_done, GError **error);
+#define CS_INDEX_PROGRESS_EVERY_RECORDS 65536 /* also how often the loader plans chunks */
+#define CS_INDEX_CANCEL_CHECK_EVERY_RECORDS 4096
+#define CS_INDEX_RELEASE_EVERY_BYTES (8u * 1024 * 1024)
+
+/* The rare part of cs_index_run_tick: cancellation, page release, progress. */
+gboolean cs_index_run_tick_slow (CsIndexRun *run, guint64 bytes_done, GError **error);
+
+/* Call once per record; FALSE (with the error set) when cancelled. Inline: it runs per
+ * record and almost always has nothing to do. */
+static inline gboolean
+cs_index_run_tick (CsIndexRun *run, guint64 bytes_done, GError **error)
+{
+  run->records++;
+  if (G_LIKELY (run->records % CS_INDEX_CANCEL_CHECK_EVERY_RECORDS != 0
+                && bytes_done < run->released + CS_INDEX_RELEASE_EVERY_BYTES))
+    return TRUE;
+  return cs_index_run_tick_slow (run, bytes_done, error);
+}
 
 /* Sets a "PATH: MESSAGE at byte offset N (...)" style error. */
 void cs_capture_set_error (CsCapture *capture, GError **error, CsCaptureError code,
@@ -59,8 +75,6 @@ gboolean cs_capture_pcap_read_header (CsCapture *capture, GError **error);
 /* Appends CsFrames to frames or, when frames is NULL, fills the anchors index. */
 gboolean cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
                                 CsFrameAnchors *index, CsIndexRun *run, GError **error);
-gboolean cs_capture_pcap_read_record (CsCapture *capture, guint64 offset, CsFrame *frame,
-                                      guint64 *next);
 
 gboolean cs_capture_pcapng_read_header (CsCapture *capture, GError **error);
 gboolean cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,

@@ -262,10 +262,10 @@ cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *iter)
       iter->frames = index < set->frames->len ? &g_array_index (set->frames, CsFrame, index) : NULL;
       return;
     }
-  iter->capture = g_ptr_array_index (set->files, 0);
+  cs_capture_get_pcap_records (g_ptr_array_index (set->files, 0), &iter->records);
   if (index >= set->anchors.n_frames)
     {
-      iter->offset = cs_capture_get_size (iter->capture); /* nothing to read */
+      iter->offset = iter->records.size; /* nothing to read */
       return;
     }
   iter->offset = g_array_index (set->anchors.anchors, guint64, index / CS_FRAME_ANCHOR_EVERY);
@@ -273,7 +273,7 @@ cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *iter)
     {
       CsFrame skipped;
 
-      if (!cs_capture_read_record (iter->capture, iter->offset, &skipped, &iter->offset))
+      if (cs_pcap_records_read (&iter->records, iter->offset, &skipped, &iter->offset) == NULL)
         break;
     }
 }
@@ -291,21 +291,12 @@ cs_frame_iter_pin (CsFrameIter *iter, guint32 n)
 }
 
 gboolean
-cs_frame_iter_next (CsFrameIter *iter, CsFrame *frame, const guint8 **data)
+cs_frame_iter_next_listed (CsFrameIter *iter, CsFrame *frame, const guint8 **data)
 {
-  if (iter->capture != NULL)
-    {
-      if (!cs_capture_read_record (iter->capture, iter->offset, frame, &iter->offset))
-        return FALSE;
-      *data = cs_capture_frame_data (iter->capture, frame);
-    }
-  else
-    {
-      if (iter->frames == NULL)
-        return FALSE;
-      *frame = *iter->frames++;
-      *data = cs_capture_set_frame_data (iter->set, frame);
-    }
+  if (iter->frames == NULL)
+    return FALSE;
+  *frame = *iter->frames++;
+  *data = cs_capture_set_frame_data (iter->set, frame);
   if (iter->filtered != NULL && (iter->filtered[iter->index / 8] & (1u << (iter->index % 8))) != 0)
     frame->flags |= CS_FRAME_FILTERED_OUT;
   iter->index++;

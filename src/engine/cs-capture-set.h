@@ -40,7 +40,7 @@ void cs_capture_set_get_time_range (CsCaptureSet *set, gint64 *first_ns, gint64 
 typedef struct
 {
   CsCaptureSet *set;
-  CsCapture *capture; /* single pcap file: walk the records from offset */
+  CsPcapRecords records; /* single pcap file (records.data set): walk from offset */
   guint64 offset;
   const CsFrame *frames;  /* otherwise: the frames, from the one asked for */
   const guint8 *filtered; /* CS_FRAME_FILTERED_OUT bits by frame index, or NULL */
@@ -53,9 +53,26 @@ void cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *it
  * the n frames it will read; returns the copy to free after use, or NULL if nothing needed
  * copying. */
 CsFrame *cs_frame_iter_pin (CsFrameIter *iter, guint32 n);
+/* cs_frame_iter_next for a set that keeps a frame array. */
+gboolean cs_frame_iter_next_listed (CsFrameIter *iter, CsFrame *frame, const guint8 **data);
+
 /* The next frame and its bytes (NULL if they lie outside the file); FALSE if it cannot be
- * read (only past what was indexed). */
-gboolean cs_frame_iter_next (CsFrameIter *iter, CsFrame *frame, const guint8 **data);
+ * read (only past what was indexed). Inline: the decode workers call it once per frame. */
+static inline gboolean
+cs_frame_iter_next (CsFrameIter *iter, CsFrame *frame, const guint8 **data)
+{
+  if (iter->records.data == NULL)
+    return cs_frame_iter_next_listed (iter, frame, data);
+  *data = cs_pcap_records_read (&iter->records, iter->offset, frame, &iter->offset);
+  if (*data == NULL)
+    return FALSE;
+  if (G_UNLIKELY (iter->filtered != NULL)
+      && (iter->filtered[iter->index / 8] & (1u << (iter->index % 8))) != 0)
+    frame->flags |= CS_FRAME_FILTERED_OUT;
+  iter->index++;
+  return TRUE;
+}
+
 /* Sum of the file sizes. */
 guint64 cs_capture_set_get_total_bytes (CsCaptureSet *set);
 

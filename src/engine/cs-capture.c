@@ -11,10 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PROGRESS_EVERY_RECORDS 65536 /* also how often the loader plans chunks */
-#define CANCEL_CHECK_EVERY_RECORDS 4096
-#define RELEASE_EVERY_BYTES (8u * 1024 * 1024)
-
 static gboolean
 cs_capture_map (CsCapture *capture, GError **error)
 {
@@ -242,28 +238,20 @@ cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index, GCancellabl
 }
 
 gboolean
-cs_capture_read_record (CsCapture *capture, guint64 offset, CsFrame *frame, guint64 *next)
+cs_index_run_tick_slow (CsIndexRun *run, guint64 bytes_done, GError **error)
 {
-  g_return_val_if_fail (cs_capture_has_fixed_records (capture), FALSE);
-  return cs_capture_pcap_read_record (capture, offset, frame, next);
-}
-
-gboolean
-cs_index_run_tick (CsIndexRun *run, guint64 bytes_done, GError **error)
-{
-  run->records++;
-  if (run->records % CANCEL_CHECK_EVERY_RECORDS == 0
+  if (run->records % CS_INDEX_CANCEL_CHECK_EVERY_RECORDS == 0
       && g_cancellable_set_error_if_cancelled (run->cancellable, error))
     return FALSE;
   /* The walk only reads record headers: drop its pages behind it so that indexing
    * does not hold the whole file in memory (decoding faults them back from the page
    * cache chunk by chunk, and drops them again after the merge). */
-  if (bytes_done >= run->released + RELEASE_EVERY_BYTES)
+  if (bytes_done >= run->released + CS_INDEX_RELEASE_EVERY_BYTES)
     {
       cs_capture_release_range (run->capture, run->released, bytes_done);
       run->released = bytes_done;
     }
-  if (run->progress != NULL && run->records % PROGRESS_EVERY_RECORDS == 0)
+  if (run->progress != NULL && run->records % CS_INDEX_PROGRESS_EVERY_RECORDS == 0)
     run->progress (bytes_done, run->capture->size, run->user_data);
   return TRUE;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <string.h>
 
 G_BEGIN_DECLS
 
@@ -52,7 +53,7 @@ gboolean cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frame
 
 /* A compact index of a classic pcap file: where every CS_FRAME_ANCHOR_EVERY-th record
  * starts (8 bytes per 64 frames instead of a CsFrame each); the frames between are read
- * again from their record headers (cs_capture_read_record). pcapng keeps a CsFrame array:
+ * again from their record headers (cs_pcap_records_read). pcapng keeps a CsFrame array:
  * its records depend on the section and interface blocks before them. */
 #define CS_FRAME_ANCHOR_EVERY 64
 
@@ -73,9 +74,57 @@ gboolean cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index,
                                    GCancellable *cancellable, CsCaptureProgressFunc progress,
                                    gpointer user_data, GError **error);
 
-/* Reads the classic pcap record whose header starts at offset into frame (file 0, no flags)
- * and gives the next record's offset. FALSE if it does not fit in the file. */
-gboolean cs_capture_read_record (CsCapture *capture, guint64 offset, CsFrame *frame, guint64 *next);
+/* What walking a classic pcap file's records needs, so that the walk can be inlined
+ * (it runs once per frame in the index and again in the decode workers). */
+typedef struct
+{
+  const guint8 *data; /* the mapping */
+  guint64 size;
+  guint32 max_caplen;
+  guint16 linktype;
+  gboolean big_endian;
+  gboolean nanoseconds;
+} CsPcapRecords;
+
+/* FALSE for pcapng (its records are not self-describing). */
+gboolean cs_capture_get_pcap_records (CsCapture *capture, CsPcapRecords *records);
+
+static inline guint32
+cs_pcap_records_u32 (const CsPcapRecords *records, const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return records->big_endian ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
+}
+
+/* Reads the record whose 16-byte header starts at offset into frame (file 0, no flags),
+ * sets *next to the following record and returns the frame's bytes; NULL when the header
+ * or the captured bytes do not fit in the file or caplen is over the limit. */
+static inline const guint8 *
+cs_pcap_records_read (const CsPcapRecords *records, guint64 offset, CsFrame *frame, guint64 *next)
+{
+  const guint8 *header = records->data + offset;
+  guint32 ts_sec, ts_frac, caplen;
+
+  if (offset > records->size || records->size - offset < 16)
+    return NULL;
+  caplen = cs_pcap_records_u32 (records, header + 8);
+  if (caplen > records->max_caplen || caplen > records->size - offset - 16)
+    return NULL;
+  ts_sec = cs_pcap_records_u32 (records, header);
+  ts_frac = cs_pcap_records_u32 (records, header + 4);
+  frame->offset = offset + 16;
+  frame->ts_ns = (gint64) ((guint64) ts_sec * G_GUINT64_CONSTANT (1000000000)
+                           + (records->nanoseconds ? ts_frac : (guint64) ts_frac * 1000u));
+  frame->caplen = caplen;
+  frame->origlen = cs_pcap_records_u32 (records, header + 12);
+  frame->linktype = records->linktype;
+  frame->file = 0;
+  frame->flags = 0;
+  *next = frame->offset + caplen;
+  return header + 16;
+}
 
 /* The frame's captured bytes (caplen of them) inside the mapping, or NULL if
  * the frame does not lie inside this file. */

@@ -96,7 +96,8 @@ cs_udp_payload_classify (const guint8 *data, gsize len, guint16 sport, guint16 d
   if ((sport == CS_HEP_PORT || dport == CS_HEP_PORT || (len >= 4 && memcmp (data, "HEP3", 4) == 0))
       && cs_hep_looks_like (data, len))
     return CS_UDP_PAYLOAD_HEP;
-  if (cs_rtcp_looks_like (data, len))
+  /* RTCP's first packet type is 200..207; RTP's second byte rarely is (marker + PT 72..79) */
+  if (len >= 8 && data[1] >= 200 && data[1] <= 207 && cs_rtcp_looks_like (data, len))
     return CS_UDP_PAYLOAD_RTCP;
   if (len >= 12 && (data[0] >> 6) == 2)
     return CS_UDP_PAYLOAD_RTP;
@@ -129,6 +130,25 @@ cs_rtp_stream_key_same (const CsRtpStreamKey *x, const CsRtpStreamKey *y)
          && memcmp (&x->dst.addr, &y->dst.addr, sizeof x->dst.addr) == 0;
 }
 
+/* The chunk table's own hash, cheaper than cs_rtp_stream_key_hash (it runs per packet):
+ * IPv4 addresses, ports and SSRC in two multiplications; IPv6 adds the other words. */
+static inline guint32
+cs_chunk_rtp_hash (const CsRtpStreamKey *k)
+{
+  guint32 src[4], dst[4];
+  guint64 h;
+
+  memcpy (src, k->src.addr.bytes, sizeof src);
+  memcpy (dst, k->dst.addr.bytes, sizeof dst);
+  h = (((guint64) src[0] << 32) | dst[0]) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  h ^= (((guint64) k->src.port << 48) | ((guint64) k->dst.port << 32) | k->ssrc)
+       * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
+  if (G_UNLIKELY (k->src.addr.family != 4 || k->dst.addr.family != 4))
+    for (guint i = 1; i < 4; i++)
+      h = (h ^ (((guint64) src[i] << 32) | dst[i])) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint32) (h ^ (h >> 29));
+}
+
 /* Doubles the slot table and re-inserts every run (their hashes are kept). */
 static void
 cs_chunk_grow_rtp_slots (CsChunk *chunk)
@@ -148,19 +168,14 @@ cs_chunk_grow_rtp_slots (CsChunk *chunk)
     }
 }
 
-/* The chunk's run for key, created at the end of the order when new. Runs of one stream
- * usually follow each other, so the last run is tried before the table. */
+/* The chunk's run for key, created at the end of the order when new. */
 static CsChunkRtpRun *
 cs_chunk_get_rtp_run (CsChunk *chunk, const CsRtpStreamKey *key)
 {
   CsChunkRtpRun *run;
   guint32 hash, slot;
 
-  if (chunk->last_rtp_run != 0
-      && cs_rtp_stream_key_same (&chunk->rtp_runs[chunk->last_rtp_run - 1].key, key))
-    return &chunk->rtp_runs[chunk->last_rtp_run - 1];
-
-  hash = cs_rtp_stream_key_hash (key);
+  hash = cs_chunk_rtp_hash (key);
   if (chunk->rtp_slots == NULL)
     cs_chunk_grow_rtp_slots (chunk);
   for (slot = hash & chunk->rtp_slot_mask; chunk->rtp_slots[slot] != 0;
@@ -168,10 +183,7 @@ cs_chunk_get_rtp_run (CsChunk *chunk, const CsRtpStreamKey *key)
     {
       run = &chunk->rtp_runs[chunk->rtp_slots[slot] - 1];
       if (run->hash == hash && cs_rtp_stream_key_same (&run->key, key))
-        {
-          chunk->last_rtp_run = chunk->rtp_slots[slot];
-          return run;
-        }
+        return run;
     }
 
   if (chunk->n_rtp_runs == chunk->rtp_runs_capacity)
@@ -186,7 +198,6 @@ cs_chunk_get_rtp_run (CsChunk *chunk, const CsRtpStreamKey *key)
   run->capacity = 0;
   run->packets = NULL;
   chunk->rtp_slots[slot] = chunk->n_rtp_runs;
-  chunk->last_rtp_run = chunk->n_rtp_runs;
   /* at most half full keeps probe runs short */
   if (2 * chunk->n_rtp_runs > chunk->rtp_slot_mask)
     cs_chunk_grow_rtp_slots (chunk);
@@ -204,17 +215,21 @@ cs_chunk_rtp_record (const guint8 *data, gsize len, gint64 ts_ns, guint32 frame,
 
   if (G_LIKELY (data != NULL && len >= 12 && data[0] == 0x80))
     {
+      guint32 word;
+      guint16 half;
+
       rec->arrival_ns = ts_ns;
       rec->frame = frame;
-      rec->timestamp = ((guint32) data[4] << 24) | ((guint32) data[5] << 16)
-                       | ((guint32) data[6] << 8) | data[7];
-      rec->seq = (guint16) ((data[2] << 8) | data[3]);
+      memcpy (&word, data + 4, sizeof word);
+      rec->timestamp = GUINT32_FROM_BE (word);
+      memcpy (&half, data + 2, sizeof half);
+      rec->seq = GUINT16_FROM_BE (half);
       rec->payload_len = (guint16) MIN (len - 12, G_MAXUINT16);
       rec->payload_type = data[1] & 0x7f;
       rec->flags = (data[1] & 0x80) != 0 ? CS_RTP_FLAG_MARKER : 0;
       rec->reserved = 0;
-      *ssrc = ((guint32) data[8] << 24) | ((guint32) data[9] << 16) | ((guint32) data[10] << 8)
-              | data[11];
+      memcpy (&word, data + 8, sizeof word);
+      *ssrc = GUINT32_FROM_BE (word);
       return TRUE;
     }
   if (!cs_rtp_parse_header (data, len, &hdr))
@@ -234,14 +249,14 @@ cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
 
   if (!cs_chunk_rtp_record (pkt->payload, pkt->payload_len, ts_ns, frame, &rec, &ssrc))
     return;
-  memset (&key, 0, sizeof key);
+  /* fields are compared and hashed one by one: the padding need not be cleared */
   key.src = pkt->src;
   key.dst = pkt->dst;
   key.ssrc = ssrc;
   run = cs_chunk_get_rtp_run (chunk, &key);
   if (run->n_packets == run->capacity)
     {
-      run->capacity = MAX (8u, 2 * run->capacity);
+      run->capacity = MAX (32u, 2 * run->capacity);
       run->packets = g_renew (CsRtpPacket, run->packets, run->capacity);
     }
   run->packets[run->n_packets++] = rec;

@@ -33,7 +33,7 @@ typedef struct
 typedef struct
 {
   CsRtpStreamKey key;
-  guint32 hash; /* cs_rtp_stream_key_hash (&key) */
+  guint32 hash; /* of key, for the chunk's table */
   guint32 n_packets;
   guint32 capacity;
   CsRtpPacket *packets; /* capture order */
@@ -66,7 +66,6 @@ typedef struct
   guint32 rtp_runs_capacity;
   guint32 *rtp_slots;    /* open addressing: index into rtp_runs + 1, 0 = free */
   guint32 rtp_slot_mask; /* slots - 1 (a power of two) */
-  guint32 last_rtp_run;  /* index + 1 of the run the last packet went to, 0 = none */
   guint64 rtp_packets;   /* packets in all runs */
   GArray *rtcp;          /* CsRtcpRef */
   guint64 bytes;
