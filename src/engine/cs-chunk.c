@@ -130,22 +130,36 @@ cs_rtp_stream_key_same (const CsRtpStreamKey *x, const CsRtpStreamKey *y)
          && memcmp (&x->dst.addr, &y->dst.addr, sizeof x->dst.addr) == 0;
 }
 
-/* The chunk table's own hash, cheaper than cs_rtp_stream_key_hash (it runs per packet):
- * IPv4 addresses, ports and SSRC in two multiplications; IPv6 adds the other words. */
-static inline guint32
-cs_chunk_rtp_hash (const CsRtpStreamKey *k)
+/* The chunk table's keys in two words when both ends are IPv4 (addresses, then ports and
+ * SSRC): compared and hashed with a few instructions, once per packet. */
+static inline void
+cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, guint64 words[2])
 {
-  guint32 src[4], dst[4];
-  guint64 h;
+  guint32 s, d;
 
-  memcpy (src, k->src.addr.bytes, sizeof src);
-  memcpy (dst, k->dst.addr.bytes, sizeof dst);
-  h = (((guint64) src[0] << 32) | dst[0]) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  h ^= (((guint64) k->src.port << 48) | ((guint64) k->dst.port << 32) | k->ssrc)
-       * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
-  if (G_UNLIKELY (k->src.addr.family != 4 || k->dst.addr.family != 4))
-    for (guint i = 1; i < 4; i++)
-      h = (h ^ (((guint64) src[i] << 32) | dst[i])) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  memcpy (&s, src->addr.bytes, sizeof s);
+  memcpy (&d, dst->addr.bytes, sizeof d);
+  words[0] = ((guint64) s << 32) | d;
+  words[1] = ((guint64) src->port << 48) | ((guint64) dst->port << 32) | ssrc;
+}
+
+/* The chunk table's own hash: the two words, and for IPv6 the other address words. */
+static inline guint32
+cs_chunk_rtp_hash (const CsRtpStreamKey *k, const guint64 words[2], gboolean v4)
+{
+  guint64 h = words[0] * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)
+              ^ words[1] * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
+
+  if (G_UNLIKELY (!v4))
+    {
+      guint32 src[4], dst[4];
+
+      memcpy (src, k->src.addr.bytes, sizeof src);
+      memcpy (dst, k->dst.addr.bytes, sizeof dst);
+      for (guint i = 1; i < 4; i++)
+        h = (h ^ (((guint64) src[i] << 32) | dst[i])) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      h ^= ((guint64) k->src.addr.family << 8) | k->dst.addr.family;
+    }
   return (guint32) (h ^ (h >> 29));
 }
 
@@ -173,16 +187,21 @@ static CsChunkRtpRun *
 cs_chunk_get_rtp_run (CsChunk *chunk, const CsRtpStreamKey *key)
 {
   CsChunkRtpRun *run;
+  guint64 words[2];
+  gboolean v4 = key->src.addr.family == 4 && key->dst.addr.family == 4;
   guint32 hash, slot;
 
-  hash = cs_chunk_rtp_hash (key);
+  cs_chunk_rtp_words (&key->src, &key->dst, key->ssrc, words);
+  hash = cs_chunk_rtp_hash (key, words, v4);
   if (chunk->rtp_slots == NULL)
     cs_chunk_grow_rtp_slots (chunk);
   for (slot = hash & chunk->rtp_slot_mask; chunk->rtp_slots[slot] != 0;
        slot = (slot + 1) & chunk->rtp_slot_mask)
     {
       run = &chunk->rtp_runs[chunk->rtp_slots[slot] - 1];
-      if (run->hash == hash && cs_rtp_stream_key_same (&run->key, key))
+      /* IPv4 keys are equal when their words are (the unused address bytes are zero) */
+      if (run->hash == hash && run->words[0] == words[0] && run->words[1] == words[1]
+          && (v4 ? run->v4 : !run->v4 && cs_rtp_stream_key_same (&run->key, key)))
         return run;
     }
 
@@ -194,6 +213,9 @@ cs_chunk_get_rtp_run (CsChunk *chunk, const CsRtpStreamKey *key)
   run = &chunk->rtp_runs[chunk->n_rtp_runs++];
   run->key = *key;
   run->hash = hash;
+  run->words[0] = words[0];
+  run->words[1] = words[1];
+  run->v4 = v4;
   run->n_packets = 0;
   run->capacity = 0;
   run->packets = NULL;
@@ -256,7 +278,7 @@ cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
   run = cs_chunk_get_rtp_run (chunk, &key);
   if (run->n_packets == run->capacity)
     {
-      run->capacity = MAX (32u, 2 * run->capacity);
+      run->capacity = MAX (64u, 2 * run->capacity);
       run->packets = g_renew (CsRtpPacket, run->packets, run->capacity);
     }
   run->packets[run->n_packets++] = rec;
@@ -308,6 +330,17 @@ cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
     }
 }
 
+/* What cs_udp_payload_classify calls RTP, decided from two bytes and the ports: a first
+ * byte of 0x80 is neither a SIP token character nor "HEP3", and a second byte outside
+ * 200..207 is no RTCP packet type. */
+static inline gboolean
+cs_chunk_is_plain_rtp (const CsPacket *pkt)
+{
+  return pkt->payload_len >= 12 && pkt->payload[0] == 0x80
+         && (pkt->payload[1] < 200 || pkt->payload[1] > 207) && pkt->src.port != CS_HEP_PORT
+         && pkt->dst.port != CS_HEP_PORT;
+}
+
 void
 cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
 {
@@ -335,6 +368,16 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
       chunk->bytes += frame.caplen;
       if (frame.flags & CS_FRAME_FILTERED_OUT)
         continue;
+      if (frame.linktype == CS_LINKTYPE_ETHERNET
+          && cs_decode_ethernet_ipv4_udp (data, frame.caplen, &pkt))
+        {
+          /* the common case without the general decoder's zeroing and dispatch */
+          if (cs_chunk_is_plain_rtp (&pkt))
+            cs_chunk_add_rtp (chunk, &pkt, number, frame.ts_ns);
+          else
+            cs_chunk_add_udp (chunk, &pkt, number, frame.ts_ns);
+          continue;
+        }
       status = cs_decode_frame (frame.linktype, data, frame.caplen, &pkt);
       if (status == CS_DECODE_FRAGMENT
           || (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP))

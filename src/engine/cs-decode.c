@@ -420,55 +420,6 @@ decode_null (DecodeCtx *ctx, CsCursor *c)
   return CS_DECODE_NOT_IP;
 }
 
-static inline guint16
-read_u16be (const guint8 *p)
-{
-  return (guint16) ((p[0] << 8) | p[1]);
-}
-
-/* Ethernet II, IPv4 without options or fragmentation, UDP: nearly every packet of a VoIP
- * capture. Read with one bounds check; anything else (or anything odd) returns FALSE and
- * goes through the layered decoder, which gives the same result for these frames. */
-static inline gboolean
-decode_ethernet_ipv4_udp (const guint8 *data, gsize caplen, CsPacket *p)
-{
-  enum
-  {
-    ETH = 14,
-    IP = 20,
-    UDP = 8
-  };
-  gsize ip_len, body_len, len;
-  guint16 total_len, udp_len;
-
-  if (caplen < ETH + IP + UDP || data[12] != 0x08 || data[13] != 0x00 || data[ETH] != 0x45
-      || data[ETH + 9] != CS_IP_PROTO_UDP || (read_u16be (data + ETH + 6) & 0x3fff) != 0)
-    return FALSE;
-  total_len = read_u16be (data + ETH + 2);
-  /* as decode_ipv4: total length 0 (offload) means what was captured */
-  ip_len = total_len != 0 ? MIN ((gsize) total_len, caplen - ETH) : caplen - ETH;
-  if (ip_len < IP + UDP)
-    return FALSE;
-  body_len = ip_len - IP - UDP;
-  udp_len = read_u16be (data + ETH + IP + 4);
-  if (udp_len != 0 && udp_len < UDP)
-    return FALSE;
-  len = udp_len != 0 ? MIN ((gsize) udp_len - UDP, body_len) : body_len;
-
-  p->src.addr.family = 4;
-  memcpy (p->src.addr.bytes, data + ETH + 12, 4);
-  p->dst.addr.family = 4;
-  memcpy (p->dst.addr.bytes, data + ETH + 16, 4);
-  p->ip_version = 4;
-  p->ip_proto = CS_IP_PROTO_UDP;
-  p->transport_offset = ETH + IP;
-  p->src.port = read_u16be (data + ETH + IP);
-  p->dst.port = read_u16be (data + ETH + IP + 2);
-  p->payload = data + ETH + IP + UDP;
-  p->payload_len = len;
-  return TRUE;
-}
-
 CsDecodeStatus
 cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
 {
@@ -476,8 +427,7 @@ cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *pac
   CsCursor c;
 
   *packet = (CsPacket){ 0 }; /* inline stores rather than a memset call, once per frame */
-  if (linktype == CS_LINKTYPE_ETHERNET && data != NULL
-      && decode_ethernet_ipv4_udp (data, caplen, packet))
+  if (linktype == CS_LINKTYPE_ETHERNET && cs_decode_ethernet_ipv4_udp (data, caplen, packet))
     return CS_DECODE_OK;
   cs_cursor_init (&c, data, caplen);
   switch (linktype)

@@ -400,6 +400,76 @@ test_samples_merged (void)
   cs_capture_set_free (set);
 }
 
+/* One pcap file keeps anchors only: every frame must read back the same whatever the
+ * entry point (numbers around the 64-frame anchors, an iterator from the middle), and
+ * damage keeps the frames before it. */
+static void
+test_single_file_anchors (void)
+{
+  GByteArray *b = g_byte_array_new ();
+  CsCaptureSet *set = cs_capture_set_new ();
+  GError *error = NULL;
+  CsFrameIter iter;
+  CsFrame frame;
+  const guint8 *data;
+  gint64 first_ns, last_ns;
+  char *path;
+  const guint n = 200;
+
+  pcap_header_le (b, 1);
+  /* time steps backwards once (frame 150) and the records grow: offsets are irregular */
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 payload[40];
+
+      memset (payload, (guint8) i, sizeof payload);
+      pcap_record_data (b, FALSE, i == 149 ? 5 : 100 + i, 0, payload, 1 + i % 40);
+    }
+  path = write_file ("anchors.pcap", b);
+  g_assert_true (cs_capture_set_add_file (set, path, &error));
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, n);
+  cs_capture_set_get_time_range (set, &first_ns, &last_ns);
+  g_assert_cmpint (first_ns, ==, G_GINT64_CONSTANT (5000000000));
+  g_assert_cmpint (last_ns, ==, (gint64) (100 + n - 1) * 1000000000);
+
+  g_assert_false (cs_capture_set_get_frame (set, 0, &frame));
+  g_assert_false (cs_capture_set_get_frame (set, n + 1, &frame));
+  for (guint32 number = 1; number <= n; number++)
+    {
+      frame = frame_at (set, number);
+      g_assert_cmpuint (frame.caplen, ==, 1 + (number - 1) % 40);
+      g_assert_cmpuint (frame.linktype, ==, 1);
+      g_assert_cmpuint (frame_bytes (set, number)[0], ==, (guint8) (number - 1));
+    }
+  cs_capture_set_iter_init (set, 130, &iter);
+  for (guint i = 130; i < n; i++)
+    {
+      g_assert_true (cs_frame_iter_next (&iter, &frame, &data));
+      g_assert_cmpuint (data[0], ==, (guint8) i);
+    }
+  g_assert_false (cs_frame_iter_next (&iter, &frame, &data));
+  g_free (path);
+
+  /* cut inside frame 100's bytes: 99 frames stay readable */
+  g_byte_array_set_size (b, (guint) frame_at (set, 100).offset + 1);
+  cs_capture_set_free (set);
+  set = cs_capture_set_new ();
+  path = write_file ("anchors-cut.pcap", b);
+  g_assert_true (cs_capture_set_add_file (set, path, &error));
+  g_assert_false (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_TRUNCATED);
+  g_clear_error (&error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 99);
+  g_assert_cmpuint (frame_bytes (set, 99)[0], ==, 98);
+  g_assert_null (frame_bytes (set, 100));
+
+  cs_capture_set_free (set);
+  g_byte_array_unref (b);
+  g_free (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -417,6 +487,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-set/bpf-filter", test_bpf_filter);
   g_test_add_func ("/capture-set/bad-bpf", test_bad_bpf);
   g_test_add_func ("/capture-set/samples-merged", test_samples_merged);
+  g_test_add_func ("/capture-set/single-file-anchors", test_single_file_anchors);
 
   status = g_test_run ();
   remove_tmp_dir (tmp_dir);
