@@ -144,13 +144,9 @@ cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
         }
       else
         {
-          if (index->n_frames % CS_FRAME_ANCHOR_EVERY == 0)
-            g_array_append_val (index->anchors, offset);
-          if (index->n_frames == 0 || frame.ts_ns < index->first_ns)
-            index->first_ns = frame.ts_ns;
-          if (index->n_frames == 0 || frame.ts_ns > index->last_ns)
-            index->last_ns = frame.ts_ns;
-          index->n_frames++;
+          CsFramePosition position = { offset, 0, 0 };
+
+          cs_frame_anchors_add (index, &position, frame.ts_ns);
         }
       offset = next;
       if (!cs_index_run_tick (run, offset, error))

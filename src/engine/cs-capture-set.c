@@ -8,8 +8,8 @@
 struct _CsCaptureSet
 {
   GPtrArray *files; /* CsCapture */
-  /* A single classic pcap file keeps anchors only (compact); anything else a CsFrame per
-   * frame (frames, frame N at [N - 1]). */
+  /* A single file keeps anchors only (compact); several files a CsFrame per frame (frames,
+   * frame N at [N - 1]), merged by time. */
   gboolean compact;
   CsFrameAnchors anchors;
   GArray *frames;
@@ -33,7 +33,7 @@ cs_capture_set_new (void)
 
   set->files = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_capture_free);
   set->frames = g_array_new (FALSE, FALSE, sizeof (CsFrame));
-  set->anchors.anchors = g_array_new (FALSE, FALSE, sizeof (guint64));
+  set->anchors.anchors = g_array_new (FALSE, FALSE, sizeof (CsFramePosition));
   return set;
 }
 
@@ -182,20 +182,10 @@ cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable, CsCapturePro
   g_array_set_size (set->frames, 0);
   g_clear_pointer (&set->filtered, g_free);
   set->first_ns = set->last_ns = 0;
-  set->compact = n_files == 1 && cs_capture_has_fixed_records (g_ptr_array_index (set->files, 0));
+  set->compact = n_files == 1;
   if (set->compact)
     return cs_capture_index_anchors (g_ptr_array_index (set->files, 0), &set->anchors, cancellable,
                                      progress, user_data, error);
-  if (n_files == 1)
-    {
-      /* one file: index straight into the set, no merge copy */
-      gboolean ok = cs_capture_index (g_ptr_array_index (set->files, 0), 0, set->frames,
-                                      cancellable, progress, user_data, error);
-
-      cs_capture_set_find_time_range (set);
-      return ok;
-    }
-
   per_file = g_new0 (GArray *, n_files);
   for (guint f = 0; f < n_files; f++)
     {
@@ -253,6 +243,8 @@ cs_capture_set_get_time_range (CsCaptureSet *set, gint64 *first_ns, gint64 *last
 void
 cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *iter)
 {
+  CsCapture *capture;
+
   memset (iter, 0, sizeof *iter);
   iter->set = set;
   iter->filtered = set->filtered;
@@ -262,20 +254,25 @@ cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *iter)
       iter->frames = index < set->frames->len ? &g_array_index (set->frames, CsFrame, index) : NULL;
       return;
     }
-  cs_capture_get_pcap_records (g_ptr_array_index (set->files, 0), &iter->records);
+  capture = g_ptr_array_index (set->files, 0);
+  if (!cs_capture_get_pcap_records (capture, &iter->records))
+    iter->pcapng = capture;
   if (index >= set->anchors.n_frames)
     {
-      iter->offset = iter->records.size; /* nothing to read */
+      iter->position.offset = cs_capture_get_size (capture); /* nothing to read */
       return;
     }
-  iter->offset = g_array_index (set->anchors.anchors, guint64, index / CS_FRAME_ANCHOR_EVERY);
+  iter->position
+      = g_array_index (set->anchors.anchors, CsFramePosition, index / CS_FRAME_ANCHOR_EVERY);
   for (guint32 i = index - index % CS_FRAME_ANCHOR_EVERY; i < index; i++)
     {
       CsFrame skipped;
+      const guint8 *data;
 
-      if (cs_pcap_records_read (&iter->records, iter->offset, &skipped, &iter->offset) == NULL)
+      if (!cs_frame_iter_next (iter, &skipped, &data))
         break;
     }
+  iter->index = index;
 }
 
 CsFrame *
@@ -293,10 +290,19 @@ cs_frame_iter_pin (CsFrameIter *iter, guint32 n)
 gboolean
 cs_frame_iter_next_listed (CsFrameIter *iter, CsFrame *frame, const guint8 **data)
 {
-  if (iter->frames == NULL)
+  if (iter->pcapng != NULL)
+    {
+      *data = cs_capture_pcapng_next_frame (iter->pcapng, &iter->position, frame);
+      if (*data == NULL)
+        return FALSE;
+    }
+  else if (iter->frames != NULL)
+    {
+      *frame = *iter->frames++;
+      *data = cs_capture_set_frame_data (iter->set, frame);
+    }
+  else
     return FALSE;
-  *frame = *iter->frames++;
-  *data = cs_capture_set_frame_data (iter->set, frame);
   if (iter->filtered != NULL && (iter->filtered[iter->index / 8] & (1u << (iter->index % 8))) != 0)
     frame->flags |= CS_FRAME_FILTERED_OUT;
   iter->index++;

@@ -24,7 +24,7 @@ gboolean cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable,
 
 guint cs_capture_set_get_n_frames (CsCaptureSet *set);
 /* Copies frame `number` (1-based, as Wireshark numbers them) into *frame; FALSE if out of
- * range. A single pcap file keeps only every 64th record's offset (CsFrameAnchors), so this
+ * range. A single file keeps only every 64th record's position (CsFrameAnchors), so this
  * re-reads up to 63 record headers: read runs of frames with CsFrameIter instead. */
 gboolean cs_capture_set_get_frame (CsCaptureSet *set, guint32 number, CsFrame *frame);
 const guint8 *cs_capture_set_frame_data (CsCaptureSet *set, const CsFrame *frame);
@@ -40,11 +40,12 @@ void cs_capture_set_get_time_range (CsCaptureSet *set, gint64 *first_ns, gint64 
 typedef struct
 {
   CsCaptureSet *set;
-  CsPcapRecords records; /* single pcap file (records.data set): walk from offset */
-  guint64 offset;
-  const CsFrame *frames;  /* otherwise: the frames, from the one asked for */
-  const guint8 *filtered; /* CS_FRAME_FILTERED_OUT bits by frame index, or NULL */
-  guint32 index;          /* frame index (number - 1) of the next frame */
+  CsPcapRecords records;    /* single pcap file (records.data set): walk from position */
+  CsCapture *pcapng;        /* single pcapng file: walk from position */
+  CsFramePosition position; /* of the next record */
+  const CsFrame *frames;    /* otherwise: the frames, from the one asked for */
+  const guint8 *filtered;   /* CS_FRAME_FILTERED_OUT bits by frame index, or NULL */
+  guint32 index;            /* frame index (number - 1) of the next frame */
 } CsFrameIter;
 
 /* Positions iter on the frame at index (number - 1); call on the thread that indexes. */
@@ -53,7 +54,7 @@ void cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *it
  * the n frames it will read; returns the copy to free after use, or NULL if nothing needed
  * copying. */
 CsFrame *cs_frame_iter_pin (CsFrameIter *iter, guint32 n);
-/* cs_frame_iter_next for a set that keeps a frame array. */
+/* cs_frame_iter_next for a pcapng file or a set that keeps a frame array. */
 gboolean cs_frame_iter_next_listed (CsFrameIter *iter, CsFrame *frame, const guint8 **data);
 
 /* The next frame and its bytes (NULL if they lie outside the file); FALSE if it cannot be
@@ -63,7 +64,8 @@ cs_frame_iter_next (CsFrameIter *iter, CsFrame *frame, const guint8 **data)
 {
   if (iter->records.data == NULL)
     return cs_frame_iter_next_listed (iter, frame, data);
-  *data = cs_pcap_records_read (&iter->records, iter->offset, frame, &iter->offset);
+  *data
+      = cs_pcap_records_read (&iter->records, iter->position.offset, frame, &iter->position.offset);
   if (*data == NULL)
     return FALSE;
   if (G_UNLIKELY (iter->filtered != NULL)

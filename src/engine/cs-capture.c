@@ -127,6 +127,8 @@ cs_capture_free (CsCapture *capture)
   if (capture->data != NULL)
     munmap ((void *) capture->data, (size_t) capture->size);
   g_clear_pointer (&capture->frame_comments, g_hash_table_unref);
+  g_clear_pointer (&capture->sections, g_array_unref);
+  g_clear_pointer (&capture->interfaces, g_array_unref);
   g_free (capture->comment);
   g_free (capture->path);
   g_free (capture);
@@ -202,7 +204,7 @@ cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames, GCance
     g_hash_table_remove_all (capture->frame_comments);
 
   if (capture->format == CS_CAPTURE_FORMAT_PCAPNG)
-    ok = cs_capture_pcapng_index (capture, file_index, frames, &run, error);
+    ok = cs_capture_pcapng_index (capture, file_index, frames, NULL, &run, error);
   else
     ok = cs_capture_pcap_index (capture, file_index, frames, NULL, &run, error);
 
@@ -212,26 +214,24 @@ cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames, GCance
 }
 
 gboolean
-cs_capture_has_fixed_records (CsCapture *capture)
-{
-  return capture->format != CS_CAPTURE_FORMAT_PCAPNG;
-}
-
-gboolean
 cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index, GCancellable *cancellable,
                           CsCaptureProgressFunc progress, gpointer user_data, GError **error)
 {
   CsIndexRun run = { capture, cancellable, progress, user_data, 0, 0 };
   gboolean ok;
 
-  g_return_val_if_fail (cs_capture_has_fixed_records (capture), FALSE);
   g_return_val_if_fail (index != NULL && index->anchors != NULL, FALSE);
 
+  if (capture->frame_comments != NULL)
+    g_hash_table_remove_all (capture->frame_comments);
   g_array_set_size (index->anchors, 0);
   index->n_frames = 0;
   index->first_ns = 0;
   index->last_ns = 0;
-  ok = cs_capture_pcap_index (capture, 0, NULL, index, &run, error);
+  if (capture->format == CS_CAPTURE_FORMAT_PCAPNG)
+    ok = cs_capture_pcapng_index (capture, 0, NULL, index, &run, error);
+  else
+    ok = cs_capture_pcap_index (capture, 0, NULL, index, &run, error);
   if (ok && progress != NULL)
     progress (capture->size, capture->size, user_data);
   return ok;

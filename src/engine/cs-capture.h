@@ -51,28 +51,42 @@ gboolean cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frame
                            GCancellable *cancellable, CsCaptureProgressFunc progress,
                            gpointer user_data, GError **error);
 
-/* A compact index of a classic pcap file: where every CS_FRAME_ANCHOR_EVERY-th record
- * starts (8 bytes per 64 frames instead of a CsFrame each); the frames between are read
- * again from their record headers (cs_pcap_records_read). pcapng keeps a CsFrame array:
- * its records depend on the section and interface blocks before them. */
+/* A compact index of one file: where every CS_FRAME_ANCHOR_EVERY-th frame's record starts
+ * (24 bytes per 64 frames instead of a 32-byte CsFrame each); the frames between are read
+ * again from their record headers (cs_pcap_records_read, cs_capture_pcapng_next_frame). */
 #define CS_FRAME_ANCHOR_EVERY 64
+
+/* Where a walk over a file's records stands: the next record (pcap) or block (pcapng);
+ * for pcapng also its section and the previous frame's time (simple packet blocks have
+ * none of their own). */
+typedef struct
+{
+  guint64 offset;
+  gint64 last_ts_ns;
+  guint32 section;
+} CsFramePosition;
 
 typedef struct
 {
-  GArray *anchors;  /* guint64 record offsets of frames 0, 64, 128, … */
+  GArray *anchors;  /* CsFramePosition of frames 0, 64, 128, … */
   guint32 n_frames; /* records indexed so far (grows while the walk runs) */
   gint64 first_ns;  /* earliest and latest timestamps (0 without frames) */
   gint64 last_ns;
 } CsFrameAnchors;
 
-/* TRUE for a classic pcap file (cs_capture_index_anchors applies). */
-gboolean cs_capture_has_fixed_records (CsCapture *capture);
-
-/* cs_capture_index for a classic pcap file, keeping anchors instead of frames; errors,
- * progress and cancellation alike. */
+/* cs_capture_index keeping anchors instead of frames; errors, progress and cancellation
+ * alike. Afterwards (and for the frames indexed so far) cs_capture_pcapng_next_frame can
+ * walk a pcapng file from any anchor. */
 gboolean cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index,
                                    GCancellable *cancellable, CsCaptureProgressFunc progress,
                                    gpointer user_data, GError **error);
+
+/* Reads the pcapng frame at or after pos (skipping blocks that are not packets), fills
+ * frame (file 0; CS_FRAME_HAS_COMMENT as the index found it), moves pos past it and
+ * returns its bytes; NULL if there is none or it cannot be read. Only for positions the
+ * anchors index gave (it knows the sections' byte orders and interfaces); thread-safe. */
+const guint8 *cs_capture_pcapng_next_frame (CsCapture *capture, CsFramePosition *pos,
+                                            CsFrame *frame);
 
 /* What walking a classic pcap file's records needs, so that the walk can be inlined
  * (it runs once per frame in the index and again in the decode workers). */

@@ -470,6 +470,76 @@ test_single_file_anchors (void)
   g_free (path);
 }
 
+/* A single pcapng file is walked from its anchors too: sections with either byte order,
+ * interfaces defined between packets, comments, simple packet blocks (no timestamp of
+ * their own) must read back as the frame array of cs_capture_index has them. */
+static void
+test_single_pcapng_anchors (void)
+{
+  GByteArray *b = g_byte_array_new (), *spb = g_byte_array_new ();
+  CsCaptureSet *set = cs_capture_set_new ();
+  GArray *expected = g_array_new (FALSE, FALSE, sizeof (CsFrame));
+  GError *error = NULL;
+  CsFrameIter iter;
+  char *path;
+
+  for (guint section = 0; section < 3; section++)
+    {
+      gboolean be = section == 1;
+
+      ng_shb (b, be, NULL);
+      ng_idb (b, be, 1, 0, -1, 0);
+      for (guint i = 0; i < 90; i++)
+        {
+          if (i == 40)
+            ng_idb (b, be, 101, 64, 9, 5); /* interface 1 from here on */
+          if (i % 17 == 5)
+            {
+              /* simple packet block: 12 bytes of origlen 30, on interface 0 */
+              g_byte_array_set_size (spb, 0);
+              put_u32 (spb, be, 30);
+              put_zeros (spb, 12);
+              ng_block (b, be, 3, spb);
+              continue;
+            }
+          ng_epb (b, be, i >= 40 && i % 2 == 0 ? 1 : 0,
+                  G_GUINT64_CONSTANT (1700000000000000) + section * 1000000 + i, 1 + i % 70, 100,
+                  i % 13 == 0 ? "note" : NULL);
+        }
+    }
+  path = write_file ("anchors.pcapng", b);
+  g_assert_true (cs_capture_set_add_file (set, path, &error));
+  g_assert_true (
+      cs_capture_index (cs_capture_set_get_file (set, 0), 0, expected, NULL, NULL, NULL, &error));
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, expected->len);
+  g_assert_cmpuint (expected->len, ==, 270);
+  for (guint32 number = 1; number <= expected->len; number++)
+    {
+      CsFrame frame = frame_at (set, number);
+
+      g_assert_cmpmem (&frame, sizeof frame, &g_array_index (expected, CsFrame, number - 1),
+                       sizeof frame);
+    }
+  cs_capture_set_iter_init (set, 100, &iter);
+  for (guint i = 100; i < expected->len; i++)
+    {
+      CsFrame frame;
+      const guint8 *data;
+
+      g_assert_true (cs_frame_iter_next (&iter, &frame, &data));
+      g_assert_cmpmem (&frame, sizeof frame, &g_array_index (expected, CsFrame, i), sizeof frame);
+      g_assert_true (data == frame_bytes (set, i + 1));
+    }
+
+  cs_capture_set_free (set);
+  g_array_unref (expected);
+  g_byte_array_unref (b);
+  g_byte_array_unref (spb);
+  g_free (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -488,6 +558,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-set/bad-bpf", test_bad_bpf);
   g_test_add_func ("/capture-set/samples-merged", test_samples_merged);
   g_test_add_func ("/capture-set/single-file-anchors", test_single_file_anchors);
+  g_test_add_func ("/capture-set/single-pcapng-anchors", test_single_pcapng_anchors);
 
   status = g_test_run ();
   remove_tmp_dir (tmp_dir);
