@@ -333,7 +333,11 @@ cs_pcapng_read_interface (CsPcapngReader *reader, const CsPcapngBlock *block, GE
     }
   g_array_append_val (reader->interfaces, iface);
   if (reader->index != NULL)
-    g_array_append_val (reader->capture->interfaces, iface);
+    {
+      g_rw_lock_writer_lock (&reader->capture->walk_lock);
+      g_array_append_val (reader->capture->interfaces, iface);
+      g_rw_lock_writer_unlock (&reader->capture->walk_lock);
+    }
   return TRUE;
 }
 
@@ -468,10 +472,12 @@ cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,
   reader.interfaces = g_array_new (FALSE, FALSE, sizeof (CsPcapngInterface));
   if (reader.index != NULL)
     {
+      g_rw_lock_writer_lock (&capture->walk_lock);
       g_clear_pointer (&capture->sections, g_array_unref);
       g_clear_pointer (&capture->interfaces, g_array_unref);
       capture->sections = g_array_new (FALSE, FALSE, sizeof (CsPcapngSection));
       capture->interfaces = g_array_new (FALSE, FALSE, sizeof (CsPcapngInterface));
+      g_rw_lock_writer_unlock (&capture->walk_lock);
     }
   while (ok && offset < capture->size)
     {
@@ -493,7 +499,9 @@ cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,
             {
               CsPcapngSection section = { reader.be, capture->interfaces->len };
 
+              g_rw_lock_writer_lock (&capture->walk_lock);
               g_array_append_val (capture->sections, section);
+              g_rw_lock_writer_unlock (&capture->walk_lock);
             }
           break;
         case BLOCK_IDB:
@@ -535,8 +543,8 @@ cs_pcapng_section_interface (CsCapture *capture, guint32 section, guint32 id)
   return &g_array_index (capture->interfaces, CsPcapngInterface, sec->first_interface + id);
 }
 
-const guint8 *
-cs_capture_pcapng_next_frame (CsCapture *capture, CsFramePosition *pos, CsFrame *frame)
+static const guint8 *
+cs_pcapng_next_frame_locked (CsCapture *capture, CsFramePosition *pos, CsFrame *frame)
 {
   if (capture->format != CS_CAPTURE_FORMAT_PCAPNG || capture->sections == NULL
       || pos->section >= capture->sections->len)
@@ -627,4 +635,16 @@ cs_capture_pcapng_next_frame (CsCapture *capture, CsFramePosition *pos, CsFrame 
       return capture->data + data_offset;
     }
   return NULL;
+}
+
+const guint8 *
+cs_capture_pcapng_next_frame (CsCapture *capture, CsFramePosition *pos, CsFrame *frame)
+{
+  const guint8 *data;
+
+  /* decode workers walk while the index may still append sections and interfaces */
+  g_rw_lock_reader_lock (&capture->walk_lock);
+  data = cs_pcapng_next_frame_locked (capture, pos, frame);
+  g_rw_lock_reader_unlock (&capture->walk_lock);
+  return data;
 }

@@ -53,6 +53,7 @@ struct _CsCapture
   /* pcapng, kept by the anchors index for walks from an anchor */
   GArray *sections;   /* CsPcapngSection, in file order */
   GArray *interfaces; /* CsPcapngInterface of every section */
+  GRWLock walk_lock;  /* guards both: the index appends while decode workers read */
 };
 
 /* Counts records, reports progress every ~64k and checks cancellation every 4k. */

@@ -75,6 +75,7 @@ cs_capture_open (const char *path, GError **error)
 
   capture = g_new0 (CsCapture, 1);
   capture->path = g_strdup (path);
+  g_rw_lock_init (&capture->walk_lock);
   if (!cs_capture_map (capture, error))
     {
       cs_capture_free (capture);
@@ -129,6 +130,7 @@ cs_capture_free (CsCapture *capture)
   g_clear_pointer (&capture->frame_comments, g_hash_table_unref);
   g_clear_pointer (&capture->sections, g_array_unref);
   g_clear_pointer (&capture->interfaces, g_array_unref);
+  g_rw_lock_clear (&capture->walk_lock);
   g_free (capture->comment);
   g_free (capture->path);
   g_free (capture);

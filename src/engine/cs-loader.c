@@ -280,10 +280,9 @@ cs_loader_profile (const char *phase)
 /* ---- the parallel map, pipelined with the index ----
  *
  * The index walk (main thread) plans chunks as soon as their frames are known; a chunk
- * walks the records of a pcap file itself from where the index located it, or gets a copy
- * of its frames (pcapng), so the index may keep growing while workers decode. The main thread
- * merges decoded chunks in order whenever it can, so only a few chunks are ever in flight (pages
- * and results stay bounded). */
+ * walks the records of its file itself from where the index located it, while the index
+ * keeps growing. The main thread merges decoded chunks in order whenever it can, so only
+ * a few chunks are ever in flight (pages and results stay bounded). */
 
 typedef struct
 {
