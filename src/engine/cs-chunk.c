@@ -261,8 +261,9 @@ cs_chunk_rtp_record (const guint8 *data, gsize len, gint64 ts_ns, guint32 frame,
   return TRUE;
 }
 
-void
-cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
+/* cs_chunk_add_rtp, inline in the decode loop */
+static inline void
+cs_chunk_append_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
 {
   CsRtpStreamKey key;
   CsChunkRtpRun *run;
@@ -283,6 +284,12 @@ cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
     }
   run->packets[run->n_packets++] = rec;
   chunk->rtp_packets++;
+}
+
+void
+cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
+{
+  cs_chunk_append_rtp (chunk, pkt, frame, ts_ns);
 }
 
 static void
@@ -373,7 +380,7 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
         {
           /* the common case without the general decoder's zeroing and dispatch */
           if (cs_chunk_is_plain_rtp (&pkt))
-            cs_chunk_add_rtp (chunk, &pkt, number, frame.ts_ns);
+            cs_chunk_append_rtp (chunk, &pkt, number, frame.ts_ns);
           else
             cs_chunk_add_udp (chunk, &pkt, number, frame.ts_ns);
           continue;
