@@ -251,7 +251,11 @@ cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *iter)
   iter->index = index;
   if (!set->compact)
     {
-      iter->frames = index < set->frames->len ? &g_array_index (set->frames, CsFrame, index) : NULL;
+      if (index < set->frames->len)
+        {
+          iter->frames = &g_array_index (set->frames, CsFrame, index);
+          iter->frames_end = (const CsFrame *) set->frames->data + set->frames->len;
+        }
       return;
     }
   capture = g_ptr_array_index (set->files, 0);
@@ -282,8 +286,10 @@ cs_frame_iter_pin (CsFrameIter *iter, guint32 n)
 
   if (iter->frames == NULL || n == 0)
     return NULL;
+  n = (guint32) MIN ((gsize) n, (gsize) (iter->frames_end - iter->frames));
   copy = g_memdup2 (iter->frames, (gsize) n * sizeof (CsFrame));
   iter->frames = copy;
+  iter->frames_end = copy + n;
   return copy;
 }
 
@@ -296,7 +302,7 @@ cs_frame_iter_next_listed (CsFrameIter *iter, CsFrame *frame, const guint8 **dat
       if (*data == NULL)
         return FALSE;
     }
-  else if (iter->frames != NULL)
+  else if (iter->frames != NULL && iter->frames < iter->frames_end)
     {
       *frame = *iter->frames++;
       *data = cs_capture_set_frame_data (iter->set, frame);

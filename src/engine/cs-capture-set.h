@@ -40,12 +40,13 @@ void cs_capture_set_get_time_range (CsCaptureSet *set, gint64 *first_ns, gint64 
 typedef struct
 {
   CsCaptureSet *set;
-  CsPcapRecords records;    /* single pcap file (records.data set): walk from position */
-  CsCapture *pcapng;        /* single pcapng file: walk from position */
-  CsFramePosition position; /* of the next record */
-  const CsFrame *frames;    /* otherwise: the frames, from the one asked for */
-  const guint8 *filtered;   /* CS_FRAME_FILTERED_OUT bits by frame index, or NULL */
-  guint32 index;            /* frame index (number - 1) of the next frame */
+  CsPcapRecords records;     /* single pcap file (records.data set): walk from position */
+  CsCapture *pcapng;         /* single pcapng file: walk from position */
+  CsFramePosition position;  /* of the next record */
+  const CsFrame *frames;     /* otherwise: the frames, from the one asked for */
+  const CsFrame *frames_end; /* … and where they end */
+  const guint8 *filtered;    /* CS_FRAME_FILTERED_OUT bits by frame index, or NULL */
+  guint32 index;             /* frame index (number - 1) of the next frame */
 } CsFrameIter;
 
 /* Positions iter on the frame at index (number - 1); call on the thread that indexes. */
