@@ -60,17 +60,16 @@ char *
 cs_detail_dup_sip_text (CsCaptureSet *set, const CsSipMessage *msg, gboolean *exact,
                         gsize *payload_offset, gsize *payload_len)
 {
-  const CsFrame *frame;
+  CsFrame frame;
   const guint8 *data;
   CsPacket packet = { 0 };
 
   *exact = FALSE;
   *payload_offset = *payload_len = 0;
-  frame = set != NULL ? cs_capture_set_get_frame (set, msg->frame) : NULL;
-  data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
+  data = set != NULL ? cs_capture_set_read_frame (set, msg->frame, &frame) : NULL;
   /* One UDP datagram holds the whole message: show its bytes as captured. */
   if (data != NULL && msg->transport == CS_SIP_TRANSPORT_UDP && msg->first_frame == msg->frame
-      && cs_decode_frame (frame->linktype, data, frame->caplen, &packet) == CS_DECODE_OK
+      && cs_decode_frame (frame.linktype, data, frame.caplen, &packet) == CS_DECODE_OK
       && packet.ip_proto == CS_IP_PROTO_UDP
       && cs_sip_looks_like (packet.payload, packet.payload_len))
     {
@@ -265,7 +264,9 @@ static void
 show_frame (CsDetailPane *self, const CsSipMessage *msg)
 {
   CsCaptureSet *set = self->analysis != NULL ? cs_analysis_get_capture_set (self->analysis) : NULL;
-  const CsFrame *frame = set != NULL ? cs_capture_set_get_frame (set, msg->frame) : NULL;
+  CsFrame frame_copy;
+  const CsFrame *frame
+      = set != NULL && cs_capture_set_get_frame (set, msg->frame, &frame_copy) ? &frame_copy : NULL;
   const guint8 *data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
   char src[CS_ENDPOINT_STRLEN], dst[CS_ENDPOINT_STRLEN];
   g_autofree char *number = NULL, *time = NULL, *offset = NULL, *length = NULL, *file = NULL;

@@ -90,14 +90,14 @@ gboolean
 cs_audio_read_rtp_payload (CsCaptureSet *set, const CsRtpPacket *packet, guint32 ssrc,
                            const guint8 **payload, gsize *len)
 {
-  const CsFrame *frame = cs_capture_set_get_frame (set, packet->frame);
-  const guint8 *data;
+  CsFrame frame;
+  const guint8 *data = cs_capture_set_read_frame (set, packet->frame, &frame);
   CsPacket decoded;
   CsRtpHeader header;
 
-  if (frame == NULL || (data = cs_capture_set_frame_data (set, frame)) == NULL)
+  if (data == NULL)
     return FALSE;
-  if (cs_decode_frame (frame->linktype, data, frame->caplen, &decoded) != CS_DECODE_OK
+  if (cs_decode_frame (frame.linktype, data, frame.caplen, &decoded) != CS_DECODE_OK
       || decoded.ip_proto != CS_IP_PROTO_UDP)
     return FALSE;
   if (!cs_rtp_parse_header (decoded.payload, decoded.payload_len, &header)

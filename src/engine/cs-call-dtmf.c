@@ -35,12 +35,12 @@ cs_call_dtmf_array_new (void)
 static const guint8 *
 cs_rtp_payload_of (CsCaptureSet *set, guint32 number, gsize *len)
 {
-  const CsFrame *frame = cs_capture_set_get_frame (set, number);
-  const guint8 *data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
+  CsFrame frame;
+  const guint8 *data = cs_capture_set_read_frame (set, number, &frame);
   CsPacket pkt;
   CsRtpHeader header;
 
-  if (data == NULL || cs_decode_frame (frame->linktype, data, frame->caplen, &pkt) != CS_DECODE_OK
+  if (data == NULL || cs_decode_frame (frame.linktype, data, frame.caplen, &pkt) != CS_DECODE_OK
       || pkt.ip_proto != CS_IP_PROTO_UDP
       || !cs_rtp_parse_header (pkt.payload, pkt.payload_len, &header))
     return NULL;

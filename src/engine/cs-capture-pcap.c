@@ -71,72 +71,85 @@ cs_capture_pcap_read_header (CsCapture *capture, GError **error)
 }
 
 gboolean
-cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames, CsIndexRun *run,
-                       GError **error)
+cs_capture_get_pcap_records (CsCapture *capture, CsPcapRecords *records)
 {
-  gboolean be = capture->big_endian;
-  gboolean nanoseconds = capture->format == CS_CAPTURE_FORMAT_PCAP_NS;
+  if (capture->format == CS_CAPTURE_FORMAT_PCAPNG)
+    return FALSE;
+  records->data = capture->data;
+  records->size = capture->size;
   /* snaplen 0 or absurd is common from odd writers; then only the hard cap applies */
-  guint32 max_caplen = capture->snaplen > 0 && capture->snaplen < CS_CAPTURE_MAX_CAPLEN
-                           ? capture->snaplen
-                           : CS_CAPTURE_MAX_CAPLEN;
-  CsCursor c;
+  records->max_caplen = capture->snaplen > 0 && capture->snaplen < CS_CAPTURE_MAX_CAPLEN
+                            ? capture->snaplen
+                            : CS_CAPTURE_MAX_CAPLEN;
+  records->linktype = capture->linktype;
+  records->big_endian = capture->big_endian;
+  records->nanoseconds = capture->format == CS_CAPTURE_FORMAT_PCAP_NS;
+  return TRUE;
+}
 
-  cs_cursor_init (&c, capture->data, capture->size);
-  cs_cursor_skip (&c, PCAP_FILE_HEADER_LEN);
+/* Why the record at offset cannot be read (cs_pcap_records_read gave NULL). */
+static void
+cs_pcap_record_error (CsCapture *capture, const CsPcapRecords *records, guint64 offset,
+                      GError **error)
+{
+  guint64 left = capture->size - offset;
+  guint32 caplen;
 
-  while (cs_cursor_remaining (&c) > 0)
+  if (left < PCAP_RECORD_HEADER_LEN)
     {
-      guint64 record_offset = c.pos;
-      guint32 ts_sec = 0, ts_frac = 0, caplen = 0, origlen = 0;
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
+                            "truncated record header at byte offset %" G_GUINT64_FORMAT
+                            " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
+                            offset, PCAP_RECORD_HEADER_LEN, left);
+      return;
+    }
+  caplen = cs_pcap_records_u32 (records, capture->data + offset + 8);
+  if (caplen > records->max_caplen)
+    cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_CORRUPT,
+                          "corrupt record at byte offset %" G_GUINT64_FORMAT
+                          " (captured length %u is larger than the limit of %u bytes)",
+                          offset, caplen, records->max_caplen);
+  else
+    cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
+                          "truncated record at byte offset %" G_GUINT64_FORMAT
+                          " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
+                          offset, PCAP_RECORD_HEADER_LEN + caplen, left);
+}
+
+/* Walks the records; appends each to frames, or (frames NULL) keeps anchors in index. */
+gboolean
+cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
+                       CsFrameAnchors *index, CsIndexRun *run, GError **error)
+{
+  CsPcapRecords records;
+  guint64 offset = PCAP_FILE_HEADER_LEN, next;
+
+  cs_capture_get_pcap_records (capture, &records);
+  while (offset < capture->size)
+    {
       CsFrame frame;
 
-      if (!cs_cursor_has (&c, PCAP_RECORD_HEADER_LEN))
+      if (cs_pcap_records_read (&records, offset, &frame, &next) == NULL)
         {
-          cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
-                                "truncated record header at byte offset %" G_GUINT64_FORMAT
-                                " (needs %u bytes, %" G_GSIZE_FORMAT " left)",
-                                record_offset, PCAP_RECORD_HEADER_LEN, cs_cursor_remaining (&c));
+          cs_pcap_record_error (capture, &records, offset, error);
           return FALSE;
         }
-      cs_cursor_u32 (&c, be, &ts_sec);
-      cs_cursor_u32 (&c, be, &ts_frac);
-      cs_cursor_u32 (&c, be, &caplen);
-      cs_cursor_u32 (&c, be, &origlen);
-
-      if (caplen > max_caplen)
-        {
-          cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_CORRUPT,
-                                "corrupt record at byte offset %" G_GUINT64_FORMAT
-                                " (captured length %u is larger than the limit of %u bytes)",
-                                record_offset, caplen, max_caplen);
-          return FALSE;
-        }
-      if (!cs_cursor_has (&c, caplen))
-        {
-          cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
-                                "truncated record at byte offset %" G_GUINT64_FORMAT
-                                " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
-                                record_offset, PCAP_RECORD_HEADER_LEN + caplen,
-                                capture->size - record_offset);
-          return FALSE;
-        }
-
       /* Records are walked by a chain of dependent loads (each caplen gives the next
        * header): prefetching ahead turns the memory latency into streaming. */
-      __builtin_prefetch (c.data + c.pos + 4096);
-      frame.offset = c.pos;
-      frame.ts_ns = (gint64) ((guint64) ts_sec * G_GUINT64_CONSTANT (1000000000)
-                              + (nanoseconds ? ts_frac : (guint64) ts_frac * 1000u));
-      frame.caplen = caplen;
-      frame.origlen = origlen;
-      frame.linktype = capture->linktype;
-      frame.file = file_index;
-      frame.flags = 0;
-      g_array_append_val (frames, frame);
-      cs_cursor_skip (&c, caplen);
+      __builtin_prefetch (capture->data + frame.offset + 4096);
+      if (frames != NULL)
+        {
+          frame.file = file_index;
+          g_array_append_val (frames, frame);
+        }
+      else
+        {
+          CsFramePosition position = { offset, 0, 0 };
 
-      if (!cs_index_run_tick (run, c.pos, error))
+          cs_frame_anchors_add (index, &position, frame.ts_ns);
+        }
+      offset = next;
+      if (!cs_index_run_tick (run, offset, error))
         return FALSE;
     }
   return TRUE;

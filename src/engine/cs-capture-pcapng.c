@@ -22,15 +22,6 @@
 
 typedef struct
 {
-  guint16 linktype;
-  guint32 snaplen;
-  gboolean tsresol_binary; /* units are 2^-exp s, else 10^-exp s */
-  guint8 tsresol_exp;
-  gint64 tsoffset_s;
-} CsPcapngInterface;
-
-typedef struct
-{
   guint32 type;
   guint32 length;
   guint64 offset;
@@ -43,6 +34,9 @@ typedef struct
   gboolean be;
   GArray *interfaces; /* CsPcapngInterface, current section only */
   gint64 last_ts_ns;  /* for SPB, which has no timestamp */
+  /* anchors index (instead of a frame array): where the current block starts */
+  CsFrameAnchors *index;
+  guint64 block_offset;
 } CsPcapngReader;
 
 static const guint64 powers_of_ten[] = {
@@ -233,7 +227,7 @@ cs_pcapng_interface_option (guint16 code, CsCursor *value, gpointer user_data)
 gboolean
 cs_capture_pcapng_read_header (CsCapture *capture, GError **error)
 {
-  CsPcapngReader reader = { capture, FALSE, NULL, 0 };
+  CsPcapngReader reader = { capture, FALSE, NULL, 0, NULL, 0 };
   CsPcapngBlock block;
   guint16 major = 0, minor = 0;
   CsCursor body;
@@ -338,6 +332,12 @@ cs_pcapng_read_interface (CsPcapngReader *reader, const CsPcapngBlock *block, GE
       return FALSE;
     }
   g_array_append_val (reader->interfaces, iface);
+  if (reader->index != NULL)
+    {
+      g_rw_lock_writer_lock (&reader->capture->walk_lock);
+      g_array_append_val (reader->capture->interfaces, iface);
+      g_rw_lock_writer_unlock (&reader->capture->walk_lock);
+    }
   return TRUE;
 }
 
@@ -378,7 +378,15 @@ cs_pcapng_append_frame (CsPcapngReader *reader, GArray *frames, guint64 offset, 
           frame.flags |= CS_FRAME_HAS_COMMENT;
         }
     }
-  g_array_append_val (frames, frame);
+  if (frames != NULL)
+    g_array_append_val (frames, frame);
+  else
+    {
+      CsFramePosition position
+          = { reader->block_offset, reader->last_ts_ns, reader->capture->sections->len - 1 };
+
+      cs_frame_anchors_add (reader->index, &position, ts_ns);
+    }
   reader->last_ts_ns = ts_ns;
 }
 
@@ -454,14 +462,23 @@ cs_pcapng_read_simple_packet (CsPcapngReader *reader, const CsPcapngBlock *block
 }
 
 gboolean
-cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames, CsIndexRun *run,
-                         GError **error)
+cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,
+                         CsFrameAnchors *index, CsIndexRun *run, GError **error)
 {
-  CsPcapngReader reader = { capture, FALSE, NULL, 0 };
+  CsPcapngReader reader = { capture, FALSE, NULL, 0, frames == NULL ? index : NULL, 0 };
   guint64 offset = 0;
   gboolean ok = TRUE;
 
   reader.interfaces = g_array_new (FALSE, FALSE, sizeof (CsPcapngInterface));
+  if (reader.index != NULL)
+    {
+      g_rw_lock_writer_lock (&capture->walk_lock);
+      g_clear_pointer (&capture->sections, g_array_unref);
+      g_clear_pointer (&capture->interfaces, g_array_unref);
+      capture->sections = g_array_new (FALSE, FALSE, sizeof (CsPcapngSection));
+      capture->interfaces = g_array_new (FALSE, FALSE, sizeof (CsPcapngInterface));
+      g_rw_lock_writer_unlock (&capture->walk_lock);
+    }
   while (ok && offset < capture->size)
     {
       CsPcapngBlock block;
@@ -471,12 +488,21 @@ cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,
           ok = FALSE;
           break;
         }
+      reader.block_offset = offset;
       switch (block.type)
         {
         case BLOCK_SHB:
           /* a new section: its own byte order (already read) and interfaces */
           ok = !cs_pcapng_block_too_short (&reader, &block, SHB_MIN_LEN, "section header", error);
           g_array_set_size (reader.interfaces, 0);
+          if (reader.index != NULL)
+            {
+              CsPcapngSection section = { reader.be, capture->interfaces->len };
+
+              g_rw_lock_writer_lock (&capture->walk_lock);
+              g_array_append_val (capture->sections, section);
+              g_rw_lock_writer_unlock (&capture->walk_lock);
+            }
           break;
         case BLOCK_IDB:
           ok = cs_pcapng_read_interface (&reader, &block, error);
@@ -499,4 +525,126 @@ cs_capture_pcapng_index (CsCapture *capture, guint16 file_index, GArray *frames,
     }
   g_array_free (reader.interfaces, TRUE);
   return ok;
+}
+
+/* ---- walking from an anchor (after the anchors index, which validated every block) ---- */
+
+static const CsPcapngInterface *
+cs_pcapng_section_interface (CsCapture *capture, guint32 section, guint32 id)
+{
+  const CsPcapngSection *sec = &g_array_index (capture->sections, CsPcapngSection, section);
+  guint32 end
+      = section + 1 < capture->sections->len
+            ? g_array_index (capture->sections, CsPcapngSection, section + 1).first_interface
+            : capture->interfaces->len;
+
+  if (id >= end - sec->first_interface)
+    return NULL;
+  return &g_array_index (capture->interfaces, CsPcapngInterface, sec->first_interface + id);
+}
+
+static const guint8 *
+cs_pcapng_next_frame_locked (CsCapture *capture, CsFramePosition *pos, CsFrame *frame)
+{
+  if (capture->format != CS_CAPTURE_FORMAT_PCAPNG || capture->sections == NULL
+      || pos->section >= capture->sections->len)
+    return NULL;
+  while (pos->offset < capture->size && capture->size - pos->offset >= BLOCK_MIN_LEN)
+    {
+      const guint8 *p = capture->data + pos->offset;
+      gboolean be = g_array_index (capture->sections, CsPcapngSection, pos->section).big_endian;
+      CsPcapngReader reader = { capture, be, NULL, 0, NULL, 0 };
+      const CsPcapngInterface *iface;
+      guint32 type = cs_read_u32_at (p, be), length, caplen, origlen;
+      guint64 data_offset, units;
+      CsCursor body;
+      CsPcapngComment comment = { NULL, 0 };
+
+      if (type == BLOCK_SHB)
+        {
+          /* the next section, in file order (its type reads the same in either order) */
+          if (pos->section + 1 >= capture->sections->len)
+            return NULL;
+          pos->section++;
+          be = g_array_index (capture->sections, CsPcapngSection, pos->section).big_endian;
+        }
+      length = cs_read_u32_at (p + 4, be);
+      if (length < BLOCK_MIN_LEN || length > capture->size - pos->offset)
+        return NULL;
+      cs_cursor_init (&body, p + 8, length - BLOCK_MIN_LEN);
+      reader.be = be;
+      if (type == BLOCK_EPB || type == BLOCK_OPB)
+        {
+          guint32 id = 0, ts_high = 0, ts_low = 0;
+
+          if (length < EPB_MIN_LEN)
+            return NULL;
+          if (type == BLOCK_EPB)
+            cs_cursor_u32 (&body, be, &id);
+          else
+            {
+              guint16 id16 = 0, drops = 0;
+
+              cs_cursor_u16 (&body, be, &id16);
+              cs_cursor_u16 (&body, be, &drops);
+              id = id16;
+            }
+          cs_cursor_u32 (&body, be, &ts_high);
+          cs_cursor_u32 (&body, be, &ts_low);
+          caplen = origlen = 0;
+          cs_cursor_u32 (&body, be, &caplen);
+          cs_cursor_u32 (&body, be, &origlen);
+          iface = cs_pcapng_section_interface (capture, pos->section, id);
+          if (iface == NULL || caplen > cs_cursor_remaining (&body))
+            return NULL;
+          data_offset = pos->offset + 8 + body.pos;
+          cs_cursor_skip (&body, caplen);
+          cs_cursor_skip (&body, MIN ((4 - caplen % 4) % 4, cs_cursor_remaining (&body)));
+          cs_pcapng_foreach_option (&reader, &body, cs_pcapng_comment_option, &comment);
+          units = ((guint64) ts_high << 32) | ts_low;
+          frame->ts_ns = cs_pcapng_ts_to_ns (iface, units);
+        }
+      else if (type == BLOCK_SPB)
+        {
+          if (length < SPB_MIN_LEN)
+            return NULL;
+          iface = cs_pcapng_section_interface (capture, pos->section, 0);
+          if (iface == NULL)
+            return NULL;
+          origlen = 0;
+          cs_cursor_u32 (&body, be, &origlen);
+          caplen = (guint32) MIN ((guint64) origlen, (guint64) cs_cursor_remaining (&body));
+          if (iface->snaplen != 0 && caplen > iface->snaplen)
+            caplen = iface->snaplen;
+          data_offset = pos->offset + 12;
+          frame->ts_ns = pos->last_ts_ns;
+        }
+      else
+        {
+          pos->offset += length; /* not a packet */
+          continue;
+        }
+      frame->offset = data_offset;
+      frame->caplen = caplen;
+      frame->origlen = origlen;
+      frame->linktype = iface->linktype;
+      frame->file = 0;
+      frame->flags = comment.text != NULL ? CS_FRAME_HAS_COMMENT : 0;
+      pos->last_ts_ns = frame->ts_ns;
+      pos->offset += length;
+      return capture->data + data_offset;
+    }
+  return NULL;
+}
+
+const guint8 *
+cs_capture_pcapng_next_frame (CsCapture *capture, CsFramePosition *pos, CsFrame *frame)
+{
+  const guint8 *data;
+
+  /* decode workers walk while the index may still append sections and interfaces */
+  g_rw_lock_reader_lock (&capture->walk_lock);
+  data = cs_pcapng_next_frame_locked (capture, pos, frame);
+  g_rw_lock_reader_unlock (&capture->walk_lock);
+  return data;
 }

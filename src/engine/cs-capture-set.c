@@ -3,10 +3,18 @@
 #include "cs-capture-filter.h"
 #include "cs-error.h"
 
+#include <string.h>
+
 struct _CsCaptureSet
 {
   GPtrArray *files; /* CsCapture */
-  GArray *frames;   /* CsFrame, frame N at [N - 1] */
+  /* A single file keeps anchors only (compact); several files a CsFrame per frame (frames,
+   * frame N at [N - 1]), merged by time. */
+  gboolean compact;
+  CsFrameAnchors anchors;
+  GArray *frames;
+  gint64 first_ns, last_ns; /* of frames (the anchors keep their own) */
+  guint8 *filtered;         /* bit per frame index: CS_FRAME_FILTERED_OUT; NULL = none */
   guint64 total_bytes;
 };
 
@@ -25,6 +33,7 @@ cs_capture_set_new (void)
 
   set->files = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_capture_free);
   set->frames = g_array_new (FALSE, FALSE, sizeof (CsFrame));
+  set->anchors.anchors = g_array_new (FALSE, FALSE, sizeof (CsFramePosition));
   return set;
 }
 
@@ -35,6 +44,8 @@ cs_capture_set_free (CsCaptureSet *set)
     return;
   g_ptr_array_unref (set->files);
   g_array_unref (set->frames);
+  g_array_unref (set->anchors.anchors);
+  g_free (set->filtered);
   g_free (set);
 }
 
@@ -143,6 +154,21 @@ cs_merge_frames (GArray **per_file, guint n_files, GArray *out)
   g_free (h.heap);
 }
 
+static void
+cs_capture_set_find_time_range (CsCaptureSet *set)
+{
+  const CsFrame *frames = (const CsFrame *) set->frames->data;
+
+  /* merged files are sorted by time, but a single file may step backwards */
+  for (guint i = 0; i < set->frames->len; i++)
+    {
+      if (i == 0 || frames[i].ts_ns < set->first_ns)
+        set->first_ns = frames[i].ts_ns;
+      if (i == 0 || frames[i].ts_ns > set->last_ns)
+        set->last_ns = frames[i].ts_ns;
+    }
+}
+
 gboolean
 cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable, CsCaptureProgressFunc progress,
                       gpointer user_data, GError **error)
@@ -154,13 +180,12 @@ cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable, CsCapturePro
   gboolean cancelled = FALSE;
 
   g_array_set_size (set->frames, 0);
-  if (n_files == 1)
-    {
-      /* one file: index straight into the set, no merge copy */
-      return cs_capture_index (g_ptr_array_index (set->files, 0), 0, set->frames, cancellable,
-                               progress, user_data, error);
-    }
-
+  g_clear_pointer (&set->filtered, g_free);
+  set->first_ns = set->last_ns = 0;
+  set->compact = n_files == 1;
+  if (set->compact)
+    return cs_capture_index_anchors (g_ptr_array_index (set->files, 0), &set->anchors, cancellable,
+                                     progress, user_data, error);
   per_file = g_new0 (GArray *, n_files);
   for (guint f = 0; f < n_files; f++)
     {
@@ -189,6 +214,7 @@ cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable, CsCapturePro
 
   if (!cancelled)
     cs_merge_frames (per_file, n_files, set->frames);
+  cs_capture_set_find_time_range (set);
   for (guint f = 0; f < n_files; f++)
     g_array_unref (per_file[f]);
   g_free (per_file);
@@ -204,21 +230,113 @@ cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable, CsCapturePro
 guint
 cs_capture_set_get_n_frames (CsCaptureSet *set)
 {
-  return set->frames->len;
+  return set->compact ? set->anchors.n_frames : set->frames->len;
 }
 
-const CsFrame *
-cs_capture_set_get_frame (CsCaptureSet *set, guint32 number)
+void
+cs_capture_set_get_time_range (CsCaptureSet *set, gint64 *first_ns, gint64 *last_ns)
 {
-  if (number == 0 || number > set->frames->len)
+  *first_ns = set->compact ? set->anchors.first_ns : set->first_ns;
+  *last_ns = set->compact ? set->anchors.last_ns : set->last_ns;
+}
+
+void
+cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *iter)
+{
+  CsCapture *capture;
+
+  memset (iter, 0, sizeof *iter);
+  iter->set = set;
+  iter->filtered = set->filtered;
+  iter->index = index;
+  if (!set->compact)
+    {
+      if (index < set->frames->len)
+        {
+          iter->frames = &g_array_index (set->frames, CsFrame, index);
+          iter->frames_end = (const CsFrame *) set->frames->data + set->frames->len;
+        }
+      return;
+    }
+  capture = g_ptr_array_index (set->files, 0);
+  if (!cs_capture_get_pcap_records (capture, &iter->records))
+    iter->pcapng = capture;
+  if (index >= set->anchors.n_frames)
+    {
+      iter->position.offset = cs_capture_get_size (capture); /* nothing to read */
+      return;
+    }
+  iter->position
+      = g_array_index (set->anchors.anchors, CsFramePosition, index / CS_FRAME_ANCHOR_EVERY);
+  for (guint32 i = index - index % CS_FRAME_ANCHOR_EVERY; i < index; i++)
+    {
+      CsFrame skipped;
+      const guint8 *data;
+
+      if (!cs_frame_iter_next (iter, &skipped, &data))
+        break;
+    }
+  iter->index = index;
+}
+
+CsFrame *
+cs_frame_iter_pin (CsFrameIter *iter, guint32 n)
+{
+  CsFrame *copy;
+
+  if (iter->frames == NULL || n == 0)
     return NULL;
-  return &g_array_index (set->frames, CsFrame, number - 1);
+  n = (guint32) MIN ((gsize) n, (gsize) (iter->frames_end - iter->frames));
+  copy = g_memdup2 (iter->frames, (gsize) n * sizeof (CsFrame));
+  iter->frames = copy;
+  iter->frames_end = copy + n;
+  return copy;
 }
 
-const CsFrame *
-cs_capture_set_get_frames (CsCaptureSet *set)
+gboolean
+cs_frame_iter_next_listed (CsFrameIter *iter, CsFrame *frame, const guint8 **data)
 {
-  return (const CsFrame *) set->frames->data;
+  if (iter->pcapng != NULL)
+    {
+      *data = cs_capture_pcapng_next_frame (iter->pcapng, &iter->position, frame);
+      if (*data == NULL)
+        return FALSE;
+    }
+  else if (iter->frames != NULL && iter->frames < iter->frames_end)
+    {
+      *frame = *iter->frames++;
+      *data = cs_capture_set_frame_data (iter->set, frame);
+    }
+  else
+    return FALSE;
+  if (iter->filtered != NULL && (iter->filtered[iter->index / 8] & (1u << (iter->index % 8))) != 0)
+    frame->flags |= CS_FRAME_FILTERED_OUT;
+  iter->index++;
+  return TRUE;
+}
+
+gboolean
+cs_capture_set_get_frame (CsCaptureSet *set, guint32 number, CsFrame *frame)
+{
+  CsFrameIter iter;
+  const guint8 *data;
+
+  if (number == 0 || number > cs_capture_set_get_n_frames (set))
+    return FALSE;
+  cs_capture_set_iter_init (set, number - 1, &iter);
+  return cs_frame_iter_next (&iter, frame, &data);
+}
+
+const guint8 *
+cs_capture_set_read_frame (CsCaptureSet *set, guint32 number, CsFrame *frame)
+{
+  CsFrameIter iter;
+  const guint8 *data;
+
+  if (number == 0 || number > cs_capture_set_get_n_frames (set))
+    return NULL;
+  cs_capture_set_iter_init (set, number - 1, &iter);
+  return cs_frame_iter_next (&iter, frame, &data) ? data : NULL;
 }
 
 const guint8 *
@@ -238,30 +356,38 @@ cs_capture_set_get_total_bytes (CsCaptureSet *set)
 gboolean
 cs_capture_set_apply_filter (CsCaptureSet *set, const char *bpf, GError **error)
 {
-  CsFrame *frames = (CsFrame *) set->frames->data;
-  guint n_frames = set->frames->len;
+  guint n_frames = cs_capture_set_get_n_frames (set);
   GArray *linktypes;
   CsCaptureFilter *filter;
+  CsFrameIter iter;
   guint8 *seen; /* one bit per link type */
+  guint8 *filtered;
 
   if (bpf == NULL || *bpf == '\0')
     {
-      for (guint i = 0; i < n_frames; i++)
-        frames[i].flags &= ~CS_FRAME_FILTERED_OUT;
+      g_clear_pointer (&set->filtered, g_free);
       return TRUE;
     }
 
   linktypes = g_array_new (FALSE, FALSE, sizeof (guint16));
   seen = g_malloc0 ((G_MAXUINT16 + 1) / 8);
+  cs_capture_set_iter_init (set, 0, &iter);
   for (guint i = 0; i < n_frames; i++)
     {
-      guint16 linktype = frames[i].linktype;
+      CsFrame frame;
+      const guint8 *data;
+      guint16 linktype;
 
+      if (!cs_frame_iter_next (&iter, &frame, &data))
+        break;
+      linktype = frame.linktype;
       if ((seen[linktype / 8] & (1u << (linktype % 8))) == 0)
         {
           seen[linktype / 8] |= (guint8) (1u << (linktype % 8));
           g_array_append_val (linktypes, linktype);
         }
+      if (set->compact)
+        break; /* one file, one link type */
     }
   g_free (seen);
   filter = cs_capture_filter_new (bpf, (const guint16 *) linktypes->data, linktypes->len, error);
@@ -269,14 +395,21 @@ cs_capture_set_apply_filter (CsCaptureSet *set, const char *bpf, GError **error)
   if (filter == NULL)
     return FALSE;
 
+  /* a bad expression above leaves the marks as they were */
+  g_clear_pointer (&set->filtered, g_free);
+  filtered = g_malloc0 (n_frames / 8 + 1);
+  cs_capture_set_iter_init (set, 0, &iter);
   for (guint i = 0; i < n_frames; i++)
     {
-      if (cs_capture_filter_matches (filter, &frames[i],
-                                     cs_capture_set_frame_data (set, &frames[i])))
-        frames[i].flags &= ~CS_FRAME_FILTERED_OUT;
-      else
-        frames[i].flags |= CS_FRAME_FILTERED_OUT;
+      CsFrame frame;
+      const guint8 *data;
+
+      if (!cs_frame_iter_next (&iter, &frame, &data))
+        break;
+      if (!cs_capture_filter_matches (filter, &frame, data))
+        filtered[i / 8] |= (guint8) (1u << (i % 8));
     }
   cs_capture_filter_free (filter);
+  set->filtered = filtered;
   return TRUE;
 }

@@ -23,11 +23,59 @@ gboolean cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable,
                                CsCaptureProgressFunc progress, gpointer user_data, GError **error);
 
 guint cs_capture_set_get_n_frames (CsCaptureSet *set);
-/* 1-based frame number, as Wireshark numbers them; NULL if out of range. */
-const CsFrame *cs_capture_set_get_frame (CsCaptureSet *set, guint32 number);
-/* n_frames frames, frame N at [N - 1]. */
-const CsFrame *cs_capture_set_get_frames (CsCaptureSet *set);
+/* Copies frame `number` (1-based, as Wireshark numbers them) into *frame; FALSE if out of
+ * range. A single file keeps only every 64th record's position (CsFrameAnchors), so this
+ * re-reads up to 63 record headers: read runs of frames with CsFrameIter instead. */
+gboolean cs_capture_set_get_frame (CsCaptureSet *set, guint32 number, CsFrame *frame);
 const guint8 *cs_capture_set_frame_data (CsCaptureSet *set, const CsFrame *frame);
+/* Both at once: frame `number` into *frame and its bytes; NULL if the number is out of
+ * range or the bytes lie outside their file. */
+const guint8 *cs_capture_set_read_frame (CsCaptureSet *set, guint32 number, CsFrame *frame);
+/* Earliest and latest frame timestamps (0 without frames). */
+void cs_capture_set_get_time_range (CsCaptureSet *set, gint64 *first_ns, gint64 *last_ns);
+
+/* Reads consecutive frames. Only the mapped files (and the filter marks, which are set
+ * after the index) are read once it is set up, so a worker thread may use it while the
+ * index still grows, for frames the index has already passed. */
+typedef struct
+{
+  CsCaptureSet *set;
+  CsPcapRecords records;     /* single pcap file (records.data set): walk from position */
+  CsCapture *pcapng;         /* single pcapng file: walk from position */
+  CsFramePosition position;  /* of the next record */
+  const CsFrame *frames;     /* otherwise: the frames, from the one asked for */
+  const CsFrame *frames_end; /* … and where they end */
+  const guint8 *filtered;    /* CS_FRAME_FILTERED_OUT bits by frame index, or NULL */
+  guint32 index;             /* frame index (number - 1) of the next frame */
+} CsFrameIter;
+
+/* Positions iter on the frame at index (number - 1); call on the thread that indexes. */
+void cs_capture_set_iter_init (CsCaptureSet *set, guint32 index, CsFrameIter *iter);
+/* Makes iter independent of the set's frame array (which moves while it grows) by copying
+ * the n frames it will read; returns the copy to free after use, or NULL if nothing needed
+ * copying. */
+CsFrame *cs_frame_iter_pin (CsFrameIter *iter, guint32 n);
+/* cs_frame_iter_next for a pcapng file or a set that keeps a frame array. */
+gboolean cs_frame_iter_next_listed (CsFrameIter *iter, CsFrame *frame, const guint8 **data);
+
+/* The next frame and its bytes (NULL if they lie outside the file); FALSE if it cannot be
+ * read (only past what was indexed). Inline: the decode workers call it once per frame. */
+static inline gboolean
+cs_frame_iter_next (CsFrameIter *iter, CsFrame *frame, const guint8 **data)
+{
+  if (iter->records.data == NULL)
+    return cs_frame_iter_next_listed (iter, frame, data);
+  *data
+      = cs_pcap_records_read (&iter->records, iter->position.offset, frame, &iter->position.offset);
+  if (*data == NULL)
+    return FALSE;
+  if (G_UNLIKELY (iter->filtered != NULL)
+      && (iter->filtered[iter->index / 8] & (1u << (iter->index % 8))) != 0)
+    frame->flags |= CS_FRAME_FILTERED_OUT;
+  iter->index++;
+  return TRUE;
+}
+
 /* Sum of the file sizes. */
 guint64 cs_capture_set_get_total_bytes (CsCaptureSet *set);
 

@@ -11,10 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PROGRESS_EVERY_RECORDS 65536 /* also how often the loader plans chunks */
-#define CANCEL_CHECK_EVERY_RECORDS 4096
-#define RELEASE_EVERY_BYTES (8u * 1024 * 1024)
-
 static gboolean
 cs_capture_map (CsCapture *capture, GError **error)
 {
@@ -79,6 +75,7 @@ cs_capture_open (const char *path, GError **error)
 
   capture = g_new0 (CsCapture, 1);
   capture->path = g_strdup (path);
+  g_rw_lock_init (&capture->walk_lock);
   if (!cs_capture_map (capture, error))
     {
       cs_capture_free (capture);
@@ -131,6 +128,9 @@ cs_capture_free (CsCapture *capture)
   if (capture->data != NULL)
     munmap ((void *) capture->data, (size_t) capture->size);
   g_clear_pointer (&capture->frame_comments, g_hash_table_unref);
+  g_clear_pointer (&capture->sections, g_array_unref);
+  g_clear_pointer (&capture->interfaces, g_array_unref);
+  g_rw_lock_clear (&capture->walk_lock);
   g_free (capture->comment);
   g_free (capture->path);
   g_free (capture);
@@ -206,9 +206,9 @@ cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames, GCance
     g_hash_table_remove_all (capture->frame_comments);
 
   if (capture->format == CS_CAPTURE_FORMAT_PCAPNG)
-    ok = cs_capture_pcapng_index (capture, file_index, frames, &run, error);
+    ok = cs_capture_pcapng_index (capture, file_index, frames, NULL, &run, error);
   else
-    ok = cs_capture_pcap_index (capture, file_index, frames, &run, error);
+    ok = cs_capture_pcap_index (capture, file_index, frames, NULL, &run, error);
 
   if (ok && progress != NULL)
     progress (capture->size, capture->size, user_data);
@@ -216,21 +216,44 @@ cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames, GCance
 }
 
 gboolean
-cs_index_run_tick (CsIndexRun *run, guint64 bytes_done, GError **error)
+cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index, GCancellable *cancellable,
+                          CsCaptureProgressFunc progress, gpointer user_data, GError **error)
 {
-  run->records++;
-  if (run->records % CANCEL_CHECK_EVERY_RECORDS == 0
+  CsIndexRun run = { capture, cancellable, progress, user_data, 0, 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (index != NULL && index->anchors != NULL, FALSE);
+
+  if (capture->frame_comments != NULL)
+    g_hash_table_remove_all (capture->frame_comments);
+  g_array_set_size (index->anchors, 0);
+  index->n_frames = 0;
+  index->first_ns = 0;
+  index->last_ns = 0;
+  if (capture->format == CS_CAPTURE_FORMAT_PCAPNG)
+    ok = cs_capture_pcapng_index (capture, 0, NULL, index, &run, error);
+  else
+    ok = cs_capture_pcap_index (capture, 0, NULL, index, &run, error);
+  if (ok && progress != NULL)
+    progress (capture->size, capture->size, user_data);
+  return ok;
+}
+
+gboolean
+cs_index_run_tick_slow (CsIndexRun *run, guint64 bytes_done, GError **error)
+{
+  if (run->records % CS_INDEX_CANCEL_CHECK_EVERY_RECORDS == 0
       && g_cancellable_set_error_if_cancelled (run->cancellable, error))
     return FALSE;
   /* The walk only reads record headers: drop its pages behind it so that indexing
    * does not hold the whole file in memory (decoding faults them back from the page
    * cache chunk by chunk, and drops them again after the merge). */
-  if (bytes_done >= run->released + RELEASE_EVERY_BYTES)
+  if (bytes_done >= run->released + CS_INDEX_RELEASE_EVERY_BYTES)
     {
       cs_capture_release_range (run->capture, run->released, bytes_done);
       run->released = bytes_done;
     }
-  if (run->progress != NULL && run->records % PROGRESS_EVERY_RECORDS == 0)
+  if (run->progress != NULL && run->records % CS_INDEX_PROGRESS_EVERY_RECORDS == 0)
     run->progress (bytes_done, run->capture->size, run->user_data);
   return TRUE;
 }

@@ -2,11 +2,12 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <string.h>
 
 G_BEGIN_DECLS
 
-/* One packet record of a capture file. Kept compact (32 bytes): a capture of
- * tens of millions of packets holds one of these per packet, nothing more. */
+/* One packet record of a capture file (32 bytes). A single classic pcap file does not keep
+ * one per packet (see CsFrameAnchors); pcapng files and sets of several files do. */
 typedef struct
 {
   guint64 offset;   /* byte offset in its file of the frame's first captured byte */
@@ -49,6 +50,95 @@ const char *cs_capture_get_format_name (CsCapture *capture);
 gboolean cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames,
                            GCancellable *cancellable, CsCaptureProgressFunc progress,
                            gpointer user_data, GError **error);
+
+/* A compact index of one file: where every CS_FRAME_ANCHOR_EVERY-th frame's record starts
+ * (24 bytes per 64 frames instead of a 32-byte CsFrame each); the frames between are read
+ * again from their record headers (cs_pcap_records_read, cs_capture_pcapng_next_frame). */
+#define CS_FRAME_ANCHOR_EVERY 64
+
+/* Where a walk over a file's records stands: the next record (pcap) or block (pcapng);
+ * for pcapng also its section and the previous frame's time (simple packet blocks have
+ * none of their own). */
+typedef struct
+{
+  guint64 offset;
+  gint64 last_ts_ns;
+  guint32 section;
+} CsFramePosition;
+
+typedef struct
+{
+  GArray *anchors;  /* CsFramePosition of frames 0, 64, 128, … */
+  guint32 n_frames; /* records indexed so far (grows while the walk runs) */
+  gint64 first_ns;  /* earliest and latest timestamps (0 without frames) */
+  gint64 last_ns;
+} CsFrameAnchors;
+
+/* cs_capture_index keeping anchors instead of frames; errors, progress and cancellation
+ * alike. Afterwards (and for the frames indexed so far) cs_capture_pcapng_next_frame can
+ * walk a pcapng file from any anchor. */
+gboolean cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index,
+                                   GCancellable *cancellable, CsCaptureProgressFunc progress,
+                                   gpointer user_data, GError **error);
+
+/* Reads the pcapng frame at or after pos (skipping blocks that are not packets), fills
+ * frame (file 0; CS_FRAME_HAS_COMMENT as the index found it), moves pos past it and
+ * returns its bytes; NULL if there is none or it cannot be read. Only for positions the
+ * anchors index gave (it knows the sections' byte orders and interfaces); thread-safe. */
+const guint8 *cs_capture_pcapng_next_frame (CsCapture *capture, CsFramePosition *pos,
+                                            CsFrame *frame);
+
+/* What walking a classic pcap file's records needs, so that the walk can be inlined
+ * (it runs once per frame in the index and again in the decode workers). */
+typedef struct
+{
+  const guint8 *data; /* the mapping */
+  guint64 size;
+  guint32 max_caplen;
+  guint16 linktype;
+  gboolean big_endian;
+  gboolean nanoseconds;
+} CsPcapRecords;
+
+/* FALSE for pcapng (its records are not self-describing). */
+gboolean cs_capture_get_pcap_records (CsCapture *capture, CsPcapRecords *records);
+
+static inline guint32
+cs_pcap_records_u32 (const CsPcapRecords *records, const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return records->big_endian ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
+}
+
+/* Reads the record whose 16-byte header starts at offset into frame (file 0, no flags),
+ * sets *next to the following record and returns the frame's bytes; NULL when the header
+ * or the captured bytes do not fit in the file or caplen is over the limit. */
+static inline const guint8 *
+cs_pcap_records_read (const CsPcapRecords *records, guint64 offset, CsFrame *frame, guint64 *next)
+{
+  const guint8 *header = records->data + offset;
+  guint32 ts_sec, ts_frac, caplen;
+
+  if (offset > records->size || records->size - offset < 16)
+    return NULL;
+  caplen = cs_pcap_records_u32 (records, header + 8);
+  if (caplen > records->max_caplen || caplen > records->size - offset - 16)
+    return NULL;
+  ts_sec = cs_pcap_records_u32 (records, header);
+  ts_frac = cs_pcap_records_u32 (records, header + 4);
+  frame->offset = offset + 16;
+  frame->ts_ns = (gint64) ((guint64) ts_sec * G_GUINT64_CONSTANT (1000000000)
+                           + (records->nanoseconds ? ts_frac : (guint64) ts_frac * 1000u));
+  frame->caplen = caplen;
+  frame->origlen = cs_pcap_records_u32 (records, header + 12);
+  frame->linktype = records->linktype;
+  frame->file = 0;
+  frame->flags = 0;
+  *next = frame->offset + caplen;
+  return header + 16;
+}
 
 /* The frame's captured bytes (caplen of them) inside the mapping, or NULL if
  * the frame does not lie inside this file. */

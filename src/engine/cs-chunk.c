@@ -49,13 +49,6 @@ cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b)
          && cs_endpoint_equal (&x->dst, &y->dst);
 }
 
-static void
-cs_rtp_run_free (CsRtpRun *run)
-{
-  g_array_unref (run->packets);
-  g_free (run);
-}
-
 CsChunk *
 cs_chunk_new (guint32 first_index, guint32 n_frames)
 {
@@ -64,9 +57,7 @@ cs_chunk_new (guint32 first_index, guint32 n_frames)
   chunk->first_index = first_index;
   chunk->n_frames = n_frames;
   chunk->sip = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_sip_message_unref);
-  chunk->deferred = g_array_new (FALSE, FALSE, sizeof (guint32));
-  chunk->rtp_runs = g_hash_table_new (cs_rtp_stream_key_hash, cs_rtp_stream_key_equal);
-  chunk->rtp_order = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_rtp_run_free);
+  chunk->deferred = g_array_new (FALSE, FALSE, sizeof (CsDeferredFrame));
   chunk->rtcp = g_array_new (FALSE, FALSE, sizeof (CsRtcpRef));
   return chunk;
 }
@@ -78,29 +69,35 @@ cs_chunk_free (CsChunk *chunk)
     return;
   g_ptr_array_unref (chunk->sip);
   g_array_unref (chunk->deferred);
-  g_hash_table_unref (chunk->rtp_runs);
-  g_ptr_array_unref (chunk->rtp_order);
+  for (guint32 i = 0; i < chunk->n_rtp_runs; i++)
+    g_free (chunk->rtp_runs[i].packets);
+  g_free (chunk->rtp_runs);
+  g_free (chunk->rtp_slots);
   g_array_unref (chunk->rtcp);
   g_free (chunk->frames);
   g_free (chunk);
 }
 
 void
-cs_chunk_copy_frames (CsChunk *chunk, const CsFrame *frames)
+cs_chunk_locate_frames (CsChunk *chunk, CsCaptureSet *set, gboolean pin)
 {
-  g_free (chunk->frames);
-  chunk->frames = g_memdup2 (frames, (gsize) chunk->n_frames * sizeof (CsFrame));
+  cs_capture_set_iter_init (set, chunk->first_index, &chunk->start);
+  g_clear_pointer (&chunk->frames, g_free);
+  if (pin)
+    chunk->frames = cs_frame_iter_pin (&chunk->start, chunk->n_frames);
 }
 
 CsUdpPayloadKind
 cs_udp_payload_classify (const guint8 *data, gsize len, guint16 sport, guint16 dport)
 {
-  if (cs_sip_looks_like (data, len))
+  /* SIP starts with a token character (ASCII): RTP's first byte (0x80…) is never one */
+  if (len > 0 && data[0] < 0x80 && cs_sip_looks_like (data, len))
     return CS_UDP_PAYLOAD_SIP;
   if ((sport == CS_HEP_PORT || dport == CS_HEP_PORT || (len >= 4 && memcmp (data, "HEP3", 4) == 0))
       && cs_hep_looks_like (data, len))
     return CS_UDP_PAYLOAD_HEP;
-  if (cs_rtcp_looks_like (data, len))
+  /* RTCP's first packet type is 200..207; RTP's second byte rarely is (marker + PT 72..79) */
+  if (len >= 8 && data[1] >= 200 && data[1] <= 207 && cs_rtcp_looks_like (data, len))
     return CS_UDP_PAYLOAD_RTCP;
   if (len >= 12 && (data[0] >> 6) == 2)
     return CS_UDP_PAYLOAD_RTP;
@@ -125,31 +122,174 @@ cs_sip_message_from_payload (const guint8 *data, gsize len, const CsEndpoint *sr
   return msg;
 }
 
+static inline gboolean
+cs_rtp_stream_key_same (const CsRtpStreamKey *x, const CsRtpStreamKey *y)
+{
+  return x->ssrc == y->ssrc && x->src.port == y->src.port && x->dst.port == y->dst.port
+         && memcmp (&x->src.addr, &y->src.addr, sizeof x->src.addr) == 0
+         && memcmp (&x->dst.addr, &y->dst.addr, sizeof x->dst.addr) == 0;
+}
+
+/* The chunk table's keys in two words when both ends are IPv4 (addresses, then ports and
+ * SSRC): compared and hashed with a few instructions, once per packet. */
+static inline void
+cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, guint64 words[2])
+{
+  guint32 s, d;
+
+  memcpy (&s, src->addr.bytes, sizeof s);
+  memcpy (&d, dst->addr.bytes, sizeof d);
+  words[0] = ((guint64) s << 32) | d;
+  words[1] = ((guint64) src->port << 48) | ((guint64) dst->port << 32) | ssrc;
+}
+
+/* The chunk table's own hash: the two words, and for IPv6 the other address words. */
+static inline guint32
+cs_chunk_rtp_hash (const CsRtpStreamKey *k, const guint64 words[2], gboolean v4)
+{
+  guint64 h = words[0] * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)
+              ^ words[1] * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
+
+  if (G_UNLIKELY (!v4))
+    {
+      guint32 src[4], dst[4];
+
+      memcpy (src, k->src.addr.bytes, sizeof src);
+      memcpy (dst, k->dst.addr.bytes, sizeof dst);
+      for (guint i = 1; i < 4; i++)
+        h = (h ^ (((guint64) src[i] << 32) | dst[i])) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      h ^= ((guint64) k->src.addr.family << 8) | k->dst.addr.family;
+    }
+  return (guint32) (h ^ (h >> 29));
+}
+
+/* Doubles the slot table and re-inserts every run (their hashes are kept). */
+static void
+cs_chunk_grow_rtp_slots (CsChunk *chunk)
+{
+  guint32 n_slots = chunk->rtp_slots == NULL ? 64 : 2 * (chunk->rtp_slot_mask + 1);
+
+  g_free (chunk->rtp_slots);
+  chunk->rtp_slots = g_new0 (guint32, n_slots);
+  chunk->rtp_slot_mask = n_slots - 1;
+  for (guint32 i = 0; i < chunk->n_rtp_runs; i++)
+    {
+      guint32 slot = chunk->rtp_runs[i].hash & chunk->rtp_slot_mask;
+
+      while (chunk->rtp_slots[slot] != 0)
+        slot = (slot + 1) & chunk->rtp_slot_mask;
+      chunk->rtp_slots[slot] = i + 1;
+    }
+}
+
+/* The chunk's run for key, created at the end of the order when new. */
+static CsChunkRtpRun *
+cs_chunk_get_rtp_run (CsChunk *chunk, const CsRtpStreamKey *key)
+{
+  CsChunkRtpRun *run;
+  guint64 words[2];
+  gboolean v4 = key->src.addr.family == 4 && key->dst.addr.family == 4;
+  guint32 hash, slot;
+
+  cs_chunk_rtp_words (&key->src, &key->dst, key->ssrc, words);
+  hash = cs_chunk_rtp_hash (key, words, v4);
+  if (chunk->rtp_slots == NULL)
+    cs_chunk_grow_rtp_slots (chunk);
+  for (slot = hash & chunk->rtp_slot_mask; chunk->rtp_slots[slot] != 0;
+       slot = (slot + 1) & chunk->rtp_slot_mask)
+    {
+      run = &chunk->rtp_runs[chunk->rtp_slots[slot] - 1];
+      /* IPv4 keys are equal when their words are (the unused address bytes are zero) */
+      if (run->hash == hash && run->words[0] == words[0] && run->words[1] == words[1]
+          && (v4 ? run->v4 : !run->v4 && cs_rtp_stream_key_same (&run->key, key)))
+        return run;
+    }
+
+  if (chunk->n_rtp_runs == chunk->rtp_runs_capacity)
+    {
+      chunk->rtp_runs_capacity = MAX (16u, 2 * chunk->rtp_runs_capacity);
+      chunk->rtp_runs = g_renew (CsChunkRtpRun, chunk->rtp_runs, chunk->rtp_runs_capacity);
+    }
+  run = &chunk->rtp_runs[chunk->n_rtp_runs++];
+  run->key = *key;
+  run->hash = hash;
+  run->words[0] = words[0];
+  run->words[1] = words[1];
+  run->v4 = v4;
+  run->n_packets = 0;
+  run->capacity = 0;
+  run->packets = NULL;
+  chunk->rtp_slots[slot] = chunk->n_rtp_runs;
+  /* at most half full keeps probe runs short */
+  if (2 * chunk->n_rtp_runs > chunk->rtp_slot_mask)
+    cs_chunk_grow_rtp_slots (chunk);
+  return &chunk->rtp_runs[chunk->n_rtp_runs - 1];
+}
+
+/* The record of an RTP packet; FALSE if the payload is not RTP. The usual header (version 2,
+ * no padding, extension or CSRC) is read in place; the rest goes through cs_rtp_parse_header,
+ * which gives the same record. */
+static inline gboolean
+cs_chunk_rtp_record (const guint8 *data, gsize len, gint64 ts_ns, guint32 frame, CsRtpPacket *rec,
+                     guint32 *ssrc)
+{
+  CsRtpHeader hdr;
+
+  if (G_LIKELY (data != NULL && len >= 12 && data[0] == 0x80))
+    {
+      guint32 word;
+      guint16 half;
+
+      rec->arrival_ns = ts_ns;
+      rec->frame = frame;
+      memcpy (&word, data + 4, sizeof word);
+      rec->timestamp = GUINT32_FROM_BE (word);
+      memcpy (&half, data + 2, sizeof half);
+      rec->seq = GUINT16_FROM_BE (half);
+      rec->payload_len = (guint16) MIN (len - 12, G_MAXUINT16);
+      rec->payload_type = data[1] & 0x7f;
+      rec->flags = (data[1] & 0x80) != 0 ? CS_RTP_FLAG_MARKER : 0;
+      rec->reserved = 0;
+      memcpy (&word, data + 8, sizeof word);
+      *ssrc = GUINT32_FROM_BE (word);
+      return TRUE;
+    }
+  if (!cs_rtp_parse_header (data, len, &hdr))
+    return FALSE;
+  cs_rtp_packet_from_header (&hdr, ts_ns, frame, rec);
+  *ssrc = hdr.ssrc;
+  return TRUE;
+}
+
+/* cs_chunk_add_rtp, inline in the decode loop */
+static inline void
+cs_chunk_append_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
+{
+  CsRtpStreamKey key;
+  CsChunkRtpRun *run;
+  CsRtpPacket rec;
+  guint32 ssrc;
+
+  if (!cs_chunk_rtp_record (pkt->payload, pkt->payload_len, ts_ns, frame, &rec, &ssrc))
+    return;
+  /* fields are compared and hashed one by one: the padding need not be cleared */
+  key.src = pkt->src;
+  key.dst = pkt->dst;
+  key.ssrc = ssrc;
+  run = cs_chunk_get_rtp_run (chunk, &key);
+  if (run->n_packets == run->capacity)
+    {
+      run->capacity = MAX (64u, 2 * run->capacity);
+      run->packets = g_renew (CsRtpPacket, run->packets, run->capacity);
+    }
+  run->packets[run->n_packets++] = rec;
+  chunk->rtp_packets++;
+}
+
 void
 cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
 {
-  CsRtpHeader hdr;
-  CsRtpStreamKey key;
-  CsRtpRun *run;
-  CsRtpPacket rec;
-
-  if (!cs_rtp_parse_header (pkt->payload, pkt->payload_len, &hdr))
-    return;
-  memset (&key, 0, sizeof key);
-  key.src = pkt->src;
-  key.dst = pkt->dst;
-  key.ssrc = hdr.ssrc;
-  run = g_hash_table_lookup (chunk->rtp_runs, &key);
-  if (run == NULL)
-    {
-      run = g_new0 (CsRtpRun, 1);
-      run->key = key;
-      run->packets = g_array_sized_new (FALSE, FALSE, sizeof (CsRtpPacket), 64);
-      g_hash_table_insert (chunk->rtp_runs, &run->key, run);
-      g_ptr_array_add (chunk->rtp_order, run);
-    }
-  cs_rtp_packet_from_header (&hdr, ts_ns, frame, &rec);
-  g_array_append_val (run->packets, rec);
+  cs_chunk_append_rtp (chunk, pkt, frame, ts_ns);
 }
 
 static void
@@ -197,48 +337,69 @@ cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
     }
 }
 
+/* What cs_udp_payload_classify calls RTP, decided from two bytes and the ports: a first
+ * byte of 0x80 is neither a SIP token character nor "HEP3", and a second byte outside
+ * 200..207 is no RTCP packet type. */
+static inline gboolean
+cs_chunk_is_plain_rtp (const CsPacket *pkt)
+{
+  return pkt->payload_len >= 12 && pkt->payload[0] == 0x80
+         && (pkt->payload[1] < 200 || pkt->payload[1] > 207) && pkt->src.port != CS_HEP_PORT
+         && pkt->dst.port != CS_HEP_PORT;
+}
+
 void
 cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
 {
-  const CsFrame *frames = chunk->frames != NULL
-                              ? chunk->frames
-                              : cs_capture_set_get_frames (set) + chunk->first_index;
+  CsFrameIter iter = chunk->start;
+  guint64 first_offset = 0, end_offset = 0;
 
   for (guint32 i = 0; i < chunk->n_frames; i++)
     {
-      guint32 index = chunk->first_index + i;
-      const CsFrame *frame = &frames[i];
-      guint32 number = index + 1;
+      guint32 number = chunk->first_index + i + 1;
+      CsFrame frame;
+      const guint8 *data;
       CsPacket pkt;
       CsDecodeStatus status;
 
       if (i % CS_CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
         return;
-      /* frames are scattered reads of a cold mapping: fetch a few ahead */
-      if (i + 8 < chunk->n_frames)
-        __builtin_prefetch (cs_capture_set_frame_data (set, &frames[i + 8]));
-      chunk->bytes += frame->caplen;
-      if (frame->flags & CS_FRAME_FILTERED_OUT)
+      if (!cs_frame_iter_next (&iter, &frame, &data))
+        break;
+      /* frames are reads of a cold mapping: fetch ahead */
+      if (data != NULL)
+        __builtin_prefetch (data + 2048);
+      if (i == 0)
+        first_offset = frame.offset;
+      end_offset = frame.offset + frame.caplen;
+      chunk->bytes += frame.caplen;
+      if (frame.flags & CS_FRAME_FILTERED_OUT)
         continue;
-      memset (&pkt, 0, sizeof pkt);
-      status = cs_decode_frame (frame->linktype, cs_capture_set_frame_data (set, frame),
-                                frame->caplen, &pkt);
+      if (frame.linktype == CS_LINKTYPE_ETHERNET
+          && cs_decode_ethernet_ipv4_udp (data, frame.caplen, &pkt))
+        {
+          /* the common case without the general decoder's zeroing and dispatch */
+          if (cs_chunk_is_plain_rtp (&pkt))
+            cs_chunk_append_rtp (chunk, &pkt, number, frame.ts_ns);
+          else
+            cs_chunk_add_udp (chunk, &pkt, number, frame.ts_ns);
+          continue;
+        }
+      status = cs_decode_frame (frame.linktype, data, frame.caplen, &pkt);
       if (status == CS_DECODE_FRAGMENT
           || (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP))
-        g_array_append_val (chunk->deferred, number);
+        {
+          CsDeferredFrame deferred = { frame, number };
+
+          g_array_append_val (chunk->deferred, deferred);
+        }
       else if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_UDP)
-        cs_chunk_add_udp (chunk, &pkt, number, frame->ts_ns);
+        cs_chunk_add_udp (chunk, &pkt, number, frame.ts_ns);
       else if (status == CS_DECODE_MALFORMED)
         chunk->undecodable++;
     }
   /* Drop the chunk's pages now rather than after its merge: workers may run ahead of
    * the merge, and the few frames the merge reads again fault back from the page cache. */
   if (chunk->n_frames > 0 && cs_capture_set_get_n_files (set) == 1)
-    {
-      const CsFrame *first = &frames[0];
-      const CsFrame *last = &frames[chunk->n_frames - 1];
-
-      cs_capture_release_range (cs_capture_set_get_file (set, 0), first->offset,
-                                last->offset + last->caplen);
-    }
+    cs_capture_release_range (cs_capture_set_get_file (set, 0), first_offset, end_offset);
 }

@@ -22,12 +22,24 @@ typedef struct
 guint cs_rtp_stream_key_hash (gconstpointer key);
 gboolean cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b);
 
-/* Packets of one stream found in one chunk. */
+/* Packets of one stream, as the merge hands them to the stream binder. */
 typedef struct
 {
   CsRtpStreamKey key;
   GArray *packets; /* CsRtpPacket, capture order */
 } CsRtpRun;
+
+/* Packets of one stream found in one chunk: a plain buffer, appended inline. */
+typedef struct
+{
+  CsRtpStreamKey key;
+  guint64 words[2]; /* addresses, ports and SSRC packed (exact for IPv4) */
+  gboolean v4;      /* both ends IPv4: words alone identify the key */
+  guint32 hash;     /* of key, for the chunk's table */
+  guint32 n_packets;
+  guint32 capacity;
+  CsRtpPacket *packets; /* capture order */
+} CsChunkRtpRun;
 
 /* An RTCP packet: kept by frame, parsed when its stream is analysed. */
 typedef struct
@@ -37,28 +49,41 @@ typedef struct
   guint32 frame;
 } CsRtcpRef;
 
+/* A frame the merge decodes itself (IP fragments, TCP segments: their order matters). */
 typedef struct
 {
-  guint32 first_index; /* index into the frame array */
+  CsFrame frame;
+  guint32 number;
+} CsDeferredFrame;
+
+typedef struct
+{
+  guint32 first_index; /* index (number - 1) of the first frame */
   guint32 n_frames;
 
-  GPtrArray *sip;       /* CsSipMessage*, complete in one frame, frame order */
-  GArray *deferred;     /* guint32 frame numbers: IP fragments and TCP segments */
-  GHashTable *rtp_runs; /* CsRtpStreamKey* → CsRtpRun* */
-  GPtrArray *rtp_order; /* CsRtpRun* in order of first packet */
-  GArray *rtcp;         /* CsRtcpRef */
+  GPtrArray *sip;          /* CsSipMessage*, complete in one frame, frame order */
+  GArray *deferred;        /* CsDeferredFrame, frame order */
+  CsChunkRtpRun *rtp_runs; /* in order of first packet */
+  guint32 n_rtp_runs;
+  guint32 rtp_runs_capacity;
+  guint32 *rtp_slots;    /* open addressing: index into rtp_runs + 1, 0 = free */
+  guint32 rtp_slot_mask; /* slots - 1 (a power of two) */
+  guint64 rtp_packets;   /* packets in all runs */
+  GArray *rtcp;          /* CsRtcpRef */
   guint64 bytes;
   guint64 undecodable;
-  /* Its own copy of its frames (so the index may keep growing while workers decode),
-   * or NULL to read them from the capture set. */
+  /* Where its frames are read from (set up by the thread that indexes), and the copy of
+   * them it reads when the set's frame array may still move (or NULL). */
+  CsFrameIter start;
   CsFrame *frames;
   gint decoded; /* atomic: the loader's hand-off flag (see cs-loader.c) */
 } CsChunk;
 
 CsChunk *cs_chunk_new (guint32 first_index, guint32 n_frames);
 void cs_chunk_free (CsChunk *chunk);
-/* Gives the chunk a private copy of its n_frames frames. */
-void cs_chunk_copy_frames (CsChunk *chunk, const CsFrame *frames);
+/* Points the chunk at its frames in set; with pin, copies them if the set's frame array
+ * may still move (while indexing). Call on the thread that indexes. */
+void cs_chunk_locate_frames (CsChunk *chunk, CsCaptureSet *set, gboolean pin);
 /* Decodes the chunk's frames. Thread-safe with respect to other chunks. */
 void cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable);
 

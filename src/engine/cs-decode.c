@@ -426,7 +426,9 @@ cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *pac
   DecodeCtx ctx = { data, packet, 0 };
   CsCursor c;
 
-  memset (packet, 0, sizeof *packet);
+  *packet = (CsPacket){ 0 }; /* inline stores rather than a memset call, once per frame */
+  if (linktype == CS_LINKTYPE_ETHERNET && cs_decode_ethernet_ipv4_udp (data, caplen, packet))
+    return CS_DECODE_OK;
   cs_cursor_init (&c, data, caplen);
   switch (linktype)
     {

@@ -109,14 +109,14 @@ cs_selected_numbers (CsAnalysis *analysis, const guint *call_numbers, guint n_ca
 static gboolean
 cs_frame_carries (CsCaptureSet *set, guint32 number, const CsSipMessage *msg)
 {
-  const CsFrame *frame = cs_capture_set_get_frame (set, number);
-  const guint8 *data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
+  CsFrame frame;
+  const guint8 *data = cs_capture_set_read_frame (set, number, &frame);
   CsPacket pkt;
   CsDecodeStatus status;
 
   if (data == NULL)
     return FALSE;
-  status = cs_decode_frame (frame->linktype, data, frame->caplen, &pkt);
+  status = cs_decode_frame (frame.linktype, data, frame.caplen, &pkt);
   if (status == CS_DECODE_FRAGMENT)
     return cs_addr_equal (&pkt.src.addr, &msg->src.addr)
            && cs_addr_equal (&pkt.dst.addr, &msg->dst.addr);
@@ -314,20 +314,21 @@ cs_export_pcapng_write (CsAnalysis *analysis, const guint *call_numbers, guint n
       scratch = g_malloc (CS_CAPTURE_MAX_CAPLEN);
       for (guint i = 0; i < frames->len; i++, done++)
         {
-          const CsFrame *frame = cs_capture_set_get_frame (set, g_array_index (frames, guint32, i));
-          const guint8 *data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
+          CsFrame frame;
+          const guint8 *data
+              = cs_capture_set_read_frame (set, g_array_index (frames, guint32, i), &frame);
 
           if (!cs_export_tick (done, total, cancellable, progress, user_data, error))
             return FALSE;
           if (data != NULL)
-            cs_redactor_observe_frame (redactor, frame->linktype, data, frame->caplen);
+            cs_redactor_observe_frame (redactor, frame.linktype, data, frame.caplen);
         }
     }
   for (guint i = 0; i < frames->len; i++, done++)
     {
       guint32 number = g_array_index (frames, guint32, i);
-      const CsFrame *frame = cs_capture_set_get_frame (set, number);
-      const guint8 *data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
+      CsFrame frame;
+      const guint8 *data = cs_capture_set_read_frame (set, number, &frame);
       const char *finding_comment = g_hash_table_lookup (comments, GUINT_TO_POINTER (number));
       const char *own_comment = NULL;
       g_autofree char *comment = NULL;
@@ -337,25 +338,25 @@ cs_export_pcapng_write (CsAnalysis *analysis, const guint *call_numbers, guint n
         return FALSE;
       if (data == NULL)
         continue;
-      interface = cs_interface_for (writer, interfaces, frame->linktype, error);
+      interface = cs_interface_for (writer, interfaces, frame.linktype, error);
       if (interface < 0)
         return FALSE;
       /* A comment already in the file is kept, unless redacting (it may name anyone). */
-      if (!redact && (frame->flags & CS_FRAME_HAS_COMMENT) != 0)
+      if (!redact && (frame.flags & CS_FRAME_HAS_COMMENT) != 0)
         own_comment
-            = cs_capture_get_frame_comment (cs_capture_set_get_file (set, frame->file), frame);
+            = cs_capture_get_frame_comment (cs_capture_set_get_file (set, frame.file), &frame);
       if (own_comment != NULL && finding_comment != NULL)
         comment = g_strconcat (own_comment, "\n", finding_comment, NULL);
       else
         comment = g_strdup (own_comment != NULL ? own_comment : finding_comment);
-      if (redact && frame->caplen <= CS_CAPTURE_MAX_CAPLEN)
+      if (redact && frame.caplen <= CS_CAPTURE_MAX_CAPLEN)
         {
-          memcpy (scratch, data, frame->caplen);
-          cs_redactor_rewrite_frame (redactor, frame->linktype, scratch, frame->caplen);
+          memcpy (scratch, data, frame.caplen);
+          cs_redactor_rewrite_frame (redactor, frame.linktype, scratch, frame.caplen);
           data = scratch;
         }
-      if (!cs_pcapng_writer_write_packet (writer, (guint) interface, frame->ts_ns, data,
-                                          frame->caplen, frame->origlen, comment, error))
+      if (!cs_pcapng_writer_write_packet (writer, (guint) interface, frame.ts_ns, data,
+                                          frame.caplen, frame.origlen, comment, error))
         return FALSE;
     }
   if (progress != NULL)

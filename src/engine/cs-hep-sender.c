@@ -193,13 +193,18 @@ cs_hep_sender_replay_file (CsHepSender *sender, const char *path, guint pause_ev
   gboolean ok = cs_capture_set_add_file (set, path, error)
                 && cs_capture_set_index (set, NULL, NULL, NULL, error);
   guint64 before = sender->sent;
+  CsFrameIter iter;
 
+  cs_capture_set_iter_init (set, 0, &iter);
   for (guint32 n = 1; ok && n <= cs_capture_set_get_n_frames (set); n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      CsFrame frame;
+      const guint8 *data;
 
-      ok = cs_hep_sender_send_frame (sender, frame->linktype, frame->ts_ns,
-                                     cs_capture_set_frame_data (set, frame), frame->caplen, error);
+      if (!cs_frame_iter_next (&iter, &frame, &data))
+        break;
+      ok = cs_hep_sender_send_frame (sender, frame.linktype, frame.ts_ns, data, frame.caplen,
+                                     error);
       if (pause_every > 0 && sender->sent != before && (sender->sent - before) % pause_every == 0)
         g_usleep (1000);
     }

@@ -307,8 +307,7 @@ cs_live_session_process_pending (CsLiveSession *self)
       self->stats.packets++;
     }
   self->stats.bytes += chunk->bytes;
-  for (guint i = 0; i < chunk->rtp_order->len; i++)
-    self->stats.rtp_packets += ((CsRtpRun *) g_ptr_array_index (chunk->rtp_order, i))->packets->len;
+  self->stats.rtp_packets += chunk->rtp_packets;
   cs_merge_add_chunk (self->merge, chunk);
   cs_chunk_free (chunk);
   cs_live_session_evict (self);

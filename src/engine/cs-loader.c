@@ -279,10 +279,10 @@ cs_loader_profile (const char *phase)
 
 /* ---- the parallel map, pipelined with the index ----
  *
- * The index walk (main thread) plans chunks as soon as their frames are known; each
- * chunk gets a copy of its frames, so the index may keep growing its array while
- * workers decode. The main thread merges decoded chunks in order whenever it can, so
- * only a few chunks are ever in flight (pages and results stay bounded). */
+ * The index walk (main thread) plans chunks as soon as their frames are known; a chunk
+ * walks the records of its file itself from where the index located it, while the index
+ * keeps growing. The main thread merges decoded chunks in order whenever it can, so only
+ * a few chunks are ever in flight (pages and results stay bounded). */
 
 typedef struct
 {
@@ -384,7 +384,6 @@ static void
 cs_pipeline_plan (CsPipeline *p, gboolean final)
 {
   guint32 available = cs_capture_set_get_n_frames (p->set);
-  const CsFrame *frames = cs_capture_set_get_frames (p->set);
 
   while (p->planned_frames < available && cs_pipeline_can_plan (p))
     {
@@ -395,9 +394,8 @@ cs_pipeline_plan (CsPipeline *p, gboolean final)
       if (n < size && !final)
         break;
       chunk = cs_chunk_new (p->planned_frames, n);
-      /* while the walk runs the frame array may move; once it is done, it stays */
-      if (!final)
-        cs_chunk_copy_frames (chunk, frames + p->planned_frames);
+      /* while the walk runs a frame array may move; once it is done, it stays */
+      cs_chunk_locate_frames (chunk, p->set, !final);
       p->planned_frames += n;
       g_ptr_array_add (p->chunks, chunk);
       g_async_queue_push (p->todo, chunk);
@@ -532,19 +530,10 @@ cs_loader_fill_frame_stats (CsAnalysis *analysis)
 {
   CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
   CsCaptureStats *stats = cs_analysis_get_stats_mutable (analysis);
-  guint32 n = cs_capture_set_get_n_frames (set);
-  const CsFrame *frames = cs_capture_set_get_frames (set);
 
   stats->n_files = cs_capture_set_get_n_files (set);
-  stats->packets = n;
-  stats->first_ns = n > 0 ? frames[0].ts_ns : 0;
-  stats->last_ns = n > 0 ? frames[n - 1].ts_ns : 0;
-  /* Merged files are sorted by time; a single file may step backwards. */
-  for (guint32 i = 0; i < n; i++)
-    {
-      stats->first_ns = MIN (stats->first_ns, frames[i].ts_ns);
-      stats->last_ns = MAX (stats->last_ns, frames[i].ts_ns);
-    }
+  stats->packets = cs_capture_set_get_n_frames (set);
+  cs_capture_set_get_time_range (set, &stats->first_ns, &stats->last_ns);
 }
 
 static CsAnalysis *

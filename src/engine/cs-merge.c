@@ -300,9 +300,10 @@ cs_merge_add_reassembled_udp (CsMerge *merge, const CsPacket *pkt, guint32 first
 }
 
 static void
-cs_merge_add_deferred (CsMerge *merge, guint32 number)
+cs_merge_add_deferred (CsMerge *merge, const CsDeferredFrame *deferred)
 {
-  const CsFrame *frame = cs_capture_set_get_frame (merge->set, number);
+  const CsFrame *frame = &deferred->frame;
+  guint32 number = deferred->number;
   CsPacket pkt;
   CsDecodeStatus status;
 
@@ -343,10 +344,11 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
   while (si < chunk->sip->len || di < chunk->deferred->len)
     {
       CsSipMessage *msg = si < chunk->sip->len ? g_ptr_array_index (chunk->sip, si) : NULL;
-      guint32 deferred
-          = di < chunk->deferred->len ? g_array_index (chunk->deferred, guint32, di) : G_MAXUINT32;
+      const CsDeferredFrame *deferred = di < chunk->deferred->len
+                                            ? &g_array_index (chunk->deferred, CsDeferredFrame, di)
+                                            : NULL;
 
-      if (msg != NULL && msg->frame <= deferred)
+      if (msg != NULL && (deferred == NULL || msg->frame <= deferred->number))
         {
           cs_merge_add_sip (merge, msg);
           si++;
@@ -357,31 +359,11 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
           di++;
         }
     }
-  for (guint i = 0; i < chunk->rtp_order->len; i++)
+  for (guint32 i = 0; i < chunk->n_rtp_runs; i++)
     {
-      CsRtpRun *run = g_ptr_array_index (chunk->rtp_order, i);
+      const CsChunkRtpRun *run = &chunk->rtp_runs[i];
 
-      /* a flow new to the merge takes the chunk's array instead of a copy of it (as
-       * cs_merge_append_run would, without the copy) */
-      if (g_hash_table_lookup (merge->runs, &run->key) == NULL)
-        {
-          CsRtpRun *taken;
-
-          if (!cs_merge_room_for_run (merge))
-            {
-              merge->stats->rtp_packets_dropped += run->packets->len;
-              continue;
-            }
-          taken = g_new0 (CsRtpRun, 1);
-          taken->key = run->key;
-          taken->packets = g_steal_pointer (&run->packets);
-          run->packets = g_array_new (FALSE, FALSE, sizeof (CsRtpPacket));
-          g_hash_table_insert (merge->runs, &taken->key, taken);
-          g_ptr_array_add (merge->run_order, taken);
-          continue;
-        }
-      cs_merge_append_run (merge, &run->key, (const CsRtpPacket *) run->packets->data,
-                           run->packets->len);
+      cs_merge_append_run (merge, &run->key, run->packets, run->n_packets);
     }
   {
     /* RTCP is kept by reference (44 bytes each) up to a cap; the rest is counted. */

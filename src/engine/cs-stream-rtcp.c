@@ -327,21 +327,20 @@ cs_stream_rtcp_attach_refs (GPtrArray *streams, const GArray *rtcp_refs, CsCaptu
   for (guint i = 0; i < rtcp_refs->len; i++)
     {
       const CsRtcpRef *ref = &g_array_index (rtcp_refs, CsRtcpRef, i);
-      const CsFrame *frame = cs_capture_set_get_frame (set, ref->frame);
-      const guint8 *data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
+      CsFrame frame;
+      const guint8 *data = cs_capture_set_read_frame (set, ref->frame, &frame);
       CsPacket pkt;
       CsRtcpDatagram d;
 
       /* Re-decoding a frame that decoded once gives the same UDP payload; reassembled
        * datagrams are not kept, so RTCP in IP fragments is skipped. */
-      if (data == NULL
-          || cs_decode_frame (frame->linktype, data, frame->caplen, &pkt) != CS_DECODE_OK
+      if (data == NULL || cs_decode_frame (frame.linktype, data, frame.caplen, &pkt) != CS_DECODE_OK
           || pkt.ip_proto != CS_IP_PROTO_UDP)
         continue;
       d.src = &ref->src;
       d.dst = &ref->dst;
       d.frame = ref->frame;
-      d.arrival_ns = frame->ts_ns;
+      d.arrival_ns = frame.ts_ns;
       d.data = pkt.payload;
       d.len = pkt.payload_len;
       g_array_append_val (datagrams, d);

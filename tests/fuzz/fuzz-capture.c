@@ -22,7 +22,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       /* Every frame the index keeps must lie inside the file. */
       for (guint32 n = 1; n <= cs_capture_set_get_n_frames (set); n++)
         {
-          const CsFrame *frame = cs_capture_set_get_frame (set, n);
+          CsFrame frame_copy;
+          const CsFrame *frame
+              = cs_capture_set_get_frame (set, n, &frame_copy) ? &frame_copy : NULL;
           const guint8 *bytes = cs_capture_set_frame_data (set, frame);
 
           g_assert (bytes != NULL || frame->caplen == 0);

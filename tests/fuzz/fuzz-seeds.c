@@ -145,7 +145,8 @@ seed_capture_file (CsCaptureSet *set, const char *out, const char *scenario, con
     g_error ("%s", error->message);
   for (guint32 n = 1; n <= MIN (cs_capture_set_get_n_frames (set), SEED_FRAMES); n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      CsFrame frame_copy;
+      const CsFrame *frame = cs_capture_set_get_frame (set, n, &frame_copy) ? &frame_copy : NULL;
       guint iface = 0;
 
       while (iface < n_linktypes && linktypes[iface] != frame->linktype)
@@ -189,8 +190,10 @@ seed_scenario (const char *out, const char *path)
     {
       /* fuzz-decode's first byte picks the link type from its table: 0 is Ethernet. */
       guint8 linktype_choice = 0;
+      CsFrame first = { 0 };
 
-      switch (cs_capture_set_get_frame (set, 1)->linktype)
+      cs_capture_set_get_frame (set, 1, &first);
+      switch (first.linktype)
         {
         case CS_LINKTYPE_NULL:
           linktype_choice = 1;
@@ -211,7 +214,8 @@ seed_scenario (const char *out, const char *path)
     }
   for (guint32 n = 1; n <= cs_capture_set_get_n_frames (set); n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      CsFrame frame_copy;
+      const CsFrame *frame = cs_capture_set_get_frame (set, n, &frame_copy) ? &frame_copy : NULL;
       const guint8 *data = cs_capture_set_frame_data (set, frame);
       CsPacket pkt;
 

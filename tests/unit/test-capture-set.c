@@ -9,6 +9,23 @@
 
 static char *tmp_dir;
 
+static CsFrame
+frame_at (CsCaptureSet *set, guint32 number)
+{
+  CsFrame frame = { 0 };
+
+  g_assert_true (cs_capture_set_get_frame (set, number, &frame));
+  return frame;
+}
+
+static const guint8 *
+frame_bytes (CsCaptureSet *set, guint32 number)
+{
+  CsFrame frame;
+
+  return cs_capture_set_read_frame (set, number, &frame);
+}
+
 static void
 pcap_header_le (GByteArray *b, guint32 linktype)
 {
@@ -67,6 +84,7 @@ test_merge_by_time (void)
   GByteArray *a = g_byte_array_new (), *b = g_byte_array_new ();
   CsCaptureSet *set = cs_capture_set_new ();
   GError *error = NULL;
+  CsFrame frame;
   char *path_a, *path_b;
   /* expected order: ties at second 3 keep file order; file b's 4 before 5 */
   static const guint8 expected_tags[] = { 0xa1, 0xb2, 0xa3, 0xb3, 0xb4, 0xa5 };
@@ -93,19 +111,18 @@ test_merge_by_time (void)
   g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 6);
-  g_assert_null (cs_capture_set_get_frame (set, 0));
-  g_assert_null (cs_capture_set_get_frame (set, 7));
+  g_assert_false (cs_capture_set_get_frame (set, 0, &frame));
+  g_assert_false (cs_capture_set_get_frame (set, 7, &frame));
+  g_assert_null (cs_capture_set_read_frame (set, 7, &frame));
   for (guint32 n = 1; n <= 6; n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
-      const guint8 *data = cs_capture_set_frame_data (set, frame);
+      const guint8 *data = cs_capture_set_read_frame (set, n, &frame);
 
-      g_assert_true (frame == &cs_capture_set_get_frames (set)[n - 1]);
-      g_assert_cmpuint (frame->file, ==, expected_files[n - 1]);
+      g_assert_cmpuint (frame.file, ==, expected_files[n - 1]);
       g_assert_nonnull (data);
       g_assert_cmpuint (data[0], ==, expected_tags[n - 1]);
     }
-  g_assert_cmpint (cs_capture_set_get_frame (set, 2)->ts_ns, ==, G_GINT64_CONSTANT (2000000000));
+  g_assert_cmpint (frame_at (set, 2).ts_ns, ==, G_GINT64_CONSTANT (2000000000));
 
   /* indexing again gives the same frames, not twice as many */
   g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
@@ -140,8 +157,7 @@ test_merge_keeps_record_order (void)
   g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
   g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 3);
   for (guint32 n = 1; n <= 3; n++)
-    g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, n))[0], ==,
-                      expected_tags[n - 1]);
+    g_assert_cmpuint (frame_bytes (set, n)[0], ==, expected_tags[n - 1]);
 
   cs_capture_set_free (set);
   g_byte_array_unref (a);
@@ -192,14 +208,10 @@ test_damage_keeps_frames (void)
   where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT " ", cut_at);
   g_assert_nonnull (strstr (error->message, where));
   g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 4);
-  g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, 1))[0], ==,
-                    0xa1);
-  g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, 2))[0], ==,
-                    0xb2);
-  g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, 3))[0], ==,
-                    0xa4);
-  g_assert_cmpuint (cs_capture_set_frame_data (set, cs_capture_set_get_frame (set, 4))[0], ==,
-                    0xb5);
+  g_assert_cmpuint (frame_bytes (set, 1)[0], ==, 0xa1);
+  g_assert_cmpuint (frame_bytes (set, 2)[0], ==, 0xb2);
+  g_assert_cmpuint (frame_bytes (set, 3)[0], ==, 0xa4);
+  g_assert_cmpuint (frame_bytes (set, 4)[0], ==, 0xb5);
   /* progress ends on all bytes of both files */
   g_assert_cmpuint (progress[0], ==, a->len + b->len);
   g_assert_cmpuint (progress[1], ==, a->len + b->len);
@@ -269,9 +281,9 @@ assert_marks (CsCaptureSet *set, const gboolean kept[5])
 {
   for (guint32 n = 1; n <= 5; n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      CsFrame frame = frame_at (set, n);
 
-      g_assert_cmpint ((frame->flags & CS_FRAME_FILTERED_OUT) == 0, ==, kept[n - 1]);
+      g_assert_cmpint ((frame.flags & CS_FRAME_FILTERED_OUT) == 0, ==, kept[n - 1]);
     }
 }
 
@@ -285,7 +297,7 @@ test_bpf_filter (void)
   static const gboolean all[5] = { TRUE, TRUE, TRUE, TRUE, TRUE };
   static const gboolean ether_only[5] = { TRUE, FALSE, TRUE, FALSE, TRUE };
 
-  g_assert_cmpuint (cs_capture_set_get_frame (set, 2)->linktype, ==, 101);
+  g_assert_cmpuint (frame_at (set, 2).linktype, ==, 101);
 
   g_assert_true (cs_capture_set_apply_filter (set, "udp port 5060", &error));
   g_assert_no_error (error);
@@ -343,7 +355,9 @@ test_samples_merged (void)
   CsCaptureSet *set;
   GError *error = NULL;
   guint expected = 0;
-  const CsFrame *frames;
+  CsFrameIter iter;
+  CsFrame frame, previous = { 0 };
+  const guint8 *data;
   guint per_file[G_N_ELEMENTS (names)] = { 0 };
 
   if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
@@ -365,16 +379,18 @@ test_samples_merged (void)
   g_assert_no_error (error);
   g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, expected);
 
-  frames = cs_capture_set_get_frames (set);
   /* the files do not overlap in time: g711 (2016) starts, invite-opus-bye (2026) ends */
-  g_assert_cmpint (frames[0].ts_ns, ==, G_GINT64_CONSTANT (1480171979666393000));
-  g_assert_cmpint (frames[expected - 1].ts_ns, ==, G_GINT64_CONSTANT (1782336738426559000));
+  g_assert_cmpint (frame_at (set, 1).ts_ns, ==, G_GINT64_CONSTANT (1480171979666393000));
+  g_assert_cmpint (frame_at (set, expected).ts_ns, ==, G_GINT64_CONSTANT (1782336738426559000));
+  cs_capture_set_iter_init (set, 0, &iter);
   for (guint i = 0; i < expected; i++)
     {
+      g_assert_true (cs_frame_iter_next (&iter, &frame, &data));
       if (i > 0)
-        g_assert_cmpint (frames[i - 1].ts_ns, <=, frames[i].ts_ns);
-      per_file[frames[i].file]++;
-      g_assert_nonnull (cs_capture_set_frame_data (set, &frames[i]));
+        g_assert_cmpint (previous.ts_ns, <=, frame.ts_ns);
+      per_file[frame.file]++;
+      g_assert_nonnull (data);
+      previous = frame;
     }
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     g_assert_cmpuint (per_file[i], ==, counts[i]);
@@ -382,6 +398,146 @@ test_samples_merged (void)
   g_assert_true (cs_capture_set_apply_filter (set, "udp port 5060", &error));
   g_assert_no_error (error);
   cs_capture_set_free (set);
+}
+
+/* One pcap file keeps anchors only: every frame must read back the same whatever the
+ * entry point (numbers around the 64-frame anchors, an iterator from the middle), and
+ * damage keeps the frames before it. */
+static void
+test_single_file_anchors (void)
+{
+  GByteArray *b = g_byte_array_new ();
+  CsCaptureSet *set = cs_capture_set_new ();
+  GError *error = NULL;
+  CsFrameIter iter;
+  CsFrame frame;
+  const guint8 *data;
+  gint64 first_ns, last_ns;
+  char *path;
+  const guint n = 200;
+
+  pcap_header_le (b, 1);
+  /* time steps backwards once (frame 150) and the records grow: offsets are irregular */
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 payload[40];
+
+      memset (payload, (guint8) i, sizeof payload);
+      pcap_record_data (b, FALSE, i == 149 ? 5 : 100 + i, 0, payload, 1 + i % 40);
+    }
+  path = write_file ("anchors.pcap", b);
+  g_assert_true (cs_capture_set_add_file (set, path, &error));
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, n);
+  cs_capture_set_get_time_range (set, &first_ns, &last_ns);
+  g_assert_cmpint (first_ns, ==, G_GINT64_CONSTANT (5000000000));
+  g_assert_cmpint (last_ns, ==, (gint64) (100 + n - 1) * 1000000000);
+
+  g_assert_false (cs_capture_set_get_frame (set, 0, &frame));
+  g_assert_false (cs_capture_set_get_frame (set, n + 1, &frame));
+  for (guint32 number = 1; number <= n; number++)
+    {
+      frame = frame_at (set, number);
+      g_assert_cmpuint (frame.caplen, ==, 1 + (number - 1) % 40);
+      g_assert_cmpuint (frame.linktype, ==, 1);
+      g_assert_cmpuint (frame_bytes (set, number)[0], ==, (guint8) (number - 1));
+    }
+  cs_capture_set_iter_init (set, 130, &iter);
+  for (guint i = 130; i < n; i++)
+    {
+      g_assert_true (cs_frame_iter_next (&iter, &frame, &data));
+      g_assert_cmpuint (data[0], ==, (guint8) i);
+    }
+  g_assert_false (cs_frame_iter_next (&iter, &frame, &data));
+  g_free (path);
+
+  /* cut inside frame 100's bytes: 99 frames stay readable */
+  g_byte_array_set_size (b, (guint) frame_at (set, 100).offset + 1);
+  cs_capture_set_free (set);
+  set = cs_capture_set_new ();
+  path = write_file ("anchors-cut.pcap", b);
+  g_assert_true (cs_capture_set_add_file (set, path, &error));
+  g_assert_false (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_TRUNCATED);
+  g_clear_error (&error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 99);
+  g_assert_cmpuint (frame_bytes (set, 99)[0], ==, 98);
+  g_assert_null (frame_bytes (set, 100));
+
+  cs_capture_set_free (set);
+  g_byte_array_unref (b);
+  g_free (path);
+}
+
+/* A single pcapng file is walked from its anchors too: sections with either byte order,
+ * interfaces defined between packets, comments, simple packet blocks (no timestamp of
+ * their own) must read back as the frame array of cs_capture_index has them. */
+static void
+test_single_pcapng_anchors (void)
+{
+  GByteArray *b = g_byte_array_new (), *spb = g_byte_array_new ();
+  CsCaptureSet *set = cs_capture_set_new ();
+  GArray *expected = g_array_new (FALSE, FALSE, sizeof (CsFrame));
+  GError *error = NULL;
+  CsFrameIter iter;
+  char *path;
+
+  for (guint section = 0; section < 3; section++)
+    {
+      gboolean be = section == 1;
+
+      ng_shb (b, be, NULL);
+      ng_idb (b, be, 1, 0, -1, 0);
+      for (guint i = 0; i < 90; i++)
+        {
+          if (i == 40)
+            ng_idb (b, be, 101, 64, 9, 5); /* interface 1 from here on */
+          if (i % 17 == 5)
+            {
+              /* simple packet block: 12 bytes of origlen 30, on interface 0 */
+              g_byte_array_set_size (spb, 0);
+              put_u32 (spb, be, 30);
+              put_zeros (spb, 12);
+              ng_block (b, be, 3, spb);
+              continue;
+            }
+          ng_epb (b, be, i >= 40 && i % 2 == 0 ? 1 : 0,
+                  G_GUINT64_CONSTANT (1700000000000000) + section * 1000000 + i, 1 + i % 70, 100,
+                  i % 13 == 0 ? "note" : NULL);
+        }
+    }
+  path = write_file ("anchors.pcapng", b);
+  g_assert_true (cs_capture_set_add_file (set, path, &error));
+  g_assert_true (
+      cs_capture_index (cs_capture_set_get_file (set, 0), 0, expected, NULL, NULL, NULL, &error));
+  g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, expected->len);
+  g_assert_cmpuint (expected->len, ==, 270);
+  for (guint32 number = 1; number <= expected->len; number++)
+    {
+      CsFrame frame = frame_at (set, number);
+
+      g_assert_cmpmem (&frame, sizeof frame, &g_array_index (expected, CsFrame, number - 1),
+                       sizeof frame);
+    }
+  cs_capture_set_iter_init (set, 100, &iter);
+  for (guint i = 100; i < expected->len; i++)
+    {
+      CsFrame frame;
+      const guint8 *data;
+
+      g_assert_true (cs_frame_iter_next (&iter, &frame, &data));
+      g_assert_cmpmem (&frame, sizeof frame, &g_array_index (expected, CsFrame, i), sizeof frame);
+      g_assert_true (data == frame_bytes (set, i + 1));
+    }
+
+  cs_capture_set_free (set);
+  g_array_unref (expected);
+  g_byte_array_unref (b);
+  g_byte_array_unref (spb);
+  g_free (path);
 }
 
 int
@@ -401,6 +557,8 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-set/bpf-filter", test_bpf_filter);
   g_test_add_func ("/capture-set/bad-bpf", test_bad_bpf);
   g_test_add_func ("/capture-set/samples-merged", test_samples_merged);
+  g_test_add_func ("/capture-set/single-file-anchors", test_single_file_anchors);
+  g_test_add_func ("/capture-set/single-pcapng-anchors", test_single_pcapng_anchors);
 
   status = g_test_run ();
   remove_tmp_dir (tmp_dir);

@@ -188,7 +188,9 @@ test_findings_become_comments (void)
                              cs_finding_kind_to_string (cs_finding_get_kind (f)), number);
       for (guint32 n = 1; n <= cs_capture_set_get_n_frames (set) && !found; n++)
         {
-          const CsFrame *frame = cs_capture_set_get_frame (set, n);
+          CsFrame frame_copy;
+          const CsFrame *frame
+              = cs_capture_set_get_frame (set, n, &frame_copy) ? &frame_copy : NULL;
           const char *comment
               = cs_capture_get_frame_comment (cs_capture_set_get_file (set, frame->file), frame);
 
@@ -198,7 +200,8 @@ test_findings_become_comments (void)
     }
   for (guint32 n = 1; n <= cs_capture_set_get_n_frames (set); n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      CsFrame frame_copy;
+      const CsFrame *frame = cs_capture_set_get_frame (set, n, &frame_copy) ? &frame_copy : NULL;
       const char *comment
           = cs_capture_get_frame_comment (cs_capture_set_get_file (set, frame->file), frame);
 
@@ -353,7 +356,8 @@ test_redacted_leaves_nothing (void)
   set = cs_analysis_get_capture_set (trimmed);
   for (guint32 n = 1; n <= cs_capture_set_get_n_frames (set); n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      CsFrame frame_copy;
+      const CsFrame *frame = cs_capture_set_get_frame (set, n, &frame_copy) ? &frame_copy : NULL;
       CsPacket pkt;
 
       if (cs_decode_frame (frame->linktype, cs_capture_set_frame_data (set, frame), frame->caplen,

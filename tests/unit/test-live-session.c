@@ -20,7 +20,8 @@ feed_file (const char *path, const char *out, guint batch)
   g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
   for (guint32 n = 1; n <= cs_capture_set_get_n_frames (set); n++)
     {
-      const CsFrame *frame = cs_capture_set_get_frame (set, n);
+      CsFrame frame_copy;
+      const CsFrame *frame = cs_capture_set_get_frame (set, n, &frame_copy) ? &frame_copy : NULL;
 
       cs_live_session_push_frame (session, frame->linktype, frame->ts_ns,
                                   cs_capture_set_frame_data (set, frame), frame->caplen,
