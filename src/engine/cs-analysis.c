@@ -208,10 +208,11 @@ cs_analysis_publish_store (CsAnalysis *self, GListStore *store, GPtrArray *all)
     g_list_store_splice (store, published, 0, fresh->pdata, fresh->len);
 }
 
-void
+guint
 cs_analysis_stage_snapshots (CsAnalysis *self, const GPtrArray *calls)
 {
   g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_staged;
 
   for (guint i = 0; i < calls->len; i++)
     {
@@ -222,60 +223,171 @@ cs_analysis_stage_snapshots (CsAnalysis *self, const GPtrArray *calls)
       call->published_version = call->version;
       g_ptr_array_add (fresh, cs_call_snapshot (call));
     }
+  n_staged = fresh->len;
   g_mutex_lock (&self->calls_lock);
   g_ptr_array_extend_and_steal (self->pending_snapshots, g_steal_pointer (&fresh));
   g_mutex_unlock (&self->calls_lock);
+  return n_staged;
 }
 
-/* While loading: each copy replaces the row of its call, or adds it. */
-static void
-cs_analysis_show_snapshots (CsAnalysis *self, GPtrArray *snapshots)
+/* Replaced rows are announced in at most this many ranges per publish: a few
+ * items-changed, whatever the number of calls that changed. */
+#define CS_SNAPSHOT_MAX_RANGES 8
+
+/* The latest copy of each call, by row: slots[i] is row first + i (NULL: unchanged).
+ * Copies staged later (a later pass of the load thread) win. */
+static GPtrArray *
+cs_snapshots_by_row (GPtrArray *snapshots, guint *first)
 {
+  guint lo = G_MAXUINT, hi = 0;
+  GPtrArray *slots;
+
+  for (guint i = 0; i < snapshots->len; i++)
+    {
+      guint row = cs_call_get_number (g_ptr_array_index (snapshots, i)) - 1;
+
+      lo = MIN (lo, row);
+      hi = MAX (hi, row);
+    }
+  slots = g_ptr_array_new ();
+  g_ptr_array_set_size (slots, hi - lo + 1);
   for (guint i = 0; i < snapshots->len; i++)
     {
       CsCall *snapshot = g_ptr_array_index (snapshots, i);
-      guint position = cs_call_get_number (snapshot) - 1;
-      guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->call_list));
 
-      if (position < n_items)
-        cs_call_list_replace (self->call_list, position, &snapshot, 1);
-      else if (position == n_items)
-        cs_call_list_append_many (self->call_list, &snapshot, 1);
+      slots->pdata[cs_call_get_number (snapshot) - 1 - lo] = snapshot;
     }
-  self->showing_snapshots |= snapshots->len > 0;
+  *first = lo;
+  return slots;
+}
+
+/* Ranges [start, end) of changed rows below `limit`; ranges closer than a growing gap are
+ * joined (the rows between are replaced by themselves) until at most max are left. */
+static GArray *
+cs_snapshot_ranges (GPtrArray *slots, guint first, guint limit, guint max)
+{
+  GArray *ranges = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+
+  for (guint gap = 0;; gap = gap * 2 + 1)
+    {
+      g_array_set_size (ranges, 0);
+      for (guint i = 0; i < slots->len && first + i < limit; i++)
+        {
+          guint row = first + i;
+          guint *last
+              = ranges->len > 0 ? &g_array_index (ranges, guint, 2 * (ranges->len - 1)) : NULL;
+
+          if (slots->pdata[i] == NULL)
+            continue;
+          if (last != NULL && row - last[1] <= gap)
+            last[1] = row + 1;
+          else
+            {
+              guint range[2] = { row, row + 1 };
+
+              g_array_append_val (ranges, range);
+            }
+        }
+      if (ranges->len <= max)
+        return ranges;
+    }
+}
+
+/* While loading: the copies replace the rows of their calls, or add rows, in a few
+ * items-changed per publish (the list's filter and sort models see each one). */
+static void
+cs_analysis_show_snapshots (CsAnalysis *self, GPtrArray *snapshots)
+{
+  GListModel *model = G_LIST_MODEL (self->call_list);
+  guint n_items = g_list_model_get_n_items (model);
+  guint first, n_new = 0;
+  g_autoptr (GPtrArray) slots = NULL;
+  g_autoptr (GArray) ranges = NULL;
+
+  if (snapshots->len == 0)
+    return;
+  slots = cs_snapshots_by_row (snapshots, &first);
+  ranges = cs_snapshot_ranges (slots, first, n_items, CS_SNAPSHOT_MAX_RANGES);
+  for (guint r = 0; r < ranges->len; r++)
+    {
+      guint start = g_array_index (ranges, guint, 2 * r);
+      guint end = g_array_index (ranges, guint, 2 * r + 1);
+      g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint row = start; row < end; row++)
+        {
+          CsCall *snapshot = slots->pdata[row - first];
+
+          g_ptr_array_add (rows, snapshot != NULL ? g_object_ref (snapshot)
+                                                  : g_list_model_get_item (model, row));
+        }
+      cs_call_list_replace (self->call_list, start, (CsCall *const *) rows->pdata, rows->len);
+    }
+  /* New calls follow the last row without a hole (calls are numbered as found). */
+  while (n_items + n_new >= first && n_items + n_new - first < slots->len
+         && slots->pdata[n_items + n_new - first] != NULL)
+    n_new++;
+  if (n_new > 0)
+    cs_call_list_append_many (self->call_list, (CsCall *const *) slots->pdata + (n_items - first),
+                              n_new);
+  self->showing_snapshots = TRUE;
+}
+
+/* Takes the copies staged so far; NULL once the real calls are known (they win). */
+static GPtrArray *
+cs_analysis_steal_snapshots (CsAnalysis *self)
+{
+  GPtrArray *snapshots;
+
+  g_mutex_lock (&self->calls_lock);
+  snapshots = g_steal_pointer (&self->pending_snapshots);
+  self->pending_snapshots = g_ptr_array_new_with_free_func (g_object_unref);
+  if (self->calls->len > 0)
+    g_clear_pointer (&snapshots, g_ptr_array_unref);
+  g_mutex_unlock (&self->calls_lock);
+  return snapshots;
+}
+
+void
+cs_analysis_publish_snapshots (CsAnalysis *self)
+{
+  g_autoptr (GPtrArray) snapshots = cs_analysis_steal_snapshots (self);
+
+  /* items-changed is emitted outside the lock: handlers may call back in. */
+  if (snapshots != NULL)
+    cs_analysis_show_snapshots (self, snapshots);
 }
 
 void
 cs_analysis_publish (CsAnalysis *self)
 {
   guint published = g_list_model_get_n_items (G_LIST_MODEL (self->call_list));
-  g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr (GPtrArray) snapshots = NULL;
+  g_autoptr (GPtrArray) snapshots = cs_analysis_steal_snapshots (self);
+  g_autoptr (GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
 
-  g_mutex_lock (&self->calls_lock);
-  snapshots = g_steal_pointer (&self->pending_snapshots);
-  self->pending_snapshots = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < self->calls->len; i++)
-    g_ptr_array_add (fresh, g_object_ref (g_ptr_array_index (self->calls, i)));
-  g_mutex_unlock (&self->calls_lock);
-  /* items-changed is emitted outside the lock: handlers may call back in. */
-  if (fresh->len == 0)
-    cs_analysis_show_snapshots (self, snapshots);
-  else if (self->showing_snapshots)
-    {
-      /* The load is complete: the real calls take the copies' places. */
-      guint shown = MIN (published, fresh->len);
-
-      cs_call_list_replace (self->call_list, 0, (CsCall *const *) fresh->pdata, shown);
-      cs_call_list_append_many (self->call_list, (CsCall *const *) fresh->pdata + shown,
-                                fresh->len - shown);
-      self->showing_snapshots = FALSE;
-    }
-  else if (published < fresh->len)
-    cs_call_list_append_many (self->call_list, (CsCall *const *) fresh->pdata + published,
-                              fresh->len - published);
+  /* Streams and findings first: whoever indexes them (the calls list's codec and findings
+   * columns) has done so when the rows of the real calls bind. */
   cs_analysis_publish_store (self, self->stream_list, self->streams);
   cs_analysis_publish_store (self, self->finding_list, self->findings);
+  /* items-changed is emitted outside the lock: handlers may call back in. */
+  if (snapshots != NULL)
+    {
+      cs_analysis_show_snapshots (self, snapshots);
+      return;
+    }
+  g_mutex_lock (&self->calls_lock);
+  g_ptr_array_extend (calls, self->calls, cs_copy_object_ref, NULL);
+  g_mutex_unlock (&self->calls_lock);
+  if (self->showing_snapshots)
+    {
+      /* The load is complete: the real calls take the copies' places (one items-changed). */
+      published = MIN (published, calls->len);
+      cs_call_list_replace (self->call_list, 0, (CsCall *const *) calls->pdata, published);
+      self->showing_snapshots = FALSE;
+    }
+  if (published < calls->len)
+    cs_call_list_append_many (self->call_list, (CsCall *const *) calls->pdata + published,
+                              calls->len - published);
 }
 
 char *

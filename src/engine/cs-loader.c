@@ -212,8 +212,9 @@ cs_loader_notify_idle (gpointer user_data)
   g_object_freeze_notify (G_OBJECT (self));
   for (guint i = PROP_FRACTION; i <= PROP_ANALYSIS; i++)
     g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
+  /* only copies: the real calls, streams and findings are published by load_finish */
   if (self->analysis != NULL)
-    cs_analysis_publish (self->analysis);
+    cs_analysis_publish_snapshots (self->analysis);
   g_object_thaw_notify (G_OBJECT (self));
   return G_SOURCE_REMOVE;
 }
@@ -304,7 +305,8 @@ typedef struct
   gboolean can_pipeline; /* no filter: frames can be decoded before the index ends */
   double index_share;    /* part of the progress bar the index walk stands for */
   double index_fraction;
-  gint64 last_snapshot_us; /* when calls were last copied for the GUI */
+  gint64 last_snapshot_us;   /* when calls were last copied for the GUI */
+  gboolean snapshots_staged; /* copies wait for a publish: report at once */
 } CsPipeline;
 
 static gboolean
@@ -414,8 +416,11 @@ cs_pipeline_stage_snapshots (CsPipeline *p)
   if (p->loader->context == NULL || now - p->last_snapshot_us < CS_SNAPSHOT_INTERVAL_US)
     return;
   p->last_snapshot_us = now;
-  cs_analysis_stage_snapshots (p->analysis,
-                               cs_call_tracker_get_calls (cs_merge_get_tracker (p->merge)));
+  /* new rows are worth a publish now, not at the next progress tick */
+  if (cs_analysis_stage_snapshots (p->analysis,
+                                   cs_call_tracker_get_calls (cs_merge_get_tracker (p->merge)))
+      > 0)
+    p->snapshots_staged = TRUE;
 }
 
 /* Merges the next chunk; FALSE when it is not decoded yet and wait is FALSE. */
@@ -444,12 +449,13 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
   n_frames = cs_capture_set_get_n_frames (p->set);
   if (p->indexing)
     cs_loader_report (p->loader, p->index_fraction, p->merged_frames, "Reconstructing calls",
-                      FALSE);
+                      p->snapshots_staged);
   else
     cs_loader_report (p->loader,
                       p->index_share
                           + (1 - p->index_share) * (double) p->merged_frames / MAX (n_frames, 1),
-                      p->merged_frames, "Reconstructing calls", FALSE);
+                      p->merged_frames, "Reconstructing calls", p->snapshots_staged);
+  p->snapshots_staged = FALSE;
   return TRUE;
 }
 
