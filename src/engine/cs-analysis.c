@@ -15,6 +15,7 @@ struct _CsAnalysis
   GPtrArray *calls;             /* CsCall*, everything found */
   GPtrArray *pending_snapshots; /* CsCall* copies made while loading, not yet shown */
   gboolean showing_snapshots;   /* main context: the model holds copies */
+  guint continue_id;            /* main context: idle showing the copies left by a publish */
   CsCallList *call_list;
   GPtrArray *streams; /* CsStream*, set once at the end of the load */
   GListStore *stream_list;
@@ -293,44 +294,116 @@ cs_snapshot_ranges (GPtrArray *slots, guint first, guint limit, guint max)
     }
 }
 
-/* While loading: the copies replace the rows of their calls, or add rows, in a few
- * items-changed per publish (the list's filter and sort models see each one). */
+/* Rows changed in one go, then a check of the time spent: a list view builds widgets for
+ * the rows it keeps (a few hundred) inside items-changed, so a publish is cut into slices and
+ * the rest waits for the next idle once the budget is spent. Slices double (rows no view
+ * keeps cost little), so a publish stays a few items-changed. */
+#define CS_PUBLISH_FIRST_SLICE_ROWS 16
+#define CS_PUBLISH_BUDGET_US 8000
+
+typedef struct
+{
+  guint start, end; /* rows */
+  gboolean append;
+} CsRowsChange;
+
+/* Replaces or appends rows [start, end) from the slots (a replaced row without a copy is
+ * replaced by itself). */
 static void
-cs_analysis_show_snapshots (CsAnalysis *self, GPtrArray *snapshots)
+cs_analysis_apply_rows (CsAnalysis *self, GPtrArray *slots, guint first, guint start, guint end,
+                        gboolean append)
+{
+  GListModel *model = G_LIST_MODEL (self->call_list);
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint row = start; row < end; row++)
+    {
+      CsCall *snapshot = slots->pdata[row - first];
+
+      g_ptr_array_add (rows, snapshot != NULL ? g_object_ref (snapshot)
+                                              : g_list_model_get_item (model, row));
+    }
+  if (append)
+    cs_call_list_append_many (self->call_list, (CsCall *const *) rows->pdata, rows->len);
+  else
+    cs_call_list_replace (self->call_list, start, (CsCall *const *) rows->pdata, rows->len);
+}
+
+/* The copies of the changes from change c, row on, not applied yet. */
+static GPtrArray *
+cs_snapshots_left (GArray *changes, guint c, guint row, GPtrArray *slots, guint first)
+{
+  GPtrArray *rest = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = c; i < changes->len; i++)
+    {
+      const CsRowsChange *change = &g_array_index (changes, CsRowsChange, i);
+
+      for (guint r = i == c ? row : change->start; r < change->end; r++)
+        if (slots->pdata[r - first] != NULL)
+          g_ptr_array_add (rest, g_object_ref (slots->pdata[r - first]));
+    }
+  return rest;
+}
+
+/* While loading: the copies replace the rows of their calls, or add rows, in a few
+ * items-changed (the list's filter and sort models see each one) and within the time
+ * budget when budget_us > 0. Returns the copies not shown yet (NULL when all were). */
+static GPtrArray *
+cs_analysis_show_snapshots (CsAnalysis *self, GPtrArray *snapshots, gint64 budget_us)
 {
   GListModel *model = G_LIST_MODEL (self->call_list);
   guint n_items = g_list_model_get_n_items (model);
-  guint first, n_new = 0;
+  guint first, n_new = 0, slice;
+  gint64 started = g_get_monotonic_time ();
   g_autoptr (GPtrArray) slots = NULL;
   g_autoptr (GArray) ranges = NULL;
+  g_autoptr (GArray) changes = g_array_new (FALSE, FALSE, sizeof (CsRowsChange));
 
   if (snapshots->len == 0)
-    return;
+    return NULL;
+  self->showing_snapshots = TRUE;
   slots = cs_snapshots_by_row (snapshots, &first);
-  ranges = cs_snapshot_ranges (slots, first, n_items, CS_SNAPSHOT_MAX_RANGES);
-  for (guint r = 0; r < ranges->len; r++)
-    {
-      guint start = g_array_index (ranges, guint, 2 * r);
-      guint end = g_array_index (ranges, guint, 2 * r + 1);
-      g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
-
-      for (guint row = start; row < end; row++)
-        {
-          CsCall *snapshot = slots->pdata[row - first];
-
-          g_ptr_array_add (rows, snapshot != NULL ? g_object_ref (snapshot)
-                                                  : g_list_model_get_item (model, row));
-        }
-      cs_call_list_replace (self->call_list, start, (CsCall *const *) rows->pdata, rows->len);
-    }
-  /* New calls follow the last row without a hole (calls are numbered as found). */
+  /* New calls first: they follow the last row without a hole (calls are numbered as found),
+   * and cost little past the rows a view keeps; replacing kept rows costs most, and copies of
+   * busy calls keep coming, so they must not hold the new rows back. */
   while (n_items + n_new >= first && n_items + n_new - first < slots->len
          && slots->pdata[n_items + n_new - first] != NULL)
     n_new++;
   if (n_new > 0)
-    cs_call_list_append_many (self->call_list, (CsCall *const *) slots->pdata + (n_items - first),
-                              n_new);
-  self->showing_snapshots = TRUE;
+    {
+      CsRowsChange change = { n_items, n_items + n_new, TRUE };
+
+      g_array_append_val (changes, change);
+    }
+  ranges = cs_snapshot_ranges (slots, first, n_items, CS_SNAPSHOT_MAX_RANGES);
+  for (guint r = 0; r < ranges->len; r++)
+    {
+      CsRowsChange change = { g_array_index (ranges, guint, 2 * r),
+                              g_array_index (ranges, guint, 2 * r + 1), FALSE };
+
+      g_array_append_val (changes, change);
+    }
+
+  for (guint c = 0; c < changes->len; c++)
+    {
+      CsRowsChange *change = &g_array_index (changes, CsRowsChange, c);
+
+      slice = CS_PUBLISH_FIRST_SLICE_ROWS; /* the rows of another range may be kept ones */
+      for (guint row = change->start; row < change->end;)
+        {
+          guint end = row + MIN (slice, change->end - row);
+          gint64 before = g_get_monotonic_time ();
+
+          /* out of time: the copies from this row on are shown at the next idle */
+          if (budget_us > 0 && before - started > budget_us)
+            return cs_snapshots_left (changes, c, row, slots, first);
+          cs_analysis_apply_rows (self, slots, first, row, end, change->append);
+          slice = MIN (slice * 2, G_MAXUINT / 2);
+          row = end;
+        }
+    }
+  return NULL;
 }
 
 /* Takes the copies staged so far; NULL once the real calls are known (they win). */
@@ -348,14 +421,36 @@ cs_analysis_steal_snapshots (CsAnalysis *self)
   return snapshots;
 }
 
+static gboolean
+cs_analysis_continue_publish (gpointer data)
+{
+  CsAnalysis *self = data;
+
+  self->continue_id = 0;
+  cs_analysis_publish_snapshots (self);
+  return G_SOURCE_REMOVE;
+}
+
 void
 cs_analysis_publish_snapshots (CsAnalysis *self)
 {
   g_autoptr (GPtrArray) snapshots = cs_analysis_steal_snapshots (self);
+  g_autoptr (GPtrArray) rest = NULL;
 
   /* items-changed is emitted outside the lock: handlers may call back in. */
   if (snapshots != NULL)
-    cs_analysis_show_snapshots (self, snapshots);
+    rest = cs_analysis_show_snapshots (self, snapshots, CS_PUBLISH_BUDGET_US);
+  if (rest == NULL)
+    return;
+  /* The rest goes before the copies staged meanwhile: those are newer and must win. */
+  g_mutex_lock (&self->calls_lock);
+  g_ptr_array_extend_and_steal (rest, g_steal_pointer (&self->pending_snapshots));
+  self->pending_snapshots = g_steal_pointer (&rest);
+  g_mutex_unlock (&self->calls_lock);
+  /* after the frame that shows this slice; holds a reference until it runs */
+  if (self->continue_id == 0)
+    self->continue_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, cs_analysis_continue_publish,
+                                         g_object_ref (self), g_object_unref);
 }
 
 void
@@ -372,7 +467,7 @@ cs_analysis_publish (CsAnalysis *self)
   /* items-changed is emitted outside the lock: handlers may call back in. */
   if (snapshots != NULL)
     {
-      cs_analysis_show_snapshots (self, snapshots);
+      g_autoptr (GPtrArray) rest = cs_analysis_show_snapshots (self, snapshots, 0);
       return;
     }
   g_mutex_lock (&self->calls_lock);
