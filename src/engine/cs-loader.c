@@ -8,6 +8,12 @@
 #include "cs-merge.h"
 #include "cs-stream-rtcp.h"
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 /* The first chunk is small so the first calls show at once; the rest are
  * large enough that thread hand-offs cost nothing. */
 #define CS_FIRST_CHUNK_FRAMES 2000
@@ -409,11 +415,11 @@ cs_pipeline_plan (CsPipeline *p, gboolean final)
 /* A window is watching (background load): let it show the calls found so
  * far, as copies, a few times a second. The CLI never pays for this. */
 static void
-cs_pipeline_stage_snapshots (CsPipeline *p)
+cs_pipeline_stage_snapshots (CsPipeline *p, gboolean force)
 {
   gint64 now = g_get_monotonic_time ();
 
-  if (p->loader->context == NULL || now - p->last_snapshot_us < CS_SNAPSHOT_INTERVAL_US)
+  if (p->loader->context == NULL || (!force && now - p->last_snapshot_us < CS_SNAPSHOT_INTERVAL_US))
     return;
   p->last_snapshot_us = now;
   /* new rows are worth a publish now, not at the next progress tick */
@@ -440,7 +446,7 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
   if (!g_cancellable_is_cancelled (p->cancellable))
     {
       cs_merge_add_chunk (p->merge, chunk);
-      cs_pipeline_stage_snapshots (p);
+      cs_pipeline_stage_snapshots (p, FALSE);
     }
   p->merged_frames += chunk->n_frames;
   stats->bytes += chunk->bytes;
@@ -503,12 +509,17 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
     {
       const CsCaptureStats *stats = cs_analysis_get_stats (analysis);
       CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
-      g_autoptr (GPtrArray) calls
-          = cs_call_tracker_finish (cs_merge_get_tracker (p->merge), stats->last_ns);
+      g_autoptr (GPtrArray) calls = NULL;
       g_autoptr (GPtrArray) streams = NULL;
       g_autoptr (GPtrArray) findings = NULL;
       CsFindingThresholds thresholds;
 
+      /* Finishing, streams and findings take a while yet: show every call found by now. */
+      cs_pipeline_stage_snapshots (p, TRUE);
+      if (p->snapshots_staged)
+        cs_loader_report (p->loader, 1, p->merged_frames, "Finishing calls", TRUE);
+      p->snapshots_staged = FALSE;
+      calls = cs_call_tracker_finish (cs_merge_get_tracker (p->merge), stats->last_ns);
       cs_loader_profile ("merge");
       cs_analysis_take_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
@@ -663,6 +674,25 @@ cs_loader_load_thread (GTask *task, gpointer source_object, gpointer task_data,
     g_task_return_pointer (task, analysis, g_object_unref);
 }
 
+/* A background load runs a little below the window that started it: on a machine whose
+ * cores the decode workers fill, the main loop still gets a core when it needs one.
+ * Linux nice values are per thread and the workers inherit this thread's. */
+#define CS_BACKGROUND_NICE 5
+
+static gpointer
+cs_loader_background_thread (gpointer data)
+{
+  GTask *task = data;
+
+#ifdef __linux__
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), CS_BACKGROUND_NICE);
+#endif
+  cs_loader_load_thread (task, g_task_get_source_object (task), g_task_get_task_data (task),
+                         g_task_get_cancellable (task));
+  g_object_unref (task);
+  return NULL;
+}
+
 void
 cs_loader_load_async (CsLoader *self, const char *const *paths, GCancellable *cancellable,
                       GAsyncReadyCallback callback, gpointer user_data)
@@ -678,7 +708,8 @@ cs_loader_load_async (CsLoader *self, const char *const *paths, GCancellable *ca
   g_task_set_source_tag (task, cs_loader_load_async);
   g_task_set_task_data (task, data, (GDestroyNotify) cs_load_task_data_free);
   g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, cs_loader_load_thread);
+  /* its own thread, not GTask's pool: the pool's threads would keep the lower priority */
+  g_thread_unref (g_thread_new ("cs-load", cs_loader_background_thread, g_object_ref (task)));
 }
 
 CsAnalysis *
