@@ -218,10 +218,12 @@ cs_loader_notify_idle (gpointer user_data)
   g_object_freeze_notify (G_OBJECT (self));
   for (guint i = PROP_FRACTION; i <= PROP_ANALYSIS; i++)
     g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
-  /* only copies: the real calls, streams and findings are published by load_finish */
+  g_object_thaw_notify (G_OBJECT (self));
+  /* Only copies (the real calls, streams and findings are published by load_finish), and
+   * after notify::analysis: a window showing the analysis gets the rows in budgeted slices
+   * instead of all at once when it attaches. */
   if (self->analysis != NULL)
     cs_analysis_publish_snapshots (self->analysis);
-  g_object_thaw_notify (G_OBJECT (self));
   return G_SOURCE_REMOVE;
 }
 
