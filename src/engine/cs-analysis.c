@@ -421,6 +421,22 @@ cs_analysis_steal_snapshots (CsAnalysis *self)
   return snapshots;
 }
 
+#define CS_RELEASE_COPIES_PER_IDLE 4096
+
+/* Drops the copies shown while loading, a few thousand per idle. */
+static gboolean
+cs_analysis_release_copies (gpointer data)
+{
+  GPtrArray *copies = data;
+  guint n = MIN (copies->len, CS_RELEASE_COPIES_PER_IDLE);
+
+  g_ptr_array_remove_range (copies, copies->len - n, n);
+  if (copies->len > 0)
+    return G_SOURCE_CONTINUE;
+  g_ptr_array_unref (copies);
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 cs_analysis_continue_publish (gpointer data)
 {
@@ -476,9 +492,15 @@ cs_analysis_publish (CsAnalysis *self)
   if (self->showing_snapshots)
     {
       /* The load is complete: the real calls take the copies' places (one items-changed). */
+      GPtrArray *copies = g_ptr_array_new_full (published, g_object_unref);
+
       published = MIN (published, calls->len);
+      for (guint i = 0; i < published; i++)
+        g_ptr_array_add (copies, g_list_model_get_item (G_LIST_MODEL (self->call_list), i));
       cs_call_list_replace (self->call_list, 0, (CsCall *const *) calls->pdata, published);
       self->showing_snapshots = FALSE;
+      /* freeing tens of thousands of copies can wait until the window has drawn the rows */
+      g_idle_add_full (G_PRIORITY_LOW, cs_analysis_release_copies, copies, NULL);
     }
   if (published < calls->len)
     cs_call_list_append_many (self->call_list, (CsCall *const *) calls->pdata + published,
