@@ -407,6 +407,23 @@ static const CsCallsColumn columns[] = {
 
 /* Cells */
 
+/* Tooltips are looked up when one is about to show: gtk_widget_set_tooltip_text () on every
+ * bind makes GTK query where the pointer is (an X round trip per cell, per row redrawn). */
+static gboolean
+on_cell_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                       gpointer data)
+{
+  const CsCallsColumn *column = data;
+  const char *text = column->style == CELL_FINDINGS
+                         ? g_object_get_data (G_OBJECT (label), "cs-finding-kinds")
+                         : gtk_label_get_text (GTK_LABEL (label));
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
@@ -423,6 +440,14 @@ cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   /* Ellipsized names still show a few characters when the window is narrow. */
   if (column->expand)
     gtk_label_set_width_chars (GTK_LABEL (label), 6);
+  /* Long URIs and Call-IDs are ellipsized; the tooltip keeps the whole text. The findings
+   * cell lists the kinds of its findings instead. */
+  if (!column->numeric || column->style == CELL_FINDINGS)
+    {
+      gtk_widget_set_has_tooltip (label, TRUE);
+      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_cell_query_tooltip),
+                        (gpointer) column);
+    }
   gtk_list_item_set_child (item, label);
 }
 
@@ -487,19 +512,14 @@ cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
       set_status_class (label, mos_css_class (cs_call_get_mos (call)));
       break;
     case CELL_FINDINGS:
-      {
-        g_autofree char *kinds = findings_tooltip (context, call);
-        set_status_class (label, cs_call_get_n_findings (call) > 0 ? "state-degraded" : NULL);
-        gtk_widget_set_tooltip_text (label, kinds);
-      }
+      set_status_class (label, cs_call_get_n_findings (call) > 0 ? "state-degraded" : NULL);
+      g_object_set_data_full (G_OBJECT (label), "cs-finding-kinds",
+                              findings_tooltip (context, call), g_free);
       break;
     case CELL_PLAIN:
     default:
       break;
     }
-  /* Long URIs and Call-IDs are ellipsized; the tooltip keeps the whole text. */
-  if (!column->numeric)
-    gtk_widget_set_tooltip_text (label, text);
 }
 
 GPtrArray *

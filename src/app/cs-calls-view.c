@@ -166,15 +166,6 @@ on_media_changed (GListModel *model, guint position, guint removed, guint added,
   rebuild_index (self);
 }
 
-/* Cells bound before the streams were bound to their calls show stale figures:
- * binding the model again redraws the visible rows (and nothing else). */
-static void
-refresh_rows (CsCallsView *self)
-{
-  gtk_column_view_set_model (self->column_view, NULL);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-}
-
 /* API */
 
 GtkWidget *
@@ -231,8 +222,8 @@ cs_calls_view_set_loading (CsCallsView *self, gboolean loading)
 {
   g_return_if_fail (CS_IS_CALLS_VIEW (self));
 
-  if (self->loading && !loading)
-    refresh_rows (self);
+  /* No redraw needed when the load ends: the real calls replace the copies shown while
+   * loading after the streams and findings are indexed (cs_analysis_publish). */
   self->loading = !!loading;
   update_empty_page (self);
 }

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cs-deferred-rows.h"
 #include "cs-status-page.h"
 
 #define CS_N_FINDING_KINDS (CS_FINDING_DAMAGED_CAPTURE + 1)
@@ -177,6 +178,20 @@ compare_findings (gconstpointer a, gconstpointer b, gpointer data)
   return (ka > kb) - (ka < kb);
 }
 
+/* The description's whole text, looked up when the tooltip is about to show (setting it on
+ * every bind makes GTK query where the pointer is: an X round trip per row). */
+static gboolean
+on_text_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                       gpointer data)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
@@ -189,6 +204,11 @@ cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   if (numeric)
     gtk_widget_add_css_class (label, "numeric");
+  if (column == COLUMN_TEXT)
+    {
+      gtk_widget_set_has_tooltip (label, TRUE);
+      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_text_query_tooltip), NULL);
+    }
   gtk_list_item_set_child (item, label);
 }
 
@@ -209,8 +229,6 @@ cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
       gtk_widget_add_css_class (label, severity_css_class (cs_finding_get_severity (finding)));
       gtk_widget_add_css_class (label, "state");
     }
-  if (column == COLUMN_TEXT)
-    gtk_widget_set_tooltip_text (label, text);
 }
 
 static void
@@ -462,6 +480,7 @@ cs_findings_view_set_analysis (CsFindingsView *self, CsAnalysis *analysis)
   g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
 
   g_set_object (&self->analysis, analysis);
+  cs_deferred_rows_before_change (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
   gtk_filter_list_model_set_model (self->filter_model,
                                    analysis != NULL ? cs_analysis_get_findings (analysis) : NULL);
   rebuild_kind_dropdown (self);

@@ -24,6 +24,7 @@ struct _CsLoadView
   GtkLabel *other_summary;
   CsLoadChart *other_chart;
 
+  CsAnalysis *pending; /* set, its report not computed yet */
   CsLoadReport *report;
   CsLoadReport *other_report;
   char *title;
@@ -97,20 +98,15 @@ update_breaking_label (CsLoadView *self)
   gtk_label_set_text (self->breaking_label, text);
 }
 
-void
-cs_load_view_set_analysis (CsLoadView *self, CsAnalysis *analysis)
+/* The statistics of the analysis set last, computed the first time they are needed (the page
+ * is shown, or asked for its report): most loads never open the Load page. */
+static void
+ensure_report (CsLoadView *self)
 {
-  g_return_if_fail (CS_IS_LOAD_VIEW (self));
-  cs_load_chart_set_report (self->main_chart, NULL);
-  g_clear_pointer (&self->report, cs_load_report_free);
-  g_clear_pointer (&self->title, g_free);
-  self->range_from_ns = self->range_to_ns = 0;
-  cs_load_view_set_comparison (self, NULL);
+  g_autoptr (CsAnalysis) analysis = g_steal_pointer (&self->pending);
+
   if (analysis == NULL)
-    {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
-      return;
-    }
+    return;
   self->report = cs_loadtest_compute (analysis, NULL);
   self->title = cs_analysis_dup_title (analysis);
   if (self->report->totals.calls == 0 && self->report->totals.transactions == 0)
@@ -125,13 +121,39 @@ cs_load_view_set_analysis (CsLoadView *self, CsAnalysis *analysis)
   gtk_label_set_text (self->main_title, self->title);
   update_breaking_label (self);
   cs_load_chart_set_report (self->main_chart, self->report);
+  cs_load_chart_set_range (self->main_chart, self->range_from_ns, self->range_to_ns);
   gtk_stack_set_visible_child_name (self->stack, "load");
+}
+
+static void
+on_map (GtkWidget *widget, gpointer data)
+{
+  ensure_report (CS_LOAD_VIEW (widget));
+}
+
+void
+cs_load_view_set_analysis (CsLoadView *self, CsAnalysis *analysis)
+{
+  g_return_if_fail (CS_IS_LOAD_VIEW (self));
+  cs_load_chart_set_report (self->main_chart, NULL);
+  g_clear_pointer (&self->report, cs_load_report_free);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_object (&self->pending);
+  self->range_from_ns = self->range_to_ns = 0;
+  cs_load_view_set_comparison (self, NULL);
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+  if (analysis == NULL)
+    return;
+  self->pending = g_object_ref (analysis);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    ensure_report (self);
 }
 
 const CsLoadReport *
 cs_load_view_get_report (CsLoadView *self)
 {
   g_return_val_if_fail (CS_IS_LOAD_VIEW (self), NULL);
+  ensure_report (self);
   return self->report;
 }
 
@@ -277,6 +299,7 @@ cs_load_view_dispose (GObject *object)
   if (self->compare_cancellable != NULL)
     g_cancellable_cancel (self->compare_cancellable);
   g_clear_object (&self->compare_cancellable);
+  g_clear_object (&self->pending);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_LOAD_VIEW);
   G_OBJECT_CLASS (cs_load_view_parent_class)->dispose (object);
 }
@@ -328,4 +351,5 @@ cs_load_view_init (CsLoadView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self->main_chart, "range-selected", G_CALLBACK (on_range_selected), self);
+  g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 }

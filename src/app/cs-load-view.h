@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (CsLoadView, cs_load_view, CS, LOAD_VIEW, GtkWidget)
 
 GtkWidget *cs_load_view_new (void);
-/* Computes and shows the load statistics of a finished load; NULL empties the view. */
+/* Shows the load statistics of a finished load, computed when the view is first mapped or
+ * asked for its report; NULL empties the view. */
 void cs_load_view_set_analysis (CsLoadView *self, CsAnalysis *analysis);
 /* The statistics shown (NULL when empty). */
 const CsLoadReport *cs_load_view_get_report (CsLoadView *self);

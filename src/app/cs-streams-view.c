@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "cs-deferred-rows.h"
 #include "cs-status-page.h"
 
 struct _CsStreamsView
@@ -247,6 +248,25 @@ static const CsStreamsColumn columns[] = {
 
 /* Cells */
 
+/* Looked up when a tooltip is about to show: gtk_widget_set_tooltip_text () on every bind
+ * makes GTK query where the pointer is (an X round trip per cell). */
+static gboolean
+on_cell_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                       gpointer data)
+{
+  const CsStreamsColumn *column = data;
+  const char *text = NULL;
+
+  if (g_object_get_data (G_OBJECT (label), "cs-heuristic") != NULL)
+    text = _ ("Found without SDP (heuristically)");
+  else if (!column->numeric)
+    text = gtk_label_get_text (GTK_LABEL (label));
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
@@ -258,6 +278,12 @@ cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   if (column->numeric)
     gtk_widget_add_css_class (label, "numeric");
+  if (!column->numeric || column->text == text_call)
+    {
+      gtk_widget_set_has_tooltip (label, TRUE);
+      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_cell_query_tooltip),
+                        (gpointer) column);
+    }
   gtk_list_item_set_child (item, label);
 }
 
@@ -294,10 +320,9 @@ cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
       double pct = loss_pct (stream);
       set_status_class (label, pct >= 5.0 ? "state-bad" : pct >= 1.0 ? "state-degraded" : NULL);
     }
-  if (column->text == text_call && !cs_stream_is_associated (stream))
-    gtk_widget_set_tooltip_text (label, _ ("Found without SDP (heuristically)"));
-  else
-    gtk_widget_set_tooltip_text (label, column->numeric ? NULL : text);
+  if (column->text == text_call)
+    g_object_set_data (G_OBJECT (label), "cs-heuristic",
+                       GINT_TO_POINTER (!cs_stream_is_associated (stream)));
 }
 
 static int
@@ -428,6 +453,7 @@ cs_streams_view_set_analysis (CsStreamsView *self, CsAnalysis *analysis)
   g_return_if_fail (CS_IS_STREAMS_VIEW (self));
 
   g_set_object (&self->analysis, analysis);
+  cs_deferred_rows_before_change (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
   self->syncing = TRUE;
   gtk_sort_list_model_set_model (self->sort_model,
                                  analysis != NULL ? cs_analysis_get_streams (analysis) : NULL);

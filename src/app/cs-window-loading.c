@@ -21,8 +21,23 @@ on_loader_progress (CsLoader *loader, GParamSpec *pspec, CsWindow *self)
 
   gtk_progress_bar_set_fraction (self->load_progress, fraction);
   gtk_progress_bar_set_text (self->load_progress, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->load_progress), cs_loader_get_message (loader));
+  /* Only when it changes: setting a tooltip makes GTK query the pointer (an X round trip). */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->load_progress)),
+                 cs_loader_get_message (loader))
+      != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->load_progress), cs_loader_get_message (loader));
   cs_window_update_status (self);
+}
+
+static void set_analysis (CsWindow *self, CsAnalysis *analysis);
+
+/* The loader creates the analysis on its thread once the files are open: it may not exist
+ * yet when the load starts. */
+static void
+on_loader_analysis (CsLoader *loader, GParamSpec *pspec, CsWindow *self)
+{
+  if (cs_loader_get_analysis (loader) != NULL)
+    set_analysis (self, cs_loader_get_analysis (loader));
 }
 
 static void
@@ -220,6 +235,7 @@ cs_window_open_files (CsWindow *self, GFile **files, guint n_files)
   g_signal_connect (self->loader, "notify::packets-per-second", G_CALLBACK (on_loader_progress),
                     self);
   g_signal_connect (self->loader, "notify::message", G_CALLBACK (on_loader_progress), self);
+  g_signal_connect (self->loader, "notify::analysis", G_CALLBACK (on_loader_analysis), self);
 
   gtk_progress_bar_set_fraction (self->load_progress, 0.0);
   gtk_progress_bar_set_text (self->load_progress, _ ("Starting…"));
@@ -228,7 +244,7 @@ cs_window_open_files (CsWindow *self, GFile **files, guint n_files)
 
   cs_loader_load_async (self->loader, (const char *const *) paths, self->cancellable,
                         on_load_finished, g_object_ref (self));
-  /* The analysis exists from the start; its calls fill in while loading. */
+  /* Its calls fill in while loading (when it exists already; else on notify::analysis). */
   set_analysis (self, cs_loader_get_analysis (self->loader));
   gtk_stack_set_visible_child_name (self->view_stack, "calls");
   cs_window_set_state (self, CS_WINDOW_STATE_LOADING);

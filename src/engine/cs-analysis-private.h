@@ -17,9 +17,13 @@ void cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings);
 /* RTCP references kept by the merge (a GArray of CsRtcpRef; a reference is taken). */
 void cs_analysis_set_rtcp (CsAnalysis *self, GArray *rtcp);
 /* Load thread: copies of the calls changed since the last call, for the
- * GUI to show while loading. */
-void cs_analysis_stage_snapshots (CsAnalysis *self, const GPtrArray *calls);
-/* Appends the calls not yet in the model; main context only. */
+ * GUI to show while loading. Returns how many were staged. */
+guint cs_analysis_stage_snapshots (CsAnalysis *self, const GPtrArray *calls);
+/* While loading, main context only: shows the copies staged since the last time (a few
+ * items-changed, whatever their number); nothing once the real calls are known. */
+void cs_analysis_publish_snapshots (CsAnalysis *self);
+/* Main context only, once the load is complete: streams and findings, then the real calls
+ * in place of the copies shown, then the calls not yet in the model. */
 void cs_analysis_publish (CsAnalysis *self);
 
 G_END_DECLS

@@ -8,6 +8,12 @@
 #include "cs-merge.h"
 #include "cs-stream-rtcp.h"
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 /* The first chunk is small so the first calls show at once; the rest are
  * large enough that thread hand-offs cost nothing. */
 #define CS_FIRST_CHUNK_FRAMES 2000
@@ -212,9 +218,12 @@ cs_loader_notify_idle (gpointer user_data)
   g_object_freeze_notify (G_OBJECT (self));
   for (guint i = PROP_FRACTION; i <= PROP_ANALYSIS; i++)
     g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
-  if (self->analysis != NULL)
-    cs_analysis_publish (self->analysis);
   g_object_thaw_notify (G_OBJECT (self));
+  /* Only copies (the real calls, streams and findings are published by load_finish), and
+   * after notify::analysis: a window showing the analysis gets the rows in budgeted slices
+   * instead of all at once when it attaches. */
+  if (self->analysis != NULL)
+    cs_analysis_publish_snapshots (self->analysis);
   return G_SOURCE_REMOVE;
 }
 
@@ -304,7 +313,8 @@ typedef struct
   gboolean can_pipeline; /* no filter: frames can be decoded before the index ends */
   double index_share;    /* part of the progress bar the index walk stands for */
   double index_fraction;
-  gint64 last_snapshot_us; /* when calls were last copied for the GUI */
+  gint64 last_snapshot_us;   /* when calls were last copied for the GUI */
+  gboolean snapshots_staged; /* copies wait for a publish: report at once */
 } CsPipeline;
 
 static gboolean
@@ -405,15 +415,18 @@ cs_pipeline_plan (CsPipeline *p, gboolean final)
 /* A window is watching (background load): let it show the calls found so
  * far, as copies, a few times a second. The CLI never pays for this. */
 static void
-cs_pipeline_stage_snapshots (CsPipeline *p)
+cs_pipeline_stage_snapshots (CsPipeline *p, gboolean force)
 {
   gint64 now = g_get_monotonic_time ();
 
-  if (p->loader->context == NULL || now - p->last_snapshot_us < CS_SNAPSHOT_INTERVAL_US)
+  if (p->loader->context == NULL || (!force && now - p->last_snapshot_us < CS_SNAPSHOT_INTERVAL_US))
     return;
   p->last_snapshot_us = now;
-  cs_analysis_stage_snapshots (p->analysis,
-                               cs_call_tracker_get_calls (cs_merge_get_tracker (p->merge)));
+  /* new rows are worth a publish now, not at the next progress tick */
+  if (cs_analysis_stage_snapshots (p->analysis,
+                                   cs_call_tracker_get_calls (cs_merge_get_tracker (p->merge)))
+      > 0)
+    p->snapshots_staged = TRUE;
 }
 
 /* Merges the next chunk; FALSE when it is not decoded yet and wait is FALSE. */
@@ -433,7 +446,7 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
   if (!g_cancellable_is_cancelled (p->cancellable))
     {
       cs_merge_add_chunk (p->merge, chunk);
-      cs_pipeline_stage_snapshots (p);
+      cs_pipeline_stage_snapshots (p, FALSE);
     }
   p->merged_frames += chunk->n_frames;
   stats->bytes += chunk->bytes;
@@ -442,12 +455,13 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
   n_frames = cs_capture_set_get_n_frames (p->set);
   if (p->indexing)
     cs_loader_report (p->loader, p->index_fraction, p->merged_frames, "Reconstructing calls",
-                      FALSE);
+                      p->snapshots_staged);
   else
     cs_loader_report (p->loader,
                       p->index_share
                           + (1 - p->index_share) * (double) p->merged_frames / MAX (n_frames, 1),
-                      p->merged_frames, "Reconstructing calls", FALSE);
+                      p->merged_frames, "Reconstructing calls", p->snapshots_staged);
+  p->snapshots_staged = FALSE;
   return TRUE;
 }
 
@@ -495,12 +509,17 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
     {
       const CsCaptureStats *stats = cs_analysis_get_stats (analysis);
       CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
-      g_autoptr (GPtrArray) calls
-          = cs_call_tracker_finish (cs_merge_get_tracker (p->merge), stats->last_ns);
+      g_autoptr (GPtrArray) calls = NULL;
       g_autoptr (GPtrArray) streams = NULL;
       g_autoptr (GPtrArray) findings = NULL;
       CsFindingThresholds thresholds;
 
+      /* Finishing, streams and findings take a while yet: show every call found by now. */
+      cs_pipeline_stage_snapshots (p, TRUE);
+      if (p->snapshots_staged)
+        cs_loader_report (p->loader, 1, p->merged_frames, "Finishing calls", TRUE);
+      p->snapshots_staged = FALSE;
+      calls = cs_call_tracker_finish (cs_merge_get_tracker (p->merge), stats->last_ns);
       cs_loader_profile ("merge");
       cs_analysis_take_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
@@ -646,6 +665,25 @@ cs_loader_load_thread (GTask *task, gpointer source_object, gpointer task_data,
     g_task_return_pointer (task, analysis, g_object_unref);
 }
 
+/* A background load runs a little below the window that started it: on a machine whose
+ * cores the decode workers fill, the main loop still gets a core when it needs one.
+ * Linux nice values are per thread and the workers inherit this thread's. */
+#define CS_BACKGROUND_NICE 5
+
+static gpointer
+cs_loader_background_thread (gpointer data)
+{
+  GTask *task = data;
+
+#ifdef __linux__
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), CS_BACKGROUND_NICE);
+#endif
+  cs_loader_load_thread (task, g_task_get_source_object (task), g_task_get_task_data (task),
+                         g_task_get_cancellable (task));
+  g_object_unref (task);
+  return NULL;
+}
+
 void
 cs_loader_load_async (CsLoader *self, const char *const *paths, GCancellable *cancellable,
                       GAsyncReadyCallback callback, gpointer user_data)
@@ -661,7 +699,8 @@ cs_loader_load_async (CsLoader *self, const char *const *paths, GCancellable *ca
   g_task_set_source_tag (task, cs_loader_load_async);
   g_task_set_task_data (task, data, (GDestroyNotify) cs_load_task_data_free);
   g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, cs_loader_load_thread);
+  /* its own thread, not GTask's pool: the pool's threads would keep the lower priority */
+  g_thread_unref (g_thread_new ("cs-load", cs_loader_background_thread, g_object_ref (task)));
 }
 
 CsAnalysis *
