@@ -126,6 +126,19 @@ cs_merge_get_rtcp (CsMerge *merge)
   return merge->rtcp;
 }
 
+/* Counts one more name already in the table, without copying it again: its own key is
+ * taken out and put back with the new count. FALSE when the name is new. */
+static gboolean
+cs_merge_count_known_method (GHashTable *methods, const char *name)
+{
+  gpointer key, count;
+
+  if (!g_hash_table_steal_extended (methods, name, &key, &count))
+    return FALSE;
+  g_hash_table_insert (methods, key, GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+  return TRUE;
+}
+
 static void
 cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
 {
@@ -137,16 +150,18 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
   if (msg->is_request)
     {
       const char *name = msg->method_name != NULL ? msg->method_name : "UNKNOWN";
-      gpointer count;
 
       /* Method names come from the packets: a flood of made-up ones is folded. */
-      if (g_hash_table_size (stats->sip_methods) >= merge->limits.max_method_names
-          && !g_hash_table_contains (stats->sip_methods, name))
-        name = "OTHER";
-      count = g_hash_table_lookup (stats->sip_methods, name);
-
-      g_hash_table_replace (stats->sip_methods, g_strdup (name),
-                            GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+      if (!cs_merge_count_known_method (stats->sip_methods, name))
+        {
+          if (g_hash_table_size (stats->sip_methods) >= merge->limits.max_method_names)
+            {
+              name = "OTHER";
+              if (cs_merge_count_known_method (stats->sip_methods, name))
+                return;
+            }
+          g_hash_table_insert (stats->sip_methods, g_strdup (name), GUINT_TO_POINTER (1));
+        }
     }
   else
     {
