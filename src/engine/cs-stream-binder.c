@@ -15,6 +15,23 @@ typedef struct
   guint32 frame;
 } CsAnnouncement;
 
+/* One payload type a call's SDP mapped: the last rtpmap seen for it wins, as it would
+ * in a clock map updated message by message. */
+typedef struct
+{
+  guint payload_type;
+  guint clock_rate;
+  const char *encoding; /* interned */
+} CsAnnouncedFormat;
+
+/* What a call's SDP said about payload types, kept small for calls that never get a
+ * stream; expanded into a CsCallMedia only when streams are built. */
+typedef struct
+{
+  guint n, cap;
+  CsAnnouncedFormat formats[];
+} CsCallFormats;
+
 typedef struct
 {
   CsRtpClockMap clocks;
@@ -24,7 +41,7 @@ typedef struct
 struct _CsStreamBinder
 {
   GHashTable *by_endpoint; /* CsEndpoint* → GArray<CsAnnouncement>, capture order */
-  GHashTable *media;       /* CsCall* → CsCallMedia* */
+  GHashTable *media;       /* CsCall* → CsCallFormats*, for calls whose SDP mapped formats */
 };
 
 static void
@@ -54,17 +71,63 @@ cs_stream_binder_free (CsStreamBinder *binder)
   g_free (binder);
 }
 
-static CsCallMedia *
-cs_stream_binder_call_media (CsStreamBinder *binder, CsCall *call)
+/* Records an rtpmap of call's SDP (payload_type <= 127, encoding set). */
+static void
+cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFormat *fmt)
 {
-  CsCallMedia *media = g_hash_table_lookup (binder->media, call);
+  CsCallFormats *formats = g_hash_table_lookup (binder->media, call);
+  CsAnnouncedFormat *f;
 
-  if (media == NULL)
+  for (guint i = 0; formats != NULL && i < formats->n; i++)
     {
-      media = g_new0 (CsCallMedia, 1);
-      cs_rtp_clock_map_init_static (&media->clocks);
-      g_hash_table_insert (binder->media, call, media);
+      f = &formats->formats[i];
+      if (f->payload_type != fmt->payload_type)
+        continue;
+      /* answers and re-INVITEs repeat the offer's names: intern only a change */
+      if (strcmp (f->encoding, fmt->encoding) != 0)
+        f->encoding = g_intern_string (fmt->encoding);
+      f->clock_rate = fmt->clock_rate;
+      return;
     }
+  if (formats == NULL || formats->n == formats->cap)
+    {
+      guint cap = formats == NULL ? 4 : formats->cap * 2;
+      gboolean fresh = formats == NULL;
+
+      if (!fresh)
+        g_hash_table_steal (binder->media, call); /* moved by the realloc, not freed */
+      formats = g_realloc (formats, sizeof (CsCallFormats) + cap * sizeof (CsAnnouncedFormat));
+      if (fresh)
+        formats->n = 0;
+      formats->cap = cap;
+      g_hash_table_insert (binder->media, call, formats);
+    }
+  f = &formats->formats[formats->n++];
+  f->payload_type = fmt->payload_type;
+  f->clock_rate = fmt->clock_rate;
+  f->encoding = g_intern_string (fmt->encoding);
+}
+
+/* The clock map and encoding names call's SDP built, expanded for its streams. */
+static CsCallMedia *
+cs_stream_binder_expand_media (CsStreamBinder *binder, CsCall *call, GHashTable *expanded)
+{
+  CsCallMedia *media = g_hash_table_lookup (expanded, call);
+  const CsCallFormats *formats;
+
+  if (media != NULL)
+    return media;
+  media = g_new0 (CsCallMedia, 1);
+  cs_rtp_clock_map_init_static (&media->clocks);
+  formats = g_hash_table_lookup (binder->media, call);
+  for (guint i = 0; formats != NULL && i < formats->n; i++)
+    {
+      const CsAnnouncedFormat *f = &formats->formats[i];
+
+      cs_rtp_clock_map_set_rtpmap (&media->clocks, f->payload_type, f->encoding, f->clock_rate);
+      media->encodings[f->payload_type] = f->encoding;
+    }
+  g_hash_table_insert (expanded, call, media);
   return media;
 }
 
@@ -88,11 +151,8 @@ cs_stream_binder_announce (CsStreamBinder *binder, const CsEndpoint *ep, CsCall 
 void
 cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessage *msg)
 {
-  CsCallMedia *media;
-
   if (call == NULL || msg->sdp == NULL)
     return;
-  media = cs_stream_binder_call_media (binder, call);
   for (guint i = 0; i < msg->sdp->media->len; i++)
     {
       const CsSdpMedia *m = g_ptr_array_index (msg->sdp->media, i);
@@ -105,9 +165,7 @@ cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessa
 
           if (fmt->encoding == NULL || fmt->payload_type > 127)
             continue;
-          cs_rtp_clock_map_set_rtpmap (&media->clocks, fmt->payload_type, fmt->encoding,
-                                       fmt->clock_rate);
-          media->encodings[fmt->payload_type] = g_intern_string (fmt->encoding);
+          cs_stream_binder_map_format (binder, call, fmt);
         }
       /* Port 0 rejects the stream; 0.0.0.0 is the old way to say hold. */
       if (m->port == 0 || m->connection.family == 0
@@ -183,6 +241,8 @@ GPtrArray *
 cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads)
 {
   GPtrArray *streams = g_ptr_array_new_with_free_func (g_object_unref);
+  /* CsCall* → CsCallMedia*: the streams read the encoding names until measured */
+  g_autoptr (GHashTable) expanded = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   CsRtpClockMap static_clocks;
 
   cs_rtp_clock_map_init_static (&static_clocks);
@@ -195,7 +255,7 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
 
       if (a != NULL)
         {
-          CsCallMedia *media = g_hash_table_lookup (binder->media, a->call);
+          CsCallMedia *media = cs_stream_binder_expand_media (binder, a->call, expanded);
 
           if (first > 0)
             g_array_remove_range (run->packets, 0, first);
