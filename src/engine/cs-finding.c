@@ -97,6 +97,21 @@ cs_finding_new (CsFindingKind kind, CsSeverity severity, guint call_number, guin
   return self;
 }
 
+CsFinding *
+cs_finding_new_take (CsFindingKind kind, CsSeverity severity, guint call_number, guint stream_id,
+                     GArray *frames, char *text)
+{
+  CsFinding *self = g_object_new (CS_TYPE_FINDING, NULL);
+
+  self->kind = kind;
+  self->severity = severity;
+  self->call_number = call_number;
+  self->stream_id = stream_id;
+  self->frames = frames;
+  self->text = text;
+  return self;
+}
+
 CsFindingKind
 cs_finding_get_kind (CsFinding *self)
 {

@@ -46,6 +46,9 @@ const char *cs_severity_to_string (CsSeverity severity); /* "info", "warning", "
 
 CsFinding *cs_finding_new (CsFindingKind kind, CsSeverity severity, guint call_number,
                            guint stream_id, const GArray *frames, const char *text);
+/* The same, taking frames (guint32, ascending; a reference) and text instead of copies. */
+CsFinding *cs_finding_new_take (CsFindingKind kind, CsSeverity severity, guint call_number,
+                                guint stream_id, GArray *frames, char *text);
 CsFindingKind cs_finding_get_kind (CsFinding *self);
 CsSeverity cs_finding_get_severity (CsFinding *self);
 guint cs_finding_get_call_number (CsFinding *self); /* 0 = no call */

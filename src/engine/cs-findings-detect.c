@@ -2,8 +2,12 @@
 #include "cs-findings-detect.h"
 
 #include "cs-findings-private.h"
+
+#include "cs-call-private.h"
 #include "cs-parallel.h"
 #include "cs-sdp.h"
+
+#include <string.h>
 
 void
 cs_finding_thresholds_init (CsFindingThresholds *t)
@@ -19,19 +23,98 @@ cs_finding_thresholds_init (CsFindingThresholds *t)
   t->max_frames = 64;
 }
 
+/* Writes an unsigned number's digits ending at end; returns where they start. */
+static char *
+cs_findings_format_digits (char *end, guint64 value)
+{
+  do
+    *--end = (char) ('0' + value % 10);
+  while ((value /= 10) != 0);
+  return end;
+}
+
+/* g_strdup_vprintf for the conversions most finding texts use (%s %u %d %%), with the same
+ * bytes as glibc; NULL for any other conversion or a long text (args are then spent). */
+static char *
+cs_findings_format_simple (const char *format, va_list args)
+{
+  char text[256], digits[24];
+  gsize n = 0;
+
+  for (const char *p = format; *p != '\0'; p++)
+    {
+      const char *piece;
+      gsize len;
+
+      if (*p != '%')
+        {
+          if (n == sizeof text)
+            return NULL;
+          text[n++] = *p;
+          continue;
+        }
+      switch (*++p)
+        {
+        case '%':
+          piece = "%";
+          break;
+        case 's':
+          piece = va_arg (args, const char *);
+          if (piece == NULL)
+            piece = "(null)";
+          break;
+        case 'u':
+          piece
+              = cs_findings_format_digits (digits + sizeof digits - 1, va_arg (args, unsigned int));
+          digits[sizeof digits - 1] = '\0';
+          break;
+        case 'd':
+          {
+            int value = va_arg (args, int);
+            guint64 magnitude = value < 0 ? -(gint64) value : value;
+            char *start = cs_findings_format_digits (digits + sizeof digits - 1, magnitude);
+
+            digits[sizeof digits - 1] = '\0';
+            if (value < 0)
+              *--start = '-';
+            piece = start;
+          }
+          break;
+        default:
+          return NULL;
+        }
+      len = strlen (piece);
+      if (len > sizeof text - n)
+        return NULL;
+      memcpy (text + n, piece, len);
+      n += len;
+    }
+  return g_strndup (text, n);
+}
+
 void
 cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call, guint stream,
                  GArray *frames, const char *format, ...)
 {
-  va_list args;
-  g_autofree char *text = NULL;
+  va_list args, again;
+  char *text;
 
   va_start (args, format);
-  text = g_strdup_vprintf (format, args);
+  va_copy (again, args);
+  text = cs_findings_format_simple (format, args);
+  if (text == NULL)
+    text = g_strdup_vprintf (format, again);
+  va_end (again);
   va_end (args);
-  if (frames != NULL)
-    g_array_sort (frames, cs_frames_compare);
-  g_ptr_array_add (out, cs_finding_new (kind, severity, call, stream, frames, text));
+  if (frames == NULL)
+    frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  else
+    {
+      if (frames->len > 1)
+        g_array_sort (frames, cs_frames_compare);
+      g_array_ref (frames); /* callers drop theirs right after */
+    }
+  g_ptr_array_add (out, cs_finding_new_take (kind, severity, call, stream, frames, text));
 }
 
 int
@@ -187,10 +270,7 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
     }
   if (cs_call_get_method (call) == CS_SIP_METHOD_INVITE && cs_call_get_setup_ms (call) >= 0)
     {
-      GArray *acks
-          = cs_call_frames_where (call, cs_is_request, GINT_TO_POINTER (CS_SIP_METHOD_ACK), 1);
-
-      if (acks->len == 0)
+      if (!call->ack_stored)
         {
           GArray *frames = cs_call_frames_where (call, cs_is_final_invite_response,
                                                  GUINT_TO_POINTER (cs_call_get_final_status (call)),
@@ -201,9 +281,8 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
                            cs_call_get_final_status (call));
           g_array_unref (frames);
         }
-      g_array_unref (acks);
     }
-  for (guint i = 0; i < cs_call_get_n_messages (call); i++)
+  for (guint i = 0; call->malformed_stored > 0 && i < cs_call_get_n_messages (call); i++)
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
@@ -295,50 +374,85 @@ cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
     }
 }
 
-static guint32
-cs_finding_first_frame (CsFinding *f)
+/* Findings are sorted by first frame, then kind, then the order they were found in (what a
+ * stable sort on the first two gives), on keys read once. */
+typedef struct
 {
-  const GArray *frames = cs_finding_get_frames (f);
-
-  return frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
-}
+  guint32 first_frame;
+  guint kind;
+  guint position;
+  CsFinding *finding;
+} CsFindingSortKey;
 
 static int
-cs_findings_compare (gconstpointer a, gconstpointer b)
+cs_findings_compare_keys (const void *a, const void *b)
 {
-  CsFinding *x = *(CsFinding *const *) a, *y = *(CsFinding *const *) b;
-  guint32 fx = cs_finding_first_frame (x), fy = cs_finding_first_frame (y);
+  const CsFindingSortKey *x = a, *y = b;
 
-  if (fx != fy)
-    return fx < fy ? -1 : 1;
-  return (int) cs_finding_get_kind (x) - (int) cs_finding_get_kind (y);
+  if (x->first_frame != y->first_frame)
+    return x->first_frame < y->first_frame ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->position < y->position ? -1 : x->position > y->position;
 }
+
+static void
+cs_findings_sort (GPtrArray *findings)
+{
+  CsFindingSortKey *keys = g_new (CsFindingSortKey, MAX (findings->len, 1));
+
+  for (guint i = 0; i < findings->len; i++)
+    {
+      CsFinding *f = g_ptr_array_index (findings, i);
+      const GArray *frames = cs_finding_get_frames (f);
+
+      keys[i].first_frame = frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
+      keys[i].kind = (guint) cs_finding_get_kind (f);
+      keys[i].position = i;
+      keys[i].finding = f;
+    }
+  qsort (keys, findings->len, sizeof *keys, cs_findings_compare_keys);
+  for (guint i = 0; i < findings->len; i++)
+    findings->pdata[i] = keys[i].finding;
+  g_free (keys);
+}
+
+/* Work is handed out in blocks, each with its own output array: one per stream (heavy),
+ * then calls by this many (light: an array per call cost more than its findings). */
+#define CS_FINDINGS_CALL_BLOCK 64
 
 typedef struct
 {
   GPtrArray *calls;
   GPtrArray *streams;
-  GPtrArray *per_call_streams; /* GPtrArray of CsStream* per call */
-  GPtrArray **found;           /* one array of findings per stream, then per call */
+  GPtrArray **call_streams; /* per call: its CsStream*, NULL when none */
+  GPtrArray *no_streams;    /* empty, shared by calls without streams */
+  GPtrArray **found;        /* findings per block */
   const CsFindingThresholds *t;
 } CsFindingsJob;
 
 static void
-cs_findings_detect_item (guint index, gpointer data)
+cs_findings_detect_block (guint block, gpointer data)
 {
   CsFindingsJob *job = data;
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *out = g_ptr_array_new ();
+  guint first, end;
 
-  if (index < job->streams->len)
-    cs_findings_detect_stream (g_ptr_array_index (job->streams, index), job->t, out);
+  if (block < job->streams->len)
+    cs_findings_detect_stream (g_ptr_array_index (job->streams, block), job->t, out);
   else
     {
-      guint c = index - job->streams->len;
+      first = (block - job->streams->len) * CS_FINDINGS_CALL_BLOCK;
+      end = MIN (job->calls->len, first + CS_FINDINGS_CALL_BLOCK);
+      for (guint c = first; c < end; c++)
+        {
+          GPtrArray *streams = job->call_streams[c];
 
-      cs_findings_detect_call (g_ptr_array_index (job->calls, c),
-                               g_ptr_array_index (job->per_call_streams, c), job->t, out);
+          cs_findings_detect_call (g_ptr_array_index (job->calls, c),
+                                   streams != NULL ? streams : job->no_streams, job->t, out);
+        }
     }
-  job->found[index] = out;
+  job->found[block] = out;
 }
 
 GPtrArray *
@@ -347,31 +461,41 @@ cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureSta
                         const CsFindingThresholds *t, guint n_threads)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
-  guint n_items = streams->len + calls->len;
-  CsFindingsJob job = { calls, streams, NULL, g_new0 (GPtrArray *, n_items), t };
+  guint n_blocks
+      = streams->len + (calls->len + CS_FINDINGS_CALL_BLOCK - 1) / CS_FINDINGS_CALL_BLOCK;
+  CsFindingsJob job = { calls,
+                        streams,
+                        g_new0 (GPtrArray *, MAX (calls->len, 1)),
+                        NULL,
+                        g_new0 (GPtrArray *, MAX (n_blocks, 1)),
+                        t };
 
-  job.per_call_streams = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  for (guint i = 0; i < calls->len; i++)
-    g_ptr_array_add (job.per_call_streams, g_ptr_array_new ());
+  job.no_streams = g_ptr_array_new ();
   for (guint i = 0; i < streams->len; i++)
     {
       CsStream *stream = g_ptr_array_index (streams, i);
       guint number = cs_stream_get_call_number (stream);
 
-      if (number > 0 && number <= calls->len)
-        g_ptr_array_add (g_ptr_array_index (job.per_call_streams, number - 1), stream);
+      if (number == 0 || number > calls->len)
+        continue;
+      if (job.call_streams[number - 1] == NULL)
+        job.call_streams[number - 1] = g_ptr_array_new ();
+      g_ptr_array_add (job.call_streams[number - 1], stream);
     }
   /* Streams and calls are independent: detect on all cores, then gather in
    * item order so the result does not depend on scheduling. */
-  cs_parallel_for (n_items, n_threads, cs_findings_detect_item, &job);
-  for (guint i = 0; i < n_items; i++)
+  cs_parallel_for (n_blocks, n_threads, cs_findings_detect_block, &job);
+  for (guint b = 0; b < n_blocks; b++)
     {
-      g_ptr_array_extend_and_steal (out, job.found[i]);
+      g_ptr_array_extend_and_steal (out, job.found[b]);
     }
   g_free (job.found);
-  g_ptr_array_unref (job.per_call_streams);
+  for (guint i = 0; i < calls->len; i++)
+    if (job.call_streams[i] != NULL)
+      g_ptr_array_unref (job.call_streams[i]);
+  g_free (job.call_streams);
+  g_ptr_array_unref (job.no_streams);
   cs_findings_detect_capture (stats, damage, orphan_messages, out);
-  /* g_ptr_array_sort is stable: equal keys keep item order. */
-  g_ptr_array_sort (out, cs_findings_compare);
+  cs_findings_sort (out);
   return out;
 }
