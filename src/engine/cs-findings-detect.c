@@ -7,6 +7,7 @@
 #include "cs-parallel.h"
 #include "cs-sdp.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -33,12 +34,13 @@ cs_findings_format_digits (char *end, guint64 value)
   return end;
 }
 
-/* g_strdup_vprintf for the conversions most finding texts use (%s %u %d %%), with the same
- * bytes as glibc; NULL for any other conversion or a long text (args are then spent). */
+/* g_strdup_vprintf for the conversions finding texts use most (%s %u %d %% and %.Nf, the
+ * last through snprintf), with the same bytes as glibc; NULL for any other conversion or a
+ * long text (args are then spent). */
 static char *
 cs_findings_format_simple (const char *format, va_list args)
 {
-  char text[256], digits[24];
+  char text[256], digits[64];
   gsize n = 0;
 
   for (const char *p = format; *p != '\0'; p++)
@@ -80,6 +82,19 @@ cs_findings_format_simple (const char *format, va_list args)
             piece = start;
           }
           break;
+        case '.':
+          {
+            char conversion[5] = { '%', '.', p[1], 'f', '\0' };
+
+            if (!g_ascii_isdigit (p[1]) || p[2] != 'f')
+              return NULL;
+            p += 2;
+            if (snprintf (digits, sizeof digits, conversion, va_arg (args, double))
+                >= (int) sizeof digits)
+              return NULL;
+            piece = digits;
+          }
+          break;
         default:
           return NULL;
         }
@@ -92,29 +107,67 @@ cs_findings_format_simple (const char *format, va_list args)
   return g_strndup (text, n);
 }
 
-void
-cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call, guint stream,
-                 GArray *frames, const char *format, ...)
+/* A finding's text: a format without conversions is used as it is (a literal, which lives
+ * as long as the program: most findings of a kind then share one text). */
+static char *
+cs_findings_format (const char *format, va_list args, gboolean *is_static)
 {
-  va_list args, again;
+  va_list again;
   char *text;
 
-  va_start (args, format);
+  *is_static = strchr (format, '%') == NULL;
+  if (*is_static)
+    return (char *) format;
   va_copy (again, args);
   text = cs_findings_format_simple (format, args);
   if (text == NULL)
     text = g_strdup_vprintf (format, again);
   va_end (again);
+  return text;
+}
+
+void
+cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call, guint stream,
+                 GArray *frames, const char *format, ...)
+{
+  va_list args;
+  gboolean is_static;
+  char *text;
+
+  va_start (args, format);
+  text = cs_findings_format (format, args, &is_static);
   va_end (args);
-  if (frames == NULL)
-    frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  else
+  if (frames != NULL && frames->len > 1)
+    g_array_sort (frames, cs_frames_compare);
+  g_ptr_array_add (out, cs_finding_new_take (kind, severity, call, stream,
+                                             frames != NULL ? (const guint32 *) frames->data : NULL,
+                                             frames != NULL ? frames->len : 0, text, is_static));
+}
+
+void
+cs_findings_add_two (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call,
+                     guint stream, guint32 first, guint32 second, const char *format, ...)
+{
+  va_list args;
+  gboolean is_static;
+  char *text;
+  guint32 frames[2];
+  guint n = 0;
+
+  if (first != 0)
+    frames[n++] = first;
+  if (second != 0 && second != first)
+    frames[n++] = second;
+  if (n == 2 && frames[1] < frames[0])
     {
-      if (frames->len > 1)
-        g_array_sort (frames, cs_frames_compare);
-      g_array_ref (frames); /* callers drop theirs right after */
+      frames[0] = second;
+      frames[1] = first;
     }
-  g_ptr_array_add (out, cs_finding_new_take (kind, severity, call, stream, frames, text));
+  va_start (args, format);
+  text = cs_findings_format (format, args, &is_static);
+  va_end (args);
+  g_ptr_array_add (out,
+                   cs_finding_new_take (kind, severity, call, stream, frames, n, text, is_static));
 }
 
 int
@@ -128,13 +181,14 @@ cs_frames_compare (gconstpointer a, gconstpointer b)
 GArray *
 cs_frames_new (guint32 first, guint32 second)
 {
-  GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 both[2];
+  guint n = 0;
 
   if (first != 0)
-    g_array_append_val (frames, first);
+    both[n++] = first;
   if (second != 0 && second != first)
-    g_array_append_val (frames, second);
-  return frames;
+    both[n++] = second;
+  return g_array_append_vals (g_array_sized_new (FALSE, FALSE, sizeof (guint32), 2), both, n);
 }
 
 /* Frames of the messages matching a predicate, at most max. */
@@ -191,17 +245,20 @@ cs_findings_call_outcome (CsCall *call, const CsFindingThresholds *t, GPtrArray 
 
   if (cs_call_get_state (call) == CS_CALL_STATE_REJECTED)
     {
-      GArray *frames = cs_call_frames_where (call, cs_is_final_invite_response,
-                                             GUINT_TO_POINTER (code), t->max_frames);
+      GArray *frames;
       CsSeverity severity = code >= 500 && code != 603 ? CS_SEVERITY_ERROR : CS_SEVERITY_WARNING;
 
       if (cs_call_get_method (call) != CS_SIP_METHOD_INVITE)
         {
           /* Out-of-dialog answers are listed, but a 401 challenge alone is routine. */
-          g_array_unref (frames);
-          frames = cs_frames_new (cs_call_get_last_frame (call), 0);
-          severity = CS_SEVERITY_INFO;
+          cs_findings_add_two (
+              out, CS_FINDING_FAILED_CALL, CS_SEVERITY_INFO, number, 0,
+              cs_call_get_last_frame (call), 0, "%s from %s to %s was rejected: %u %s", what,
+              cs_call_get_from (call), cs_call_get_to (call), code, reason != NULL ? reason : "");
+          return;
         }
+      frames = cs_call_frames_where (call, cs_is_final_invite_response, GUINT_TO_POINTER (code),
+                                     t->max_frames);
       cs_findings_add (out, CS_FINDING_FAILED_CALL, severity, number, 0, frames,
                        "%s from %s to %s was rejected: %u %s", what, cs_call_get_from (call),
                        cs_call_get_to (call), code, reason != NULL ? reason : "");
@@ -243,12 +300,9 @@ cs_findings_call_timing (CsCall *call, const CsFindingThresholds *t, GPtrArray *
     }
   if (duration >= 0 && duration < t->short_call_s)
     {
-      GArray *frames
-          = cs_frames_new (cs_call_get_first_frame (call), cs_call_get_last_frame (call));
-
-      cs_findings_add (out, CS_FINDING_SHORT_CALL, CS_SEVERITY_INFO, number, 0, frames,
-                       "Call lasted only %.2f s after it was answered", duration);
-      g_array_unref (frames);
+      cs_findings_add_two (out, CS_FINDING_SHORT_CALL, CS_SEVERITY_INFO, number, 0,
+                           cs_call_get_first_frame (call), cs_call_get_last_frame (call),
+                           "Call lasted only %.2f s after it was answered", duration);
     }
 }
 
@@ -288,12 +342,10 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
 
       if (msg->malformed != NULL)
         {
-          GArray *frames = cs_frames_new (msg->frame, 0);
           g_autofree char *label = cs_sip_message_dup_label (msg);
 
-          cs_findings_add (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, number, 0, frames,
-                           "Malformed SIP %s: %s", label, msg->malformed);
-          g_array_unref (frames);
+          cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, number, 0,
+                               msg->frame, 0, "Malformed SIP %s: %s", label, msg->malformed);
         }
     }
 }
@@ -364,13 +416,11 @@ cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
   for (guint i = 0; orphan_messages != NULL && i < orphan_messages->len; i++)
     {
       CsSipMessage *msg = g_ptr_array_index (orphan_messages, i);
-      GArray *frames = cs_frames_new (msg->frame, 0);
       g_autofree char *label = cs_sip_message_dup_label (msg);
 
-      cs_findings_add (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, 0, 0, frames,
-                       "Malformed SIP %s: %s", label,
-                       msg->malformed != NULL ? msg->malformed : "belongs to no call");
-      g_array_unref (frames);
+      cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, 0, 0, msg->frame, 0,
+                           "Malformed SIP %s: %s", label,
+                           msg->malformed != NULL ? msg->malformed : "belongs to no call");
     }
 }
 
@@ -384,16 +434,65 @@ typedef struct
   CsFinding *finding;
 } CsFindingSortKey;
 
-static int
-cs_findings_compare_keys (const void *a, const void *b)
+static inline gboolean
+cs_findings_key_before (const CsFindingSortKey *x, const CsFindingSortKey *y)
 {
-  const CsFindingSortKey *x = a, *y = b;
-
   if (x->first_frame != y->first_frame)
-    return x->first_frame < y->first_frame ? -1 : 1;
+    return x->first_frame < y->first_frame;
   if (x->kind != y->kind)
-    return x->kind < y->kind ? -1 : 1;
-  return x->position < y->position ? -1 : x->position > y->position;
+    return x->kind < y->kind;
+  return x->position < y->position;
+}
+
+/* End of the ascending run starting at start. */
+static guint
+cs_findings_run_end (const CsFindingSortKey *keys, guint start, guint n)
+{
+  guint end = start + 1;
+
+  while (end < n && cs_findings_key_before (&keys[end - 1], &keys[end]))
+    end++;
+  return end;
+}
+
+/* Merge sort over the runs already in order: findings come out of the detectors nearly
+ * sorted (calls by first frame), so this is close to one pass. Keys are distinct. */
+static void
+cs_findings_sort_keys (CsFindingSortKey *keys, guint n)
+{
+  CsFindingSortKey *from = keys, *to = g_new (CsFindingSortKey, MAX (n, 1));
+
+  for (;;)
+    {
+      guint runs = 0;
+
+      for (guint start = 0; start < n;)
+        {
+          guint mid = cs_findings_run_end (from, start, n);
+          guint end = mid < n ? cs_findings_run_end (from, mid, n) : n;
+          guint i = start, j = mid, k = start;
+
+          while (i < mid && j < end)
+            to[k++] = cs_findings_key_before (&from[j], &from[i]) ? from[j++] : from[i++];
+          while (i < mid)
+            to[k++] = from[i++];
+          while (j < end)
+            to[k++] = from[j++];
+          start = end;
+          runs++;
+        }
+      {
+        CsFindingSortKey *swap = from;
+
+        from = to;
+        to = swap;
+      }
+      if (runs <= 1)
+        break;
+    }
+  if (from != keys)
+    memcpy (keys, from, n * sizeof *keys);
+  g_free (from != keys ? from : to);
 }
 
 static void
@@ -411,10 +510,42 @@ cs_findings_sort (GPtrArray *findings)
       keys[i].position = i;
       keys[i].finding = f;
     }
-  qsort (keys, findings->len, sizeof *keys, cs_findings_compare_keys);
+  cs_findings_sort_keys (keys, findings->len);
   for (guint i = 0; i < findings->len; i++)
     findings->pdata[i] = keys[i].finding;
   g_free (keys);
+}
+
+static guint32
+cs_finding_first_frame (CsFinding *f)
+{
+  const GArray *frames = cs_finding_get_frames (f);
+
+  return frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
+}
+
+static gboolean
+cs_finding_goes_before (CsFinding *x, CsFinding *y)
+{
+  guint32 fx = cs_finding_first_frame (x), fy = cs_finding_first_frame (y);
+
+  return fx != fy ? fx < fy : cs_finding_get_kind (x) < cs_finding_get_kind (y);
+}
+
+/* Stable insertion sort of one call's few findings (out[from..]), so that the findings of
+ * successive calls form long ordered runs for the final sort. */
+static void
+cs_findings_presort (GPtrArray *out, guint from)
+{
+  for (guint i = from + 1; i < out->len; i++)
+    {
+      CsFinding *f = out->pdata[i];
+      guint j = i;
+
+      for (; j > from && cs_finding_goes_before (f, out->pdata[j - 1]); j--)
+        out->pdata[j] = out->pdata[j - 1];
+      out->pdata[j] = f;
+    }
 }
 
 /* Work is handed out in blocks, each with its own output array: one per stream (heavy),
@@ -447,9 +578,11 @@ cs_findings_detect_block (guint block, gpointer data)
       for (guint c = first; c < end; c++)
         {
           GPtrArray *streams = job->call_streams[c];
+          guint before = out->len;
 
           cs_findings_detect_call (g_ptr_array_index (job->calls, c),
                                    streams != NULL ? streams : job->no_streams, job->t, out);
+          cs_findings_presort (out, before);
         }
     }
   job->found[block] = out;
