@@ -62,6 +62,7 @@ struct _CsCall
   CsTransactionLog transactions;
 
   CsCallKey tracker_key; /* the call tracker's key: its Call-ID and From-tag */
+  gpointer sdp_formats;  /* the stream binder's record of the call's rtpmaps (one block) */
 
   GArray *stream_ids; /* guint; NULL until a stream is bound */
   double mos;

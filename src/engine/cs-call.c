@@ -10,6 +10,13 @@
 
 G_DEFINE_FINAL_TYPE (CsCall, cs_call, G_TYPE_OBJECT)
 
+/* Stored message i without its retransmission bit (i < n_messages). */
+static inline CsSipMessage *
+cs_call_message_at (const CsCall *self, guint i)
+{
+  return (CsSipMessage *) (self->messages[i] & ~(guintptr) 1);
+}
+
 static void
 cs_call_finalize (GObject *object)
 {
@@ -23,11 +30,12 @@ cs_call_finalize (GObject *object)
   g_clear_pointer (&self->initial_request, cs_sip_message_unref);
   g_clear_pointer (&self->final_response, cs_sip_message_unref);
   for (guint i = 0; i < self->n_messages; i++)
-    cs_sip_message_unref (cs_call_get_message (self, i));
+    cs_sip_message_unref (cs_call_message_at (self, i));
   g_free (self->messages);
   g_clear_pointer (&self->signatures, g_hash_table_unref);
   cs_transaction_log_clear (&self->transactions);
   g_clear_pointer (&self->stream_ids, g_array_unref);
+  g_free (self->sdp_formats);
   G_OBJECT_CLASS (cs_call_parent_class)->finalize (object);
 }
 
@@ -165,7 +173,7 @@ cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
   if (self->signatures != NULL)
     return g_hash_table_contains (self->signatures, msg);
   for (guint i = 0; i < self->n_messages; i++)
-    if (cs_call_signature_equal (cs_call_get_message (self, i), msg))
+    if (cs_call_signature_equal (cs_call_message_at (self, i), msg))
       return TRUE;
   return FALSE;
 }
@@ -178,7 +186,7 @@ cs_call_remember_signature (CsCall *self, CsSipMessage *msg)
     {
       self->signatures = g_hash_table_new (cs_call_signature_hash, cs_call_signature_equal);
       for (guint i = 0; i + 1 < self->n_messages; i++)
-        g_hash_table_add (self->signatures, cs_call_get_message (self, i));
+        g_hash_table_add (self->signatures, cs_call_message_at (self, i));
     }
   if (self->signatures != NULL)
     g_hash_table_add (self->signatures, msg);

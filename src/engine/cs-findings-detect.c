@@ -7,6 +7,8 @@
 #include "cs-parallel.h"
 #include "cs-sdp.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +34,45 @@ cs_findings_format_digits (char *end, guint64 value)
     *--end = (char) ('0' + value % 10);
   while ((value /= 10) != 0);
   return end;
+}
+
+/* printf's "%.Nf" (N <= 3) into out, the same bytes as glibc: the value times 10^N is exact
+ * in a long double with a 64-bit mantissa (53 + 10 bits), so rounding half to even on it is
+ * exact too. FALSE where that does not hold (then snprintf does it). */
+static gboolean
+cs_findings_format_fixed (char *out, gsize size, double value, guint precision)
+{
+#if LDBL_MANT_DIG >= 64
+  static const guint scale[] = { 1, 10, 100, 1000 };
+  char buf[48], *p = buf + sizeof buf;
+  long double x, whole, fraction;
+  guint64 n;
+  gsize len;
+
+  if (precision >= G_N_ELEMENTS (scale) || !isfinite (value) || fabs (value) >= 1e15)
+    return FALSE;
+  x = fabsl ((long double) value) * scale[precision];
+  whole = floorl (x);
+  fraction = x - whole;
+  n = (guint64) whole;
+  if (fraction > 0.5L || (fraction == 0.5L && (n & 1) != 0))
+    n++;
+  for (guint i = 0; i < precision; i++, n /= 10)
+    *--p = (char) ('0' + n % 10);
+  if (precision > 0)
+    *--p = '.';
+  p = cs_findings_format_digits (p, n);
+  if (signbit (value))
+    *--p = '-'; /* as printf: -0.001 gives "-0.00" */
+  len = (gsize) (buf + sizeof buf - p);
+  if (len >= size)
+    return FALSE;
+  memcpy (out, p, len);
+  out[len] = '\0';
+  return TRUE;
+#else
+  return FALSE;
+#endif
 }
 
 /* g_strdup_vprintf for the conversions finding texts use most (%s %u %d %% and %.Nf, the
@@ -85,12 +126,14 @@ cs_findings_format_simple (const char *format, va_list args)
         case '.':
           {
             char conversion[5] = { '%', '.', p[1], 'f', '\0' };
+            double value;
 
             if (!g_ascii_isdigit (p[1]) || p[2] != 'f')
               return NULL;
             p += 2;
-            if (snprintf (digits, sizeof digits, conversion, va_arg (args, double))
-                >= (int) sizeof digits)
+            value = va_arg (args, double);
+            if (!cs_findings_format_fixed (digits, sizeof digits, value, (guint) (p[-1] - '0'))
+                && snprintf (digits, sizeof digits, conversion, value) >= (int) sizeof digits)
               return NULL;
             piece = digits;
           }

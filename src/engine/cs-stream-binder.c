@@ -25,7 +25,8 @@ typedef struct
 } CsAnnouncedFormat;
 
 /* What a call's SDP said about payload types, kept small for calls that never get a
- * stream; expanded into a CsCallMedia only when streams are built. */
+ * stream; expanded into a CsCallMedia only when streams are built. One block, held by the
+ * call itself (CsCall.sdp_formats, freed with it). */
 typedef struct
 {
   guint n, cap;
@@ -41,7 +42,6 @@ typedef struct
 struct _CsStreamBinder
 {
   GHashTable *by_endpoint; /* CsEndpoint* → GArray<CsAnnouncement>, capture order */
-  GHashTable *media;       /* CsCall* → CsCallFormats*, for calls whose SDP mapped formats */
 };
 
 static void
@@ -57,7 +57,6 @@ cs_stream_binder_new (void)
 
   binder->by_endpoint = g_hash_table_new_full (
       (GHashFunc) cs_endpoint_hash, (GEqualFunc) cs_endpoint_equal, g_free, cs_array_unref);
-  binder->media = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   return binder;
 }
 
@@ -67,7 +66,6 @@ cs_stream_binder_free (CsStreamBinder *binder)
   if (binder == NULL)
     return;
   g_hash_table_unref (binder->by_endpoint);
-  g_hash_table_unref (binder->media);
   g_free (binder);
 }
 
@@ -75,7 +73,7 @@ cs_stream_binder_free (CsStreamBinder *binder)
 static void
 cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFormat *fmt)
 {
-  CsCallFormats *formats = g_hash_table_lookup (binder->media, call);
+  CsCallFormats *formats = call->sdp_formats;
   CsAnnouncedFormat *f;
 
   for (guint i = 0; formats != NULL && i < formats->n; i++)
@@ -94,13 +92,11 @@ cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFo
       guint cap = formats == NULL ? 4 : formats->cap * 2;
       gboolean fresh = formats == NULL;
 
-      if (!fresh)
-        g_hash_table_steal (binder->media, call); /* moved by the realloc, not freed */
       formats = g_realloc (formats, sizeof (CsCallFormats) + cap * sizeof (CsAnnouncedFormat));
       if (fresh)
         formats->n = 0;
       formats->cap = cap;
-      g_hash_table_insert (binder->media, call, formats);
+      call->sdp_formats = formats;
     }
   f = &formats->formats[formats->n++];
   f->payload_type = fmt->payload_type;
@@ -119,7 +115,7 @@ cs_stream_binder_expand_media (CsStreamBinder *binder, CsCall *call, GHashTable 
     return media;
   media = g_new0 (CsCallMedia, 1);
   cs_rtp_clock_map_init_static (&media->clocks);
-  formats = g_hash_table_lookup (binder->media, call);
+  formats = call->sdp_formats;
   for (guint i = 0; formats != NULL && i < formats->n; i++)
     {
       const CsAnnouncedFormat *f = &formats->formats[i];
@@ -307,11 +303,6 @@ cs_stream_binder_drop_announcements (gpointer key, gpointer value, gpointer call
 void
 cs_stream_binder_forget_calls (CsStreamBinder *binder, GHashTable *calls)
 {
-  GHashTableIter iter;
-  gpointer call;
-
+  /* the calls' formats go with the calls themselves */
   g_hash_table_foreach_remove (binder->by_endpoint, cs_stream_binder_drop_announcements, calls);
-  g_hash_table_iter_init (&iter, calls);
-  while (g_hash_table_iter_next (&iter, &call, NULL))
-    g_hash_table_remove (binder->media, call);
 }

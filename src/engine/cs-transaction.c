@@ -54,7 +54,7 @@ key_method (const CsSipMessage *msg)
 static gboolean
 key_is_rfc3261 (const CsSipMessage *msg)
 {
-  return msg->via_branch != NULL && g_str_has_prefix (msg->via_branch, "z9hG4bK");
+  return msg->via_branch != NULL && strncmp (msg->via_branch, "z9hG4bK", 7) == 0;
 }
 
 static guint
@@ -70,7 +70,12 @@ static gboolean
 key_equal (gconstpointer a_data, gconstpointer b_data)
 {
   const CsSipMessage *a = a_data, *b = b_data;
+  CsSipMethod ma = a->is_request ? a->method : a->cseq_method;
+  CsSipMethod mb = b->is_request ? b->method : b->cseq_method;
 
+  /* known methods are parsed from their exact names: different ones differ in name */
+  if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
+    return FALSE;
   if (strcmp (or_empty (a->via_branch), or_empty (b->via_branch)) != 0
       || strcmp (key_method (a), key_method (b)) != 0)
     return FALSE;
