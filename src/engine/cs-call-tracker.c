@@ -39,7 +39,8 @@ cs_call_key_text_hash (const char *text)
       h ^= h >> 29;
     }
   word = 0;
-  memcpy (&word, text, len);
+  for (gsize i = 0; i < len; i++) /* the last 0–7 bytes */
+    word |= (guint64) (guint8) text[i] << (8 * i);
   h = (h ^ word) * 0xc4ceb9fe1a85ec53ull;
   return (guint) (h ^ (h >> 32));
 }

@@ -86,16 +86,17 @@ cs_findings_format_simple (const char *format, va_list args)
 
   for (const char *p = format; *p != '\0'; p++)
     {
-      const char *piece;
-      gsize len;
+      const char *piece, *conversion = strchrnul (p, '%');
+      gsize len = (gsize) (conversion - p);
 
-      if (*p != '%')
-        {
-          if (n == sizeof text)
-            return NULL;
-          text[n++] = *p;
-          continue;
-        }
+      /* the literal text up to the next conversion */
+      if (len > sizeof text - n)
+        return NULL;
+      memcpy (text + n, p, len);
+      n += len;
+      p = conversion;
+      if (*p == '\0')
+        break;
       switch (*++p)
         {
         case '%':

@@ -39,9 +39,15 @@ typedef struct
   const char *encodings[128]; /* interned rtpmap names */
 } CsCallMedia;
 
+/* Encoding names interned lately: captures use a handful, and the interning table is a
+ * locked global one. */
+#define CS_BINDER_RECENT_ENCODINGS 8
+
 struct _CsStreamBinder
 {
   GHashTable *by_endpoint; /* CsEndpoint* → GArray<CsAnnouncement>, capture order */
+  const char *recent_encodings[CS_BINDER_RECENT_ENCODINGS];
+  guint next_recent;
 };
 
 static void
@@ -69,6 +75,20 @@ cs_stream_binder_free (CsStreamBinder *binder)
   g_free (binder);
 }
 
+static const char *
+cs_stream_binder_intern (CsStreamBinder *binder, const char *encoding)
+{
+  const char *interned;
+
+  for (guint i = 0; i < CS_BINDER_RECENT_ENCODINGS && binder->recent_encodings[i] != NULL; i++)
+    if (strcmp (binder->recent_encodings[i], encoding) == 0)
+      return binder->recent_encodings[i];
+  interned = g_intern_string (encoding);
+  binder->recent_encodings[binder->next_recent] = interned;
+  binder->next_recent = (binder->next_recent + 1) % CS_BINDER_RECENT_ENCODINGS;
+  return interned;
+}
+
 /* Records an rtpmap of call's SDP (payload_type <= 127, encoding set). */
 static void
 cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFormat *fmt)
@@ -83,7 +103,7 @@ cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFo
         continue;
       /* answers and re-INVITEs repeat the offer's names: intern only a change */
       if (strcmp (f->encoding, fmt->encoding) != 0)
-        f->encoding = g_intern_string (fmt->encoding);
+        f->encoding = cs_stream_binder_intern (binder, fmt->encoding);
       f->clock_rate = fmt->clock_rate;
       return;
     }
@@ -101,7 +121,7 @@ cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFo
   f = &formats->formats[formats->n++];
   f->payload_type = fmt->payload_type;
   f->clock_rate = fmt->clock_rate;
-  f->encoding = g_intern_string (fmt->encoding);
+  f->encoding = cs_stream_binder_intern (binder, fmt->encoding);
 }
 
 /* The clock map and encoding names call's SDP built, expanded for its streams. */
