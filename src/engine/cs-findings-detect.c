@@ -468,71 +468,49 @@ cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
     }
 }
 
-/* Findings are sorted by first frame, then kind, then the order they were found in (what a
- * stable sort on the first two gives), on keys read once. */
+/* Findings are sorted by first frame, then kind, keeping the order they were found in
+ * among equal keys (what the stable sort on both did): stable radix passes, least
+ * significant digit first — the kind, then the frame's four bytes. */
 typedef struct
 {
   guint32 first_frame;
   guint kind;
-  guint position;
   CsFinding *finding;
 } CsFindingSortKey;
 
-static inline gboolean
-cs_findings_key_before (const CsFindingSortKey *x, const CsFindingSortKey *y)
-{
-  if (x->first_frame != y->first_frame)
-    return x->first_frame < y->first_frame;
-  if (x->kind != y->kind)
-    return x->kind < y->kind;
-  return x->position < y->position;
-}
+G_STATIC_ASSERT (CS_FINDING_DAMAGED_CAPTURE < 256); /* a kind is one radix digit */
 
-/* End of the ascending run starting at start. */
 static guint
-cs_findings_run_end (const CsFindingSortKey *keys, guint start, guint n)
+cs_findings_sort_digit (const CsFindingSortKey *key, guint pass)
 {
-  guint end = start + 1;
-
-  while (end < n && cs_findings_key_before (&keys[end - 1], &keys[end]))
-    end++;
-  return end;
+  return pass == 0 ? key->kind : (key->first_frame >> (8 * (pass - 1))) & 0xff;
 }
 
-/* Merge sort over the runs already in order: findings come out of the detectors nearly
- * sorted (calls by first frame), so this is close to one pass. Keys are distinct. */
 static void
 cs_findings_sort_keys (CsFindingSortKey *keys, guint n)
 {
-  CsFindingSortKey *from = keys, *to = g_new (CsFindingSortKey, MAX (n, 1));
+  CsFindingSortKey *from = keys, *to = g_new (CsFindingSortKey, MAX (n, 1)), *swap;
 
-  for (;;)
+  for (guint pass = 0; pass < 5; pass++)
     {
-      guint runs = 0;
+      guint count[256] = { 0 }, start = 0;
 
-      for (guint start = 0; start < n;)
+      for (guint i = 0; i < n; i++)
+        count[cs_findings_sort_digit (&from[i], pass)]++;
+      if (n == 0 || count[cs_findings_sort_digit (&from[0], pass)] == n)
+        continue; /* one digit for all: nothing moves */
+      for (guint d = 0; d < 256; d++)
         {
-          guint mid = cs_findings_run_end (from, start, n);
-          guint end = mid < n ? cs_findings_run_end (from, mid, n) : n;
-          guint i = start, j = mid, k = start;
+          guint c = count[d];
 
-          while (i < mid && j < end)
-            to[k++] = cs_findings_key_before (&from[j], &from[i]) ? from[j++] : from[i++];
-          while (i < mid)
-            to[k++] = from[i++];
-          while (j < end)
-            to[k++] = from[j++];
-          start = end;
-          runs++;
+          count[d] = start;
+          start += c;
         }
-      {
-        CsFindingSortKey *swap = from;
-
-        from = to;
-        to = swap;
-      }
-      if (runs <= 1)
-        break;
+      for (guint i = 0; i < n; i++)
+        to[count[cs_findings_sort_digit (&from[i], pass)]++] = from[i];
+      swap = from;
+      from = to;
+      to = swap;
     }
   if (from != keys)
     memcpy (keys, from, n * sizeof *keys);
@@ -551,45 +529,12 @@ cs_findings_sort (GPtrArray *findings)
 
       keys[i].first_frame = frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
       keys[i].kind = (guint) cs_finding_get_kind (f);
-      keys[i].position = i;
       keys[i].finding = f;
     }
   cs_findings_sort_keys (keys, findings->len);
   for (guint i = 0; i < findings->len; i++)
     findings->pdata[i] = keys[i].finding;
   g_free (keys);
-}
-
-static guint32
-cs_finding_first_frame (CsFinding *f)
-{
-  const GArray *frames = cs_finding_get_frames (f);
-
-  return frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
-}
-
-static gboolean
-cs_finding_goes_before (CsFinding *x, CsFinding *y)
-{
-  guint32 fx = cs_finding_first_frame (x), fy = cs_finding_first_frame (y);
-
-  return fx != fy ? fx < fy : cs_finding_get_kind (x) < cs_finding_get_kind (y);
-}
-
-/* Stable insertion sort of one call's few findings (out[from..]), so that the findings of
- * successive calls form long ordered runs for the final sort. */
-static void
-cs_findings_presort (GPtrArray *out, guint from)
-{
-  for (guint i = from + 1; i < out->len; i++)
-    {
-      CsFinding *f = out->pdata[i];
-      guint j = i;
-
-      for (; j > from && cs_finding_goes_before (f, out->pdata[j - 1]); j--)
-        out->pdata[j] = out->pdata[j - 1];
-      out->pdata[j] = f;
-    }
 }
 
 /* Work is handed out in blocks, each with its own output array: one per stream (heavy),
@@ -622,11 +567,9 @@ cs_findings_detect_block (guint block, gpointer data)
       for (guint c = first; c < end; c++)
         {
           GPtrArray *streams = job->call_streams[c];
-          guint before = out->len;
 
           cs_findings_detect_call (g_ptr_array_index (job->calls, c),
                                    streams != NULL ? streams : job->no_streams, job->t, out);
-          cs_findings_presort (out, before);
         }
     }
   job->found[block] = out;
