@@ -55,9 +55,10 @@ struct _CsCall
 
   /* Stored messages in capture order, one reference each; bit 0 of each pointer is set
    * when the message repeats an earlier one (messages are at least 8-byte aligned). */
-  guintptr *messages;
+  guintptr *messages; /* first_messages until more are stored */
   guint n_messages, messages_cap;
-  GHashTable *signatures; /* NULL, or for long calls: signatures seen, for retransmissions */
+  guintptr first_messages[8]; /* most calls have fewer: no allocation for them */
+  GHashTable *signatures;     /* NULL, or for long calls: signatures seen, for retransmissions */
   guint retransmissions;
   CsTransactionLog transactions;
 

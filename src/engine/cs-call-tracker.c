@@ -153,7 +153,7 @@ cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg)
 }
 
 static CsCall *
-cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg, guint id_hash)
+cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg, const CsCallKey *from_key)
 {
   CsCall *call;
 
@@ -167,7 +167,9 @@ cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg, guint id_hash
   call->max_messages = tracker->max_messages_per_call;
   g_ptr_array_add (tracker->calls, call);
   /* the keys live in the call: replace swaps in the new call's key with its value */
-  cs_call_key_init (&call->tracker_key, call->call_id, id_hash, call->from_tag);
+  call->tracker_key = *from_key; /* the same Call-ID and From-tag, in the call's own strings */
+  call->tracker_key.call_id = call->call_id;
+  call->tracker_key.tag = call->from_tag;
   g_hash_table_replace (tracker->by_dialog, &call->tracker_key, call);
   g_hash_table_replace (tracker->by_call_id, &call->tracker_key, call);
   return call;
@@ -177,13 +179,14 @@ CsCall *
 cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
 {
   CsCall *call;
-  CsCallKey key;
+  CsCallKey from_key, key;
   guint dropped_before, id_hash;
 
   if (msg->call_id == NULL)
     return NULL;
   id_hash = cs_call_key_text_hash (msg->call_id);
-  cs_call_key_init (&key, msg->call_id, id_hash, msg->from_tag);
+  cs_call_key_init (&from_key, msg->call_id, id_hash, msg->from_tag);
+  key = from_key;
   call = g_hash_table_lookup (tracker->by_dialog, &key);
   /* Requests from the callee carry the caller's tag in To. */
   if (call == NULL && msg->to_tag != NULL)
@@ -197,7 +200,7 @@ cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
     call = g_hash_table_lookup (tracker->by_call_id, &key);
   if (call == NULL)
     {
-      call = cs_call_tracker_create (tracker, msg, id_hash);
+      call = cs_call_tracker_create (tracker, msg, &from_key);
       if (call == NULL)
         return NULL;
     }

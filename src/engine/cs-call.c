@@ -31,7 +31,8 @@ cs_call_finalize (GObject *object)
   g_clear_pointer (&self->final_response, cs_sip_message_unref);
   for (guint i = 0; i < self->n_messages; i++)
     cs_sip_message_unref (cs_call_message_at (self, i));
-  g_free (self->messages);
+  if (self->messages != self->first_messages)
+    g_free (self->messages);
   g_clear_pointer (&self->signatures, g_hash_table_unref);
   cs_transaction_log_clear (&self->transactions);
   g_clear_pointer (&self->stream_ids, g_array_unref);
@@ -49,6 +50,8 @@ static void
 cs_call_init (CsCall *self)
 {
   cs_transaction_log_init (&self->transactions);
+  self->messages = self->first_messages;
+  self->messages_cap = G_N_ELEMENTS (self->first_messages);
   self->first_provisional_ns = -1;
   self->answer_ns = -1;
   self->ack_ns = -1;
@@ -290,8 +293,14 @@ cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
 {
   if (self->n_messages == self->messages_cap)
     {
-      self->messages_cap = self->messages_cap < 8 ? 8 : self->messages_cap * 2;
-      self->messages = g_renew (guintptr, self->messages, self->messages_cap);
+      self->messages_cap *= 2;
+      if (self->messages == self->first_messages)
+        {
+          self->messages = g_new (guintptr, self->messages_cap);
+          memcpy (self->messages, self->first_messages, sizeof self->first_messages);
+        }
+      else
+        self->messages = g_renew (guintptr, self->messages, self->messages_cap);
     }
   self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | (repeated ? 1u : 0u);
   if (msg->is_request && msg->method == CS_SIP_METHOD_ACK)
@@ -421,8 +430,11 @@ cs_call_snapshot (CsCall *self)
   copy->retransmissions = self->retransmissions;
   copy->ack_stored = self->ack_stored;
   copy->malformed_stored = self->malformed_stored;
-  copy->messages = g_new (guintptr, MAX (self->n_messages, 1));
-  copy->messages_cap = MAX (self->n_messages, 1);
+  if (self->n_messages > copy->messages_cap)
+    {
+      copy->messages = g_new (guintptr, self->n_messages);
+      copy->messages_cap = self->n_messages;
+    }
   for (guint i = 0; i < self->n_messages; i++)
     {
       cs_sip_message_ref (cs_call_get_message (self, i));
