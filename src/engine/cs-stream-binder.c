@@ -15,6 +15,42 @@ typedef struct
   guint32 frame;
 } CsAnnouncement;
 
+/* The calls that announced one endpoint, in capture order. Most endpoints are announced
+ * by one call: that announcement is kept inline, in the same block as the key. */
+typedef struct
+{
+  CsEndpoint endpoint; /* the table's key */
+  guint n, more_cap;
+  CsAnnouncement first;
+  CsAnnouncement *more; /* announcements 2..n */
+} CsEndpointLog;
+
+static CsAnnouncement *
+cs_endpoint_log_at (const CsEndpointLog *log, guint i)
+{
+  return i == 0 ? (CsAnnouncement *) &log->first : &log->more[i - 1];
+}
+
+static void
+cs_endpoint_log_append (CsEndpointLog *log, const CsAnnouncement *a)
+{
+  if (log->n > 0 && log->n - 1 == log->more_cap)
+    {
+      log->more_cap = log->more_cap == 0 ? 2 : log->more_cap * 2;
+      log->more = g_renew (CsAnnouncement, log->more, log->more_cap);
+    }
+  *cs_endpoint_log_at (log, log->n++) = *a;
+}
+
+static void
+cs_endpoint_log_free (gpointer data)
+{
+  CsEndpointLog *log = data;
+
+  g_free (log->more);
+  g_free (log);
+}
+
 /* One payload type a call's SDP mapped: the last rtpmap seen for it wins, as it would
  * in a clock map updated message by message. */
 typedef struct
@@ -45,16 +81,10 @@ typedef struct
 
 struct _CsStreamBinder
 {
-  GHashTable *by_endpoint; /* CsEndpoint* → GArray<CsAnnouncement>, capture order */
+  GHashTable *by_endpoint; /* CsEndpoint* (inside the value) → CsEndpointLog* */
   const char *recent_encodings[CS_BINDER_RECENT_ENCODINGS];
   guint next_recent;
 };
-
-static void
-cs_array_unref (gpointer array)
-{
-  g_array_unref (array);
-}
 
 CsStreamBinder *
 cs_stream_binder_new (void)
@@ -62,7 +92,7 @@ cs_stream_binder_new (void)
   CsStreamBinder *binder = g_new0 (CsStreamBinder, 1);
 
   binder->by_endpoint = g_hash_table_new_full (
-      (GHashFunc) cs_endpoint_hash, (GEqualFunc) cs_endpoint_equal, g_free, cs_array_unref);
+      (GHashFunc) cs_endpoint_hash, (GEqualFunc) cs_endpoint_equal, NULL, cs_endpoint_log_free);
   return binder;
 }
 
@@ -151,17 +181,18 @@ static void
 cs_stream_binder_announce (CsStreamBinder *binder, const CsEndpoint *ep, CsCall *call,
                            guint32 frame)
 {
-  GArray *list = g_hash_table_lookup (binder->by_endpoint, ep);
+  CsEndpointLog *log = g_hash_table_lookup (binder->by_endpoint, ep);
   CsAnnouncement a = { call, frame };
 
-  if (list == NULL)
+  if (log == NULL)
     {
-      list = g_array_new (FALSE, FALSE, sizeof (CsAnnouncement));
-      g_hash_table_insert (binder->by_endpoint, g_memdup2 (ep, sizeof *ep), list);
+      log = g_new0 (CsEndpointLog, 1);
+      log->endpoint = *ep;
+      g_hash_table_insert (binder->by_endpoint, &log->endpoint, log);
     }
-  if (list->len > 0 && g_array_index (list, CsAnnouncement, list->len - 1).call == call)
+  if (log->n > 0 && cs_endpoint_log_at (log, log->n - 1)->call == call)
     return; /* the same call repeating itself (answer, re-INVITE) */
-  g_array_append_val (list, a);
+  cs_endpoint_log_append (log, &a);
 }
 
 void
@@ -198,12 +229,12 @@ cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessa
 static const CsAnnouncement *
 cs_stream_binder_lookup (CsStreamBinder *binder, const CsEndpoint *ep, guint32 frame)
 {
-  GArray *list = g_hash_table_lookup (binder->by_endpoint, ep);
+  const CsEndpointLog *log = g_hash_table_lookup (binder->by_endpoint, ep);
   const CsAnnouncement *best = NULL;
 
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; log != NULL && i < log->n; i++)
     {
-      const CsAnnouncement *a = &g_array_index (list, CsAnnouncement, i);
+      const CsAnnouncement *a = cs_endpoint_log_at (log, i);
 
       if (a->frame > frame)
         break;
@@ -312,12 +343,14 @@ cs_stream_binder_get_run_call (CsStreamBinder *binder, const CsRtpRun *run)
 static gboolean
 cs_stream_binder_drop_announcements (gpointer key, gpointer value, gpointer calls)
 {
-  GArray *list = value;
+  CsEndpointLog *log = value;
+  guint kept = 0;
 
-  for (guint i = list->len; i-- > 0;)
-    if (g_hash_table_contains (calls, g_array_index (list, CsAnnouncement, i).call))
-      g_array_remove_index (list, i);
-  return list->len == 0;
+  for (guint i = 0; i < log->n; i++)
+    if (!g_hash_table_contains (calls, cs_endpoint_log_at (log, i)->call))
+      *cs_endpoint_log_at (log, kept++) = *cs_endpoint_log_at (log, i);
+  log->n = kept;
+  return kept == 0;
 }
 
 void
