@@ -154,18 +154,53 @@ cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFo
   f->encoding = cs_stream_binder_intern (binder, fmt->encoding);
 }
 
-/* The clock map and encoding names call's SDP built, expanded for its streams. */
-static CsCallMedia *
-cs_stream_binder_expand_media (CsStreamBinder *binder, CsCall *call, GHashTable *expanded)
+/* Calls whose SDP mapped the same formats (most of a capture's calls) share one
+ * expansion: keyed by the list's content (encodings are interned: compared as pointers). */
+static guint
+cs_call_formats_hash (gconstpointer data)
 {
-  CsCallMedia *media = g_hash_table_lookup (expanded, call);
-  const CsCallFormats *formats;
+  const CsCallFormats *formats = data;
+  guint h = formats != NULL ? formats->n : 0;
+
+  for (guint i = 0; formats != NULL && i < formats->n; i++)
+    {
+      const CsAnnouncedFormat *f = &formats->formats[i];
+
+      h = (h * 31u + f->payload_type) * 31u + f->clock_rate;
+      h = h * 31u + (guint) GPOINTER_TO_SIZE (f->encoding);
+    }
+  return h;
+}
+
+static gboolean
+cs_call_formats_equal (gconstpointer a_data, gconstpointer b_data)
+{
+  const CsCallFormats *a = a_data, *b = b_data;
+
+  if (a == NULL || b == NULL)
+    return a == b;
+  if (a->n != b->n)
+    return FALSE;
+  for (guint i = 0; i < a->n; i++)
+    if (a->formats[i].payload_type != b->formats[i].payload_type
+        || a->formats[i].clock_rate != b->formats[i].clock_rate
+        || a->formats[i].encoding != b->formats[i].encoding)
+      return FALSE;
+  return TRUE;
+}
+
+/* The clock map and encoding names call's SDP built, expanded for its streams
+ * (expanded: CsCallFormats* → CsCallMedia*). */
+static CsCallMedia *
+cs_stream_binder_expand_media (CsCall *call, GHashTable *expanded)
+{
+  const CsCallFormats *formats = call->sdp_formats;
+  CsCallMedia *media = g_hash_table_lookup (expanded, formats);
 
   if (media != NULL)
     return media;
   media = g_new0 (CsCallMedia, 1);
   cs_rtp_clock_map_init_static (&media->clocks);
-  formats = call->sdp_formats;
   for (guint i = 0; formats != NULL && i < formats->n; i++)
     {
       const CsAnnouncedFormat *f = &formats->formats[i];
@@ -173,7 +208,7 @@ cs_stream_binder_expand_media (CsStreamBinder *binder, CsCall *call, GHashTable 
       cs_rtp_clock_map_set_rtpmap (&media->clocks, f->payload_type, f->encoding, f->clock_rate);
       media->encodings[f->payload_type] = f->encoding;
     }
-  g_hash_table_insert (expanded, call, media);
+  g_hash_table_insert (expanded, (gpointer) formats, media);
   return media;
 }
 
@@ -288,8 +323,9 @@ GPtrArray *
 cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads)
 {
   GPtrArray *streams = g_ptr_array_new_with_free_func (g_object_unref);
-  /* CsCall* → CsCallMedia*: the streams read the encoding names until measured */
-  g_autoptr (GHashTable) expanded = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  /* the streams read the encoding names until measured */
+  g_autoptr (GHashTable) expanded
+      = g_hash_table_new_full (cs_call_formats_hash, cs_call_formats_equal, NULL, g_free);
   CsRtpClockMap static_clocks;
 
   cs_rtp_clock_map_init_static (&static_clocks);
@@ -302,7 +338,7 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
 
       if (a != NULL)
         {
-          CsCallMedia *media = cs_stream_binder_expand_media (binder, a->call, expanded);
+          CsCallMedia *media = cs_stream_binder_expand_media (a->call, expanded);
 
           if (first > 0)
             g_array_remove_range (run->packets, 0, first);
