@@ -28,8 +28,9 @@ or_empty (const char *s)
 static guint
 cs_call_key_text_hash (const char *text)
 {
-  gsize len = strlen (text);
-  guint64 h = 0x9e3779b97f4a7c15ull ^ len;
+  gsize total = strlen (text), len = total;
+  const char *end = text + total;
+  guint64 h = 0x9e3779b97f4a7c15ull ^ total;
   guint64 word;
 
   for (; len >= 8; len -= 8, text += 8)
@@ -38,9 +39,13 @@ cs_call_key_text_hash (const char *text)
       h = (h ^ word) * 0xff51afd7ed558ccdull;
       h ^= h >> 29;
     }
+  /* the last 1–7 bytes: one load of the last eight when the text is that long */
   word = 0;
-  for (gsize i = 0; i < len; i++) /* the last 0–7 bytes */
-    word |= (guint64) (guint8) text[i] << (8 * i);
+  if (len > 0 && total >= 8)
+    memcpy (&word, end - 8, 8);
+  else
+    for (gsize i = 0; i < len; i++)
+      word |= (guint64) (guint8) text[i] << (8 * i);
   h = (h ^ word) * 0xc4ceb9fe1a85ec53ull;
   return (guint) (h ^ (h >> 32));
 }
