@@ -36,26 +36,34 @@ cs_findings_format_digits (char *end, guint64 value)
   return end;
 }
 
-/* printf's "%.Nf" (N <= 3) into out, the same bytes as glibc: the value times 10^N is exact
- * in a long double with a 64-bit mantissa (53 + 10 bits), so rounding half to even on it is
- * exact too. FALSE where that does not hold (then snprintf does it). */
+/* printf's "%.Nf" (N <= 3) into out, the same bytes as glibc: x = |value| * 10^N rounded to a
+ * double, plus the exact rounding error of that product (Dekker: 10^N has few bits), tell
+ * which way the exact product rounds, half to even. FALSE where this does not apply (then
+ * snprintf does it): not finite, 2^52 or more, or doubles evaluated with excess precision. */
 static gboolean
 cs_findings_format_fixed (char *out, gsize size, double value, guint precision)
 {
-#if LDBL_MANT_DIG >= 64
-  static const guint scale[] = { 1, 10, 100, 1000 };
+#if FLT_EVAL_METHOD == 0
+  static const double scale[] = { 1, 10, 100, 1000 };
   char buf[48], *p = buf + sizeof buf;
-  long double x, whole, fraction;
+  double a = fabs (value), x, split, hi, lo, error, whole, fraction;
   guint64 n;
   gsize len;
 
-  if (precision >= G_N_ELEMENTS (scale) || !isfinite (value) || fabs (value) >= 1e15)
+  if (precision >= G_N_ELEMENTS (scale) || !isfinite (value))
     return FALSE;
-  x = fabsl ((long double) value) * scale[precision];
-  whole = floorl (x);
+  x = a * scale[precision];
+  if (x >= 4503599627370496.0) /* 2^52: x has no fraction bits left */
+    return FALSE;
+  split = a * 134217729.0; /* 2^27 + 1 */
+  hi = split - (split - a);
+  lo = a - hi;
+  error = (hi * scale[precision] - x) + lo * scale[precision]; /* exact product = x + error */
+  whole = floor (x);
   fraction = x - whole;
   n = (guint64) whole;
-  if (fraction > 0.5L || (fraction == 0.5L && (n & 1) != 0))
+  /* |error| <= ulp (x) / 2 and a fraction other than 0.5 is at least ulp (x) away from it */
+  if (fraction > 0.5 || (fraction == 0.5 && (error > 0 || (error == 0 && (n & 1) != 0))))
     n++;
   for (guint i = 0; i < precision; i++, n /= 10)
     *--p = (char) ('0' + n % 10);
