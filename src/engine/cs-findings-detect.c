@@ -83,9 +83,9 @@ cs_findings_format_fixed (char *out, gsize size, double value, guint precision)
 #endif
 }
 
-/* g_strdup_vprintf for the conversions finding texts use most (%s %u %d %% and %.Nf, the
- * last through snprintf), with the same bytes as glibc; NULL for any other conversion or a
- * long text (args are then spent). */
+/* g_strdup_vprintf for the conversions finding texts use most (%s %u %d %% and %.Nf), with
+ * the same bytes as glibc; NULL for any other conversion or a long text (args are then
+ * spent). */
 static char *
 cs_findings_format_simple (const char *format, va_list args)
 {
