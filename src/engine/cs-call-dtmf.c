@@ -109,11 +109,10 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray *out)
 static void
 cs_collect_info_dtmf (CsCall *call, GArray *out)
 {
-  for (guint i = 0; i < call->messages->len; i++)
+  for (guint i = 0; i < cs_call_get_n_messages (call); i++)
     {
-      const CsSipMessage *msg = g_ptr_array_index (call->messages, i);
-      gboolean repeated
-          = i < call->retransmitted->len ? g_array_index (call->retransmitted, gboolean, i) : FALSE;
+      const CsSipMessage *msg = cs_call_get_message (call, i);
+      gboolean repeated = cs_call_message_is_retransmission (call, i);
       CsCallDtmf entry = { 0 };
       guint duration_ms = 0;
       gsize body_len;

@@ -7,7 +7,8 @@ struct _CsCallList
 {
   GObject parent_instance;
   GPtrArray *calls;
-  GHashTable *by_call_id; /* Call-ID → first CsCall with it */
+  GHashTable *by_call_id; /* Call-ID → first CsCall with it; NULL until the first lookup */
+  GMutex index_lock;      /* lookups may run on several threads: one builds the index */
 };
 
 static void cs_call_list_model_init (GListModelInterface *iface);
@@ -50,7 +51,8 @@ cs_call_list_finalize (GObject *object)
 {
   CsCallList *self = CS_CALL_LIST (object);
 
-  g_hash_table_unref (self->by_call_id);
+  g_clear_pointer (&self->by_call_id, g_hash_table_unref);
+  g_mutex_clear (&self->index_lock);
   g_ptr_array_unref (self->calls);
   G_OBJECT_CLASS (cs_call_list_parent_class)->finalize (object);
 }
@@ -65,13 +67,23 @@ static void
 cs_call_list_init (CsCallList *self)
 {
   self->calls = g_ptr_array_new_with_free_func (g_object_unref);
-  self->by_call_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_mutex_init (&self->index_lock);
 }
 
 CsCallList *
 cs_call_list_new (void)
 {
   return g_object_new (CS_TYPE_CALL_LIST, NULL);
+}
+
+/* Indexes a call by Call-ID unless an earlier call has it. */
+static void
+cs_call_list_index (CsCallList *self, CsCall *call)
+{
+  const char *call_id = cs_call_get_call_id (call);
+
+  if (call_id != NULL && !g_hash_table_contains (self->by_call_id, call_id))
+    g_hash_table_insert (self->by_call_id, (gpointer) call_id, call);
 }
 
 void
@@ -83,11 +95,9 @@ cs_call_list_append_many (CsCallList *self, CsCall *const *calls, guint n)
     return;
   for (guint i = 0; i < n; i++)
     {
-      const char *call_id = cs_call_get_call_id (calls[i]);
-
       g_ptr_array_add (self->calls, g_object_ref (calls[i]));
-      if (call_id != NULL && !g_hash_table_contains (self->by_call_id, call_id))
-        g_hash_table_insert (self->by_call_id, (gpointer) call_id, calls[i]);
+      if (self->by_call_id != NULL)
+        cs_call_list_index (self, calls[i]);
     }
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n);
 }
@@ -103,18 +113,14 @@ cs_call_list_replace (CsCallList *self, guint position, CsCall *const *calls, gu
       CsCall *old = g_ptr_array_index (self->calls, position + i);
       const char *call_id = cs_call_get_call_id (old);
 
-      if (call_id != NULL && g_hash_table_lookup (self->by_call_id, call_id) == old)
+      if (self->by_call_id != NULL && call_id != NULL
+          && g_hash_table_lookup (self->by_call_id, call_id) == old)
         g_hash_table_remove (self->by_call_id, call_id);
       self->calls->pdata[position + i] = g_object_ref (calls[i]);
       g_object_unref (old);
     }
-  for (guint i = 0; i < n; i++)
-    {
-      const char *call_id = cs_call_get_call_id (calls[i]);
-
-      if (call_id != NULL && !g_hash_table_contains (self->by_call_id, call_id))
-        g_hash_table_insert (self->by_call_id, (gpointer) call_id, calls[i]);
-    }
+  for (guint i = 0; self->by_call_id != NULL && i < n; i++)
+    cs_call_list_index (self, calls[i]);
   g_list_model_items_changed (G_LIST_MODEL (self), position, n, n);
 }
 
@@ -123,6 +129,7 @@ cs_call_list_lookup (CsCallList *self, const char *number_or_call_id)
 {
   char *end = NULL;
   guint64 number;
+  CsCall *found;
 
   if (number_or_call_id == NULL || *number_or_call_id == '\0')
     return NULL;
@@ -133,5 +140,15 @@ cs_call_list_lookup (CsCallList *self, const char *number_or_call_id)
         if (cs_call_get_number (g_ptr_array_index (self->calls, i)) == number)
           return g_ptr_array_index (self->calls, i);
     }
-  return g_hash_table_lookup (self->by_call_id, number_or_call_id);
+  /* built on the first lookup: most lists (a report) are never searched by Call-ID */
+  g_mutex_lock (&self->index_lock);
+  if (self->by_call_id == NULL)
+    {
+      self->by_call_id = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < self->calls->len; i++)
+        cs_call_list_index (self, g_ptr_array_index (self->calls, i));
+    }
+  found = g_hash_table_lookup (self->by_call_id, number_or_call_id);
+  g_mutex_unlock (&self->index_lock);
+  return found;
 }

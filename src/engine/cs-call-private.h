@@ -6,26 +6,41 @@
 
 G_BEGIN_DECLS
 
+/* Call-ID and From-tag (NULL and "" alike) with their hashes, so a message's Call-ID is
+ * hashed once however many tables it is looked up in. */
+typedef struct
+{
+  guint call_id_hash;
+  guint tag_hash;
+  const char *call_id;
+  const char *tag;
+} CsCallKey;
+
 struct _CsCall
 {
   GObject parent_instance;
 
   guint number;
   CsSipMethod method;
-  char *method_name;
+  const char *method_name; /* inside first */
   char *call_id;
   char *from;
   char *to;
-  char *from_tag;
+  const char *from_tag; /* inside first */
   char *user_agent;
   CsCallState state;
   guint final_status;
-  char *final_reason;
+  const char *final_reason; /* inside final_response */
 
   /* Transaction that created the call: its branch and CSeq tell a
    * retransmission from a new call that reuses the Call-ID. */
-  char *initial_branch;
+  const char *initial_branch; /* inside initial_request */
   guint32 initial_cseq;
+
+  /* Held so the borrowed strings above need no copies (messages are immutable). */
+  CsSipMessage *first;
+  CsSipMessage *initial_request;
+  CsSipMessage *final_response;
 
   gint64 start_ns;
   gint64 end_ns;
@@ -35,14 +50,22 @@ struct _CsCall
   gint64 bye_ns;
   gboolean cancel_seen;
   gboolean final_seen;
+  gboolean ack_stored;    /* an ACK is among the stored messages */
+  guint malformed_stored; /* stored messages with ->malformed set */
 
-  GPtrArray *messages;    /* CsSipMessage*, in capture order */
-  GArray *retransmitted;  /* gboolean per message */
-  GHashTable *signatures; /* transaction signatures seen, for retransmissions */
+  /* Stored messages in capture order, one reference each; bit 0 of each pointer is set
+   * when the message repeats an earlier one (messages are at least 8-byte aligned). */
+  guintptr *messages; /* first_messages until more are stored */
+  guint n_messages, messages_cap;
+  guintptr first_messages[8]; /* most calls have fewer: no allocation for them */
+  GHashTable *signatures;     /* NULL, or for long calls: signatures seen, for retransmissions */
   guint retransmissions;
-  CsTransactionLog *transactions;
+  CsTransactionLog transactions;
 
-  GArray *stream_ids; /* guint */
+  CsCallKey tracker_key; /* the call tracker's key: its Call-ID and From-tag */
+  gpointer sdp_formats;  /* the stream binder's record of the call's rtpmaps (one block) */
+
+  GArray *stream_ids; /* guint; NULL until a stream is bound */
   double mos;
   guint n_findings;
   guint version;           /* bumped by every message (load thread only) */

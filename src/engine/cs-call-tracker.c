@@ -3,11 +3,13 @@
 
 #include "cs-call-private.h"
 
+#include <string.h>
+
 struct _CsCallTracker
 {
   GPtrArray *calls;       /* CsCall*, owned, in creation order */
-  GHashTable *by_dialog;  /* "Call-ID\nFrom-tag" → newest CsCall */
-  GHashTable *by_call_id; /* Call-ID → newest CsCall */
+  GHashTable *by_dialog;  /* CsCallKey* (Call-ID, From-tag; inside the call) → newest CsCall */
+  GHashTable *by_call_id; /* CsCallKey* (Call-ID only; inside the call) → newest CsCall */
   guint max_calls;        /* 0 = no cap */
   guint max_messages_per_call;
   guint64 refused_messages;
@@ -16,14 +18,87 @@ struct _CsCallTracker
   guint64 evicted_calls;
 };
 
+static const char *
+or_empty (const char *s)
+{
+  return s != NULL ? s : "";
+}
+
+/* Hashes text eight bytes at a time (g_str_hash goes byte by byte; Call-IDs are long). */
+static guint
+cs_call_key_text_hash (const char *text)
+{
+  gsize total = strlen (text), len = total;
+  const char *end = text + total;
+  guint64 h = 0x9e3779b97f4a7c15ull ^ total;
+  guint64 word;
+
+  for (; len >= 8; len -= 8, text += 8)
+    {
+      memcpy (&word, text, 8);
+      h = (h ^ word) * 0xff51afd7ed558ccdull;
+      h ^= h >> 29;
+    }
+  /* the last 1–7 bytes: one load of the last eight when the text is that long */
+  word = 0;
+  if (len > 0 && total >= 8)
+    memcpy (&word, end - 8, 8);
+  else
+    for (gsize i = 0; i < len; i++)
+      word |= (guint64) (guint8) text[i] << (8 * i);
+  h = (h ^ word) * 0xc4ceb9fe1a85ec53ull;
+  return (guint) (h ^ (h >> 32));
+}
+
+static guint
+cs_call_key_id_hash (gconstpointer data)
+{
+  return ((const CsCallKey *) data)->call_id_hash;
+}
+
+static gboolean
+cs_call_key_id_equal (gconstpointer a_data, gconstpointer b_data)
+{
+  const CsCallKey *a = a_data, *b = b_data;
+
+  return a->call_id_hash == b->call_id_hash && strcmp (a->call_id, b->call_id) == 0;
+}
+
+static guint
+cs_call_key_dialog_hash (gconstpointer data)
+{
+  const CsCallKey *key = data;
+
+  return key->call_id_hash * 31u + key->tag_hash;
+}
+
+static gboolean
+cs_call_key_dialog_equal (gconstpointer a_data, gconstpointer b_data)
+{
+  const CsCallKey *a = a_data, *b = b_data;
+
+  return a->tag_hash == b->tag_hash && cs_call_key_id_equal (a, b)
+         && strcmp (or_empty (a->tag), or_empty (b->tag)) == 0;
+}
+
+/* A key for call_id and tag; id_hash is the Call-ID's hash, computed once per message. */
+static void
+cs_call_key_init (CsCallKey *key, const char *call_id, guint id_hash, const char *tag)
+{
+  key->call_id_hash = id_hash;
+  key->tag_hash = cs_call_key_text_hash (or_empty (tag));
+  key->call_id = call_id;
+  key->tag = tag;
+}
+
 CsCallTracker *
 cs_call_tracker_new (void)
 {
   CsCallTracker *tracker = g_new0 (CsCallTracker, 1);
 
   tracker->calls = g_ptr_array_new_with_free_func (g_object_unref);
-  tracker->by_dialog = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  tracker->by_call_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  tracker->by_dialog = g_hash_table_new (cs_call_key_dialog_hash, cs_call_key_dialog_equal);
+  tracker->by_call_id = g_hash_table_new (cs_call_key_id_hash, cs_call_key_id_equal);
   return tracker;
 }
 
@@ -57,20 +132,6 @@ cs_call_tracker_get_dropped_messages (CsCallTracker *tracker)
   return tracker->dropped_messages;
 }
 
-static char *
-cs_dialog_key (const char *call_id, const char *tag)
-{
-  return g_strconcat (call_id, "\n", tag != NULL ? tag : "", NULL);
-}
-
-static CsCall *
-cs_call_tracker_lookup (CsCallTracker *tracker, const char *call_id, const char *tag)
-{
-  g_autofree char *key = cs_dialog_key (call_id, tag);
-
-  return g_hash_table_lookup (tracker->by_dialog, key);
-}
-
 /* A request that starts something new: an INVITE outside a dialog, or an
  * out-of-dialog non-INVITE request. */
 static gboolean
@@ -97,7 +158,7 @@ cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg)
 }
 
 static CsCall *
-cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg)
+cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg, const CsCallKey *from_key)
 {
   CsCall *call;
 
@@ -110,8 +171,12 @@ cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg)
   call = cs_call_new (++tracker->n_created, msg);
   call->max_messages = tracker->max_messages_per_call;
   g_ptr_array_add (tracker->calls, call);
-  g_hash_table_replace (tracker->by_dialog, cs_dialog_key (msg->call_id, msg->from_tag), call);
-  g_hash_table_replace (tracker->by_call_id, g_strdup (msg->call_id), call);
+  /* the keys live in the call: replace swaps in the new call's key with its value */
+  call->tracker_key = *from_key; /* the same Call-ID and From-tag, in the call's own strings */
+  call->tracker_key.call_id = call->call_id;
+  call->tracker_key.tag = call->from_tag;
+  g_hash_table_replace (tracker->by_dialog, &call->tracker_key, call);
+  g_hash_table_replace (tracker->by_call_id, &call->tracker_key, call);
   return call;
 }
 
@@ -119,21 +184,28 @@ CsCall *
 cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
 {
   CsCall *call;
-  guint dropped_before;
+  CsCallKey from_key, key;
+  guint dropped_before, id_hash;
 
   if (msg->call_id == NULL)
     return NULL;
-  call = cs_call_tracker_lookup (tracker, msg->call_id, msg->from_tag);
+  id_hash = cs_call_key_text_hash (msg->call_id);
+  cs_call_key_init (&from_key, msg->call_id, id_hash, msg->from_tag);
+  key = from_key;
+  call = g_hash_table_lookup (tracker->by_dialog, &key);
   /* Requests from the callee carry the caller's tag in To. */
   if (call == NULL && msg->to_tag != NULL)
-    call = cs_call_tracker_lookup (tracker, msg->call_id, msg->to_tag);
+    {
+      cs_call_key_init (&key, msg->call_id, id_hash, msg->to_tag);
+      call = g_hash_table_lookup (tracker->by_dialog, &key);
+    }
   if (call != NULL && cs_message_reuses_finished_call (call, msg))
     call = NULL;
   else if (call == NULL && !cs_message_starts_dialog (msg))
-    call = g_hash_table_lookup (tracker->by_call_id, msg->call_id);
+    call = g_hash_table_lookup (tracker->by_call_id, &key);
   if (call == NULL)
     {
-      call = cs_call_tracker_create (tracker, msg);
+      call = cs_call_tracker_create (tracker, msg, &from_key);
       if (call == NULL)
         return NULL;
     }

@@ -10,24 +10,33 @@
 
 G_DEFINE_FINAL_TYPE (CsCall, cs_call, G_TYPE_OBJECT)
 
+/* Stored message i without its retransmission bit (i < n_messages). */
+static inline CsSipMessage *
+cs_call_message_at (const CsCall *self, guint i)
+{
+  return (CsSipMessage *) (self->messages[i] & ~(guintptr) 1);
+}
+
 static void
 cs_call_finalize (GObject *object)
 {
   CsCall *self = CS_CALL (object);
 
-  g_free (self->method_name);
   g_free (self->call_id);
   g_free (self->from);
   g_free (self->to);
-  g_free (self->from_tag);
   g_free (self->user_agent);
-  g_free (self->final_reason);
-  g_free (self->initial_branch);
-  g_ptr_array_unref (self->messages);
-  g_array_unref (self->retransmitted);
+  g_clear_pointer (&self->first, cs_sip_message_unref);
+  g_clear_pointer (&self->initial_request, cs_sip_message_unref);
+  g_clear_pointer (&self->final_response, cs_sip_message_unref);
+  for (guint i = 0; i < self->n_messages; i++)
+    cs_sip_message_unref (cs_call_message_at (self, i));
+  if (self->messages != self->first_messages)
+    g_free (self->messages);
   g_clear_pointer (&self->signatures, g_hash_table_unref);
-  cs_transaction_log_free (self->transactions);
-  g_array_unref (self->stream_ids);
+  cs_transaction_log_clear (&self->transactions);
+  g_clear_pointer (&self->stream_ids, g_array_unref);
+  g_free (self->sdp_formats);
   G_OBJECT_CLASS (cs_call_parent_class)->finalize (object);
 }
 
@@ -40,10 +49,9 @@ cs_call_class_init (CsCallClass *klass)
 static void
 cs_call_init (CsCall *self)
 {
-  self->messages = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_sip_message_unref);
-  self->retransmitted = g_array_new (FALSE, FALSE, sizeof (gboolean));
-  self->stream_ids = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->transactions = cs_transaction_log_new ();
+  cs_transaction_log_init (&self->transactions);
+  self->messages = self->first_messages;
+  self->messages_cap = G_N_ELEMENTS (self->first_messages);
   self->first_provisional_ns = -1;
   self->answer_ns = -1;
   self->ack_ns = -1;
@@ -97,12 +105,14 @@ cs_call_new (guint number, const CsSipMessage *first)
 
   self->number = number;
   self->method = first->is_request ? first->method : first->cseq_method;
-  self->method_name = g_strdup (first->is_request ? first->method_name : first->cseq_method_name);
+  self->first = cs_sip_message_ref ((CsSipMessage *) first);
+  self->method_name = first->is_request ? first->method_name : first->cseq_method_name;
   self->call_id = g_strdup (first->call_id);
   self->from = cs_call_party_label (first->from, first->from_user);
   self->to = cs_call_party_label (first->to, first->to_user);
-  self->from_tag = g_strdup (first->from_tag);
-  self->initial_branch = g_strdup (first->via_branch);
+  self->from_tag = first->from_tag;
+  self->initial_request = cs_sip_message_ref ((CsSipMessage *) first);
+  self->initial_branch = first->via_branch;
   self->initial_cseq = first->cseq;
   self->start_ns = first->ts_ns;
   self->end_ns = first->ts_ns;
@@ -165,8 +175,8 @@ cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
 {
   if (self->signatures != NULL)
     return g_hash_table_contains (self->signatures, msg);
-  for (guint i = 0; i < self->messages->len; i++)
-    if (cs_call_signature_equal (g_ptr_array_index (self->messages, i), msg))
+  for (guint i = 0; i < self->n_messages; i++)
+    if (cs_call_signature_equal (cs_call_message_at (self, i), msg))
       return TRUE;
   return FALSE;
 }
@@ -175,11 +185,11 @@ cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
 static void
 cs_call_remember_signature (CsCall *self, CsSipMessage *msg)
 {
-  if (self->signatures == NULL && self->messages->len > CS_CALL_SIGNATURE_SCAN)
+  if (self->signatures == NULL && self->n_messages > CS_CALL_SIGNATURE_SCAN)
     {
       self->signatures = g_hash_table_new (cs_call_signature_hash, cs_call_signature_equal);
-      for (guint i = 0; i + 1 < self->messages->len; i++)
-        g_hash_table_add (self->signatures, g_ptr_array_index (self->messages, i));
+      for (guint i = 0; i + 1 < self->n_messages; i++)
+        g_hash_table_add (self->signatures, cs_call_message_at (self, i));
     }
   if (self->signatures != NULL)
     g_hash_table_add (self->signatures, msg);
@@ -189,6 +199,18 @@ static gboolean
 cs_call_is_initial_transaction (CsCall *self, const CsSipMessage *msg)
 {
   return msg->cseq == self->initial_cseq && msg->cseq_method == self->method;
+}
+
+/* The final answer's reason phrase, kept by holding the message. */
+static void
+cs_call_set_final_response (CsCall *self, const CsSipMessage *msg)
+{
+  if (self->final_response != msg)
+    {
+      g_clear_pointer (&self->final_response, cs_sip_message_unref);
+      self->final_response = cs_sip_message_ref ((CsSipMessage *) msg);
+    }
+  self->final_reason = msg->reason;
 }
 
 static void
@@ -214,8 +236,7 @@ cs_call_apply_invite_response (CsCall *self, const CsSipMessage *msg)
         = (code == 487 && self->cancel_seen) ? CS_CALL_STATE_CANCELLED : CS_CALL_STATE_REJECTED;
   self->final_seen = TRUE;
   self->final_status = code;
-  g_free (self->final_reason);
-  self->final_reason = g_strdup (msg->reason);
+  cs_call_set_final_response (self, msg);
 }
 
 static void
@@ -233,8 +254,7 @@ cs_call_apply_other (CsCall *self, const CsSipMessage *msg)
    * REGISTER → 401 → REGISTER → 200 ends as 200. */
   self->final_seen = TRUE;
   self->final_status = msg->status_code;
-  g_free (self->final_reason);
-  self->final_reason = g_strdup (msg->reason);
+  cs_call_set_final_response (self, msg);
   self->state = msg->status_code < 300 ? CS_CALL_STATE_COMPLETED : CS_CALL_STATE_REJECTED;
   if (self->answer_ns < 0 && msg->status_code < 300)
     self->answer_ns = msg->ts_ns;
@@ -268,10 +288,31 @@ cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
     }
 }
 
+static void
+cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
+{
+  if (self->n_messages == self->messages_cap)
+    {
+      self->messages_cap *= 2;
+      if (self->messages == self->first_messages)
+        {
+          self->messages = g_new (guintptr, self->messages_cap);
+          memcpy (self->messages, self->first_messages, sizeof self->first_messages);
+        }
+      else
+        self->messages = g_renew (guintptr, self->messages, self->messages_cap);
+    }
+  self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | (repeated ? 1u : 0u);
+  if (msg->is_request && msg->method == CS_SIP_METHOD_ACK)
+    self->ack_stored = TRUE;
+  if (msg->malformed != NULL)
+    self->malformed_stored++;
+}
+
 gboolean
 cs_call_add_message (CsCall *self, CsSipMessage *msg)
 {
-  gboolean full = self->max_messages > 0 && self->messages->len >= self->max_messages;
+  gboolean full = self->max_messages > 0 && self->n_messages >= self->max_messages;
   gboolean repeated = cs_call_seen_signature (self, msg);
 
   self->version++;
@@ -280,11 +321,10 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
     self->dropped_messages++;
   else
     {
-      g_ptr_array_add (self->messages, cs_sip_message_ref (msg));
+      cs_call_store_message (self, msg, repeated);
       if (!repeated)
         cs_call_remember_signature (self, msg);
-      g_array_append_val (self->retransmitted, repeated);
-      cs_transaction_log_add (self->transactions, msg);
+      cs_transaction_log_add (&self->transactions, msg);
     }
   if (msg->ts_ns > self->end_ns)
     self->end_ns = msg->ts_ns;
@@ -327,13 +367,16 @@ cs_call_is_auth_challenged (CsCall *self)
 void
 cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite)
 {
-  g_free (self->initial_branch);
-  self->initial_branch = g_strdup (invite->via_branch);
+  cs_sip_message_ref ((CsSipMessage *) invite);
+  g_clear_pointer (&self->initial_request, cs_sip_message_unref);
+  self->initial_request = (CsSipMessage *) invite;
+  self->initial_branch = invite->via_branch;
   self->initial_cseq = invite->cseq;
   self->state = CS_CALL_STATE_SETUP;
   self->final_seen = FALSE;
   self->final_status = 0;
-  g_clear_pointer (&self->final_reason, g_free);
+  self->final_reason = NULL;
+  g_clear_pointer (&self->final_response, cs_sip_message_unref);
 }
 
 void
@@ -359,16 +402,22 @@ cs_call_snapshot (CsCall *self)
 
   copy->number = self->number;
   copy->method = self->method;
-  copy->method_name = g_strdup (self->method_name);
+  /* messages are immutable once parsed: sharing them (and strings inside them) is safe */
+  copy->first = self->first != NULL ? cs_sip_message_ref (self->first) : NULL;
+  copy->initial_request
+      = self->initial_request != NULL ? cs_sip_message_ref (self->initial_request) : NULL;
+  copy->final_response
+      = self->final_response != NULL ? cs_sip_message_ref (self->final_response) : NULL;
+  copy->method_name = self->method_name;
   copy->call_id = g_strdup (self->call_id);
   copy->from = g_strdup (self->from);
   copy->to = g_strdup (self->to);
-  copy->from_tag = g_strdup (self->from_tag);
+  copy->from_tag = self->from_tag;
   copy->user_agent = g_strdup (self->user_agent);
   copy->state = self->state;
   copy->final_status = self->final_status;
-  copy->final_reason = g_strdup (self->final_reason);
-  copy->initial_branch = g_strdup (self->initial_branch);
+  copy->final_reason = self->final_reason;
+  copy->initial_branch = self->initial_branch;
   copy->initial_cseq = self->initial_cseq;
   copy->start_ns = self->start_ns;
   copy->end_ns = self->end_ns;
@@ -379,10 +428,19 @@ cs_call_snapshot (CsCall *self)
   copy->cancel_seen = self->cancel_seen;
   copy->final_seen = self->final_seen;
   copy->retransmissions = self->retransmissions;
-  /* messages are immutable once parsed: sharing them is safe */
-  for (guint i = 0; i < self->messages->len; i++)
-    g_ptr_array_add (copy->messages, cs_sip_message_ref (g_ptr_array_index (self->messages, i)));
-  g_array_append_vals (copy->retransmitted, self->retransmitted->data, self->retransmitted->len);
+  copy->ack_stored = self->ack_stored;
+  copy->malformed_stored = self->malformed_stored;
+  if (self->n_messages > copy->messages_cap)
+    {
+      copy->messages = g_new (guintptr, self->n_messages);
+      copy->messages_cap = self->n_messages;
+    }
+  for (guint i = 0; i < self->n_messages; i++)
+    {
+      cs_sip_message_ref (cs_call_get_message (self, i));
+      copy->messages[i] = self->messages[i]; /* with its retransmission bit */
+    }
+  copy->n_messages = self->n_messages;
   copy->version = self->version;
   return copy;
 }
@@ -390,6 +448,8 @@ cs_call_snapshot (CsCall *self)
 void
 cs_call_add_stream_id (CsCall *self, guint stream_id)
 {
+  if (self->stream_ids == NULL)
+    self->stream_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   g_array_append_val (self->stream_ids, stream_id);
 }
 
@@ -511,21 +571,21 @@ cs_call_get_duration_s (CsCall *self)
 guint
 cs_call_get_n_messages (CsCall *self)
 {
-  return self->messages->len;
+  return self->n_messages;
 }
 
 CsSipMessage *
 cs_call_get_message (CsCall *self, guint index)
 {
-  g_return_val_if_fail (index < self->messages->len, NULL);
-  return g_ptr_array_index (self->messages, index);
+  g_return_val_if_fail (index < self->n_messages, NULL);
+  return (CsSipMessage *) (self->messages[index] & ~(guintptr) 1);
 }
 
 gboolean
 cs_call_message_is_retransmission (CsCall *self, guint index)
 {
-  g_return_val_if_fail (index < self->retransmitted->len, FALSE);
-  return g_array_index (self->retransmitted, gboolean, index);
+  g_return_val_if_fail (index < self->n_messages, FALSE);
+  return (self->messages[index] & 1u) != 0;
 }
 
 guint
@@ -537,19 +597,22 @@ cs_call_get_retransmissions (CsCall *self)
 guint32
 cs_call_get_first_frame (CsCall *self)
 {
-  return self->messages->len > 0 ? cs_call_get_message (self, 0)->frame : 0;
+  return self->n_messages > 0 ? cs_call_get_message (self, 0)->frame : 0;
 }
 
 guint32
 cs_call_get_last_frame (CsCall *self)
 {
-  return self->messages->len > 0 ? cs_call_get_message (self, self->messages->len - 1)->frame : 0;
+  return self->n_messages > 0 ? cs_call_get_message (self, self->n_messages - 1)->frame : 0;
 }
 
 const GArray *
 cs_call_get_stream_ids (CsCall *self)
 {
-  return self->stream_ids;
+  /* most calls of a signalling capture never get a stream: one shared empty view */
+  static const GArray no_ids = { NULL, 0 };
+
+  return self->stream_ids != NULL ? self->stream_ids : &no_ids;
 }
 
 double
@@ -567,11 +630,11 @@ cs_call_get_n_findings (CsCall *self)
 guint
 cs_call_get_n_transactions (CsCall *self)
 {
-  return cs_transaction_log_get_n (self->transactions);
+  return cs_transaction_log_get_n (&self->transactions);
 }
 
 const CsTransaction *
 cs_call_get_transaction (CsCall *self, guint index)
 {
-  return cs_transaction_log_get (self->transactions, index);
+  return cs_transaction_log_get (&self->transactions, index);
 }

@@ -1,6 +1,8 @@
 /* cs-finding.c — a problem found in a capture */
 #include "cs-finding.h"
 
+#include <string.h>
+
 struct _CsFinding
 {
   GObject parent_instance;
@@ -8,7 +10,11 @@ struct _CsFinding
   CsSeverity severity;
   guint call_number;
   guint stream_id;
-  GArray *frames;
+  /* A read-only GArray view (data and len only) of the frames: data points at
+   * inline_frames for up to two frames, as most findings have, else at its own block. */
+  GArray frames;
+  guint32 inline_frames[2];
+  gboolean text_is_static;
   char *text;
 };
 
@@ -19,8 +25,10 @@ cs_finding_finalize (GObject *object)
 {
   CsFinding *self = CS_FINDING (object);
 
-  g_array_unref (self->frames);
-  g_free (self->text);
+  if (self->frames.data != (gchar *) self->inline_frames)
+    g_free (self->frames.data);
+  if (!self->text_is_static)
+    g_free (self->text);
   G_OBJECT_CLASS (cs_finding_parent_class)->finalize (object);
 }
 
@@ -81,8 +89,8 @@ cs_severity_to_string (CsSeverity severity)
 }
 
 CsFinding *
-cs_finding_new (CsFindingKind kind, CsSeverity severity, guint call_number, guint stream_id,
-                const GArray *frames, const char *text)
+cs_finding_new_take (CsFindingKind kind, CsSeverity severity, guint call_number, guint stream_id,
+                     const guint32 *frames, guint n_frames, char *text, gboolean text_is_static)
 {
   CsFinding *self = g_object_new (CS_TYPE_FINDING, NULL);
 
@@ -90,11 +98,24 @@ cs_finding_new (CsFindingKind kind, CsSeverity severity, guint call_number, guin
   self->severity = severity;
   self->call_number = call_number;
   self->stream_id = stream_id;
-  self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  if (frames != NULL)
-    g_array_append_vals (self->frames, frames->data, frames->len);
-  self->text = g_strdup (text);
+  self->frames.data = n_frames <= G_N_ELEMENTS (self->inline_frames)
+                          ? (gchar *) self->inline_frames
+                          : g_new (gchar, n_frames * sizeof (guint32));
+  if (n_frames > 0)
+    memcpy (self->frames.data, frames, n_frames * sizeof (guint32));
+  self->frames.len = n_frames;
+  self->text = text;
+  self->text_is_static = text_is_static;
   return self;
+}
+
+CsFinding *
+cs_finding_new (CsFindingKind kind, CsSeverity severity, guint call_number, guint stream_id,
+                const GArray *frames, const char *text)
+{
+  return cs_finding_new_take (kind, severity, call_number, stream_id,
+                              frames != NULL ? (const guint32 *) frames->data : NULL,
+                              frames != NULL ? frames->len : 0, g_strdup (text), FALSE);
 }
 
 CsFindingKind
@@ -124,7 +145,7 @@ cs_finding_get_stream_id (CsFinding *self)
 const GArray *
 cs_finding_get_frames (CsFinding *self)
 {
-  return self->frames;
+  return &self->frames;
 }
 
 const char *

@@ -46,11 +46,17 @@ const char *cs_severity_to_string (CsSeverity severity); /* "info", "warning", "
 
 CsFinding *cs_finding_new (CsFindingKind kind, CsSeverity severity, guint call_number,
                            guint stream_id, const GArray *frames, const char *text);
+/* The same from n_frames frames (ascending, copied) and text, taken: freed with the
+ * finding unless text_is_static (a string that lives as long as the program). */
+CsFinding *cs_finding_new_take (CsFindingKind kind, CsSeverity severity, guint call_number,
+                                guint stream_id, const guint32 *frames, guint n_frames, char *text,
+                                gboolean text_is_static);
 CsFindingKind cs_finding_get_kind (CsFinding *self);
 CsSeverity cs_finding_get_severity (CsFinding *self);
 guint cs_finding_get_call_number (CsFinding *self); /* 0 = no call */
 guint cs_finding_get_stream_id (CsFinding *self);   /* 0 = no stream */
-/* Frame numbers involved (guint32), ascending. */
+/* Frame numbers involved (guint32), ascending: a read-only view (data and len; do not
+ * ref or resize it). */
 const GArray *cs_finding_get_frames (CsFinding *self);
 const char *cs_finding_get_text (CsFinding *self);
 

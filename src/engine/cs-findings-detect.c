@@ -2,8 +2,15 @@
 #include "cs-findings-detect.h"
 
 #include "cs-findings-private.h"
+
+#include "cs-call-private.h"
 #include "cs-parallel.h"
 #include "cs-sdp.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 void
 cs_finding_thresholds_init (CsFindingThresholds *t)
@@ -19,19 +26,200 @@ cs_finding_thresholds_init (CsFindingThresholds *t)
   t->max_frames = 64;
 }
 
+/* Writes an unsigned number's digits ending at end; returns where they start. */
+static char *
+cs_findings_format_digits (char *end, guint64 value)
+{
+  do
+    *--end = (char) ('0' + value % 10);
+  while ((value /= 10) != 0);
+  return end;
+}
+
+/* printf's "%.Nf" (N <= 3) into out, the same bytes as glibc: x = |value| * 10^N rounded to a
+ * double, plus the exact rounding error of that product (Dekker: 10^N has few bits), tell
+ * which way the exact product rounds, half to even. FALSE where this does not apply (then
+ * snprintf does it): not finite, 2^52 or more, or doubles evaluated with excess precision. */
+static gboolean
+cs_findings_format_fixed (char *out, gsize size, double value, guint precision)
+{
+#if FLT_EVAL_METHOD == 0
+  static const double scale[] = { 1, 10, 100, 1000 };
+  char buf[48], *p = buf + sizeof buf;
+  double a = fabs (value), x, split, hi, lo, error, whole, fraction;
+  guint64 n;
+  gsize len;
+
+  if (precision >= G_N_ELEMENTS (scale) || !isfinite (value))
+    return FALSE;
+  x = a * scale[precision];
+  if (x >= 4503599627370496.0) /* 2^52: x has no fraction bits left */
+    return FALSE;
+  split = a * 134217729.0; /* 2^27 + 1 */
+  hi = split - (split - a);
+  lo = a - hi;
+  error = (hi * scale[precision] - x) + lo * scale[precision]; /* exact product = x + error */
+  whole = floor (x);
+  fraction = x - whole;
+  n = (guint64) whole;
+  /* |error| <= ulp (x) / 2 and a fraction other than 0.5 is at least ulp (x) away from it */
+  if (fraction > 0.5 || (fraction == 0.5 && (error > 0 || (error == 0 && (n & 1) != 0))))
+    n++;
+  for (guint i = 0; i < precision; i++, n /= 10)
+    *--p = (char) ('0' + n % 10);
+  if (precision > 0)
+    *--p = '.';
+  p = cs_findings_format_digits (p, n);
+  if (signbit (value))
+    *--p = '-'; /* as printf: -0.001 gives "-0.00" */
+  len = (gsize) (buf + sizeof buf - p);
+  if (len >= size)
+    return FALSE;
+  memcpy (out, p, len);
+  out[len] = '\0';
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+/* g_strdup_vprintf for the conversions finding texts use most (%s %u %d %% and %.Nf), with
+ * the same bytes as glibc; NULL for any other conversion or a long text (args are then
+ * spent). */
+static char *
+cs_findings_format_simple (const char *format, va_list args)
+{
+  char text[256], digits[64];
+  gsize n = 0;
+
+  for (const char *p = format; *p != '\0'; p++)
+    {
+      const char *piece, *conversion = strchrnul (p, '%');
+      gsize len = (gsize) (conversion - p);
+
+      /* the literal text up to the next conversion */
+      if (len > sizeof text - n)
+        return NULL;
+      memcpy (text + n, p, len);
+      n += len;
+      p = conversion;
+      if (*p == '\0')
+        break;
+      switch (*++p)
+        {
+        case '%':
+          piece = "%";
+          break;
+        case 's':
+          piece = va_arg (args, const char *);
+          if (piece == NULL)
+            piece = "(null)";
+          break;
+        case 'u':
+          piece
+              = cs_findings_format_digits (digits + sizeof digits - 1, va_arg (args, unsigned int));
+          digits[sizeof digits - 1] = '\0';
+          break;
+        case 'd':
+          {
+            int value = va_arg (args, int);
+            guint64 magnitude = value < 0 ? -(gint64) value : value;
+            char *start = cs_findings_format_digits (digits + sizeof digits - 1, magnitude);
+
+            digits[sizeof digits - 1] = '\0';
+            if (value < 0)
+              *--start = '-';
+            piece = start;
+          }
+          break;
+        case '.':
+          {
+            char conversion[5] = { '%', '.', p[1], 'f', '\0' };
+            double value;
+
+            if (!g_ascii_isdigit (p[1]) || p[2] != 'f')
+              return NULL;
+            p += 2;
+            value = va_arg (args, double);
+            if (!cs_findings_format_fixed (digits, sizeof digits, value, (guint) (p[-1] - '0'))
+                && snprintf (digits, sizeof digits, conversion, value) >= (int) sizeof digits)
+              return NULL;
+            piece = digits;
+          }
+          break;
+        default:
+          return NULL;
+        }
+      len = strlen (piece);
+      if (len > sizeof text - n)
+        return NULL;
+      memcpy (text + n, piece, len);
+      n += len;
+    }
+  return g_strndup (text, n);
+}
+
+/* A finding's text: a format without conversions is used as it is (a literal, which lives
+ * as long as the program: most findings of a kind then share one text). */
+static char *
+cs_findings_format (const char *format, va_list args, gboolean *is_static)
+{
+  va_list again;
+  char *text;
+
+  *is_static = strchr (format, '%') == NULL;
+  if (*is_static)
+    return (char *) format;
+  va_copy (again, args);
+  text = cs_findings_format_simple (format, args);
+  if (text == NULL)
+    text = g_strdup_vprintf (format, again);
+  va_end (again);
+  return text;
+}
+
 void
 cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call, guint stream,
                  GArray *frames, const char *format, ...)
 {
   va_list args;
-  g_autofree char *text = NULL;
+  gboolean is_static;
+  char *text;
 
   va_start (args, format);
-  text = g_strdup_vprintf (format, args);
+  text = cs_findings_format (format, args, &is_static);
   va_end (args);
-  if (frames != NULL)
+  if (frames != NULL && frames->len > 1)
     g_array_sort (frames, cs_frames_compare);
-  g_ptr_array_add (out, cs_finding_new (kind, severity, call, stream, frames, text));
+  g_ptr_array_add (out, cs_finding_new_take (kind, severity, call, stream,
+                                             frames != NULL ? (const guint32 *) frames->data : NULL,
+                                             frames != NULL ? frames->len : 0, text, is_static));
+}
+
+void
+cs_findings_add_two (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call,
+                     guint stream, guint32 first, guint32 second, const char *format, ...)
+{
+  va_list args;
+  gboolean is_static;
+  char *text;
+  guint32 frames[2];
+  guint n = 0;
+
+  if (first != 0)
+    frames[n++] = first;
+  if (second != 0 && second != first)
+    frames[n++] = second;
+  if (n == 2 && frames[1] < frames[0])
+    {
+      frames[0] = second;
+      frames[1] = first;
+    }
+  va_start (args, format);
+  text = cs_findings_format (format, args, &is_static);
+  va_end (args);
+  g_ptr_array_add (out,
+                   cs_finding_new_take (kind, severity, call, stream, frames, n, text, is_static));
 }
 
 int
@@ -45,13 +233,14 @@ cs_frames_compare (gconstpointer a, gconstpointer b)
 GArray *
 cs_frames_new (guint32 first, guint32 second)
 {
-  GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 both[2];
+  guint n = 0;
 
   if (first != 0)
-    g_array_append_val (frames, first);
+    both[n++] = first;
   if (second != 0 && second != first)
-    g_array_append_val (frames, second);
-  return frames;
+    both[n++] = second;
+  return g_array_append_vals (g_array_sized_new (FALSE, FALSE, sizeof (guint32), 2), both, n);
 }
 
 /* Frames of the messages matching a predicate, at most max. */
@@ -108,17 +297,20 @@ cs_findings_call_outcome (CsCall *call, const CsFindingThresholds *t, GPtrArray 
 
   if (cs_call_get_state (call) == CS_CALL_STATE_REJECTED)
     {
-      GArray *frames = cs_call_frames_where (call, cs_is_final_invite_response,
-                                             GUINT_TO_POINTER (code), t->max_frames);
+      GArray *frames;
       CsSeverity severity = code >= 500 && code != 603 ? CS_SEVERITY_ERROR : CS_SEVERITY_WARNING;
 
       if (cs_call_get_method (call) != CS_SIP_METHOD_INVITE)
         {
           /* Out-of-dialog answers are listed, but a 401 challenge alone is routine. */
-          g_array_unref (frames);
-          frames = cs_frames_new (cs_call_get_last_frame (call), 0);
-          severity = CS_SEVERITY_INFO;
+          cs_findings_add_two (
+              out, CS_FINDING_FAILED_CALL, CS_SEVERITY_INFO, number, 0,
+              cs_call_get_last_frame (call), 0, "%s from %s to %s was rejected: %u %s", what,
+              cs_call_get_from (call), cs_call_get_to (call), code, reason != NULL ? reason : "");
+          return;
         }
+      frames = cs_call_frames_where (call, cs_is_final_invite_response, GUINT_TO_POINTER (code),
+                                     t->max_frames);
       cs_findings_add (out, CS_FINDING_FAILED_CALL, severity, number, 0, frames,
                        "%s from %s to %s was rejected: %u %s", what, cs_call_get_from (call),
                        cs_call_get_to (call), code, reason != NULL ? reason : "");
@@ -160,12 +352,9 @@ cs_findings_call_timing (CsCall *call, const CsFindingThresholds *t, GPtrArray *
     }
   if (duration >= 0 && duration < t->short_call_s)
     {
-      GArray *frames
-          = cs_frames_new (cs_call_get_first_frame (call), cs_call_get_last_frame (call));
-
-      cs_findings_add (out, CS_FINDING_SHORT_CALL, CS_SEVERITY_INFO, number, 0, frames,
-                       "Call lasted only %.2f s after it was answered", duration);
-      g_array_unref (frames);
+      cs_findings_add_two (out, CS_FINDING_SHORT_CALL, CS_SEVERITY_INFO, number, 0,
+                           cs_call_get_first_frame (call), cs_call_get_last_frame (call),
+                           "Call lasted only %.2f s after it was answered", duration);
     }
 }
 
@@ -187,10 +376,7 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
     }
   if (cs_call_get_method (call) == CS_SIP_METHOD_INVITE && cs_call_get_setup_ms (call) >= 0)
     {
-      GArray *acks
-          = cs_call_frames_where (call, cs_is_request, GINT_TO_POINTER (CS_SIP_METHOD_ACK), 1);
-
-      if (acks->len == 0)
+      if (!call->ack_stored)
         {
           GArray *frames = cs_call_frames_where (call, cs_is_final_invite_response,
                                                  GUINT_TO_POINTER (cs_call_get_final_status (call)),
@@ -201,20 +387,17 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
                            cs_call_get_final_status (call));
           g_array_unref (frames);
         }
-      g_array_unref (acks);
     }
-  for (guint i = 0; i < cs_call_get_n_messages (call); i++)
+  for (guint i = 0; call->malformed_stored > 0 && i < cs_call_get_n_messages (call); i++)
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
       if (msg->malformed != NULL)
         {
-          GArray *frames = cs_frames_new (msg->frame, 0);
           g_autofree char *label = cs_sip_message_dup_label (msg);
 
-          cs_findings_add (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, number, 0, frames,
-                           "Malformed SIP %s: %s", label, msg->malformed);
-          g_array_unref (frames);
+          cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, number, 0,
+                               msg->frame, 0, "Malformed SIP %s: %s", label, msg->malformed);
         }
     }
 }
@@ -285,60 +468,119 @@ cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
   for (guint i = 0; orphan_messages != NULL && i < orphan_messages->len; i++)
     {
       CsSipMessage *msg = g_ptr_array_index (orphan_messages, i);
-      GArray *frames = cs_frames_new (msg->frame, 0);
       g_autofree char *label = cs_sip_message_dup_label (msg);
 
-      cs_findings_add (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, 0, 0, frames,
-                       "Malformed SIP %s: %s", label,
-                       msg->malformed != NULL ? msg->malformed : "belongs to no call");
-      g_array_unref (frames);
+      cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, 0, 0, msg->frame, 0,
+                           "Malformed SIP %s: %s", label,
+                           msg->malformed != NULL ? msg->malformed : "belongs to no call");
     }
 }
 
-static guint32
-cs_finding_first_frame (CsFinding *f)
+/* Findings are sorted by first frame, then kind, keeping the order they were found in
+ * among equal keys (what the stable sort on both did): stable radix passes, least
+ * significant digit first — the kind, then the frame's four bytes. */
+typedef struct
 {
-  const GArray *frames = cs_finding_get_frames (f);
+  guint32 first_frame;
+  guint kind;
+  CsFinding *finding;
+} CsFindingSortKey;
 
-  return frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
+G_STATIC_ASSERT (CS_FINDING_DAMAGED_CAPTURE < 256); /* a kind is one radix digit */
+
+static guint
+cs_findings_sort_digit (const CsFindingSortKey *key, guint pass)
+{
+  return pass == 0 ? key->kind : (key->first_frame >> (8 * (pass - 1))) & 0xff;
 }
 
-static int
-cs_findings_compare (gconstpointer a, gconstpointer b)
+static void
+cs_findings_sort_keys (CsFindingSortKey *keys, guint n)
 {
-  CsFinding *x = *(CsFinding *const *) a, *y = *(CsFinding *const *) b;
-  guint32 fx = cs_finding_first_frame (x), fy = cs_finding_first_frame (y);
+  CsFindingSortKey *from = keys, *to = g_new (CsFindingSortKey, MAX (n, 1)), *swap;
 
-  if (fx != fy)
-    return fx < fy ? -1 : 1;
-  return (int) cs_finding_get_kind (x) - (int) cs_finding_get_kind (y);
+  for (guint pass = 0; pass < 5; pass++)
+    {
+      guint count[256] = { 0 }, start = 0;
+
+      for (guint i = 0; i < n; i++)
+        count[cs_findings_sort_digit (&from[i], pass)]++;
+      if (n == 0 || count[cs_findings_sort_digit (&from[0], pass)] == n)
+        continue; /* one digit for all: nothing moves */
+      for (guint d = 0; d < 256; d++)
+        {
+          guint c = count[d];
+
+          count[d] = start;
+          start += c;
+        }
+      for (guint i = 0; i < n; i++)
+        to[count[cs_findings_sort_digit (&from[i], pass)]++] = from[i];
+      swap = from;
+      from = to;
+      to = swap;
+    }
+  if (from != keys)
+    memcpy (keys, from, n * sizeof *keys);
+  g_free (from != keys ? from : to);
 }
+
+static void
+cs_findings_sort (GPtrArray *findings)
+{
+  CsFindingSortKey *keys = g_new (CsFindingSortKey, MAX (findings->len, 1));
+
+  for (guint i = 0; i < findings->len; i++)
+    {
+      CsFinding *f = g_ptr_array_index (findings, i);
+      const GArray *frames = cs_finding_get_frames (f);
+
+      keys[i].first_frame = frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
+      keys[i].kind = (guint) cs_finding_get_kind (f);
+      keys[i].finding = f;
+    }
+  cs_findings_sort_keys (keys, findings->len);
+  for (guint i = 0; i < findings->len; i++)
+    findings->pdata[i] = keys[i].finding;
+  g_free (keys);
+}
+
+/* Work is handed out in blocks, each with its own output array: one per stream (heavy),
+ * then calls by this many (light: an array per call cost more than its findings). */
+#define CS_FINDINGS_CALL_BLOCK 64
 
 typedef struct
 {
   GPtrArray *calls;
   GPtrArray *streams;
-  GPtrArray *per_call_streams; /* GPtrArray of CsStream* per call */
-  GPtrArray **found;           /* one array of findings per stream, then per call */
+  GPtrArray **call_streams; /* per call: its CsStream*, NULL when none */
+  GPtrArray *no_streams;    /* empty, shared by calls without streams */
+  GPtrArray **found;        /* findings per block */
   const CsFindingThresholds *t;
 } CsFindingsJob;
 
 static void
-cs_findings_detect_item (guint index, gpointer data)
+cs_findings_detect_block (guint block, gpointer data)
 {
   CsFindingsJob *job = data;
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *out = g_ptr_array_new ();
+  guint first, end;
 
-  if (index < job->streams->len)
-    cs_findings_detect_stream (g_ptr_array_index (job->streams, index), job->t, out);
+  if (block < job->streams->len)
+    cs_findings_detect_stream (g_ptr_array_index (job->streams, block), job->t, out);
   else
     {
-      guint c = index - job->streams->len;
+      first = (block - job->streams->len) * CS_FINDINGS_CALL_BLOCK;
+      end = MIN (job->calls->len, first + CS_FINDINGS_CALL_BLOCK);
+      for (guint c = first; c < end; c++)
+        {
+          GPtrArray *streams = job->call_streams[c];
 
-      cs_findings_detect_call (g_ptr_array_index (job->calls, c),
-                               g_ptr_array_index (job->per_call_streams, c), job->t, out);
+          cs_findings_detect_call (g_ptr_array_index (job->calls, c),
+                                   streams != NULL ? streams : job->no_streams, job->t, out);
+        }
     }
-  job->found[index] = out;
+  job->found[block] = out;
 }
 
 GPtrArray *
@@ -347,31 +589,41 @@ cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureSta
                         const CsFindingThresholds *t, guint n_threads)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
-  guint n_items = streams->len + calls->len;
-  CsFindingsJob job = { calls, streams, NULL, g_new0 (GPtrArray *, n_items), t };
+  guint n_blocks
+      = streams->len + (calls->len + CS_FINDINGS_CALL_BLOCK - 1) / CS_FINDINGS_CALL_BLOCK;
+  CsFindingsJob job = { calls,
+                        streams,
+                        g_new0 (GPtrArray *, MAX (calls->len, 1)),
+                        NULL,
+                        g_new0 (GPtrArray *, MAX (n_blocks, 1)),
+                        t };
 
-  job.per_call_streams = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  for (guint i = 0; i < calls->len; i++)
-    g_ptr_array_add (job.per_call_streams, g_ptr_array_new ());
+  job.no_streams = g_ptr_array_new ();
   for (guint i = 0; i < streams->len; i++)
     {
       CsStream *stream = g_ptr_array_index (streams, i);
       guint number = cs_stream_get_call_number (stream);
 
-      if (number > 0 && number <= calls->len)
-        g_ptr_array_add (g_ptr_array_index (job.per_call_streams, number - 1), stream);
+      if (number == 0 || number > calls->len)
+        continue;
+      if (job.call_streams[number - 1] == NULL)
+        job.call_streams[number - 1] = g_ptr_array_new ();
+      g_ptr_array_add (job.call_streams[number - 1], stream);
     }
   /* Streams and calls are independent: detect on all cores, then gather in
    * item order so the result does not depend on scheduling. */
-  cs_parallel_for (n_items, n_threads, cs_findings_detect_item, &job);
-  for (guint i = 0; i < n_items; i++)
+  cs_parallel_for (n_blocks, n_threads, cs_findings_detect_block, &job);
+  for (guint b = 0; b < n_blocks; b++)
     {
-      g_ptr_array_extend_and_steal (out, job.found[i]);
+      g_ptr_array_extend_and_steal (out, job.found[b]);
     }
   g_free (job.found);
-  g_ptr_array_unref (job.per_call_streams);
+  for (guint i = 0; i < calls->len; i++)
+    if (job.call_streams[i] != NULL)
+      g_ptr_array_unref (job.call_streams[i]);
+  g_free (job.call_streams);
+  g_ptr_array_unref (job.no_streams);
   cs_findings_detect_capture (stats, damage, orphan_messages, out);
-  /* g_ptr_array_sort is stable: equal keys keep item order. */
-  g_ptr_array_sort (out, cs_findings_compare);
+  cs_findings_sort (out);
   return out;
 }

@@ -266,6 +266,8 @@ cs_findings_call_sdp (CsCall *call, GPtrArray *streams, const CsFindingThreshold
   guint number = cs_call_get_number (call);
   CsCallSdp sdp;
 
+  if (streams->len == 0)
+    return; /* every check below is per stream */
   cs_call_sdp_collect (call, &sdp);
   for (guint i = 0; i < streams->len; i++)
     {

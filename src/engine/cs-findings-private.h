@@ -8,6 +8,10 @@ G_BEGIN_DECLS
 /* Appends a finding; frames (may be NULL) are sorted and copied. */
 void cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call,
                       guint stream, GArray *frames, const char *format, ...) G_GNUC_PRINTF (7, 8);
+/* The same with the frames cs_frames_new (first, second) would hold, without the array. */
+void cs_findings_add_two (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint call,
+                          guint stream, guint32 first, guint32 second, const char *format, ...)
+    G_GNUC_PRINTF (8, 9);
 int cs_frames_compare (gconstpointer a, gconstpointer b);
 /* A frame list of one or two frames (0 = none). */
 GArray *cs_frames_new (guint32 first, guint32 second);

@@ -6,11 +6,29 @@
 #include "cs-stream-binder.h"
 #include "cs-tcp-reassembly.h"
 
+#include <string.h>
+
 /* Every store here is capped by stats->limits (CsLimits); what a cap drops is
  * counted in stats and becomes a dropped-state finding. */
 
 /* RTCP packets remembered for attaching to streams (about 44 MiB at the cap). */
 #define CS_MAX_RTCP_PACKETS (1u << 20)
+
+/* Status codes 100–699 counted in CsSipCounts. */
+#define CS_SIP_COUNTED_STATUSES 600
+
+/* Requests of known methods and responses with usual codes are counted here and added to
+ * the stats' tables after each chunk (a table update per message was most of what counting
+ * cost). A name or code still enters its table when first seen, so the tables fill in the
+ * same order and the method-name cap folds the same names. */
+typedef struct
+{
+  gboolean method_in_table[CS_SIP_METHOD_COUNT];
+  guint method_pending[CS_SIP_METHOD_COUNT];
+  gboolean status_in_table[CS_SIP_COUNTED_STATUSES];
+  guint status_pending[CS_SIP_COUNTED_STATUSES];
+  gboolean dirty;
+} CsSipCounts;
 
 struct _CsMerge
 {
@@ -28,6 +46,7 @@ struct _CsMerge
                                                                            that joined no call */
   CsLimits limits;
   guint new_flows_since_sweep; /* new RTP flows seen since the last eviction sweep */
+  CsSipCounts sip_counts;
 };
 
 static void
@@ -61,10 +80,13 @@ cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
   return merge;
 }
 
+static void cs_merge_flush_sip_counts (CsMerge *merge);
+
 /* Copies the reassemblers' and tracker's drop counters into the stats. */
 static void
 cs_merge_sync_stats (CsMerge *merge)
 {
+  cs_merge_flush_sip_counts (merge);
   merge->stats->ip_fragments_evicted = cs_ip_reassembler_get_evicted (merge->ip);
   merge->stats->tcp_streams_evicted = cs_tcp_reassembler_get_evicted (merge->tcp);
   merge->stats->call_limit_messages = cs_call_tracker_get_refused_messages (merge->tracker);
@@ -126,36 +148,117 @@ cs_merge_get_rtcp (CsMerge *merge)
   return merge->rtcp;
 }
 
+/* Adds n to a name already in the table, without copying it again: its own key is taken
+ * out and put back with the new count. FALSE when the name is new. */
+static gboolean
+cs_merge_count_known_method (GHashTable *methods, const char *name, guint n)
+{
+  gpointer key, count;
+
+  if (!g_hash_table_steal_extended (methods, name, &key, &count))
+    return FALSE;
+  g_hash_table_insert (methods, key, GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + n));
+  return TRUE;
+}
+
+/* Counts a request under its name; FALSE when the name was folded into "OTHER". */
+static gboolean
+cs_merge_count_method_name (CsMerge *merge, const char *name)
+{
+  GHashTable *methods = merge->stats->sip_methods;
+
+  if (cs_merge_count_known_method (methods, name, 1))
+    return TRUE;
+  /* Method names come from the packets: a flood of made-up ones is folded. */
+  if (g_hash_table_size (methods) >= merge->limits.max_method_names)
+    {
+      if (!cs_merge_count_known_method (methods, "OTHER", 1))
+        g_hash_table_insert (methods, g_strdup ("OTHER"), GUINT_TO_POINTER (1));
+      return FALSE;
+    }
+  g_hash_table_insert (methods, g_strdup (name), GUINT_TO_POINTER (1));
+  return TRUE;
+}
+
+static void
+cs_merge_count_status (GHashTable *statuses, guint code, guint n)
+{
+  gpointer key = GUINT_TO_POINTER (code);
+  gpointer count = g_hash_table_lookup (statuses, key);
+
+  g_hash_table_replace (statuses, key, GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + n));
+}
+
+/* Adds the counts held back by cs_merge_count_sip to the stats' tables. */
+static void
+cs_merge_flush_sip_counts (CsMerge *merge)
+{
+  CsSipCounts *counts = &merge->sip_counts;
+
+  if (!counts->dirty)
+    return;
+  for (guint m = 0; m < CS_SIP_METHOD_COUNT; m++)
+    if (counts->method_pending[m] > 0)
+      {
+        cs_merge_count_known_method (merge->stats->sip_methods,
+                                     cs_sip_method_to_string ((CsSipMethod) m),
+                                     counts->method_pending[m]);
+        counts->method_pending[m] = 0;
+      }
+  for (guint i = 0; i < CS_SIP_COUNTED_STATUSES; i++)
+    if (counts->status_pending[i] > 0)
+      {
+        cs_merge_count_status (merge->stats->sip_statuses, 100 + i, counts->status_pending[i]);
+        counts->status_pending[i] = 0;
+      }
+  counts->dirty = FALSE;
+}
+
 static void
 cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
 {
   CsCaptureStats *stats = merge->stats;
+  CsSipCounts *counts = &merge->sip_counts;
 
   stats->sip_messages++;
   if (msg->malformed != NULL)
     stats->malformed_sip++;
   if (msg->is_request)
     {
-      const char *name = msg->method_name != NULL ? msg->method_name : "UNKNOWN";
-      gpointer count;
+      CsSipMethod m = msg->method;
 
-      /* Method names come from the packets: a flood of made-up ones is folded. */
-      if (g_hash_table_size (stats->sip_methods) >= merge->limits.max_method_names
-          && !g_hash_table_contains (stats->sip_methods, name))
-        name = "OTHER";
-      count = g_hash_table_lookup (stats->sip_methods, name);
+      /* a known method is spelled as its constant (names are case-sensitive) */
+      if (m != CS_SIP_METHOD_UNKNOWN && (guint) m < CS_SIP_METHOD_COUNT && msg->method_name != NULL
+          && strcmp (msg->method_name, cs_sip_method_to_string (m)) == 0)
+        {
+          if (counts->method_in_table[m])
+            {
+              counts->method_pending[m]++;
+              counts->dirty = TRUE;
+            }
+          else
+            counts->method_in_table[m] = cs_merge_count_method_name (merge, msg->method_name);
+          return;
+        }
+      cs_merge_count_method_name (merge, msg->method_name != NULL ? msg->method_name : "UNKNOWN");
+    }
+  else if (msg->status_code >= 100 && msg->status_code < 100 + CS_SIP_COUNTED_STATUSES)
+    {
+      guint i = msg->status_code - 100;
 
-      g_hash_table_replace (stats->sip_methods, g_strdup (name),
-                            GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+      if (counts->status_in_table[i])
+        {
+          counts->status_pending[i]++;
+          counts->dirty = TRUE;
+        }
+      else
+        {
+          cs_merge_count_status (stats->sip_statuses, msg->status_code, 1);
+          counts->status_in_table[i] = TRUE;
+        }
     }
   else
-    {
-      gpointer key = GUINT_TO_POINTER (msg->status_code);
-      gpointer count = g_hash_table_lookup (stats->sip_statuses, key);
-
-      g_hash_table_replace (stats->sip_statuses, key,
-                            GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
-    }
+    cs_merge_count_status (stats->sip_statuses, msg->status_code, 1);
 }
 
 static void
@@ -374,6 +477,7 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
     g_array_append_vals (merge->rtcp, chunk->rtcp->data, keep);
     merge->stats->rtcp_packets_dropped += chunk->rtcp->len - keep;
   }
+  cs_merge_flush_sip_counts (merge);
 }
 
 guint64

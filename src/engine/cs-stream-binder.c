@@ -15,23 +15,76 @@ typedef struct
   guint32 frame;
 } CsAnnouncement;
 
+/* The calls that announced one endpoint, in capture order. Most endpoints are announced
+ * by one call: that announcement is kept inline, in the same block as the key. */
+typedef struct
+{
+  CsEndpoint endpoint; /* the table's key */
+  guint n, more_cap;
+  CsAnnouncement first;
+  CsAnnouncement *more; /* announcements 2..n */
+} CsEndpointLog;
+
+static CsAnnouncement *
+cs_endpoint_log_at (const CsEndpointLog *log, guint i)
+{
+  return i == 0 ? (CsAnnouncement *) &log->first : &log->more[i - 1];
+}
+
+static void
+cs_endpoint_log_append (CsEndpointLog *log, const CsAnnouncement *a)
+{
+  if (log->n > 0 && log->n - 1 == log->more_cap)
+    {
+      log->more_cap = log->more_cap == 0 ? 2 : log->more_cap * 2;
+      log->more = g_renew (CsAnnouncement, log->more, log->more_cap);
+    }
+  *cs_endpoint_log_at (log, log->n++) = *a;
+}
+
+static void
+cs_endpoint_log_free (gpointer data)
+{
+  CsEndpointLog *log = data;
+
+  g_free (log->more);
+  g_free (log);
+}
+
+/* One payload type a call's SDP mapped: the last rtpmap seen for it wins, as it would
+ * in a clock map updated message by message. */
+typedef struct
+{
+  guint payload_type;
+  guint clock_rate;
+  const char *encoding; /* interned */
+} CsAnnouncedFormat;
+
+/* What a call's SDP said about payload types, kept small for calls that never get a
+ * stream; expanded into a CsCallMedia only when streams are built. One block, held by the
+ * call itself (CsCall.sdp_formats, freed with it). */
+typedef struct
+{
+  guint n, cap;
+  CsAnnouncedFormat formats[];
+} CsCallFormats;
+
 typedef struct
 {
   CsRtpClockMap clocks;
   const char *encodings[128]; /* interned rtpmap names */
 } CsCallMedia;
 
+/* Encoding names interned lately: captures use a handful, and the interning table is a
+ * locked global one. */
+#define CS_BINDER_RECENT_ENCODINGS 8
+
 struct _CsStreamBinder
 {
-  GHashTable *by_endpoint; /* CsEndpoint* → GArray<CsAnnouncement>, capture order */
-  GHashTable *media;       /* CsCall* → CsCallMedia* */
+  GHashTable *by_endpoint; /* CsEndpoint* (inside the value) → CsEndpointLog* */
+  const char *recent_encodings[CS_BINDER_RECENT_ENCODINGS];
+  guint next_recent;
 };
-
-static void
-cs_array_unref (gpointer array)
-{
-  g_array_unref (array);
-}
 
 CsStreamBinder *
 cs_stream_binder_new (void)
@@ -39,8 +92,7 @@ cs_stream_binder_new (void)
   CsStreamBinder *binder = g_new0 (CsStreamBinder, 1);
 
   binder->by_endpoint = g_hash_table_new_full (
-      (GHashFunc) cs_endpoint_hash, (GEqualFunc) cs_endpoint_equal, g_free, cs_array_unref);
-  binder->media = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      (GHashFunc) cs_endpoint_hash, (GEqualFunc) cs_endpoint_equal, NULL, cs_endpoint_log_free);
   return binder;
 }
 
@@ -50,21 +102,113 @@ cs_stream_binder_free (CsStreamBinder *binder)
   if (binder == NULL)
     return;
   g_hash_table_unref (binder->by_endpoint);
-  g_hash_table_unref (binder->media);
   g_free (binder);
 }
 
-static CsCallMedia *
-cs_stream_binder_call_media (CsStreamBinder *binder, CsCall *call)
+static const char *
+cs_stream_binder_intern (CsStreamBinder *binder, const char *encoding)
 {
-  CsCallMedia *media = g_hash_table_lookup (binder->media, call);
+  const char *interned;
 
-  if (media == NULL)
+  for (guint i = 0; i < CS_BINDER_RECENT_ENCODINGS && binder->recent_encodings[i] != NULL; i++)
+    if (strcmp (binder->recent_encodings[i], encoding) == 0)
+      return binder->recent_encodings[i];
+  interned = g_intern_string (encoding);
+  binder->recent_encodings[binder->next_recent] = interned;
+  binder->next_recent = (binder->next_recent + 1) % CS_BINDER_RECENT_ENCODINGS;
+  return interned;
+}
+
+/* Records an rtpmap of call's SDP (payload_type <= 127, encoding set). */
+static void
+cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFormat *fmt)
+{
+  CsCallFormats *formats = call->sdp_formats;
+  CsAnnouncedFormat *f;
+
+  for (guint i = 0; formats != NULL && i < formats->n; i++)
     {
-      media = g_new0 (CsCallMedia, 1);
-      cs_rtp_clock_map_init_static (&media->clocks);
-      g_hash_table_insert (binder->media, call, media);
+      f = &formats->formats[i];
+      if (f->payload_type != fmt->payload_type)
+        continue;
+      /* answers and re-INVITEs repeat the offer's names: intern only a change */
+      if (strcmp (f->encoding, fmt->encoding) != 0)
+        f->encoding = cs_stream_binder_intern (binder, fmt->encoding);
+      f->clock_rate = fmt->clock_rate;
+      return;
     }
+  if (formats == NULL || formats->n == formats->cap)
+    {
+      guint cap = formats == NULL ? 4 : formats->cap * 2;
+      gboolean fresh = formats == NULL;
+
+      formats = g_realloc (formats, sizeof (CsCallFormats) + cap * sizeof (CsAnnouncedFormat));
+      if (fresh)
+        formats->n = 0;
+      formats->cap = cap;
+      call->sdp_formats = formats;
+    }
+  f = &formats->formats[formats->n++];
+  f->payload_type = fmt->payload_type;
+  f->clock_rate = fmt->clock_rate;
+  f->encoding = cs_stream_binder_intern (binder, fmt->encoding);
+}
+
+/* Calls whose SDP mapped the same formats (most of a capture's calls) share one
+ * expansion: keyed by the list's content (encodings are interned: compared as pointers). */
+static guint
+cs_call_formats_hash (gconstpointer data)
+{
+  const CsCallFormats *formats = data;
+  guint h = formats != NULL ? formats->n : 0;
+
+  for (guint i = 0; formats != NULL && i < formats->n; i++)
+    {
+      const CsAnnouncedFormat *f = &formats->formats[i];
+
+      h = (h * 31u + f->payload_type) * 31u + f->clock_rate;
+      h = h * 31u + (guint) GPOINTER_TO_SIZE (f->encoding);
+    }
+  return h;
+}
+
+static gboolean
+cs_call_formats_equal (gconstpointer a_data, gconstpointer b_data)
+{
+  const CsCallFormats *a = a_data, *b = b_data;
+
+  if (a == NULL || b == NULL)
+    return a == b;
+  if (a->n != b->n)
+    return FALSE;
+  for (guint i = 0; i < a->n; i++)
+    if (a->formats[i].payload_type != b->formats[i].payload_type
+        || a->formats[i].clock_rate != b->formats[i].clock_rate
+        || a->formats[i].encoding != b->formats[i].encoding)
+      return FALSE;
+  return TRUE;
+}
+
+/* The clock map and encoding names call's SDP built, expanded for its streams
+ * (expanded: CsCallFormats* → CsCallMedia*). */
+static CsCallMedia *
+cs_stream_binder_expand_media (CsCall *call, GHashTable *expanded)
+{
+  const CsCallFormats *formats = call->sdp_formats;
+  CsCallMedia *media = g_hash_table_lookup (expanded, formats);
+
+  if (media != NULL)
+    return media;
+  media = g_new0 (CsCallMedia, 1);
+  cs_rtp_clock_map_init_static (&media->clocks);
+  for (guint i = 0; formats != NULL && i < formats->n; i++)
+    {
+      const CsAnnouncedFormat *f = &formats->formats[i];
+
+      cs_rtp_clock_map_set_rtpmap (&media->clocks, f->payload_type, f->encoding, f->clock_rate);
+      media->encodings[f->payload_type] = f->encoding;
+    }
+  g_hash_table_insert (expanded, (gpointer) formats, media);
   return media;
 }
 
@@ -72,27 +216,25 @@ static void
 cs_stream_binder_announce (CsStreamBinder *binder, const CsEndpoint *ep, CsCall *call,
                            guint32 frame)
 {
-  GArray *list = g_hash_table_lookup (binder->by_endpoint, ep);
+  CsEndpointLog *log = g_hash_table_lookup (binder->by_endpoint, ep);
   CsAnnouncement a = { call, frame };
 
-  if (list == NULL)
+  if (log == NULL)
     {
-      list = g_array_new (FALSE, FALSE, sizeof (CsAnnouncement));
-      g_hash_table_insert (binder->by_endpoint, g_memdup2 (ep, sizeof *ep), list);
+      log = g_new0 (CsEndpointLog, 1);
+      log->endpoint = *ep;
+      g_hash_table_insert (binder->by_endpoint, &log->endpoint, log);
     }
-  if (list->len > 0 && g_array_index (list, CsAnnouncement, list->len - 1).call == call)
+  if (log->n > 0 && cs_endpoint_log_at (log, log->n - 1)->call == call)
     return; /* the same call repeating itself (answer, re-INVITE) */
-  g_array_append_val (list, a);
+  cs_endpoint_log_append (log, &a);
 }
 
 void
 cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessage *msg)
 {
-  CsCallMedia *media;
-
   if (call == NULL || msg->sdp == NULL)
     return;
-  media = cs_stream_binder_call_media (binder, call);
   for (guint i = 0; i < msg->sdp->media->len; i++)
     {
       const CsSdpMedia *m = g_ptr_array_index (msg->sdp->media, i);
@@ -105,9 +247,7 @@ cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessa
 
           if (fmt->encoding == NULL || fmt->payload_type > 127)
             continue;
-          cs_rtp_clock_map_set_rtpmap (&media->clocks, fmt->payload_type, fmt->encoding,
-                                       fmt->clock_rate);
-          media->encodings[fmt->payload_type] = g_intern_string (fmt->encoding);
+          cs_stream_binder_map_format (binder, call, fmt);
         }
       /* Port 0 rejects the stream; 0.0.0.0 is the old way to say hold. */
       if (m->port == 0 || m->connection.family == 0
@@ -124,12 +264,12 @@ cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessa
 static const CsAnnouncement *
 cs_stream_binder_lookup (CsStreamBinder *binder, const CsEndpoint *ep, guint32 frame)
 {
-  GArray *list = g_hash_table_lookup (binder->by_endpoint, ep);
+  const CsEndpointLog *log = g_hash_table_lookup (binder->by_endpoint, ep);
   const CsAnnouncement *best = NULL;
 
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; log != NULL && i < log->n; i++)
     {
-      const CsAnnouncement *a = &g_array_index (list, CsAnnouncement, i);
+      const CsAnnouncement *a = cs_endpoint_log_at (log, i);
 
       if (a->frame > frame)
         break;
@@ -183,6 +323,9 @@ GPtrArray *
 cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads)
 {
   GPtrArray *streams = g_ptr_array_new_with_free_func (g_object_unref);
+  /* the streams read the encoding names until measured */
+  g_autoptr (GHashTable) expanded
+      = g_hash_table_new_full (cs_call_formats_hash, cs_call_formats_equal, NULL, g_free);
   CsRtpClockMap static_clocks;
 
   cs_rtp_clock_map_init_static (&static_clocks);
@@ -195,7 +338,7 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
 
       if (a != NULL)
         {
-          CsCallMedia *media = g_hash_table_lookup (binder->media, a->call);
+          CsCallMedia *media = cs_stream_binder_expand_media (a->call, expanded);
 
           if (first > 0)
             g_array_remove_range (run->packets, 0, first);
@@ -236,22 +379,19 @@ cs_stream_binder_get_run_call (CsStreamBinder *binder, const CsRtpRun *run)
 static gboolean
 cs_stream_binder_drop_announcements (gpointer key, gpointer value, gpointer calls)
 {
-  GArray *list = value;
+  CsEndpointLog *log = value;
+  guint kept = 0;
 
-  for (guint i = list->len; i-- > 0;)
-    if (g_hash_table_contains (calls, g_array_index (list, CsAnnouncement, i).call))
-      g_array_remove_index (list, i);
-  return list->len == 0;
+  for (guint i = 0; i < log->n; i++)
+    if (!g_hash_table_contains (calls, cs_endpoint_log_at (log, i)->call))
+      *cs_endpoint_log_at (log, kept++) = *cs_endpoint_log_at (log, i);
+  log->n = kept;
+  return kept == 0;
 }
 
 void
 cs_stream_binder_forget_calls (CsStreamBinder *binder, GHashTable *calls)
 {
-  GHashTableIter iter;
-  gpointer call;
-
+  /* the calls' formats go with the calls themselves */
   g_hash_table_foreach_remove (binder->by_endpoint, cs_stream_binder_drop_announcements, calls);
-  g_hash_table_iter_init (&iter, calls);
-  while (g_hash_table_iter_next (&iter, &call, NULL))
-    g_hash_table_remove (binder->media, call);
 }

@@ -3,12 +3,10 @@
 
 #include <string.h>
 
-struct _CsTransactionLog
+struct _CsTransactionEntry
 {
-  GArray *transactions; /* CsTransaction */
-  GArray *requests;     /* CsSipMessage* that opened each transaction (its key); a GArray
-                         * because a GPtrArray reserves 16 slots, calls have 2–4 */
-  GHashTable *index;    /* NULL, or for long logs: request (by key) → position + 1 */
+  CsTransaction t;             /* first: cs_transaction_log_get hands out &entry->t */
+  const CsSipMessage *request; /* opened the transaction: its key */
 };
 
 double
@@ -23,32 +21,18 @@ cs_transaction_final_response_ms (const CsTransaction *t)
   return t->final_status != 0 ? (t->final_ns - t->request_ns) / 1e6 : -1;
 }
 
-static void
-cs_transaction_clear_request (gpointer element)
+void
+cs_transaction_log_init (CsTransactionLog *log)
 {
-  cs_sip_message_unref (*(CsSipMessage **) element);
-}
-
-CsTransactionLog *
-cs_transaction_log_new (void)
-{
-  CsTransactionLog *log = g_new0 (CsTransactionLog, 1);
-
-  log->transactions = g_array_new (FALSE, TRUE, sizeof (CsTransaction));
-  log->requests = g_array_new (FALSE, FALSE, sizeof (CsSipMessage *));
-  g_array_set_clear_func (log->requests, cs_transaction_clear_request);
-  return log;
+  memset (log, 0, sizeof *log);
 }
 
 void
-cs_transaction_log_free (CsTransactionLog *log)
+cs_transaction_log_clear (CsTransactionLog *log)
 {
-  if (log == NULL)
-    return;
-  g_array_unref (log->transactions);
   g_clear_pointer (&log->index, g_hash_table_unref);
-  g_array_unref (log->requests);
-  g_free (log);
+  g_clear_pointer (&log->entries, g_free);
+  log->n = log->cap = 0;
 }
 
 /* A transaction's key: an RFC 3261 branch names the transaction on its own (with the
@@ -70,7 +54,7 @@ key_method (const CsSipMessage *msg)
 static gboolean
 key_is_rfc3261 (const CsSipMessage *msg)
 {
-  return msg->via_branch != NULL && g_str_has_prefix (msg->via_branch, "z9hG4bK");
+  return msg->via_branch != NULL && strncmp (msg->via_branch, "z9hG4bK", 7) == 0;
 }
 
 static guint
@@ -86,7 +70,12 @@ static gboolean
 key_equal (gconstpointer a_data, gconstpointer b_data)
 {
   const CsSipMessage *a = a_data, *b = b_data;
+  CsSipMethod ma = a->is_request ? a->method : a->cseq_method;
+  CsSipMethod mb = b->is_request ? b->method : b->cseq_method;
 
+  /* known methods are parsed from their exact names: different ones differ in name */
+  if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
+    return FALSE;
   if (strcmp (or_empty (a->via_branch), or_empty (b->via_branch)) != 0
       || strcmp (key_method (a), key_method (b)) != 0)
     return FALSE;
@@ -102,27 +91,53 @@ cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg)
 {
   if (log->index != NULL)
     return GPOINTER_TO_UINT (g_hash_table_lookup (log->index, msg));
-  for (guint i = 0; i < log->requests->len; i++)
-    if (key_equal (g_array_index (log->requests, CsSipMessage *, i), msg))
+  for (guint i = 0; i < log->n; i++)
+    if (key_equal (log->entries[i].request, msg))
       return i + 1;
   return 0;
 }
 
-static void
-cs_transaction_log_index (CsTransactionLog *log, const CsSipMessage *request)
+/* Known methods are spelled exactly as their constant (names are case-sensitive):
+ * only unknown tokens need the interning table. */
+static const char *
+cs_transaction_method_name (const CsSipMessage *request)
 {
-  CsSipMessage *ref = cs_sip_message_ref ((CsSipMessage *) request);
+  const char *known = cs_sip_method_to_string (request->method);
 
-  g_array_append_val (log->requests, ref);
-  if (log->index == NULL && log->requests->len > CS_TRANSACTION_SCAN)
+  if (request->method != CS_SIP_METHOD_UNKNOWN && request->method_name != NULL
+      && strcmp (request->method_name, known) == 0)
+    return known;
+  return g_intern_string (request->method_name);
+}
+
+static CsTransaction *
+cs_transaction_log_open (CsTransactionLog *log, const CsSipMessage *request)
+{
+  CsTransactionEntry *entry;
+
+  if (log->n == log->cap)
+    {
+      log->cap = log->cap < 2 ? 2 : log->cap + log->cap / 2;
+      log->entries = g_renew (CsTransactionEntry, log->entries, log->cap);
+    }
+  entry = &log->entries[log->n++];
+  memset (entry, 0, sizeof *entry);
+  entry->request = request;
+  entry->t.method = request->method;
+  entry->t.method_name = cs_transaction_method_name (request);
+  entry->t.cseq = request->cseq;
+  entry->t.request_frame = request->frame;
+  entry->t.request_ns = request->ts_ns;
+  if (log->index == NULL && log->n > CS_TRANSACTION_SCAN)
     {
       log->index = g_hash_table_new (key_hash, key_equal);
-      for (guint i = 0; i + 1 < log->requests->len; i++)
-        g_hash_table_insert (log->index, g_array_index (log->requests, CsSipMessage *, i),
+      for (guint i = 0; i + 1 < log->n; i++)
+        g_hash_table_insert (log->index, (gpointer) log->entries[i].request,
                              GUINT_TO_POINTER (i + 1));
     }
   if (log->index != NULL)
-    g_hash_table_insert (log->index, (gpointer) request, GUINT_TO_POINTER (log->requests->len));
+    g_hash_table_insert (log->index, (gpointer) request, GUINT_TO_POINTER (log->n));
+  return &entry->t;
 }
 
 void
@@ -136,20 +151,12 @@ cs_transaction_log_add (CsTransactionLog *log, const CsSipMessage *msg)
   position = cs_transaction_log_find (log, msg);
   if (position == 0)
     {
-      CsTransaction fresh = { 0 };
-
       if (!msg->is_request)
         return; /* a response whose request was not captured */
-      fresh.method = msg->method;
-      fresh.method_name = g_intern_string (msg->method_name);
-      fresh.cseq = msg->cseq;
-      fresh.request_frame = msg->frame;
-      fresh.request_ns = msg->ts_ns;
-      g_array_append_val (log->transactions, fresh);
-      position = log->transactions->len;
-      cs_transaction_log_index (log, msg);
+      t = cs_transaction_log_open (log, msg);
     }
-  t = &g_array_index (log->transactions, CsTransaction, position - 1);
+  else
+    t = &log->entries[position - 1].t;
   if (msg->is_request)
     {
       t->transmissions++;
@@ -170,14 +177,14 @@ cs_transaction_log_add (CsTransactionLog *log, const CsSipMessage *msg)
 }
 
 guint
-cs_transaction_log_get_n (CsTransactionLog *log)
+cs_transaction_log_get_n (const CsTransactionLog *log)
 {
-  return log->transactions->len;
+  return log->n;
 }
 
 const CsTransaction *
-cs_transaction_log_get (CsTransactionLog *log, guint index)
+cs_transaction_log_get (const CsTransactionLog *log, guint index)
 {
-  g_return_val_if_fail (index < log->transactions->len, NULL);
-  return &g_array_index (log->transactions, CsTransaction, index);
+  g_return_val_if_fail (index < log->n, NULL);
+  return &log->entries[index].t;
 }

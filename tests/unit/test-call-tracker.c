@@ -259,6 +259,42 @@ test_evict_finished (Fixture *f, gconstpointer data)
   g_assert_cmpuint (calls->len, ==, 3);
 }
 
+/* Dialogs are keyed by Call-ID and From-tag (hashed word by word): two dialogs under one
+ * Call-ID stay apart, callee requests find theirs by To-tag, a stray ACK joins the newest
+ * call of its Call-ID, and Call-IDs of every length up to a few words never mix. */
+static void
+test_dialogs_sharing_call_id (Fixture *f, gconstpointer data)
+{
+  CsCall *first, *second, *stray;
+  GString *call_id = g_string_new (NULL);
+
+  first = feed (f, 0, "INVITE sip:1002@example.com SIP/2.0", "shared", "a", NULL, "z9hG4bK1",
+                "1 INVITE");
+  second = feed (f, 1, "INVITE sip:1002@example.com SIP/2.0", "shared", "b", NULL, "z9hG4bK2",
+                 "1 INVITE");
+  g_assert_true (first != second);
+  g_assert_true (feed (f, 2, "SIP/2.0 200 OK", "shared", "a", "x", "z9hG4bK1", "1 INVITE")
+                 == first);
+  g_assert_true (feed (f, 3, "SIP/2.0 200 OK", "shared", "b", "y", "z9hG4bK2", "1 INVITE")
+                 == second);
+  g_assert_true (
+      feed (f, 4, "BYE sip:1001@example.com SIP/2.0", "shared", "x", "a", "z9hG4bK3", "1 BYE")
+      == first);
+  stray
+      = feed (f, 5, "ACK sip:1002@example.com SIP/2.0", "shared", "zzz", NULL, "z9hG4bK4", "1 ACK");
+  g_assert_true (stray == second);
+  for (guint len = 1; len <= 24; len++)
+    {
+      g_string_append_c (call_id, (char) ('a' + len % 26));
+      g_assert_nonnull (feed (f, 10 + len, "INVITE sip:1002@example.com SIP/2.0", call_id->str, "a",
+                              NULL, "z9hG4bK9", "1 INVITE"));
+    }
+  g_assert_cmpuint (finish (f, 100)->len, ==, 2 + 24);
+  g_assert_cmpuint (cs_call_get_n_messages (first), ==, 3);
+  g_assert_cmpuint (cs_call_get_n_messages (second), ==, 3);
+  g_string_free (call_id, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -271,5 +307,6 @@ main (int argc, char **argv)
   ADD ("/call-tracker/auth-retry", test_auth_retry_is_one_call);
   ADD ("/call-tracker/register-exchange", test_register_exchange);
   ADD ("/call-tracker/evict-finished", test_evict_finished);
+  ADD ("/call-tracker/dialogs-sharing-call-id", test_dialogs_sharing_call_id);
   return g_test_run ();
 }

@@ -1,0 +1,96 @@
+/* Finding texts and frames: the printf-free formatting gives glibc's bytes, frames are
+ * sorted and kept whatever their number. */
+#include <math.h>
+#include <string.h>
+
+#include "cs-findings-private.h"
+
+/* Formats one finding's text and compares it with g_strdup_printf's. */
+#define CHECK_TEXT(format, ...)                                                                    \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (g_object_unref);                   \
+    g_autofree char *expected = g_strdup_printf (format, __VA_ARGS__);                             \
+                                                                                                   \
+    cs_findings_add (out, CS_FINDING_SHORT_CALL, CS_SEVERITY_INFO, 1, 0, NULL, format,             \
+                     __VA_ARGS__);                                                                 \
+    g_assert_cmpstr (cs_finding_get_text (g_ptr_array_index (out, 0)), ==, expected);              \
+  }                                                                                                \
+  G_STMT_END
+
+static void
+test_text_conversions (void)
+{
+  const char *nothing = NULL;
+  char long_text[400];
+
+  CHECK_TEXT ("%s from %s to %s was rejected: %u %s", "INVITE", "1001", "1002", 486u, "Busy");
+  CHECK_TEXT ("%u SIP message%s retransmitted", 1u, " was");
+  CHECK_TEXT ("%d of %u packets lost (100%%)", -7, 4294967295u);
+  CHECK_TEXT ("%d %d %d", G_MININT, G_MAXINT, 0);
+  CHECK_TEXT ("missing: %s", nothing);
+  CHECK_TEXT ("%" G_GUINT64_FORMAT " messages", G_MAXUINT64);
+  memset (long_text, 'x', sizeof long_text - 1);
+  long_text[sizeof long_text - 1] = '\0';
+  CHECK_TEXT ("long: %s", long_text);
+}
+
+static void
+test_text_fixed_point (void)
+{
+  static const double values[]
+      = { 0,     -0.0, 0.125, 0.375, 0.005,   1.005,    2.675, -0.001,  0.5,     1.5,    2.5,
+          9.995, 1e14, 1e15,  1e300, -1e-300, 123.4567, 0.045, 1.0 / 3, 2.0 / 3, 1.25e-7 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      CHECK_TEXT ("%.0f s", values[i]);
+      CHECK_TEXT ("Call lasted only %.2f s after it was answered", values[i]);
+      CHECK_TEXT ("%.1f then %.3f", values[i], values[i] / 7);
+    }
+  CHECK_TEXT ("%.2f %.1f", (double) INFINITY, (double) NAN);
+  /* exact binary halves at every scale: the ties round to even, as glibc does */
+  for (gint64 n = -4000; n <= 4000; n++)
+    {
+      CHECK_TEXT ("%.2f", n / 1024.0);
+      CHECK_TEXT ("%.1f|%.3f", n / 64.0 + 1e-9 * (n % 3), n / 2048.0);
+    }
+}
+
+static void
+test_static_text_and_frames (void)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (g_object_unref);
+  GArray *many = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const GArray *frames;
+
+  for (guint32 f = 10; f > 0; f--)
+    g_array_append_val (many, f);
+  cs_findings_add (out, CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, 1, 0, many, "No conversions");
+  g_array_unref (many);
+  cs_findings_add_two (out, CS_FINDING_SHORT_CALL, CS_SEVERITY_INFO, 1, 0, 9, 3, "%s", "two");
+  cs_findings_add_two (out, CS_FINDING_SHORT_CALL, CS_SEVERITY_INFO, 1, 0, 5, 5, "same");
+  cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_INFO, 0, 0, NULL, "none");
+
+  g_assert_cmpstr (cs_finding_get_text (g_ptr_array_index (out, 0)), ==, "No conversions");
+  frames = cs_finding_get_frames (g_ptr_array_index (out, 0));
+  g_assert_cmpuint (frames->len, ==, 10);
+  for (guint i = 0; i < frames->len; i++)
+    g_assert_cmpuint (g_array_index (frames, guint32, i), ==, i + 1);
+  frames = cs_finding_get_frames (g_ptr_array_index (out, 1));
+  g_assert_cmpuint (frames->len, ==, 2);
+  g_assert_cmpuint (g_array_index (frames, guint32, 0), ==, 3);
+  g_assert_cmpuint (g_array_index (frames, guint32, 1), ==, 9);
+  g_assert_cmpuint (cs_finding_get_frames (g_ptr_array_index (out, 2))->len, ==, 1);
+  g_assert_cmpuint (cs_finding_get_frames (g_ptr_array_index (out, 3))->len, ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/findings/text-conversions", test_text_conversions);
+  g_test_add_func ("/findings/text-fixed-point", test_text_fixed_point);
+  g_test_add_func ("/findings/static-text-and-frames", test_static_text_and_frames);
+  return g_test_run ();
+}
