@@ -1,15 +1,18 @@
-/* callscope-cli — the engine headless: reports for scripts, tests and benchmarks */
+/* callscope-cli — the engine headless: reports for scripts, tests and benchmarks.
+ * This front end links GLib and libpcap only; the commands that draw or decode
+ * audio run in callscope-cli-render (see src/cli/meson.build). */
 #include "cs-config.h"
 
 #include <locale.h>
 
 #include "cs-cli-commands.h"
 #include "cs-cli-common.h"
+#include "cs-cli-render-exec.h"
 
 typedef struct
 {
   const char *name;
-  int (*run) (int argc, char **argv);
+  int (*run) (int argc, char **argv); /* NULL: callscope-cli-render runs it */
   const char *synopsis;
 } CsCliCommand;
 
@@ -23,15 +26,15 @@ static const CsCliCommand cs_cli_commands[] = {
     "streams FILE... [--format text|csv|json]   RTP streams and their metrics" },
   { "findings", cs_cli_cmd_report,
     "findings FILE... [--format text|csv|json]  problems, with frame numbers" },
-  { "ladder", cs_cli_cmd_ladder,
+  { "ladder", NULL,
     "ladder FILE --call CALL [-o out.png|.svg|.pdf|.txt]  the call's ladder diagram" },
-  { "graph", cs_cli_cmd_graph,
+  { "graph", NULL,
     "graph FILE --stream ID [--kind jitter|delta|skew|mos|bitrate] -o out.png|.svg|.pdf" },
   { "export", cs_cli_cmd_export,
     "export FILE --call CALL [--redact] -o out.pcapng  trimmed capture" },
   { "loadtest", cs_cli_cmd_loadtest,
     "loadtest FILE [--interval S] [--format text|csv|json]  load-test statistics" },
-  { "audio", cs_cli_cmd_audio,
+  { "audio", NULL,
     "audio FILE (--call CALL | --stream ID) [--jitter-buffer MS] -o out.wav|.flac  decoded audio" },
   { "capture", cs_cli_cmd_capture,
     "capture --interface IF [--filter BPF] [--duration S | --count N] [-w out.pcapng] [--format "
@@ -79,7 +82,12 @@ main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (cs_cli_commands); i++)
     if (g_strcmp0 (argv[1], cs_cli_commands[i].name) == 0)
-      return cs_cli_commands[i].run (argc - 1, argv + 1);
+      {
+        int status = cs_cli_commands[i].run != NULL ? cs_cli_commands[i].run (argc - 1, argv + 1)
+                                                    : CS_CLI_RUN_RENDER;
+
+        return status == CS_CLI_RUN_RENDER ? cs_cli_exec_render (argv) : status;
+      }
   cs_cli_print_usage (stderr);
   return cs_cli_usage_error (argv[1], "unknown command");
 }

@@ -40,6 +40,14 @@ cs_cli_cmd_report (int argc, char **argv)
       cs_cli_options_clear (&opts);
       return cs_cli_usage_error (argv[0], "html and pdf are formats of 'report'");
     }
+#ifndef CS_CLI_RENDER
+  /* html and pdf draw ladders and graphs: callscope-cli-render writes them */
+  if (format == CS_REPORT_FORMAT_HTML || format == CS_REPORT_FORMAT_PDF)
+    {
+      cs_cli_options_clear (&opts);
+      return CS_CLI_RUN_RENDER;
+    }
+#endif
   if (g_strcmp0 (argv[0], "streams") == 0)
     kind = CS_TABLE_STREAMS;
   else if (g_strcmp0 (argv[0], "findings") == 0)

@@ -5,9 +5,11 @@
 
 #include "cs-finding.h"
 #include "cs-json-writer.h"
-#include "cs-report-html.h"
 #include "cs-report-json.h"
+#ifndef CS_REPORT_WITHOUT_CAIRO
+#include "cs-report-html.h"
 #include "cs-report-pdf.h"
+#endif
 #include "cs-stream.h"
 #include "cs-report-table.h"
 #include "cs-time-format.h"
@@ -84,10 +86,17 @@ cs_report_write_calls_threads (CsAnalysis *analysis, CsReportFormat format,
 
   switch (format)
     {
+#ifdef CS_REPORT_WITHOUT_CAIRO
+    /* libcallscope-report-core (callscope-cli) draws nothing: callscope-cli-render writes these */
+    case CS_REPORT_FORMAT_HTML:
+    case CS_REPORT_FORMAT_PDF:
+      return FALSE;
+#else
     case CS_REPORT_FORMAT_HTML:
       return cs_report_html_write (analysis, call_numbers, n_calls, out, NULL, NULL);
     case CS_REPORT_FORMAT_PDF:
       return cs_report_pdf_write (analysis, call_numbers, n_calls, out, NULL, NULL, NULL, NULL);
+#endif
     case CS_REPORT_FORMAT_JSON:
       w = cs_json_writer_new (out, TRUE);
       cs_json_writer_set_threads (w, threads != 0 ? threads : g_get_num_processors ());
