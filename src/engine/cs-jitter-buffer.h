@@ -50,6 +50,10 @@ typedef enum
   CS_JITTER_BUFFER_AUX, /* another payload type (CN, telephone-event): passed through */
 } CsJitterBufferVerdict;
 
+/* The payload type the buffer judges: the most frequent one; on a tie the first packet's,
+ * else the lowest. */
+guint8 cs_jitter_buffer_media_payload_type (const CsRtpPacket *packets, gsize n);
+
 void cs_jitter_buffer_emulate (const CsRtpPacket *packets, gsize n, guint clock_rate,
                                const CsJitterBufferConfig *cfg, CsJitterBufferResult *out);
 

@@ -48,38 +48,108 @@ cs_mos_compute (const CsCodecInfo *codec, double ppl_percent, double burst_ratio
 }
 
 static int
-compare_double (const void *a, const void *b)
+compare_u32 (const void *a, const void *b)
 {
-  double x = *(const double *) a, y = *(const double *) b;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
 
   return x < y ? -1 : x > y;
 }
 
+/* Timestamp steps that count: consecutive sequence numbers, same payload type, forward
+ * by less than a quarter second. */
+static inline gboolean
+packetisation_step (const CsRtpPacket *prev, const CsRtpPacket *p, guint clock_rate, guint32 *step)
+{
+  *step = p->timestamp - prev->timestamp;
+  return (guint16) (p->seq - prev->seq) == 1 && p->payload_type == prev->payload_type && *step > 0
+         && *step < clock_rate / 4;
+}
+
+/* The step of rank k (0-based, ascending) among the steps that count, by sorting them
+ * all: for streams whose steps take too many values to count in a table. */
+static guint32
+packetisation_step_by_sorting (const CsRtpPacket *packets, gsize n, guint clock_rate, gsize k)
+{
+  guint32 *steps = g_new (guint32, n), result;
+  gsize count = 0;
+
+  for (gsize i = 1; i < n; i++)
+    if (packetisation_step (&packets[i - 1], &packets[i], clock_rate, &steps[count]))
+      count++;
+  qsort (steps, count, sizeof (guint32), compare_u32);
+  result = steps[k];
+  g_free (steps);
+  return result;
+}
+
+#define PACKETISATION_DISTINCT_STEPS 16
+
 double
 cs_mos_packetisation_ms (const CsRtpPacket *packets, gsize n, guint clock_rate)
 {
-  double *steps, result = 20.0;
-  gsize count = 0;
+  /* The median step, from a table of the distinct steps and their counts: a stream's
+   * steps take one or a few values (20 ms, a talkspurt's gap, an event's duration). */
+  guint32 value[PACKETISATION_DISTINCT_STEPS], times[PACKETISATION_DISTINCT_STEPS];
+  guint distinct = 0, last = 0;
+  gsize count = 0, below = 0;
+  gboolean overflow = FALSE;
+  guint32 median;
 
   if (n < 2 || clock_rate == 0)
-    return result;
-  steps = g_new (double, n);
+    return 20.0;
   for (gsize i = 1; i < n; i++)
     {
-      guint32 ts_step = packets[i].timestamp - packets[i - 1].timestamp;
+      guint32 step;
 
-      if ((guint16) (packets[i].seq - packets[i - 1].seq) == 1
-          && packets[i].payload_type == packets[i - 1].payload_type && ts_step > 0
-          && ts_step < clock_rate / 4)
-        steps[count++] = ts_step * 1000.0 / clock_rate;
+      if (!packetisation_step (&packets[i - 1], &packets[i], clock_rate, &step))
+        continue;
+      count++;
+      if (distinct > 0 && value[last] == step)
+        {
+          times[last]++;
+          continue;
+        }
+      for (last = 0; last < distinct && value[last] != step; last++)
+        ;
+      if (last < distinct)
+        times[last]++;
+      else if (distinct < PACKETISATION_DISTINCT_STEPS)
+        {
+          value[distinct] = step;
+          times[distinct] = 1;
+          distinct++;
+        }
+      else
+        {
+          overflow = TRUE;
+          last = 0;
+        }
     }
-  if (count > 0)
+  if (count == 0)
+    return 20.0;
+  if (overflow)
+    median = packetisation_step_by_sorting (packets, n, clock_rate, count / 2);
+  else
     {
-      qsort (steps, count, sizeof (double), compare_double);
-      result = steps[count / 2];
+      /* The smallest value with more than count / 2 steps at or below it. */
+      median = 0;
+      for (;;)
+        {
+          guint best = G_MAXUINT;
+
+          for (guint d = 0; d < distinct; d++)
+            if (times[d] != 0 && (best == G_MAXUINT || value[d] < value[best]))
+              best = d;
+          below += times[best];
+          times[best] = 0;
+          if (below > count / 2)
+            {
+              median = value[best];
+              break;
+            }
+        }
     }
-  g_free (steps);
-  return result;
+  return median * 1000.0 / clock_rate;
 }
 
 static guint
@@ -104,8 +174,7 @@ cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clo
       cs_jitter_buffer_config_init_default (&default_jb);
       jb = &default_jb;
     }
-  cs_jitter_buffer_emulate (packets, n, 0, jb, &result); /* finds the media payload type */
-  clock_rate = stream_clock_rate (clocks, codec, result.media_payload_type);
+  clock_rate = stream_clock_rate (clocks, codec, cs_jitter_buffer_media_payload_type (packets, n));
   cs_jitter_buffer_emulate (packets, n, clock_rate, jb, &result);
 
   delay_ms = (jb->kind == CS_JITTER_BUFFER_OFF ? 0.0 : jb->delay_ms)

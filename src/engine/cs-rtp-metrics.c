@@ -84,6 +84,19 @@ cs_rtp_clock_map_set_rtpmap (CsRtpClockMap *map, guint payload_type, const char 
   map->clock_rate_by_pt[payload_type] = clock_rate;
 }
 
+/* cs_rtp_extend_seq (cs-rtp.c) inlined: it runs once per packet. */
+static inline guint32
+extend_seq (guint32 reference, guint16 raw)
+{
+  guint32 seq = (reference & 0xffff0000u) | raw;
+
+  if (seq + 0x8000u < reference)
+    seq += 0x10000u;
+  else if (reference + 0x8000u < seq && seq >= 0x10000u)
+    seq -= 0x10000u;
+  return seq;
+}
+
 static inline gboolean
 seen_get (const guint8 *seen, guint16 seq)
 {
@@ -91,12 +104,24 @@ seen_get (const guint8 *seen, guint16 seq)
 }
 
 static inline void
-seen_set (guint8 *seen, guint16 seq, gboolean on)
+seen_set (guint8 *seen, guint16 seq)
 {
-  if (on)
-    seen[seq >> 3] |= (guint8) (1u << (seq & 7));
-  else
-    seen[seq >> 3] &= (guint8) ~(1u << (seq & 7));
+  seen[seq >> 3] |= (guint8) (1u << (seq & 7));
+}
+
+/* Clears the bits of extended sequence numbers [from, to) (to − from < 65536): whole
+ * bytes where it can, since a forward jump may span most of the window. */
+static void
+seen_clear_range (guint8 *seen, guint32 from, guint32 to)
+{
+  guint32 s = from;
+
+  for (; s < to && (s & 7) != 0; s++)
+    seen[(s & 0xffff) >> 3] &= (guint8) ~(1u << (s & 7));
+  for (; s < to && to - s >= 8; s += 8)
+    seen[(s & 0xffff) >> 3] = 0;
+  for (; s < to; s++)
+    seen[(s & 0xffff) >> 3] &= (guint8) ~(1u << (s & 7));
 }
 
 void
@@ -111,50 +136,28 @@ cs_rtp_analyser_clear (CsRtpAnalyser *a)
   g_clear_pointer (&a->seen, g_free);
 }
 
-/* Own duplicate / reorder bookkeeping over a 65536-bit window. */
 static void
-track_order (CsRtpAnalyser *a, guint16 seq)
+feed_first (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
 {
-  guint32 ext;
+  guint8 pt = p->payload_type & 0x7f;
 
-  if (a->seen == NULL)
-    a->seen = g_malloc0 (65536 / 8);
-  if (!a->started)
+  a->flags = CS_RTP_STEP_FIRST;
+  a->lost_before = 0;
+  if (p->flags & CS_RTP_FLAG_MARKER)
     {
-      a->max_ext_seq = 0x10000u + seq;
-      seen_set (a->seen, seq, TRUE);
-      return;
+      a->stats.marker_packets++;
+      a->flags |= CS_RTP_STEP_MARKER;
     }
-  ext = cs_rtp_extend_seq (a->max_ext_seq, seq);
-  if (ext > a->max_ext_seq)
-    {
-      guint32 advance = ext - a->max_ext_seq;
+  if (clocks->comfort_noise_pt[pt])
+    a->stats.comfort_noise_packets++;
+  if (clocks->telephone_event_pt[pt])
+    a->stats.telephone_event_packets++;
+  a->stats.last_frame = p->frame;
+  a->stats.last_ns = p->arrival_ns;
+  /* own duplicate / reorder bookkeeping over a 65536-bit window */
+  a->max_ext_seq = 0x10000u + p->seq;
+  seen_set (a->seen, p->seq);
 
-      a->lost_before = advance - 1;
-      if (advance >= 65536)
-        memset (a->seen, 0, 65536 / 8);
-      else
-        for (guint32 s = a->max_ext_seq + 1; s <= ext; s++)
-          seen_set (a->seen, (guint16) s, FALSE);
-      a->max_ext_seq = ext;
-      seen_set (a->seen, seq, TRUE);
-    }
-  else if (seen_get (a->seen, seq))
-    {
-      a->flags |= CS_RTP_STEP_DUPLICATE;
-      a->stats.duplicates++;
-    }
-  else
-    {
-      a->flags |= CS_RTP_STEP_OUT_OF_ORDER;
-      a->stats.out_of_order++;
-      seen_set (a->seen, seq, TRUE);
-    }
-}
-
-static void
-feed_first (CsRtpAnalyser *a, const CsRtpPacket *p)
-{
   a->first_ns = p->arrival_ns;
   a->start_seq = a->stop_seq = a->last_seq = p->seq;
   a->start_time_ms = a->time_ms = 0.0;
@@ -164,178 +167,320 @@ feed_first (CsRtpAnalyser *a, const CsRtpPacket *p)
   a->reg_pt_set = TRUE;
   a->delta_ms = a->jitter_ms = a->skew_ms = 0.0;
   a->total_nr = 1;
-  a->flags |= CS_RTP_STEP_FIRST;
-  if (p->flags & CS_RTP_FLAG_MARKER)
-    a->flags |= CS_RTP_STEP_MARKER;
   a->stats.payload_type = p->payload_type;
   a->stats.first_frame = p->frame;
   a->stats.first_ns = p->arrival_ns;
+  a->started = TRUE;
+}
+
+/* The payload type a packet may have to take analyser_run's fast path: the previous one,
+ * when it is also the registered one, neither comfort noise nor an event, with a clock;
+ * −1 when there is none. */
+static gint
+plain_payload_type (const CsRtpClockMap *clocks, guint8 prev_pt, guint8 reg_pt)
+{
+  guint8 pt = prev_pt & 0x7f;
+
+  if (prev_pt != reg_pt || prev_pt > 127 || clocks->comfort_noise_pt[pt]
+      || clocks->telephone_event_pt[pt] || clocks->clock_rate_by_pt[pt] / 1000 == 0)
+    return -1;
+  return pt;
+}
+
+/* The recurrence over packets[0..n) of one stream. The state lives in locals from
+ * packet to packet and is written back once: a whole stream in one call costs no
+ * loads and stores of the analyser per packet. */
+static void
+analyser_run (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  const guint8 *cn_pt = clocks->comfort_noise_pt, *te_pt = clocks->telephone_event_pt;
+  CsRtpStats st;
+  guint8 *seen;
+  guint flags;
+  guint32 lost_before, max_ext, seq_cycles, total_nr;
+  guint16 start_seq, stop_seq, last_seq;
+  guint8 prev_pt, reg_pt;
+  gint plain_pt;
+  gboolean under, have_min_delta, have_min_jitter;
+  gint64 first_ns;
+  guint32 first_timestamp;
+  double time_ms, start_time_ms, last_nominal, delta_ms, jitter_ms, skew_ms;
+  double sum_t, sum_ts, sum_t2, sum_tts;
+  guint64 payload_bytes;
+
+  if (n == 0)
+    return;
+  if (a->seen == NULL)
+    a->seen = g_malloc0 (65536 / 8);
+  if (!a->started)
+    {
+      feed_first (a, packets, clocks);
+      packets++;
+      n--;
+      if (n == 0)
+        return;
+    }
+
+  st = a->stats;
+  seen = a->seen;
+  flags = a->flags;
+  lost_before = a->lost_before;
+  max_ext = a->max_ext_seq;
+  seq_cycles = a->seq_cycles;
+  total_nr = a->total_nr;
+  start_seq = a->start_seq;
+  stop_seq = a->stop_seq;
+  last_seq = a->last_seq;
+  prev_pt = a->pt;
+  reg_pt = a->reg_pt;
+  under = a->under;
+  have_min_delta = a->have_min_delta;
+  have_min_jitter = a->have_min_jitter;
+  first_ns = a->first_ns;
+  first_timestamp = a->first_timestamp;
+  time_ms = a->time_ms;
+  start_time_ms = a->start_time_ms;
+  last_nominal = a->last_nominal;
+  delta_ms = a->delta_ms;
+  jitter_ms = a->jitter_ms;
+  skew_ms = a->skew_ms;
+  sum_t = a->sum_t;
+  sum_ts = a->sum_ts;
+  sum_t2 = a->sum_t2;
+  sum_tts = a->sum_tts;
+  payload_bytes = a->payload_bytes_after_first;
+
+  plain_pt = plain_payload_type (clocks, prev_pt, reg_pt);
+  for (gsize i = 0; i < n; i++)
+    {
+      const CsRtpPacket *p = &packets[i];
+      guint8 pt = p->payload_type & 0x7f;
+      guint16 seq = p->seq;
+      gboolean in_time_sequence;
+      guint clock_rate;
+      guint32 ext = extend_seq (max_ext, seq);
+      double now_ms;
+
+      /* Fast path: the next sequence number, in time, the same plain payload type, no marker.
+       * Of the bookkeeping below only these few fields would change. */
+      if ((gint) pt == plain_pt && !(p->flags & CS_RTP_FLAG_MARKER) && (guint32) last_seq + 1 == seq
+          && ext == max_ext + 1 && (guint32) (p->timestamp - first_timestamp) < 0x80000000u
+          && (seq < start_seq) == under)
+        {
+          flags = 0;
+          lost_before = 0;
+          seen_set (seen, seq);
+          max_ext = ext;
+          last_seq = seq;
+          in_time_sequence = TRUE;
+          clock_rate = clocks->clock_rate_by_pt[pt];
+        }
+      else
+        {
+          flags = 0;
+          lost_before = 0;
+
+          /* counters Wireshark does not keep */
+          if (p->flags & CS_RTP_FLAG_MARKER)
+            st.marker_packets++;
+          if (cn_pt[pt])
+            st.comfort_noise_packets++;
+          if (te_pt[pt])
+            st.telephone_event_packets++;
+
+          /* own duplicate / reorder bookkeeping over a 65536-bit window */
+          if (ext > max_ext)
+            {
+              guint32 advance = ext - max_ext;
+
+              lost_before = advance - 1;
+              if (advance >= 65536)
+                memset (seen, 0, 65536 / 8);
+              else if (advance > 1)
+                seen_clear_range (seen, max_ext + 1, ext);
+              max_ext = ext;
+              seen_set (seen, seq);
+            }
+          else if (seen_get (seen, seq))
+            {
+              flags |= CS_RTP_STEP_DUPLICATE;
+              st.duplicates++;
+            }
+          else
+            {
+              flags |= CS_RTP_STEP_OUT_OF_ORDER;
+              st.out_of_order++;
+              seen_set (seen, seq);
+            }
+
+          /* "In time sequence" = at most 2^31 timestamp units after the first packet's
+           * timestamp, modulo 2^32 (Wireshark 4.0); anything else is "in the past". */
+          in_time_sequence = (guint32) (p->timestamp - first_timestamp) < 0x80000000u;
+          if (!in_time_sequence)
+            {
+              flags |= CS_RTP_STEP_WRONG_TIMESTAMP;
+              st.wrong_timestamp_packets++;
+            }
+
+          /* Wireshark's wrap-around cycle counting (feeds "expected"). */
+          if (seq < start_seq && in_time_sequence && !under)
+            {
+              seq_cycles++;
+              under = TRUE;
+            }
+          else if (seq == 0 && stop_seq == 65535 && in_time_sequence && !under)
+            {
+              seq_cycles++;
+              under = TRUE;
+            }
+          else if (seq > start_seq && in_time_sequence && under)
+            under = FALSE;
+
+          /* Sequence errors: a jump forward, or a late / duplicated packet. */
+          if (in_time_sequence && (guint32) last_seq + 1 == seq)
+            last_seq = seq;
+          else if (in_time_sequence && last_seq == 65535 && seq == 0)
+            last_seq = seq;
+          else if (in_time_sequence
+                   && ((guint32) last_seq + 1 < seq || (gint) last_seq - (gint) seq > 0xFF00))
+            {
+              last_seq = seq;
+              st.sequence_errors++;
+              flags |= CS_RTP_STEP_WRONG_SEQ;
+            }
+          else if ((guint32) last_seq + 1 > seq)
+            {
+              st.sequence_errors++;
+              flags |= CS_RTP_STEP_WRONG_SEQ;
+            }
+
+          if (cn_pt[pt])
+            flags |= CS_RTP_STEP_PT_CN;
+          if (cn_pt[prev_pt & 0x7f])
+            flags |= CS_RTP_STEP_FOLLOW_PT_CN;
+          if (pt != prev_pt)
+            flags |= CS_RTP_STEP_PT_CHANGE;
+          prev_pt = pt;
+
+          if (te_pt[pt])
+            {
+              clock_rate = 0; /* RFC 4733 §2.2.1: event timestamps do not advance */
+              flags |= CS_RTP_STEP_TELEPHONE_EVENT;
+            }
+          else
+            clock_rate = clocks->clock_rate_by_pt[pt];
+
+          if (p->flags & CS_RTP_FLAG_MARKER)
+            flags |= CS_RTP_STEP_MARKER;
+
+          if (!(flags & CS_RTP_STEP_PT_CN))
+            {
+              if (pt != reg_pt)
+                {
+                  flags |= CS_RTP_STEP_REG_PT_CHANGE;
+                  st.payload_type_changes++;
+                }
+              reg_pt = pt;
+            }
+          if (flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_WRONG_TIMESTAMP))
+            st.problem = TRUE;
+          plain_pt = plain_payload_type (clocks, prev_pt, reg_pt);
+        }
+
+      payload_bytes += p->payload_len;
+      now_ms = (double) (p->arrival_ns - first_ns) / 1e6;
+
+      /* Out-of-sequence packets leave delta, jitter and skew untouched. */
+      if (in_time_sequence)
+        {
+          delta_ms = now_ms - time_ms;
+          /* Wireshark divides by clock_rate/1000 in integers (44100 Hz → 44). */
+          if (clock_rate / 1000 != 0)
+            {
+              double arrival = now_ms - start_time_ms;
+              double nominal = (double) (guint32) (p->timestamp - first_timestamp);
+
+              st.clock_rate = clock_rate;
+              nominal /= (double) (clock_rate / 1000);
+              /* expected spacing counts from the last packet WITH a clock (not events) */
+              jitter_ms = (15.0 * jitter_ms + fabs (now_ms - (time_ms + (nominal - last_nominal))))
+                          / 16.0;
+              last_nominal = nominal;
+              skew_ms = nominal - arrival;
+              if (fabs (skew_ms) > fabs (st.max_skew_ms))
+                st.max_skew_ms = skew_ms;
+              sum_t += arrival;
+              sum_ts += nominal;
+              sum_t2 += arrival * arrival;
+              sum_tts += arrival * nominal;
+            }
+        }
+
+      /* Only "regular" packets enter the delta and jitter statistics. */
+      if (!(flags
+            & (CS_RTP_STEP_MARKER | CS_RTP_STEP_PT_CN | CS_RTP_STEP_WRONG_TIMESTAMP
+               | CS_RTP_STEP_FOLLOW_PT_CN)))
+        {
+          if (delta_ms > st.max_delta_ms)
+            {
+              st.max_delta_ms = delta_ms;
+              st.max_delta_frame = p->frame;
+            }
+          if (!have_min_delta || delta_ms < st.min_delta_ms)
+            st.min_delta_ms = delta_ms;
+          have_min_delta = TRUE;
+          /* Wireshark's running mean divides by all packets so far, regular or not. */
+          st.mean_delta_ms = (st.mean_delta_ms * (total_nr - 1) + delta_ms) / total_nr;
+
+          if (clock_rate / 1000 != 0)
+            {
+              if (jitter_ms > st.max_jitter_ms)
+                st.max_jitter_ms = jitter_ms;
+              st.mean_jitter_ms = (st.mean_jitter_ms * (total_nr - 1) + jitter_ms) / total_nr;
+              if (!have_min_jitter || jitter_ms < st.min_jitter_ms)
+                st.min_jitter_ms = jitter_ms;
+              have_min_jitter = TRUE;
+            }
+        }
+
+      if (in_time_sequence)
+        time_ms = now_ms;
+      stop_seq = seq;
+      total_nr++;
+    }
+
+  st.last_frame = packets[n - 1].frame;
+  st.last_ns = packets[n - 1].arrival_ns;
+  a->stats = st;
+  a->flags = flags;
+  a->lost_before = lost_before;
+  a->max_ext_seq = max_ext;
+  a->seq_cycles = seq_cycles;
+  a->total_nr = total_nr;
+  a->start_seq = start_seq;
+  a->stop_seq = stop_seq;
+  a->last_seq = last_seq;
+  a->pt = prev_pt;
+  a->reg_pt = reg_pt;
+  a->under = under;
+  a->have_min_delta = have_min_delta;
+  a->have_min_jitter = have_min_jitter;
+  a->time_ms = time_ms;
+  a->last_nominal = last_nominal;
+  a->delta_ms = delta_ms;
+  a->jitter_ms = jitter_ms;
+  a->skew_ms = skew_ms;
+  a->sum_t = sum_t;
+  a->sum_ts = sum_ts;
+  a->sum_t2 = sum_t2;
+  a->sum_tts = sum_tts;
+  a->payload_bytes_after_first = payload_bytes;
 }
 
 void
 cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
 {
-  guint8 pt = p->payload_type & 0x7f;
-  double now_ms;
-  guint clock_rate;
-  gboolean in_time_sequence;
-
-  a->flags = 0;
-  a->lost_before = 0;
-
-  /* counters Wireshark does not keep */
-  if (p->flags & CS_RTP_FLAG_MARKER)
-    a->stats.marker_packets++;
-  if (clocks->comfort_noise_pt[pt])
-    a->stats.comfort_noise_packets++;
-  if (clocks->telephone_event_pt[pt])
-    a->stats.telephone_event_packets++;
-  a->stats.last_frame = p->frame;
-  a->stats.last_ns = p->arrival_ns;
-  track_order (a, p->seq);
-
-  if (!a->started)
-    {
-      feed_first (a, p);
-      a->started = TRUE;
-      return;
-    }
-  a->payload_bytes_after_first += p->payload_len;
-  now_ms = (double) (p->arrival_ns - a->first_ns) / 1e6;
-
-  /* "In time sequence" = at most 2^31 timestamp units after the first packet's
-   * timestamp, modulo 2^32 (Wireshark 4.0); anything else is "in the past". */
-  in_time_sequence = (guint32) (p->timestamp - a->first_timestamp) < 0x80000000u;
-  if (!in_time_sequence)
-    {
-      a->flags |= CS_RTP_STEP_WRONG_TIMESTAMP;
-      a->stats.wrong_timestamp_packets++;
-    }
-
-  /* Wireshark's wrap-around cycle counting (feeds "expected"). */
-  if (p->seq < a->start_seq && in_time_sequence && !a->under)
-    {
-      a->seq_cycles++;
-      a->under = TRUE;
-    }
-  else if (p->seq == 0 && a->stop_seq == 65535 && in_time_sequence && !a->under)
-    {
-      a->seq_cycles++;
-      a->under = TRUE;
-    }
-  else if (p->seq > a->start_seq && in_time_sequence && a->under)
-    a->under = FALSE;
-
-  /* Sequence errors: a jump forward, or a late / duplicated packet. */
-  if (in_time_sequence && (guint32) a->last_seq + 1 == p->seq)
-    a->last_seq = p->seq;
-  else if (in_time_sequence && a->last_seq == 65535 && p->seq == 0)
-    a->last_seq = p->seq;
-  else if (in_time_sequence
-           && ((guint32) a->last_seq + 1 < p->seq || (gint) a->last_seq - (gint) p->seq > 0xFF00))
-    {
-      a->last_seq = p->seq;
-      a->stats.sequence_errors++;
-      a->flags |= CS_RTP_STEP_WRONG_SEQ;
-    }
-  else if ((guint32) a->last_seq + 1 > p->seq)
-    {
-      a->stats.sequence_errors++;
-      a->flags |= CS_RTP_STEP_WRONG_SEQ;
-    }
-
-  if (clocks->comfort_noise_pt[pt])
-    a->flags |= CS_RTP_STEP_PT_CN;
-  if (clocks->comfort_noise_pt[a->pt])
-    a->flags |= CS_RTP_STEP_FOLLOW_PT_CN;
-  if (pt != a->pt)
-    a->flags |= CS_RTP_STEP_PT_CHANGE;
-  a->pt = pt;
-
-  if (clocks->telephone_event_pt[pt])
-    {
-      clock_rate = 0; /* RFC 4733 §2.2.1: event timestamps do not advance */
-      a->flags |= CS_RTP_STEP_TELEPHONE_EVENT;
-    }
-  else
-    clock_rate = clocks->clock_rate_by_pt[pt];
-
-  /* Out-of-sequence packets leave delta, jitter and skew untouched. */
-  if (in_time_sequence)
-    {
-      a->delta_ms = now_ms - a->time_ms;
-      /* Wireshark divides by clock_rate/1000 in integers (44100 Hz → 44). */
-      if (clock_rate / 1000 != 0)
-        {
-          double arrival = now_ms - a->start_time_ms;
-          double nominal = (double) (guint32) (p->timestamp - a->first_timestamp);
-
-          a->stats.clock_rate = clock_rate;
-          nominal /= (double) (clock_rate / 1000);
-          /* expected spacing counts from the last packet WITH a clock (not events) */
-          a->jitter_ms
-              = (15.0 * a->jitter_ms + fabs (now_ms - (a->time_ms + (nominal - a->last_nominal))))
-                / 16.0;
-          a->last_nominal = nominal;
-          a->skew_ms = nominal - arrival;
-          if (fabs (a->skew_ms) > fabs (a->stats.max_skew_ms))
-            a->stats.max_skew_ms = a->skew_ms;
-          a->sum_t += arrival;
-          a->sum_ts += nominal;
-          a->sum_t2 += arrival * arrival;
-          a->sum_tts += arrival * nominal;
-        }
-    }
-
-  if (p->flags & CS_RTP_FLAG_MARKER)
-    a->flags |= CS_RTP_STEP_MARKER;
-
-  /* Only "regular" packets enter the delta and jitter statistics. */
-  if (!(a->flags
-        & (CS_RTP_STEP_MARKER | CS_RTP_STEP_PT_CN | CS_RTP_STEP_WRONG_TIMESTAMP
-           | CS_RTP_STEP_FOLLOW_PT_CN)))
-    {
-      CsRtpStats *s = &a->stats;
-
-      if (a->delta_ms > s->max_delta_ms)
-        {
-          s->max_delta_ms = a->delta_ms;
-          s->max_delta_frame = p->frame;
-        }
-      if (!a->have_min_delta || a->delta_ms < s->min_delta_ms)
-        s->min_delta_ms = a->delta_ms;
-      a->have_min_delta = TRUE;
-      /* Wireshark's running mean divides by all packets so far, regular or not. */
-      s->mean_delta_ms = (s->mean_delta_ms * (a->total_nr - 1) + a->delta_ms) / a->total_nr;
-
-      if (clock_rate / 1000 != 0)
-        {
-          if (a->jitter_ms > s->max_jitter_ms)
-            s->max_jitter_ms = a->jitter_ms;
-          s->mean_jitter_ms = (s->mean_jitter_ms * (a->total_nr - 1) + a->jitter_ms) / a->total_nr;
-          if (!a->have_min_jitter || a->jitter_ms < s->min_jitter_ms)
-            s->min_jitter_ms = a->jitter_ms;
-          a->have_min_jitter = TRUE;
-        }
-    }
-
-  if (!(a->flags & CS_RTP_STEP_PT_CN))
-    {
-      if (a->reg_pt_set && a->pt != a->reg_pt)
-        {
-          a->flags |= CS_RTP_STEP_REG_PT_CHANGE;
-          a->stats.payload_type_changes++;
-        }
-      a->reg_pt = a->pt;
-      a->reg_pt_set = TRUE;
-    }
-
-  if (in_time_sequence)
-    a->time_ms = now_ms;
-  a->stop_seq = p->seq;
-  a->total_nr++;
-  if (a->flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_WRONG_TIMESTAMP))
-    a->stats.problem = TRUE;
+  analyser_run (a, p, 1, clocks);
 }
 
 static void
@@ -383,13 +528,14 @@ cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *
                       CsRtpStats *out)
 {
   CsRtpAnalyser a;
+  guint8 seen[65536 / 8]; /* on the stack: a heap window costs more than a short stream */
 
   cs_rtp_analyser_init (&a);
-  for (gsize i = 0; i < n; i++)
-    cs_rtp_analyser_feed (&a, &packets[i], clocks);
+  memset (seen, 0, sizeof seen);
+  a.seen = seen;
+  analyser_run (&a, packets, n, clocks);
   finish_stats (&a, out);
   if (n > 0 && !clocks->telephone_event_pt[out->payload_type]
       && clocks->clock_rate_by_pt[out->payload_type] != 0)
     out->clock_rate = clocks->clock_rate_by_pt[out->payload_type];
-  cs_rtp_analyser_clear (&a);
 }
