@@ -143,9 +143,9 @@ extend_seq (guint32 reference, guint16 raw)
 }
 
 void
-cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint clock_rate,
-                                   const CsJitterBufferConfig *cfg, guint8 *verdicts,
-                                   CsJitterBufferResult *out)
+cs_jitter_buffer_emulate_media (const CsRtpPacket *packets, gsize n, guint8 media_pt,
+                                guint clock_rate, const CsJitterBufferConfig *cfg, guint8 *verdicts,
+                                CsJitterBufferResult *out)
 {
   guint8 seen[65536 / 8]; /* on the stack: a heap window costs more than a short stream */
   CsPlayedRuns played;
@@ -159,7 +159,6 @@ cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint cl
   guint late_run = 0;
   CsJitterBufferKind kind = cfg != NULL ? cfg->kind : CS_JITTER_BUFFER_FIXED;
   gboolean judge_lateness = kind != CS_JITTER_BUFFER_OFF && clock_rate != 0;
-  guint8 media_pt;
   gint64 first_arrival_ns;
 
   memset (out, 0, sizeof *out);
@@ -171,7 +170,7 @@ cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint cl
                                                        : CS_JITTER_BUFFER_DEFAULT_MAX_DELAY_MS;
   max_delay_ms = MAX (max_delay_ms, delay_ms);
   pending_delay_ms = delay_ms;
-  media_pt = out->media_payload_type = cs_jitter_buffer_media_payload_type (packets, n);
+  out->media_payload_type = media_pt;
 
   memset (seen, 0, sizeof seen);
   played_runs_init (&played);
@@ -182,9 +181,13 @@ cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint cl
     {
       const CsRtpPacket *p = &packets[i];
       guint8 verdict = CS_JITTER_BUFFER_PLAYED;
-      guint32 ext = extend_seq (max_ext, p->seq);
+      guint32 ext;
 
-      if (ext > max_ext)
+      /* The next sequence number (below the top of the extended range, where extending it
+       * gives max_ext + 1): nothing to clear, never a duplicate. */
+      if (p->seq == (guint16) (max_ext + 1) && max_ext < 0xffff0000u)
+        ext = ++max_ext;
+      else if ((ext = extend_seq (max_ext, p->seq)) > max_ext)
         {
           guint32 advance = ext - max_ext;
 
@@ -226,11 +229,15 @@ cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint cl
               have_transit = TRUE;
             }
 
+          /* ms of media since the anchor; the jump test negates it (exactly) for the ms
+           * the timestamp went back */
+          double since_anchor_ms = (double) (ts - anchor_ts) * 1000.0 / clock_hz;
+
           if (anchored)
-            due_ms = anchor_ms + (double) (ts - anchor_ts) * 1000.0 / clock_hz + delay_ms;
+            due_ms = anchor_ms + since_anchor_ms + delay_ms;
           /* Talkspurt starts, underruns and timestamp jumps re-anchor playout, as receivers do. */
           if (!anchored || (p->flags & CS_RTP_FLAG_MARKER) || late_run >= UNDERRUN_RESYNC_PACKETS
-              || (double) (anchor_ts - ts) * 1000.0 / clock_hz > TIMESTAMP_JUMP_MS
+              || -since_anchor_ms > TIMESTAMP_JUMP_MS
               || due_ms - arrival_ms > delay_ms + TIMESTAMP_JUMP_MS)
             {
               if (kind == CS_JITTER_BUFFER_ADAPTIVE)
@@ -277,6 +284,15 @@ cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint cl
         = 100.0 * (double) (out->expected - MIN (out->played, out->expected)) / out->expected;
   compute_bursts (&played, min_ext, max_ext, out);
   played_runs_clear (&played);
+}
+
+void
+cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint clock_rate,
+                                   const CsJitterBufferConfig *cfg, guint8 *verdicts,
+                                   CsJitterBufferResult *out)
+{
+  cs_jitter_buffer_emulate_media (packets, n, cs_jitter_buffer_media_payload_type (packets, n),
+                                  clock_rate, cfg, verdicts, out);
 }
 
 void

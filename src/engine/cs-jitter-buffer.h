@@ -62,4 +62,9 @@ void cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, gui
                                         const CsJitterBufferConfig *cfg, guint8 *verdicts,
                                         CsJitterBufferResult *out);
 
+/* Same, judging media_pt (as cs_jitter_buffer_media_payload_type would find it). */
+void cs_jitter_buffer_emulate_media (const CsRtpPacket *packets, gsize n, guint8 media_pt,
+                                     guint clock_rate, const CsJitterBufferConfig *cfg,
+                                     guint8 *verdicts, CsJitterBufferResult *out);
+
 G_END_DECLS

@@ -66,7 +66,7 @@ packetisation_step (const CsRtpPacket *prev, const CsRtpPacket *p, guint clock_r
 }
 
 /* The step of rank k (0-based, ascending) among the steps that count, by sorting them
- * all: for streams whose steps take too many values to count in a table. */
+ * all: for streams whose steps take too many values for a step table. */
 static guint32
 packetisation_step_by_sorting (const CsRtpPacket *packets, gsize n, guint clock_rate, gsize k)
 {
@@ -82,78 +82,65 @@ packetisation_step_by_sorting (const CsRtpPacket *packets, gsize n, guint clock_
   return result;
 }
 
-#define PACKETISATION_DISTINCT_STEPS 16
+gboolean
+cs_mos_packetisation_from_steps (const CsRtpStepTable *steps, guint clock_rate, double *out_ms)
+{
+  guint32 limit = clock_rate / 4, median = 0;
+  guint64 count = 0, below = 0;
+  gboolean taken[CS_RTP_STEP_TABLE_SIZE] = { FALSE };
+
+  if (steps->overflow)
+    return FALSE;
+  *out_ms = 20.0;
+  for (guint i = 0; i < steps->n_values; i++)
+    if (steps->value[i] < limit)
+      count += steps->count[i];
+  if (count == 0)
+    return TRUE;
+  /* The median: the smallest step with more than count / 2 steps at or below it. */
+  while (below <= count / 2)
+    {
+      guint best = G_MAXUINT;
+
+      for (guint i = 0; i < steps->n_values; i++)
+        if (!taken[i] && steps->value[i] < limit
+            && (best == G_MAXUINT || steps->value[i] < steps->value[best]))
+          best = i;
+      taken[best] = TRUE;
+      below += steps->count[best];
+      median = steps->value[best];
+    }
+  *out_ms = median * 1000.0 / clock_rate;
+  return TRUE;
+}
 
 double
 cs_mos_packetisation_ms (const CsRtpPacket *packets, gsize n, guint clock_rate)
 {
-  /* The median step, from a table of the distinct steps and their counts: a stream's
-   * steps take one or a few values (20 ms, a talkspurt's gap, an event's duration). */
-  guint32 value[PACKETISATION_DISTINCT_STEPS], times[PACKETISATION_DISTINCT_STEPS];
-  guint distinct = 0, last = 0;
-  gsize count = 0, below = 0;
-  gboolean overflow = FALSE;
-  guint32 median;
+  CsRtpStepTable steps;
+  gsize count = 0;
+  double ms;
 
   if (n < 2 || clock_rate == 0)
     return 20.0;
+  cs_rtp_step_table_init (&steps);
   for (gsize i = 1; i < n; i++)
     {
       guint32 step;
 
-      if (!packetisation_step (&packets[i - 1], &packets[i], clock_rate, &step))
-        continue;
-      count++;
-      if (distinct > 0 && value[last] == step)
+      if (packetisation_step (&packets[i - 1], &packets[i], clock_rate, &step))
         {
-          times[last]++;
-          continue;
-        }
-      for (last = 0; last < distinct && value[last] != step; last++)
-        ;
-      if (last < distinct)
-        times[last]++;
-      else if (distinct < PACKETISATION_DISTINCT_STEPS)
-        {
-          value[distinct] = step;
-          times[distinct] = 1;
-          distinct++;
-        }
-      else
-        {
-          overflow = TRUE;
-          last = 0;
+          cs_rtp_step_table_count (&steps, step);
+          count++;
         }
     }
-  if (count == 0)
-    return 20.0;
-  if (overflow)
-    median = packetisation_step_by_sorting (packets, n, clock_rate, count / 2);
-  else
-    {
-      /* The smallest value with more than count / 2 steps at or below it. */
-      median = 0;
-      for (;;)
-        {
-          guint best = G_MAXUINT;
-
-          for (guint d = 0; d < distinct; d++)
-            if (times[d] != 0 && (best == G_MAXUINT || value[d] < value[best]))
-              best = d;
-          below += times[best];
-          times[best] = 0;
-          if (below > count / 2)
-            {
-              median = value[best];
-              break;
-            }
-        }
-    }
-  return median * 1000.0 / clock_rate;
+  if (cs_mos_packetisation_from_steps (&steps, clock_rate, &ms))
+    return ms;
+  return packetisation_step_by_sorting (packets, n, clock_rate, count / 2) * 1000.0 / clock_rate;
 }
 
-static guint
-stream_clock_rate (const CsRtpClockMap *clocks, const CsCodecInfo *codec, guint8 pt)
+guint
+cs_mos_clock_rate (const CsRtpClockMap *clocks, const CsCodecInfo *codec, guint8 pt)
 {
   if (clocks != NULL && clocks->clock_rate_by_pt[pt & 0x7f] != 0)
     return clocks->clock_rate_by_pt[pt & 0x7f];
@@ -161,12 +148,12 @@ stream_clock_rate (const CsRtpClockMap *clocks, const CsCodecInfo *codec, guint8
 }
 
 void
-cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
-                   const CsCodecInfo *codec, const CsJitterBufferConfig *jb, CsMos *out)
+cs_mos_for_stream_at (const CsRtpPacket *packets, gsize n, guint8 media_pt, guint clock_rate,
+                      double packetisation_ms, const CsCodecInfo *codec,
+                      const CsJitterBufferConfig *jb, CsMos *out)
 {
   CsJitterBufferConfig default_jb;
   CsJitterBufferResult result;
-  guint clock_rate;
   double delay_ms;
 
   if (jb == NULL)
@@ -174,12 +161,21 @@ cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clo
       cs_jitter_buffer_config_init_default (&default_jb);
       jb = &default_jb;
     }
-  clock_rate = stream_clock_rate (clocks, codec, cs_jitter_buffer_media_payload_type (packets, n));
-  cs_jitter_buffer_emulate (packets, n, clock_rate, jb, &result);
-
-  delay_ms = (jb->kind == CS_JITTER_BUFFER_OFF ? 0.0 : jb->delay_ms)
-             + cs_mos_packetisation_ms (packets, n, clock_rate) + CS_MOS_NETWORK_DELAY_MS;
+  cs_jitter_buffer_emulate_media (packets, n, media_pt, clock_rate, jb, NULL, &result);
+  delay_ms = (jb->kind == CS_JITTER_BUFFER_OFF ? 0.0 : jb->delay_ms) + packetisation_ms
+             + CS_MOS_NETWORK_DELAY_MS;
   cs_mos_compute (codec, result.effective_loss_pct, result.burst_ratio, delay_ms, out);
+}
+
+void
+cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                   const CsCodecInfo *codec, const CsJitterBufferConfig *jb, CsMos *out)
+{
+  guint8 media_pt = cs_jitter_buffer_media_payload_type (packets, n);
+  guint clock_rate = cs_mos_clock_rate (clocks, codec, media_pt);
+
+  cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
+                        cs_mos_packetisation_ms (packets, n, clock_rate), codec, jb, out);
 }
 
 GArray *

@@ -125,9 +125,41 @@ seen_clear_range (guint8 *seen, guint32 from, guint32 to)
 }
 
 void
+cs_rtp_step_table_init (CsRtpStepTable *t)
+{
+  t->n_values = t->last = 0;
+  t->value[0] = 0; /* matches no step: steps are > 0 */
+  t->count[0] = 0;
+  t->overflow = FALSE;
+}
+
+void
+cs_rtp_step_table_add (CsRtpStepTable *t, guint32 step)
+{
+  guint i;
+
+  for (i = 0; i < t->n_values && t->value[i] != step; i++)
+    ;
+  if (i == t->n_values)
+    {
+      if (t->n_values == CS_RTP_STEP_TABLE_SIZE)
+        {
+          t->overflow = TRUE;
+          return;
+        }
+      t->value[i] = step;
+      t->count[i] = 0;
+      t->n_values++;
+    }
+  t->count[i]++;
+  t->last = i;
+}
+
+void
 cs_rtp_analyser_init (CsRtpAnalyser *a)
 {
   memset (a, 0, sizeof *a);
+  cs_rtp_step_table_init (&a->steps);
 }
 
 void
@@ -136,28 +168,49 @@ cs_rtp_analyser_clear (CsRtpAnalyser *a)
   g_clear_pointer (&a->seen, g_free);
 }
 
+/* Own duplicate / reorder bookkeeping over a 65536-bit window. */
 static void
-feed_first (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
+track_order (CsRtpAnalyser *a, guint16 seq)
 {
-  guint8 pt = p->payload_type & 0x7f;
+  guint32 ext;
 
-  a->flags = CS_RTP_STEP_FIRST;
-  a->lost_before = 0;
-  if (p->flags & CS_RTP_FLAG_MARKER)
+  if (a->seen == NULL)
+    a->seen = g_malloc0 (65536 / 8);
+  if (!a->started)
     {
-      a->stats.marker_packets++;
-      a->flags |= CS_RTP_STEP_MARKER;
+      a->max_ext_seq = 0x10000u + seq;
+      seen_set (a->seen, seq);
+      return;
     }
-  if (clocks->comfort_noise_pt[pt])
-    a->stats.comfort_noise_packets++;
-  if (clocks->telephone_event_pt[pt])
-    a->stats.telephone_event_packets++;
-  a->stats.last_frame = p->frame;
-  a->stats.last_ns = p->arrival_ns;
-  /* own duplicate / reorder bookkeeping over a 65536-bit window */
-  a->max_ext_seq = 0x10000u + p->seq;
-  seen_set (a->seen, p->seq);
+  ext = extend_seq (a->max_ext_seq, seq);
+  if (ext > a->max_ext_seq)
+    {
+      guint32 advance = ext - a->max_ext_seq;
 
+      a->lost_before = advance - 1;
+      if (advance >= 65536)
+        memset (a->seen, 0, 65536 / 8);
+      else
+        seen_clear_range (a->seen, a->max_ext_seq + 1, ext);
+      a->max_ext_seq = ext;
+      seen_set (a->seen, seq);
+    }
+  else if (seen_get (a->seen, seq))
+    {
+      a->flags |= CS_RTP_STEP_DUPLICATE;
+      a->stats.duplicates++;
+    }
+  else
+    {
+      a->flags |= CS_RTP_STEP_OUT_OF_ORDER;
+      a->stats.out_of_order++;
+      seen_set (a->seen, seq);
+    }
+}
+
+static void
+feed_first (CsRtpAnalyser *a, const CsRtpPacket *p)
+{
   a->first_ns = p->arrival_ns;
   a->start_seq = a->stop_seq = a->last_seq = p->seq;
   a->start_time_ms = a->time_ms = 0.0;
@@ -167,320 +220,382 @@ feed_first (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
   a->reg_pt_set = TRUE;
   a->delta_ms = a->jitter_ms = a->skew_ms = 0.0;
   a->total_nr = 1;
+  a->flags |= CS_RTP_STEP_FIRST;
+  if (p->flags & CS_RTP_FLAG_MARKER)
+    a->flags |= CS_RTP_STEP_MARKER;
   a->stats.payload_type = p->payload_type;
   a->stats.first_frame = p->frame;
   a->stats.first_ns = p->arrival_ns;
-  a->started = TRUE;
+  a->peak_jitter_ms = 0.0;
+  a->peak_jitter_frame = p->frame;
 }
 
-/* The payload type a packet may have to take analyser_run's fast path: the previous one,
- * when it is also the registered one, neither comfort noise nor an event, with a clock;
- * −1 when there is none. */
-static gint
-plain_payload_type (const CsRtpClockMap *clocks, guint8 prev_pt, guint8 reg_pt)
-{
-  guint8 pt = prev_pt & 0x7f;
-
-  if (prev_pt != reg_pt || prev_pt > 127 || clocks->comfort_noise_pt[pt]
-      || clocks->telephone_event_pt[pt] || clocks->clock_rate_by_pt[pt] / 1000 == 0)
-    return -1;
-  return pt;
-}
-
-/* The recurrence over packets[0..n) of one stream. The state lives in locals from
- * packet to packet and is written back once: a whole stream in one call costs no
- * loads and stores of the analyser per packet. */
+/* Notes a packet after a gap, or out of sequence, in the marks. */
 static void
-analyser_run (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+mark (CsRtpMarks *marks, guint32 frame, guint32 lost_before, guint flags)
 {
-  const guint8 *cn_pt = clocks->comfort_noise_pt, *te_pt = clocks->telephone_event_pt;
-  CsRtpStats st;
-  guint8 *seen;
-  guint flags;
-  guint32 lost_before, max_ext, seq_cycles, total_nr;
-  guint16 start_seq, stop_seq, last_seq;
-  guint8 prev_pt, reg_pt;
-  gint plain_pt;
-  gboolean under, have_min_delta, have_min_jitter;
-  gint64 first_ns;
-  guint32 first_timestamp;
-  double time_ms, start_time_ms, last_nominal, delta_ms, jitter_ms, skew_ms;
-  double sum_t, sum_ts, sum_t2, sum_tts;
-  guint64 payload_bytes;
+  if (lost_before > 0)
+    {
+      marks->gaps++;
+      if (lost_before > marks->largest_gap)
+        {
+          marks->largest_gap = lost_before;
+          marks->largest_gap_frame = frame;
+        }
+      if (marks->n_gap_frames < marks->max_frames)
+        marks->gap_frames[marks->n_gap_frames++] = frame;
+    }
+  if ((flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_DUPLICATE | CS_RTP_STEP_OUT_OF_ORDER))
+      && marks->n_order_frames < marks->max_frames)
+    marks->order_frames[marks->n_order_frames++] = frame;
+}
 
-  if (n == 0)
-    return;
-  if (a->seen == NULL)
-    a->seen = g_malloc0 (65536 / 8);
+/* One packet, any packet: the recurrence as Wireshark writes it. */
+static void
+feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
+{
+  guint8 pt = p->payload_type & 0x7f;
+  double now_ms;
+  guint clock_rate;
+  gboolean in_time_sequence;
+  guint32 step;
+
+  a->flags = 0;
+  a->lost_before = 0;
+
+  /* counters Wireshark does not keep */
+  if (p->flags & CS_RTP_FLAG_MARKER)
+    a->stats.marker_packets++;
+  if (clocks->comfort_noise_pt[pt])
+    a->stats.comfort_noise_packets++;
+  if (clocks->telephone_event_pt[pt])
+    a->stats.telephone_event_packets++;
+  a->stats.last_frame = p->frame;
+  a->stats.last_ns = p->arrival_ns;
+  track_order (a, p->seq);
+
   if (!a->started)
     {
-      feed_first (a, packets, clocks);
-      packets++;
-      n--;
-      if (n == 0)
-        return;
+      feed_first (a, p);
+      a->started = TRUE;
+      a->prev_seq = p->seq;
+      a->prev_timestamp = p->timestamp;
+      return;
     }
 
-  st = a->stats;
-  seen = a->seen;
-  flags = a->flags;
-  lost_before = a->lost_before;
-  max_ext = a->max_ext_seq;
-  seq_cycles = a->seq_cycles;
-  total_nr = a->total_nr;
-  start_seq = a->start_seq;
-  stop_seq = a->stop_seq;
-  last_seq = a->last_seq;
-  prev_pt = a->pt;
-  reg_pt = a->reg_pt;
-  under = a->under;
-  have_min_delta = a->have_min_delta;
-  have_min_jitter = a->have_min_jitter;
-  first_ns = a->first_ns;
-  first_timestamp = a->first_timestamp;
-  time_ms = a->time_ms;
-  start_time_ms = a->start_time_ms;
-  last_nominal = a->last_nominal;
-  delta_ms = a->delta_ms;
-  jitter_ms = a->jitter_ms;
-  skew_ms = a->skew_ms;
-  sum_t = a->sum_t;
-  sum_ts = a->sum_ts;
-  sum_t2 = a->sum_t2;
-  sum_tts = a->sum_tts;
-  payload_bytes = a->payload_bytes_after_first;
+  /* timestamp steps between neighbours (packetisation) */
+  step = p->timestamp - a->prev_timestamp;
+  if ((guint16) (p->seq - a->prev_seq) == 1 && p->payload_type == a->pt && step > 0)
+    cs_rtp_step_table_count (&a->steps, step);
+  a->prev_seq = p->seq;
+  a->prev_timestamp = p->timestamp;
 
-  plain_pt = plain_payload_type (clocks, prev_pt, reg_pt);
-  for (gsize i = 0; i < n; i++)
+  a->payload_bytes_after_first += p->payload_len;
+  now_ms = (double) (p->arrival_ns - a->first_ns) / 1e6;
+
+  /* "In time sequence" = at most 2^31 timestamp units after the first packet's
+   * timestamp, modulo 2^32 (Wireshark 4.0); anything else is "in the past". */
+  in_time_sequence = (guint32) (p->timestamp - a->first_timestamp) < 0x80000000u;
+  if (!in_time_sequence)
+    {
+      a->flags |= CS_RTP_STEP_WRONG_TIMESTAMP;
+      a->stats.wrong_timestamp_packets++;
+    }
+
+  /* Wireshark's wrap-around cycle counting (feeds "expected"). */
+  if (p->seq < a->start_seq && in_time_sequence && !a->under)
+    {
+      a->seq_cycles++;
+      a->under = TRUE;
+    }
+  else if (p->seq == 0 && a->stop_seq == 65535 && in_time_sequence && !a->under)
+    {
+      a->seq_cycles++;
+      a->under = TRUE;
+    }
+  else if (p->seq > a->start_seq && in_time_sequence && a->under)
+    a->under = FALSE;
+
+  /* Sequence errors: a jump forward, or a late / duplicated packet. */
+  if (in_time_sequence && (guint32) a->last_seq + 1 == p->seq)
+    a->last_seq = p->seq;
+  else if (in_time_sequence && a->last_seq == 65535 && p->seq == 0)
+    a->last_seq = p->seq;
+  else if (in_time_sequence
+           && ((guint32) a->last_seq + 1 < p->seq || (gint) a->last_seq - (gint) p->seq > 0xFF00))
+    {
+      a->last_seq = p->seq;
+      a->stats.sequence_errors++;
+      a->flags |= CS_RTP_STEP_WRONG_SEQ;
+    }
+  else if ((guint32) a->last_seq + 1 > p->seq)
+    {
+      a->stats.sequence_errors++;
+      a->flags |= CS_RTP_STEP_WRONG_SEQ;
+    }
+
+  if (clocks->comfort_noise_pt[pt])
+    a->flags |= CS_RTP_STEP_PT_CN;
+  if (clocks->comfort_noise_pt[a->pt & 0x7f])
+    a->flags |= CS_RTP_STEP_FOLLOW_PT_CN;
+  if (pt != a->pt)
+    {
+      a->flags |= CS_RTP_STEP_PT_CHANGE;
+      a->mixed_payload_types = TRUE;
+    }
+  a->pt = pt;
+
+  if (clocks->telephone_event_pt[pt])
+    {
+      clock_rate = 0; /* RFC 4733 §2.2.1: event timestamps do not advance */
+      a->flags |= CS_RTP_STEP_TELEPHONE_EVENT;
+    }
+  else
+    clock_rate = clocks->clock_rate_by_pt[pt];
+
+  /* Out-of-sequence packets leave delta, jitter and skew untouched. */
+  if (in_time_sequence)
+    {
+      a->delta_ms = now_ms - a->time_ms;
+      /* Wireshark divides by clock_rate/1000 in integers (44100 Hz → 44). */
+      if (clock_rate / 1000 != 0)
+        {
+          double arrival = now_ms - a->start_time_ms;
+          double nominal = (double) (guint32) (p->timestamp - a->first_timestamp);
+
+          a->stats.clock_rate = clock_rate;
+          nominal /= (double) (clock_rate / 1000);
+          /* expected spacing counts from the last packet WITH a clock (not events) */
+          a->jitter_ms
+              = (15.0 * a->jitter_ms + fabs (now_ms - (a->time_ms + (nominal - a->last_nominal))))
+                / 16.0;
+          a->last_nominal = nominal;
+          if (a->jitter_ms > a->peak_jitter_ms)
+            {
+              a->peak_jitter_ms = a->jitter_ms;
+              a->peak_jitter_frame = p->frame;
+            }
+          a->skew_ms = nominal - arrival;
+          if (fabs (a->skew_ms) > fabs (a->stats.max_skew_ms))
+            a->stats.max_skew_ms = a->skew_ms;
+          a->sum_t += arrival;
+          a->sum_ts += nominal;
+          a->sum_t2 += arrival * arrival;
+          a->sum_tts += arrival * nominal;
+        }
+    }
+
+  if (p->flags & CS_RTP_FLAG_MARKER)
+    a->flags |= CS_RTP_STEP_MARKER;
+
+  /* Only "regular" packets enter the delta and jitter statistics. */
+  if (!(a->flags
+        & (CS_RTP_STEP_MARKER | CS_RTP_STEP_PT_CN | CS_RTP_STEP_WRONG_TIMESTAMP
+           | CS_RTP_STEP_FOLLOW_PT_CN)))
+    {
+      CsRtpStats *s = &a->stats;
+
+      if (a->delta_ms > s->max_delta_ms)
+        {
+          s->max_delta_ms = a->delta_ms;
+          s->max_delta_frame = p->frame;
+        }
+      if (!a->have_min_delta || a->delta_ms < s->min_delta_ms)
+        s->min_delta_ms = a->delta_ms;
+      a->have_min_delta = TRUE;
+      /* Wireshark's running mean divides by all packets so far, regular or not. */
+      s->mean_delta_ms = (s->mean_delta_ms * (a->total_nr - 1) + a->delta_ms) / a->total_nr;
+
+      if (clock_rate / 1000 != 0)
+        {
+          if (a->jitter_ms > s->max_jitter_ms)
+            s->max_jitter_ms = a->jitter_ms;
+          s->mean_jitter_ms = (s->mean_jitter_ms * (a->total_nr - 1) + a->jitter_ms) / a->total_nr;
+          if (!a->have_min_jitter || a->jitter_ms < s->min_jitter_ms)
+            s->min_jitter_ms = a->jitter_ms;
+          a->have_min_jitter = TRUE;
+        }
+    }
+
+  if (!(a->flags & CS_RTP_STEP_PT_CN))
+    {
+      if (a->reg_pt_set && a->pt != a->reg_pt)
+        {
+          a->flags |= CS_RTP_STEP_REG_PT_CHANGE;
+          a->stats.payload_type_changes++;
+        }
+      a->reg_pt = a->pt;
+      a->reg_pt_set = TRUE;
+    }
+
+  if (in_time_sequence)
+    a->time_ms = now_ms;
+  a->stop_seq = p->seq;
+  a->total_nr++;
+  if (a->flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_WRONG_TIMESTAMP))
+    a->stats.problem = TRUE;
+  if (a->marks != NULL)
+    mark (a->marks, p->frame, a->lost_before, a->flags);
+}
+
+/* GCC's SLP vectoriser pairs feed_usual's doubles into vectors and spends more shuffling
+ * them than it saves (−15 % instructions without it). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CS_NO_SLP_VECTORIZE __attribute__ ((optimize ("no-tree-slp-vectorize")))
+#else
+#define CS_NO_SLP_VECTORIZE
+#endif
+
+/* The usual packet, fed in a loop that keeps the state in registers: the next sequence
+ * number (below the top of the extended range, where extending it gives max_ext + 1), in
+ * time, the same payload type as the last packet (also the registered one, neither comfort
+ * noise nor an event, with a clock of at least 1000 Hz), no marker. For such a packet
+ * feed_one only does what this loop does. Returns how many packets it fed (maybe 0). */
+CS_NO_SLP_VECTORIZE static gsize
+feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  guint8 pt = a->pt;
+  guint clock_rate;
+  double clock_khz;
+  guint8 *seen = a->seen;
+  guint32 max_ext = a->max_ext_seq, first_timestamp = a->first_timestamp;
+  guint16 start_seq = a->start_seq, prev_seq = a->prev_seq;
+  guint32 prev_timestamp = a->prev_timestamp, total_nr = a->total_nr;
+  gboolean under = a->under;
+  gint64 first_ns = a->first_ns;
+  double time_ms = a->time_ms, jitter_ms = a->jitter_ms, last_nominal = a->last_nominal;
+  double delta_ms = a->delta_ms, skew_ms = a->skew_ms;
+  double peak_jitter_ms = a->peak_jitter_ms;
+  double sum_t = a->sum_t, sum_ts = a->sum_ts, sum_t2 = a->sum_t2, sum_tts = a->sum_tts;
+  CsRtpStats *s = &a->stats;
+  double max_skew_ms = s->max_skew_ms, max_delta_ms = s->max_delta_ms;
+  double min_delta_ms = s->min_delta_ms, mean_delta_ms = s->mean_delta_ms;
+  double max_jitter_ms = s->max_jitter_ms, min_jitter_ms = s->min_jitter_ms;
+  double mean_jitter_ms = s->mean_jitter_ms;
+  gboolean have_min_delta = a->have_min_delta, have_min_jitter = a->have_min_jitter;
+  guint64 payload_bytes = a->payload_bytes_after_first;
+  gsize i;
+
+  if (!a->started || pt > 127 || pt != a->reg_pt || clocks->comfort_noise_pt[pt]
+      || clocks->telephone_event_pt[pt] || clocks->clock_rate_by_pt[pt] / 1000 == 0
+      || a->last_seq != (guint16) max_ext)
+    return 0;
+  clock_rate = clocks->clock_rate_by_pt[pt];
+  clock_khz = (double) (clock_rate / 1000);
+
+  for (i = 0; i < n; i++)
     {
       const CsRtpPacket *p = &packets[i];
-      guint8 pt = p->payload_type & 0x7f;
       guint16 seq = p->seq;
-      gboolean in_time_sequence;
-      guint clock_rate;
-      guint32 ext = extend_seq (max_ext, seq);
-      double now_ms;
+      guint32 step = p->timestamp - prev_timestamp;
+      double now_ms, nominal;
 
-      /* Fast path: the next sequence number, in time, the same plain payload type, no marker.
-       * Of the bookkeeping below only these few fields would change. */
-      if ((gint) pt == plain_pt && !(p->flags & CS_RTP_FLAG_MARKER) && (guint32) last_seq + 1 == seq
-          && ext == max_ext + 1 && (guint32) (p->timestamp - first_timestamp) < 0x80000000u
-          && (seq < start_seq) == under)
-        {
-          flags = 0;
-          lost_before = 0;
-          seen_set (seen, seq);
-          max_ext = ext;
-          last_seq = seq;
-          in_time_sequence = TRUE;
-          clock_rate = clocks->clock_rate_by_pt[pt];
-        }
-      else
-        {
-          flags = 0;
-          lost_before = 0;
+      /* last_seq follows max_ext here, so seq ≠ 0 is Wireshark's last_seq + 1 == seq */
+      if (p->payload_type != pt || (p->flags & CS_RTP_FLAG_MARKER) || seq != (guint16) (max_ext + 1)
+          || seq == 0 || max_ext >= 0xffff0000u
+          || (guint32) (p->timestamp - first_timestamp) >= 0x80000000u
+          || (seq < start_seq) != under)
+        break;
 
-          /* counters Wireshark does not keep */
-          if (p->flags & CS_RTP_FLAG_MARKER)
-            st.marker_packets++;
-          if (cn_pt[pt])
-            st.comfort_noise_packets++;
-          if (te_pt[pt])
-            st.telephone_event_packets++;
-
-          /* own duplicate / reorder bookkeeping over a 65536-bit window */
-          if (ext > max_ext)
-            {
-              guint32 advance = ext - max_ext;
-
-              lost_before = advance - 1;
-              if (advance >= 65536)
-                memset (seen, 0, 65536 / 8);
-              else if (advance > 1)
-                seen_clear_range (seen, max_ext + 1, ext);
-              max_ext = ext;
-              seen_set (seen, seq);
-            }
-          else if (seen_get (seen, seq))
-            {
-              flags |= CS_RTP_STEP_DUPLICATE;
-              st.duplicates++;
-            }
-          else
-            {
-              flags |= CS_RTP_STEP_OUT_OF_ORDER;
-              st.out_of_order++;
-              seen_set (seen, seq);
-            }
-
-          /* "In time sequence" = at most 2^31 timestamp units after the first packet's
-           * timestamp, modulo 2^32 (Wireshark 4.0); anything else is "in the past". */
-          in_time_sequence = (guint32) (p->timestamp - first_timestamp) < 0x80000000u;
-          if (!in_time_sequence)
-            {
-              flags |= CS_RTP_STEP_WRONG_TIMESTAMP;
-              st.wrong_timestamp_packets++;
-            }
-
-          /* Wireshark's wrap-around cycle counting (feeds "expected"). */
-          if (seq < start_seq && in_time_sequence && !under)
-            {
-              seq_cycles++;
-              under = TRUE;
-            }
-          else if (seq == 0 && stop_seq == 65535 && in_time_sequence && !under)
-            {
-              seq_cycles++;
-              under = TRUE;
-            }
-          else if (seq > start_seq && in_time_sequence && under)
-            under = FALSE;
-
-          /* Sequence errors: a jump forward, or a late / duplicated packet. */
-          if (in_time_sequence && (guint32) last_seq + 1 == seq)
-            last_seq = seq;
-          else if (in_time_sequence && last_seq == 65535 && seq == 0)
-            last_seq = seq;
-          else if (in_time_sequence
-                   && ((guint32) last_seq + 1 < seq || (gint) last_seq - (gint) seq > 0xFF00))
-            {
-              last_seq = seq;
-              st.sequence_errors++;
-              flags |= CS_RTP_STEP_WRONG_SEQ;
-            }
-          else if ((guint32) last_seq + 1 > seq)
-            {
-              st.sequence_errors++;
-              flags |= CS_RTP_STEP_WRONG_SEQ;
-            }
-
-          if (cn_pt[pt])
-            flags |= CS_RTP_STEP_PT_CN;
-          if (cn_pt[prev_pt & 0x7f])
-            flags |= CS_RTP_STEP_FOLLOW_PT_CN;
-          if (pt != prev_pt)
-            flags |= CS_RTP_STEP_PT_CHANGE;
-          prev_pt = pt;
-
-          if (te_pt[pt])
-            {
-              clock_rate = 0; /* RFC 4733 §2.2.1: event timestamps do not advance */
-              flags |= CS_RTP_STEP_TELEPHONE_EVENT;
-            }
-          else
-            clock_rate = clocks->clock_rate_by_pt[pt];
-
-          if (p->flags & CS_RTP_FLAG_MARKER)
-            flags |= CS_RTP_STEP_MARKER;
-
-          if (!(flags & CS_RTP_STEP_PT_CN))
-            {
-              if (pt != reg_pt)
-                {
-                  flags |= CS_RTP_STEP_REG_PT_CHANGE;
-                  st.payload_type_changes++;
-                }
-              reg_pt = pt;
-            }
-          if (flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_WRONG_TIMESTAMP))
-            st.problem = TRUE;
-          plain_pt = plain_payload_type (clocks, prev_pt, reg_pt);
-        }
-
+      max_ext++;
+      seen_set (seen, seq);
+      if ((guint16) (seq - prev_seq) == 1 && step > 0)
+        cs_rtp_step_table_count (&a->steps, step);
+      prev_seq = seq;
+      prev_timestamp = p->timestamp;
       payload_bytes += p->payload_len;
+
       now_ms = (double) (p->arrival_ns - first_ns) / 1e6;
-
-      /* Out-of-sequence packets leave delta, jitter and skew untouched. */
-      if (in_time_sequence)
+      delta_ms = now_ms - time_ms;
+      nominal = (double) (guint32) (p->timestamp - first_timestamp) / clock_khz;
+      jitter_ms = (15.0 * jitter_ms + fabs (now_ms - (time_ms + (nominal - last_nominal)))) / 16.0;
+      last_nominal = nominal;
+      if (jitter_ms > peak_jitter_ms)
         {
-          delta_ms = now_ms - time_ms;
-          /* Wireshark divides by clock_rate/1000 in integers (44100 Hz → 44). */
-          if (clock_rate / 1000 != 0)
-            {
-              double arrival = now_ms - start_time_ms;
-              double nominal = (double) (guint32) (p->timestamp - first_timestamp);
-
-              st.clock_rate = clock_rate;
-              nominal /= (double) (clock_rate / 1000);
-              /* expected spacing counts from the last packet WITH a clock (not events) */
-              jitter_ms = (15.0 * jitter_ms + fabs (now_ms - (time_ms + (nominal - last_nominal))))
-                          / 16.0;
-              last_nominal = nominal;
-              skew_ms = nominal - arrival;
-              if (fabs (skew_ms) > fabs (st.max_skew_ms))
-                st.max_skew_ms = skew_ms;
-              sum_t += arrival;
-              sum_ts += nominal;
-              sum_t2 += arrival * arrival;
-              sum_tts += arrival * nominal;
-            }
+          peak_jitter_ms = jitter_ms;
+          a->peak_jitter_frame = p->frame;
         }
+      skew_ms = nominal - now_ms; /* arrival = now_ms − start_time_ms, which is always 0 */
+      if (fabs (skew_ms) > fabs (max_skew_ms))
+        max_skew_ms = skew_ms;
+      sum_t += now_ms;
+      sum_ts += nominal;
+      sum_t2 += now_ms * now_ms;
+      sum_tts += now_ms * nominal;
 
-      /* Only "regular" packets enter the delta and jitter statistics. */
-      if (!(flags
-            & (CS_RTP_STEP_MARKER | CS_RTP_STEP_PT_CN | CS_RTP_STEP_WRONG_TIMESTAMP
-               | CS_RTP_STEP_FOLLOW_PT_CN)))
+      if (delta_ms > max_delta_ms)
         {
-          if (delta_ms > st.max_delta_ms)
-            {
-              st.max_delta_ms = delta_ms;
-              st.max_delta_frame = p->frame;
-            }
-          if (!have_min_delta || delta_ms < st.min_delta_ms)
-            st.min_delta_ms = delta_ms;
-          have_min_delta = TRUE;
-          /* Wireshark's running mean divides by all packets so far, regular or not. */
-          st.mean_delta_ms = (st.mean_delta_ms * (total_nr - 1) + delta_ms) / total_nr;
-
-          if (clock_rate / 1000 != 0)
-            {
-              if (jitter_ms > st.max_jitter_ms)
-                st.max_jitter_ms = jitter_ms;
-              st.mean_jitter_ms = (st.mean_jitter_ms * (total_nr - 1) + jitter_ms) / total_nr;
-              if (!have_min_jitter || jitter_ms < st.min_jitter_ms)
-                st.min_jitter_ms = jitter_ms;
-              have_min_jitter = TRUE;
-            }
+          max_delta_ms = delta_ms;
+          s->max_delta_frame = p->frame;
         }
+      if (!have_min_delta || delta_ms < min_delta_ms)
+        min_delta_ms = delta_ms;
+      have_min_delta = TRUE;
+      mean_delta_ms = (mean_delta_ms * (total_nr - 1) + delta_ms) / total_nr;
+      if (jitter_ms > max_jitter_ms)
+        max_jitter_ms = jitter_ms;
+      mean_jitter_ms = (mean_jitter_ms * (total_nr - 1) + jitter_ms) / total_nr;
+      if (!have_min_jitter || jitter_ms < min_jitter_ms)
+        min_jitter_ms = jitter_ms;
+      have_min_jitter = TRUE;
 
-      if (in_time_sequence)
-        time_ms = now_ms;
-      stop_seq = seq;
+      time_ms = now_ms;
       total_nr++;
     }
+  if (i == 0)
+    return 0;
 
-  st.last_frame = packets[n - 1].frame;
-  st.last_ns = packets[n - 1].arrival_ns;
-  a->stats = st;
-  a->flags = flags;
-  a->lost_before = lost_before;
+  a->flags = 0;
+  a->lost_before = 0;
   a->max_ext_seq = max_ext;
-  a->seq_cycles = seq_cycles;
+  a->last_seq = a->stop_seq = prev_seq;
+  a->prev_seq = prev_seq;
+  a->prev_timestamp = prev_timestamp;
   a->total_nr = total_nr;
-  a->start_seq = start_seq;
-  a->stop_seq = stop_seq;
-  a->last_seq = last_seq;
-  a->pt = prev_pt;
-  a->reg_pt = reg_pt;
-  a->under = under;
-  a->have_min_delta = have_min_delta;
-  a->have_min_jitter = have_min_jitter;
   a->time_ms = time_ms;
+  a->jitter_ms = jitter_ms;
   a->last_nominal = last_nominal;
   a->delta_ms = delta_ms;
-  a->jitter_ms = jitter_ms;
   a->skew_ms = skew_ms;
+  a->peak_jitter_ms = peak_jitter_ms;
   a->sum_t = sum_t;
   a->sum_ts = sum_ts;
   a->sum_t2 = sum_t2;
   a->sum_tts = sum_tts;
+  s->max_skew_ms = max_skew_ms;
+  s->max_delta_ms = max_delta_ms;
+  s->min_delta_ms = min_delta_ms;
+  s->mean_delta_ms = mean_delta_ms;
+  s->max_jitter_ms = max_jitter_ms;
+  s->min_jitter_ms = min_jitter_ms;
+  s->mean_jitter_ms = mean_jitter_ms;
+  s->clock_rate = clock_rate;
+  s->last_frame = packets[i - 1].frame;
+  s->last_ns = packets[i - 1].arrival_ns;
+  a->have_min_delta = have_min_delta;
+  a->have_min_jitter = have_min_jitter;
   a->payload_bytes_after_first = payload_bytes;
+  return i;
+}
+
+/* Feeds packets[0..n): runs of usual packets in feed_usual's loop, the rest one by one. */
+static void
+feed_all (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  gsize i = 0;
+
+  while (i < n)
+    {
+      i += feed_usual (a, packets + i, n - i, clocks);
+      if (i < n)
+        feed_one (a, &packets[i++], clocks);
+    }
 }
 
 void
 cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
 {
-  analyser_run (a, p, 1, clocks);
+  feed_one (a, p, clocks);
 }
 
 static void
@@ -524,8 +639,8 @@ cs_rtp_analyser_get_stats (const CsRtpAnalyser *a, CsRtpStats *out)
 }
 
 void
-cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
-                      CsRtpStats *out)
+cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                            CsRtpStats *out, CsRtpMarks *marks)
 {
   CsRtpAnalyser a;
   guint8 seen[65536 / 8]; /* on the stack: a heap window costs more than a short stream */
@@ -533,9 +648,29 @@ cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *
   cs_rtp_analyser_init (&a);
   memset (seen, 0, sizeof seen);
   a.seen = seen;
-  analyser_run (&a, packets, n, clocks);
+  if (marks != NULL)
+    {
+      marks->n_gap_frames = marks->n_order_frames = 0;
+      marks->gaps = marks->largest_gap = marks->largest_gap_frame = 0;
+      a.marks = marks;
+    }
+  feed_all (&a, packets, n, clocks);
   finish_stats (&a, out);
   if (n > 0 && !clocks->telephone_event_pt[out->payload_type]
       && clocks->clock_rate_by_pt[out->payload_type] != 0)
     out->clock_rate = clocks->clock_rate_by_pt[out->payload_type];
+  if (marks != NULL)
+    {
+      marks->max_jitter_frame = a.peak_jitter_frame;
+      marks->mixed_payload_types = a.mixed_payload_types;
+      if (marks->steps != NULL)
+        *marks->steps = a.steps;
+    }
+}
+
+void
+cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                      CsRtpStats *out)
+{
+  cs_rtp_stats_compute_marks (packets, n, clocks, out, NULL);
 }

@@ -15,6 +15,8 @@ struct _CsStream
   CsRtpClockMap clocks;
   const char *const *encoding_by_pt; /* until measured: the call's rtpmap names */
   CsRtpStats stats;
+  CsRtpMarks marks; /* the frame lists exactly sized, NULL when empty */
+  double packetisation_ms;
   CsMos mos;
   GArray *packets;
   CsStreamRtcp *rtcp; /* NULL when no RTCP reported on the stream */
@@ -28,6 +30,8 @@ cs_stream_finalize (GObject *object)
   CsStream *self = CS_STREAM (object);
 
   g_free (self->codec);
+  g_free (self->marks.gap_frames);
+  g_free (self->marks.order_frames);
   g_array_unref (self->packets);
   g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   G_OBJECT_CLASS (cs_stream_parent_class)->finalize (object);
@@ -64,14 +68,42 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
   return self;
 }
 
+/* Copies the first n frames of a mark list, NULL when there are none. */
+static guint32 *
+marks_copy (const guint32 *frames, guint n)
+{
+  return n > 0 ? g_memdup2 (frames, n * sizeof (guint32)) : NULL;
+}
+
+/* cs_mos_packetisation_ms, from the steps the stats pass counted when it can. */
+static double
+stream_packetisation_ms (CsStream *self, const CsRtpStepTable *steps, guint clock_rate)
+{
+  double ms;
+
+  if (cs_mos_packetisation_from_steps (steps, clock_rate, &ms))
+    return ms;
+  return cs_mos_packetisation_ms ((const CsRtpPacket *) self->packets->data, self->packets->len,
+                                  clock_rate);
+}
+
 void
 cs_stream_measure (CsStream *self)
 {
   const CsRtpPacket *packets = (const CsRtpPacket *) self->packets->data;
   guint n = self->packets->len;
   const char *encoding;
+  guint32 gap_frames[CS_STREAM_MARK_FRAMES], order_frames[CS_STREAM_MARK_FRAMES];
+  CsRtpStepTable steps;
 
-  cs_rtp_stats_compute (packets, n, &self->clocks, &self->stats);
+  self->marks.max_frames = CS_STREAM_MARK_FRAMES;
+  self->marks.gap_frames = gap_frames;
+  self->marks.order_frames = order_frames;
+  self->marks.steps = &steps;
+  cs_rtp_stats_compute_marks (packets, n, &self->clocks, &self->stats, &self->marks);
+  self->marks.gap_frames = marks_copy (gap_frames, self->marks.n_gap_frames);
+  self->marks.order_frames = marks_copy (order_frames, self->marks.n_order_frames);
+  self->marks.steps = NULL;
   encoding
       = self->encoding_by_pt != NULL ? self->encoding_by_pt[self->stats.payload_type & 0x7f] : NULL;
   self->encoding_by_pt = NULL;
@@ -86,7 +118,18 @@ cs_stream_measure (CsStream *self)
   else
     self->codec = g_strdup_printf ("PT %u", self->stats.payload_type);
   if (self->codec_info != NULL && self->codec_info->is_audio)
-    cs_mos_for_stream (packets, n, &self->clocks, self->codec_info, NULL, &self->mos);
+    {
+      /* One payload type throughout (the usual case): it is the most frequent one. */
+      guint8 media_pt = !self->marks.mixed_payload_types && n > 0
+                            ? packets[0].payload_type & 0x7f
+                            : cs_jitter_buffer_media_payload_type (packets, n);
+      guint clock_rate = cs_mos_clock_rate (&self->clocks, self->codec_info, media_pt);
+
+      cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
+                            stream_packetisation_ms (self, &steps, clock_rate), self->codec_info,
+                            NULL, &self->mos);
+    }
+  self->packetisation_ms = stream_packetisation_ms (self, &steps, self->stats.clock_rate);
 }
 
 void
@@ -147,6 +190,18 @@ const CsRtpStats *
 cs_stream_get_stats (CsStream *self)
 {
   return &self->stats;
+}
+
+const CsRtpMarks *
+cs_stream_get_marks (CsStream *self)
+{
+  return &self->marks;
+}
+
+double
+cs_stream_get_packetisation_ms (CsStream *self)
+{
+  return self->packetisation_ms;
 }
 
 const CsMos *
