@@ -84,12 +84,13 @@ void
 cs_findings_detect_stream (CsStream *stream, const CsFindingThresholds *t, GPtrArray *out)
 {
   const GArray *packets = cs_stream_get_packets (stream);
-  const CsRtpMarks *m = cs_stream_get_marks (stream);
-  CsRtpMarks more;
+  CsRtpMarks kept, more;
+  const CsRtpMarks *m = &kept;
   g_autofree guint32 *gap_frames = NULL, *order_frames = NULL;
 
   if (packets->len < 2)
     return;
+  cs_stream_get_marks (stream, &kept);
   /* The stream kept the first CS_STREAM_MARK_FRAMES of each list; more are asked for. */
   if (t->max_frames > m->max_frames
       && (m->n_gap_frames == m->max_frames || m->n_order_frames == m->max_frames))
