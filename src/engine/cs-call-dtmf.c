@@ -53,10 +53,16 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray *out)
 {
   const CsRtpClockMap *clocks = cs_stream_get_clock_map (stream);
   const GArray *packets = cs_stream_get_packets (stream);
-  g_autoptr (GArray) digits = g_array_new (FALSE, FALSE, sizeof (CsDtmfDigit));
-  g_autoptr (GPtrArray) frames = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr (GArray) digits = NULL;
+  g_autoptr (GPtrArray) frames = NULL;
   CsDtmfTracker tracker;
   gboolean started = FALSE;
+
+  /* The stats counted the event packets: most streams have none to look at. */
+  if (cs_stream_get_stats (stream)->telephone_event_packets == 0)
+    return;
+  digits = g_array_new (FALSE, FALSE, sizeof (CsDtmfDigit));
+  frames = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
 
   for (guint i = 0; i < packets->len; i++)
     {

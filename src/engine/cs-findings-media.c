@@ -3,52 +3,46 @@
 #include "cs-findings-private.h"
 
 #include "cs-call-private.h"
-#include "cs-rtp-series.h"
 #include "cs-sdp.h"
 
 #include <math.h>
 #include <string.h>
 
+/* The first max frames of a mark list, as a frame array. */
+static GArray *
+cs_marked_frames (const guint32 *frames, guint n, guint max)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  g_array_append_vals (out, frames, MIN (n, max));
+  return out;
+}
+
 static void
-cs_findings_stream_loss (CsStream *stream, GArray *series, const CsFindingThresholds *t,
+cs_findings_stream_loss (CsStream *stream, const CsRtpMarks *m, const CsFindingThresholds *t,
                          GPtrArray *out)
 {
   const CsRtpStats *st = cs_stream_get_stats (stream);
-  GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint gaps = 0, largest = 0;
-  guint32 largest_frame = 0;
+  GArray *frames;
   double pct = st->expected > 0 ? 100.0 * st->lost / st->expected : 0;
   CsSeverity severity = pct >= 5   ? CS_SEVERITY_ERROR
                         : pct >= 1 ? CS_SEVERITY_WARNING
                                    : CS_SEVERITY_INFO;
 
-  for (guint i = 0; i < series->len; i++)
-    {
-      const CsRtpSeriesPoint *p = &g_array_index (series, CsRtpSeriesPoint, i);
-
-      if (p->lost_before == 0)
-        continue;
-      gaps++;
-      if (p->lost_before > largest)
-        {
-          largest = p->lost_before;
-          largest_frame = p->frame;
-        }
-      if (frames->len < t->max_frames)
-        g_array_append_val (frames, p->frame);
-    }
-  if (st->lost > 0)
-    cs_findings_add (out, CS_FINDING_LOSS_BURST, severity, cs_stream_get_call_number (stream),
-                     cs_stream_get_id (stream), frames,
-                     "%d of %u packets lost (%.1f%%) in %u gap%s; the largest, %u packet%s, "
-                     "ends at frame %u",
-                     st->lost, st->expected, pct, gaps, gaps == 1 ? "" : "s", largest,
-                     largest == 1 ? "" : "s", largest_frame);
+  if (st->lost <= 0)
+    return;
+  frames = cs_marked_frames (m->gap_frames, m->n_gap_frames, t->max_frames);
+  cs_findings_add (out, CS_FINDING_LOSS_BURST, severity, cs_stream_get_call_number (stream),
+                   cs_stream_get_id (stream), frames,
+                   "%d of %u packets lost (%.1f%%) in %u gap%s; the largest, %u packet%s, "
+                   "ends at frame %u",
+                   st->lost, st->expected, pct, m->gaps, m->gaps == 1 ? "" : "s", m->largest_gap,
+                   m->largest_gap == 1 ? "" : "s", m->largest_gap_frame);
   g_array_unref (frames);
 }
 
 static void
-cs_findings_stream_timing (CsStream *stream, GArray *series, const CsFindingThresholds *t,
+cs_findings_stream_timing (CsStream *stream, const CsRtpMarks *m, const CsFindingThresholds *t,
                            GPtrArray *out)
 {
   const CsRtpStats *st = cs_stream_get_stats (stream);
@@ -57,19 +51,8 @@ cs_findings_stream_timing (CsStream *stream, GArray *series, const CsFindingThre
 
   if (st->max_jitter_ms > t->high_jitter_ms)
     {
-      guint32 frame = 0;
-      double best = -1;
+      GArray *frames = cs_frames_new (m->max_jitter_frame, 0);
 
-      for (guint i = 0; i < series->len; i++)
-        {
-          const CsRtpSeriesPoint *p = &g_array_index (series, CsRtpSeriesPoint, i);
-          if (p->jitter_ms > best)
-            {
-              best = p->jitter_ms;
-              frame = p->frame;
-            }
-        }
-      GArray *frames = cs_frames_new (frame, 0);
       cs_findings_add (out, CS_FINDING_HIGH_JITTER,
                        st->max_jitter_ms > 2 * t->high_jitter_ms ? CS_SEVERITY_ERROR
                                                                  : CS_SEVERITY_WARNING,
@@ -88,15 +71,8 @@ cs_findings_stream_timing (CsStream *stream, GArray *series, const CsFindingThre
     }
   if (st->sequence_errors > 0)
     {
-      GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+      GArray *frames = cs_marked_frames (m->order_frames, m->n_order_frames, t->max_frames);
 
-      for (guint i = 0; i < series->len && frames->len < t->max_frames; i++)
-        {
-          const CsRtpSeriesPoint *p = &g_array_index (series, CsRtpSeriesPoint, i);
-          if (p->flags
-              & (CS_RTP_SERIES_SEQ_ERROR | CS_RTP_SERIES_DUPLICATE | CS_RTP_SERIES_OUT_OF_ORDER))
-            g_array_append_val (frames, p->frame);
-        }
       cs_findings_add (out, CS_FINDING_SEQUENCE_ERRORS, CS_SEVERITY_WARNING, call, id, frames,
                        "%u sequence errors (%u duplicates, %u out of order)", st->sequence_errors,
                        st->duplicates, st->out_of_order);
@@ -108,15 +84,29 @@ void
 cs_findings_detect_stream (CsStream *stream, const CsFindingThresholds *t, GPtrArray *out)
 {
   const GArray *packets = cs_stream_get_packets (stream);
-  g_autoptr (GArray) series = NULL;
+  CsRtpMarks kept, more;
+  const CsRtpMarks *m = &kept;
+  g_autofree guint32 *gap_frames = NULL, *order_frames = NULL;
 
   if (packets->len < 2)
     return;
-  series = cs_rtp_series_compute ((const CsRtpPacket *) packets->data, packets->len,
-                                  cs_stream_get_clock_map (stream),
-                                  cs_stream_get_stats (stream)->first_ns);
-  cs_findings_stream_loss (stream, series, t, out);
-  cs_findings_stream_timing (stream, series, t, out);
+  cs_stream_get_marks (stream, &kept);
+  /* The stream kept the first CS_STREAM_MARK_FRAMES of each list; more are asked for. */
+  if (t->max_frames > m->max_frames
+      && (m->n_gap_frames == m->max_frames || m->n_order_frames == m->max_frames))
+    {
+      CsRtpStats stats;
+
+      more.max_frames = MIN (t->max_frames, packets->len); /* no list is longer */
+      more.steps = NULL;
+      more.gap_frames = gap_frames = g_new (guint32, more.max_frames);
+      more.order_frames = order_frames = g_new (guint32, more.max_frames);
+      cs_rtp_stats_compute_marks ((const CsRtpPacket *) packets->data, packets->len,
+                                  cs_stream_get_clock_map (stream), &stats, &more);
+      m = &more;
+    }
+  cs_findings_stream_loss (stream, m, t, out);
+  cs_findings_stream_timing (stream, m, t, out);
 }
 
 /* ---- per call ---- */
@@ -296,8 +286,7 @@ cs_findings_call_sdp (CsCall *call, GPtrArray *streams, const CsFindingThreshold
         }
       if (sdp.ptime > 0 && st->clock_rate > 0 && packets->len > 2)
         {
-          double measured = cs_mos_packetisation_ms ((const CsRtpPacket *) packets->data,
-                                                     packets->len, st->clock_rate);
+          double measured = cs_stream_get_packetisation_ms (s);
           if (measured > 0 && fabs (measured - sdp.ptime) > t->ptime_tolerance * sdp.ptime)
             {
               GArray *frames = cs_frames_new (st->first_frame, 0);

@@ -50,6 +50,10 @@ typedef enum
   CS_JITTER_BUFFER_AUX, /* another payload type (CN, telephone-event): passed through */
 } CsJitterBufferVerdict;
 
+/* The payload type the buffer judges: the most frequent one; on a tie the first packet's,
+ * else the lowest. */
+guint8 cs_jitter_buffer_media_payload_type (const CsRtpPacket *packets, gsize n);
+
 void cs_jitter_buffer_emulate (const CsRtpPacket *packets, gsize n, guint clock_rate,
                                const CsJitterBufferConfig *cfg, CsJitterBufferResult *out);
 
@@ -57,5 +61,10 @@ void cs_jitter_buffer_emulate (const CsRtpPacket *packets, gsize n, guint clock_
 void cs_jitter_buffer_emulate_verdicts (const CsRtpPacket *packets, gsize n, guint clock_rate,
                                         const CsJitterBufferConfig *cfg, guint8 *verdicts,
                                         CsJitterBufferResult *out);
+
+/* Same, judging media_pt (as cs_jitter_buffer_media_payload_type would find it). */
+void cs_jitter_buffer_emulate_media (const CsRtpPacket *packets, gsize n, guint8 media_pt,
+                                     guint clock_rate, const CsJitterBufferConfig *cfg,
+                                     guint8 *verdicts, CsJitterBufferResult *out);
 
 G_END_DECLS

@@ -48,42 +48,99 @@ cs_mos_compute (const CsCodecInfo *codec, double ppl_percent, double burst_ratio
 }
 
 static int
-compare_double (const void *a, const void *b)
+compare_u32 (const void *a, const void *b)
 {
-  double x = *(const double *) a, y = *(const double *) b;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
 
   return x < y ? -1 : x > y;
+}
+
+/* Timestamp steps that count: consecutive sequence numbers, same payload type, forward
+ * by less than a quarter second. */
+static inline gboolean
+packetisation_step (const CsRtpPacket *prev, const CsRtpPacket *p, guint clock_rate, guint32 *step)
+{
+  *step = p->timestamp - prev->timestamp;
+  return (guint16) (p->seq - prev->seq) == 1 && p->payload_type == prev->payload_type && *step > 0
+         && *step < clock_rate / 4;
+}
+
+/* The step of rank k (0-based, ascending) among the steps that count, by sorting them
+ * all: for streams whose steps take too many values for a step table. */
+static guint32
+packetisation_step_by_sorting (const CsRtpPacket *packets, gsize n, guint clock_rate, gsize k)
+{
+  guint32 *steps = g_new (guint32, n), result;
+  gsize count = 0;
+
+  for (gsize i = 1; i < n; i++)
+    if (packetisation_step (&packets[i - 1], &packets[i], clock_rate, &steps[count]))
+      count++;
+  qsort (steps, count, sizeof (guint32), compare_u32);
+  result = steps[k];
+  g_free (steps);
+  return result;
+}
+
+gboolean
+cs_mos_packetisation_from_steps (const CsRtpStepTable *steps, guint clock_rate, double *out_ms)
+{
+  guint32 limit = clock_rate / 4, median = 0;
+  guint64 count = 0, below = 0;
+  gboolean taken[CS_RTP_STEP_TABLE_SIZE] = { FALSE };
+
+  if (steps->overflow)
+    return FALSE;
+  *out_ms = 20.0;
+  for (guint i = 0; i < steps->n_values; i++)
+    if (steps->value[i] < limit)
+      count += steps->count[i];
+  if (count == 0)
+    return TRUE;
+  /* The median: the smallest step with more than count / 2 steps at or below it. */
+  while (below <= count / 2)
+    {
+      guint best = G_MAXUINT;
+
+      for (guint i = 0; i < steps->n_values; i++)
+        if (!taken[i] && steps->value[i] < limit
+            && (best == G_MAXUINT || steps->value[i] < steps->value[best]))
+          best = i;
+      taken[best] = TRUE;
+      below += steps->count[best];
+      median = steps->value[best];
+    }
+  *out_ms = median * 1000.0 / clock_rate;
+  return TRUE;
 }
 
 double
 cs_mos_packetisation_ms (const CsRtpPacket *packets, gsize n, guint clock_rate)
 {
-  double *steps, result = 20.0;
+  CsRtpStepTable steps;
   gsize count = 0;
+  double ms;
 
   if (n < 2 || clock_rate == 0)
-    return result;
-  steps = g_new (double, n);
+    return 20.0;
+  cs_rtp_step_table_init (&steps);
   for (gsize i = 1; i < n; i++)
     {
-      guint32 ts_step = packets[i].timestamp - packets[i - 1].timestamp;
+      guint32 step;
 
-      if ((guint16) (packets[i].seq - packets[i - 1].seq) == 1
-          && packets[i].payload_type == packets[i - 1].payload_type && ts_step > 0
-          && ts_step < clock_rate / 4)
-        steps[count++] = ts_step * 1000.0 / clock_rate;
+      if (packetisation_step (&packets[i - 1], &packets[i], clock_rate, &step))
+        {
+          cs_rtp_step_table_count (&steps, step);
+          count++;
+        }
     }
-  if (count > 0)
-    {
-      qsort (steps, count, sizeof (double), compare_double);
-      result = steps[count / 2];
-    }
-  g_free (steps);
-  return result;
+  if (cs_mos_packetisation_from_steps (&steps, clock_rate, &ms))
+    return ms;
+  return packetisation_step_by_sorting (packets, n, clock_rate, count / 2) * 1000.0 / clock_rate;
 }
 
-static guint
-stream_clock_rate (const CsRtpClockMap *clocks, const CsCodecInfo *codec, guint8 pt)
+guint
+cs_mos_clock_rate (const CsRtpClockMap *clocks, const CsCodecInfo *codec, guint8 pt)
 {
   if (clocks != NULL && clocks->clock_rate_by_pt[pt & 0x7f] != 0)
     return clocks->clock_rate_by_pt[pt & 0x7f];
@@ -91,12 +148,12 @@ stream_clock_rate (const CsRtpClockMap *clocks, const CsCodecInfo *codec, guint8
 }
 
 void
-cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
-                   const CsCodecInfo *codec, const CsJitterBufferConfig *jb, CsMos *out)
+cs_mos_for_stream_at (const CsRtpPacket *packets, gsize n, guint8 media_pt, guint clock_rate,
+                      double packetisation_ms, const CsCodecInfo *codec,
+                      const CsJitterBufferConfig *jb, CsMos *out)
 {
   CsJitterBufferConfig default_jb;
   CsJitterBufferResult result;
-  guint clock_rate;
   double delay_ms;
 
   if (jb == NULL)
@@ -104,13 +161,21 @@ cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clo
       cs_jitter_buffer_config_init_default (&default_jb);
       jb = &default_jb;
     }
-  cs_jitter_buffer_emulate (packets, n, 0, jb, &result); /* finds the media payload type */
-  clock_rate = stream_clock_rate (clocks, codec, result.media_payload_type);
-  cs_jitter_buffer_emulate (packets, n, clock_rate, jb, &result);
-
-  delay_ms = (jb->kind == CS_JITTER_BUFFER_OFF ? 0.0 : jb->delay_ms)
-             + cs_mos_packetisation_ms (packets, n, clock_rate) + CS_MOS_NETWORK_DELAY_MS;
+  cs_jitter_buffer_emulate_media (packets, n, media_pt, clock_rate, jb, NULL, &result);
+  delay_ms = (jb->kind == CS_JITTER_BUFFER_OFF ? 0.0 : jb->delay_ms) + packetisation_ms
+             + CS_MOS_NETWORK_DELAY_MS;
   cs_mos_compute (codec, result.effective_loss_pct, result.burst_ratio, delay_ms, out);
+}
+
+void
+cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                   const CsCodecInfo *codec, const CsJitterBufferConfig *jb, CsMos *out)
+{
+  guint8 media_pt = cs_jitter_buffer_media_payload_type (packets, n);
+  guint clock_rate = cs_mos_clock_rate (clocks, codec, media_pt);
+
+  cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
+                        cs_mos_packetisation_ms (packets, n, clock_rate), codec, jb, out);
 }
 
 GArray *

@@ -40,11 +40,23 @@ double cs_mos_delay_impairment (double one_way_delay_ms);
 /* Typical timestamp step between consecutive packets of the main payload type, in ms
  * (median); 20 when it cannot be told. */
 double cs_mos_packetisation_ms (const CsRtpPacket *packets, gsize n, guint clock_rate);
+/* The same from a stream's step table (cs_rtp_stats_compute_marks); FALSE when the table
+ * overflowed and only the packets can tell. */
+gboolean cs_mos_packetisation_from_steps (const CsRtpStepTable *steps, guint clock_rate,
+                                          double *out_ms);
 
 /* Stream → MOS: loss after the jitter buffer (jb NULL = fixed 50 ms); delay =
  * buffer delay + packetisation + CS_MOS_NETWORK_DELAY_MS. */
 void cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                         const CsCodecInfo *codec, const CsJitterBufferConfig *jb, CsMos *out);
+/* The clock rate cs_mos_for_stream judges at: the media payload type's
+ * (cs_jitter_buffer_media_payload_type), else the codec's, else 8000. */
+guint cs_mos_clock_rate (const CsRtpClockMap *clocks, const CsCodecInfo *codec, guint8 media_pt);
+/* cs_mos_for_stream with the media payload type, its clock rate and
+ * cs_mos_packetisation_ms at that rate already known. */
+void cs_mos_for_stream_at (const CsRtpPacket *packets, gsize n, guint8 media_pt, guint clock_rate,
+                           double packetisation_ms, const CsCodecInfo *codec,
+                           const CsJitterBufferConfig *jb, CsMos *out);
 
 typedef struct
 {

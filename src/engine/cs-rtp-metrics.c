@@ -84,6 +84,19 @@ cs_rtp_clock_map_set_rtpmap (CsRtpClockMap *map, guint payload_type, const char 
   map->clock_rate_by_pt[payload_type] = clock_rate;
 }
 
+/* cs_rtp_extend_seq (cs-rtp.c) inlined: it runs once per packet. */
+static inline guint32
+extend_seq (guint32 reference, guint16 raw)
+{
+  guint32 seq = (reference & 0xffff0000u) | raw;
+
+  if (seq + 0x8000u < reference)
+    seq += 0x10000u;
+  else if (reference + 0x8000u < seq && seq >= 0x10000u)
+    seq -= 0x10000u;
+  return seq;
+}
+
 static inline gboolean
 seen_get (const guint8 *seen, guint16 seq)
 {
@@ -91,18 +104,62 @@ seen_get (const guint8 *seen, guint16 seq)
 }
 
 static inline void
-seen_set (guint8 *seen, guint16 seq, gboolean on)
+seen_set (guint8 *seen, guint16 seq)
 {
-  if (on)
-    seen[seq >> 3] |= (guint8) (1u << (seq & 7));
-  else
-    seen[seq >> 3] &= (guint8) ~(1u << (seq & 7));
+  seen[seq >> 3] |= (guint8) (1u << (seq & 7));
+}
+
+/* Clears the bits of extended sequence numbers [from, to) (to − from < 65536): whole
+ * bytes where it can, since a forward jump may span most of the window. */
+static void
+seen_clear_range (guint8 *seen, guint32 from, guint32 to)
+{
+  guint32 s = from;
+
+  for (; s < to && (s & 7) != 0; s++)
+    seen[(s & 0xffff) >> 3] &= (guint8) ~(1u << (s & 7));
+  for (; s < to && to - s >= 8; s += 8)
+    seen[(s & 0xffff) >> 3] = 0;
+  for (; s < to; s++)
+    seen[(s & 0xffff) >> 3] &= (guint8) ~(1u << (s & 7));
+}
+
+void
+cs_rtp_step_table_init (CsRtpStepTable *t)
+{
+  t->n_values = t->last = 0;
+  t->value[0] = 0; /* matches no step: steps are > 0 */
+  t->count[0] = 0;
+  t->overflow = FALSE;
+}
+
+void
+cs_rtp_step_table_add (CsRtpStepTable *t, guint32 step)
+{
+  guint i;
+
+  for (i = 0; i < t->n_values && t->value[i] != step; i++)
+    ;
+  if (i == t->n_values)
+    {
+      if (t->n_values == CS_RTP_STEP_TABLE_SIZE)
+        {
+          t->overflow = TRUE;
+          return;
+        }
+      t->value[i] = step;
+      t->count[i] = 0;
+      t->n_values++;
+    }
+  t->count[i]++;
+  t->last = i;
 }
 
 void
 cs_rtp_analyser_init (CsRtpAnalyser *a)
 {
   memset (a, 0, sizeof *a);
+  cs_rtp_step_table_init (&a->steps);
 }
 
 void
@@ -122,10 +179,10 @@ track_order (CsRtpAnalyser *a, guint16 seq)
   if (!a->started)
     {
       a->max_ext_seq = 0x10000u + seq;
-      seen_set (a->seen, seq, TRUE);
+      seen_set (a->seen, seq);
       return;
     }
-  ext = cs_rtp_extend_seq (a->max_ext_seq, seq);
+  ext = extend_seq (a->max_ext_seq, seq);
   if (ext > a->max_ext_seq)
     {
       guint32 advance = ext - a->max_ext_seq;
@@ -134,10 +191,9 @@ track_order (CsRtpAnalyser *a, guint16 seq)
       if (advance >= 65536)
         memset (a->seen, 0, 65536 / 8);
       else
-        for (guint32 s = a->max_ext_seq + 1; s <= ext; s++)
-          seen_set (a->seen, (guint16) s, FALSE);
+        seen_clear_range (a->seen, a->max_ext_seq + 1, ext);
       a->max_ext_seq = ext;
-      seen_set (a->seen, seq, TRUE);
+      seen_set (a->seen, seq);
     }
   else if (seen_get (a->seen, seq))
     {
@@ -148,7 +204,7 @@ track_order (CsRtpAnalyser *a, guint16 seq)
     {
       a->flags |= CS_RTP_STEP_OUT_OF_ORDER;
       a->stats.out_of_order++;
-      seen_set (a->seen, seq, TRUE);
+      seen_set (a->seen, seq);
     }
 }
 
@@ -170,15 +226,39 @@ feed_first (CsRtpAnalyser *a, const CsRtpPacket *p)
   a->stats.payload_type = p->payload_type;
   a->stats.first_frame = p->frame;
   a->stats.first_ns = p->arrival_ns;
+  a->peak_jitter_ms = 0.0;
+  a->peak_jitter_frame = p->frame;
 }
 
-void
-cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
+/* Notes a packet after a gap, or out of sequence, in the marks. */
+static void
+mark (CsRtpMarks *marks, guint32 frame, guint32 lost_before, guint flags)
+{
+  if (lost_before > 0)
+    {
+      marks->gaps++;
+      if (lost_before > marks->largest_gap)
+        {
+          marks->largest_gap = lost_before;
+          marks->largest_gap_frame = frame;
+        }
+      if (marks->n_gap_frames < marks->max_frames)
+        marks->gap_frames[marks->n_gap_frames++] = frame;
+    }
+  if ((flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_DUPLICATE | CS_RTP_STEP_OUT_OF_ORDER))
+      && marks->n_order_frames < marks->max_frames)
+    marks->order_frames[marks->n_order_frames++] = frame;
+}
+
+/* One packet, any packet: the recurrence as Wireshark writes it. */
+static void
+feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
 {
   guint8 pt = p->payload_type & 0x7f;
   double now_ms;
   guint clock_rate;
   gboolean in_time_sequence;
+  guint32 step;
 
   a->flags = 0;
   a->lost_before = 0;
@@ -198,8 +278,18 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
     {
       feed_first (a, p);
       a->started = TRUE;
+      a->prev_seq = p->seq;
+      a->prev_timestamp = p->timestamp;
       return;
     }
+
+  /* timestamp steps between neighbours (packetisation) */
+  step = p->timestamp - a->prev_timestamp;
+  if ((guint16) (p->seq - a->prev_seq) == 1 && p->payload_type == a->pt && step > 0)
+    cs_rtp_step_table_count (&a->steps, step);
+  a->prev_seq = p->seq;
+  a->prev_timestamp = p->timestamp;
+
   a->payload_bytes_after_first += p->payload_len;
   now_ms = (double) (p->arrival_ns - a->first_ns) / 1e6;
 
@@ -246,10 +336,13 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
 
   if (clocks->comfort_noise_pt[pt])
     a->flags |= CS_RTP_STEP_PT_CN;
-  if (clocks->comfort_noise_pt[a->pt])
+  if (clocks->comfort_noise_pt[a->pt & 0x7f])
     a->flags |= CS_RTP_STEP_FOLLOW_PT_CN;
   if (pt != a->pt)
-    a->flags |= CS_RTP_STEP_PT_CHANGE;
+    {
+      a->flags |= CS_RTP_STEP_PT_CHANGE;
+      a->mixed_payload_types = TRUE;
+    }
   a->pt = pt;
 
   if (clocks->telephone_event_pt[pt])
@@ -277,6 +370,11 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
               = (15.0 * a->jitter_ms + fabs (now_ms - (a->time_ms + (nominal - a->last_nominal))))
                 / 16.0;
           a->last_nominal = nominal;
+          if (a->jitter_ms > a->peak_jitter_ms)
+            {
+              a->peak_jitter_ms = a->jitter_ms;
+              a->peak_jitter_frame = p->frame;
+            }
           a->skew_ms = nominal - arrival;
           if (fabs (a->skew_ms) > fabs (a->stats.max_skew_ms))
             a->stats.max_skew_ms = a->skew_ms;
@@ -336,6 +434,168 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
   a->total_nr++;
   if (a->flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_WRONG_TIMESTAMP))
     a->stats.problem = TRUE;
+  if (a->marks != NULL)
+    mark (a->marks, p->frame, a->lost_before, a->flags);
+}
+
+/* GCC's SLP vectoriser pairs feed_usual's doubles into vectors and spends more shuffling
+ * them than it saves (−15 % instructions without it). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CS_NO_SLP_VECTORIZE __attribute__ ((optimize ("no-tree-slp-vectorize")))
+#else
+#define CS_NO_SLP_VECTORIZE
+#endif
+
+/* The usual packet, fed in a loop that keeps the state in registers: the next sequence
+ * number (below the top of the extended range, where extending it gives max_ext + 1), in
+ * time, the same payload type as the last packet (also the registered one, neither comfort
+ * noise nor an event, with a clock of at least 1000 Hz), no marker. For such a packet
+ * feed_one only does what this loop does. Returns how many packets it fed (maybe 0). */
+CS_NO_SLP_VECTORIZE static gsize
+feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  guint8 pt = a->pt;
+  guint clock_rate;
+  double clock_khz;
+  guint8 *seen = a->seen;
+  guint32 max_ext = a->max_ext_seq, first_timestamp = a->first_timestamp;
+  guint16 start_seq = a->start_seq, prev_seq = a->prev_seq;
+  guint32 prev_timestamp = a->prev_timestamp, total_nr = a->total_nr;
+  gboolean under = a->under;
+  gint64 first_ns = a->first_ns;
+  double time_ms = a->time_ms, jitter_ms = a->jitter_ms, last_nominal = a->last_nominal;
+  double delta_ms = a->delta_ms, skew_ms = a->skew_ms;
+  double peak_jitter_ms = a->peak_jitter_ms;
+  double sum_t = a->sum_t, sum_ts = a->sum_ts, sum_t2 = a->sum_t2, sum_tts = a->sum_tts;
+  CsRtpStats *s = &a->stats;
+  double max_skew_ms = s->max_skew_ms, max_delta_ms = s->max_delta_ms;
+  double min_delta_ms = s->min_delta_ms, mean_delta_ms = s->mean_delta_ms;
+  double max_jitter_ms = s->max_jitter_ms, min_jitter_ms = s->min_jitter_ms;
+  double mean_jitter_ms = s->mean_jitter_ms;
+  gboolean have_min_delta = a->have_min_delta, have_min_jitter = a->have_min_jitter;
+  guint64 payload_bytes = a->payload_bytes_after_first;
+  gsize i;
+
+  if (!a->started || pt > 127 || pt != a->reg_pt || clocks->comfort_noise_pt[pt]
+      || clocks->telephone_event_pt[pt] || clocks->clock_rate_by_pt[pt] / 1000 == 0
+      || a->last_seq != (guint16) max_ext)
+    return 0;
+  clock_rate = clocks->clock_rate_by_pt[pt];
+  clock_khz = (double) (clock_rate / 1000);
+
+  for (i = 0; i < n; i++)
+    {
+      const CsRtpPacket *p = &packets[i];
+      guint16 seq = p->seq;
+      guint32 step = p->timestamp - prev_timestamp;
+      double now_ms, nominal;
+
+      /* last_seq follows max_ext here, so seq ≠ 0 is Wireshark's last_seq + 1 == seq */
+      if (p->payload_type != pt || (p->flags & CS_RTP_FLAG_MARKER) || seq != (guint16) (max_ext + 1)
+          || seq == 0 || max_ext >= 0xffff0000u
+          || (guint32) (p->timestamp - first_timestamp) >= 0x80000000u
+          || (seq < start_seq) != under)
+        break;
+
+      max_ext++;
+      seen_set (seen, seq);
+      if ((guint16) (seq - prev_seq) == 1 && step > 0)
+        cs_rtp_step_table_count (&a->steps, step);
+      prev_seq = seq;
+      prev_timestamp = p->timestamp;
+      payload_bytes += p->payload_len;
+
+      now_ms = (double) (p->arrival_ns - first_ns) / 1e6;
+      delta_ms = now_ms - time_ms;
+      nominal = (double) (guint32) (p->timestamp - first_timestamp) / clock_khz;
+      jitter_ms = (15.0 * jitter_ms + fabs (now_ms - (time_ms + (nominal - last_nominal)))) / 16.0;
+      last_nominal = nominal;
+      if (jitter_ms > peak_jitter_ms)
+        {
+          peak_jitter_ms = jitter_ms;
+          a->peak_jitter_frame = p->frame;
+        }
+      skew_ms = nominal - now_ms; /* arrival = now_ms − start_time_ms, which is always 0 */
+      if (fabs (skew_ms) > fabs (max_skew_ms))
+        max_skew_ms = skew_ms;
+      sum_t += now_ms;
+      sum_ts += nominal;
+      sum_t2 += now_ms * now_ms;
+      sum_tts += now_ms * nominal;
+
+      if (delta_ms > max_delta_ms)
+        {
+          max_delta_ms = delta_ms;
+          s->max_delta_frame = p->frame;
+        }
+      if (!have_min_delta || delta_ms < min_delta_ms)
+        min_delta_ms = delta_ms;
+      have_min_delta = TRUE;
+      mean_delta_ms = (mean_delta_ms * (total_nr - 1) + delta_ms) / total_nr;
+      if (jitter_ms > max_jitter_ms)
+        max_jitter_ms = jitter_ms;
+      mean_jitter_ms = (mean_jitter_ms * (total_nr - 1) + jitter_ms) / total_nr;
+      if (!have_min_jitter || jitter_ms < min_jitter_ms)
+        min_jitter_ms = jitter_ms;
+      have_min_jitter = TRUE;
+
+      time_ms = now_ms;
+      total_nr++;
+    }
+  if (i == 0)
+    return 0;
+
+  a->flags = 0;
+  a->lost_before = 0;
+  a->max_ext_seq = max_ext;
+  a->last_seq = a->stop_seq = prev_seq;
+  a->prev_seq = prev_seq;
+  a->prev_timestamp = prev_timestamp;
+  a->total_nr = total_nr;
+  a->time_ms = time_ms;
+  a->jitter_ms = jitter_ms;
+  a->last_nominal = last_nominal;
+  a->delta_ms = delta_ms;
+  a->skew_ms = skew_ms;
+  a->peak_jitter_ms = peak_jitter_ms;
+  a->sum_t = sum_t;
+  a->sum_ts = sum_ts;
+  a->sum_t2 = sum_t2;
+  a->sum_tts = sum_tts;
+  s->max_skew_ms = max_skew_ms;
+  s->max_delta_ms = max_delta_ms;
+  s->min_delta_ms = min_delta_ms;
+  s->mean_delta_ms = mean_delta_ms;
+  s->max_jitter_ms = max_jitter_ms;
+  s->min_jitter_ms = min_jitter_ms;
+  s->mean_jitter_ms = mean_jitter_ms;
+  s->clock_rate = clock_rate;
+  s->last_frame = packets[i - 1].frame;
+  s->last_ns = packets[i - 1].arrival_ns;
+  a->have_min_delta = have_min_delta;
+  a->have_min_jitter = have_min_jitter;
+  a->payload_bytes_after_first = payload_bytes;
+  return i;
+}
+
+/* Feeds packets[0..n): runs of usual packets in feed_usual's loop, the rest one by one. */
+static void
+feed_all (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  gsize i = 0;
+
+  while (i < n)
+    {
+      i += feed_usual (a, packets + i, n - i, clocks);
+      if (i < n)
+        feed_one (a, &packets[i++], clocks);
+    }
+}
+
+void
+cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
+{
+  feed_one (a, p, clocks);
 }
 
 static void
@@ -379,17 +639,38 @@ cs_rtp_analyser_get_stats (const CsRtpAnalyser *a, CsRtpStats *out)
 }
 
 void
-cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
-                      CsRtpStats *out)
+cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                            CsRtpStats *out, CsRtpMarks *marks)
 {
   CsRtpAnalyser a;
+  guint8 seen[65536 / 8]; /* on the stack: a heap window costs more than a short stream */
 
   cs_rtp_analyser_init (&a);
-  for (gsize i = 0; i < n; i++)
-    cs_rtp_analyser_feed (&a, &packets[i], clocks);
+  memset (seen, 0, sizeof seen);
+  a.seen = seen;
+  if (marks != NULL)
+    {
+      marks->n_gap_frames = marks->n_order_frames = 0;
+      marks->gaps = marks->largest_gap = marks->largest_gap_frame = 0;
+      a.marks = marks;
+    }
+  feed_all (&a, packets, n, clocks);
   finish_stats (&a, out);
   if (n > 0 && !clocks->telephone_event_pt[out->payload_type]
       && clocks->clock_rate_by_pt[out->payload_type] != 0)
     out->clock_rate = clocks->clock_rate_by_pt[out->payload_type];
-  cs_rtp_analyser_clear (&a);
+  if (marks != NULL)
+    {
+      marks->max_jitter_frame = a.peak_jitter_frame;
+      marks->mixed_payload_types = a.mixed_payload_types;
+      if (marks->steps != NULL)
+        *marks->steps = a.steps;
+    }
+}
+
+void
+cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                      CsRtpStats *out)
+{
+  cs_rtp_stats_compute_marks (packets, n, clocks, out, NULL);
 }

@@ -52,6 +52,51 @@ typedef struct
 void cs_rtp_stats_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                            CsRtpStats *out);
 
+/* Timestamp steps > 0 between packets next to each other in capture order with consecutive
+ * sequence numbers and the same payload type, counted per distinct value: a stream's steps
+ * take one or a few values (its packet length, a talkspurt's gap, an event's duration). */
+#define CS_RTP_STEP_TABLE_SIZE 16
+typedef struct
+{
+  guint32 value[CS_RTP_STEP_TABLE_SIZE], count[CS_RTP_STEP_TABLE_SIZE];
+  guint n_values;
+  guint last;        /* the index counted last */
+  gboolean overflow; /* a step found no room: the table is incomplete */
+} CsRtpStepTable;
+
+void cs_rtp_step_table_init (CsRtpStepTable *t);
+void cs_rtp_step_table_add (CsRtpStepTable *t, guint32 step);
+/* Counts a step, most often the one counted last. */
+static inline void
+cs_rtp_step_table_count (CsRtpStepTable *t, guint32 step)
+{
+  if (t->value[t->last] == step)
+    t->count[t->last]++;
+  else
+    cs_rtp_step_table_add (t, step);
+}
+
+/* Where a stream's problems are, for findings, collected in the same pass as the stats.
+ * The caller sets max_frames and the two buffers (max_frames entries each). */
+typedef struct
+{
+  guint max_frames;
+  guint32 *gap_frames;   /* the first packets after skipped sequence numbers */
+  guint32 *order_frames; /* the first sequence errors, duplicates and reordered packets */
+  guint n_gap_frames, n_order_frames;
+  guint32 gaps;                 /* packets after skipped sequence numbers */
+  guint32 largest_gap;          /* most sequence numbers skipped at once … */
+  guint32 largest_gap_frame;    /* … first just before this packet */
+  guint32 max_jitter_frame;     /* the first packet at which the running jitter peaked */
+  gboolean mixed_payload_types; /* a packet's payload type differs from the first's */
+  CsRtpStepTable *steps;        /* set by the caller: where to count the timestamp steps, or NULL */
+} CsRtpMarks;
+
+/* cs_rtp_stats_compute, and marks (may be NULL) as the per-packet steps
+ * (CS_RTP_STEP_*, lost_before, jitter_ms) would give them. */
+void cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                                 CsRtpStats *out, CsRtpMarks *marks);
+
 /* The per-packet recurrence behind cs_rtp_stats_compute, for graphs and for
  * incremental (live) use. Feed packets of ONE stream in capture order. */
 #define CS_RTP_STEP_FIRST (1u << 0)
@@ -94,6 +139,14 @@ typedef struct
   /* own reorder/duplicate detection (Wireshark does not separate them) */
   guint32 max_ext_seq;
   guint8 *seen; /* 65536-bit window keyed by raw seq */
+  /* what cs_rtp_stats_compute_marks reports beyond the stats */
+  CsRtpMarks *marks; /* NULL but during cs_rtp_stats_compute_marks */
+  double peak_jitter_ms;
+  guint32 peak_jitter_frame;
+  guint16 prev_seq; /* of the packet fed last */
+  guint32 prev_timestamp;
+  gboolean mixed_payload_types;
+  CsRtpStepTable steps;
 } CsRtpAnalyser;
 
 void cs_rtp_analyser_init (CsRtpAnalyser *a);

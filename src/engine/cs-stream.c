@@ -3,6 +3,8 @@
 
 #include "cs-stream-rtcp.h"
 
+#include <string.h>
+
 struct _CsStream
 {
   GObject parent_instance;
@@ -15,6 +17,9 @@ struct _CsStream
   CsRtpClockMap clocks;
   const char *const *encoding_by_pt; /* until measured: the call's rtpmap names */
   CsRtpStats stats;
+  CsRtpMarks *marks; /* one block with its frame lists; NULL without gaps nor order problems */
+  guint32 max_jitter_frame;
+  double packetisation_ms;
   CsMos mos;
   GArray *packets;
   CsStreamRtcp *rtcp; /* NULL when no RTCP reported on the stream */
@@ -28,6 +33,7 @@ cs_stream_finalize (GObject *object)
   CsStream *self = CS_STREAM (object);
 
   g_free (self->codec);
+  g_free (self->marks);
   g_array_unref (self->packets);
   g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   G_OBJECT_CLASS (cs_stream_parent_class)->finalize (object);
@@ -64,14 +70,53 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
   return self;
 }
 
+/* The marks of a stream with gaps or order problems, in one block with their frame lists
+ * (most streams have neither and keep nothing). */
+static CsRtpMarks *
+marks_keep (const CsRtpMarks *marks)
+{
+  gsize frames = marks->n_gap_frames + marks->n_order_frames;
+  CsRtpMarks *kept;
+
+  if (frames == 0)
+    return NULL;
+  kept = g_malloc (sizeof *kept + frames * sizeof (guint32));
+  *kept = *marks;
+  kept->gap_frames = (guint32 *) (kept + 1);
+  kept->order_frames = kept->gap_frames + marks->n_gap_frames;
+  kept->steps = NULL;
+  memcpy (kept->gap_frames, marks->gap_frames, marks->n_gap_frames * sizeof (guint32));
+  memcpy (kept->order_frames, marks->order_frames, marks->n_order_frames * sizeof (guint32));
+  return kept;
+}
+
+/* cs_mos_packetisation_ms, from the steps the stats pass counted when it can. */
+static double
+stream_packetisation_ms (CsStream *self, const CsRtpStepTable *steps, guint clock_rate)
+{
+  double ms;
+
+  if (cs_mos_packetisation_from_steps (steps, clock_rate, &ms))
+    return ms;
+  return cs_mos_packetisation_ms ((const CsRtpPacket *) self->packets->data, self->packets->len,
+                                  clock_rate);
+}
+
 void
 cs_stream_measure (CsStream *self)
 {
   const CsRtpPacket *packets = (const CsRtpPacket *) self->packets->data;
   guint n = self->packets->len;
   const char *encoding;
+  guint32 gap_frames[CS_STREAM_MARK_FRAMES], order_frames[CS_STREAM_MARK_FRAMES];
+  CsRtpStepTable steps;
+  CsRtpMarks marks = { CS_STREAM_MARK_FRAMES, gap_frames, order_frames };
 
-  cs_rtp_stats_compute (packets, n, &self->clocks, &self->stats);
+  marks.steps = &steps;
+  cs_rtp_stats_compute_marks (packets, n, &self->clocks, &self->stats, &marks);
+  g_free (self->marks);
+  self->marks = marks_keep (&marks);
+  self->max_jitter_frame = marks.max_jitter_frame;
   encoding
       = self->encoding_by_pt != NULL ? self->encoding_by_pt[self->stats.payload_type & 0x7f] : NULL;
   self->encoding_by_pt = NULL;
@@ -86,7 +131,18 @@ cs_stream_measure (CsStream *self)
   else
     self->codec = g_strdup_printf ("PT %u", self->stats.payload_type);
   if (self->codec_info != NULL && self->codec_info->is_audio)
-    cs_mos_for_stream (packets, n, &self->clocks, self->codec_info, NULL, &self->mos);
+    {
+      /* One payload type throughout (the usual case): it is the most frequent one. */
+      guint8 media_pt = !marks.mixed_payload_types && n > 0
+                            ? packets[0].payload_type & 0x7f
+                            : cs_jitter_buffer_media_payload_type (packets, n);
+      guint clock_rate = cs_mos_clock_rate (&self->clocks, self->codec_info, media_pt);
+
+      cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
+                            stream_packetisation_ms (self, &steps, clock_rate), self->codec_info,
+                            NULL, &self->mos);
+    }
+  self->packetisation_ms = stream_packetisation_ms (self, &steps, self->stats.clock_rate);
 }
 
 void
@@ -147,6 +203,25 @@ const CsRtpStats *
 cs_stream_get_stats (CsStream *self)
 {
   return &self->stats;
+}
+
+void
+cs_stream_get_marks (CsStream *self, CsRtpMarks *out)
+{
+  if (self->marks != NULL)
+    *out = *self->marks;
+  else
+    {
+      memset (out, 0, sizeof *out);
+      out->max_frames = CS_STREAM_MARK_FRAMES;
+      out->max_jitter_frame = self->max_jitter_frame;
+    }
+}
+
+double
+cs_stream_get_packetisation_ms (CsStream *self)
+{
+  return self->packetisation_ms;
 }
 
 const CsMos *

@@ -25,6 +25,12 @@ const char *cs_stream_get_codec (CsStream *self);             /* "g711U", … or
 const CsCodecInfo *cs_stream_get_codec_info (CsStream *self); /* NULL when unknown */
 const CsRtpStats *cs_stream_get_stats (CsStream *self);
 const CsMos *cs_stream_get_mos (CsStream *self); /* mos < 0 when not an audio stream */
+/* Where the stream's gaps, sequence errors and jitter peak are (cs_rtp_stats_compute_marks),
+ * at most CS_STREAM_MARK_FRAMES frames per list; the lists belong to the stream. */
+#define CS_STREAM_MARK_FRAMES 64
+void cs_stream_get_marks (CsStream *self, CsRtpMarks *out);
+/* cs_mos_packetisation_ms at the stats' clock rate: the typical packet length in ms. */
+double cs_stream_get_packetisation_ms (CsStream *self);
 const CsRtpClockMap *cs_stream_get_clock_map (CsStream *self);
 /* The packet records (CsRtpPacket), capture order. */
 const GArray *cs_stream_get_packets (CsStream *self);

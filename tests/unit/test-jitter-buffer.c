@@ -184,6 +184,47 @@ test_empty_and_unknown_clock (void)
   g_assert_cmpuint (r.played, ==, 10);
 }
 
+/* Reordering leaves the played numbers in runs out of order: 0-2, 5-6, 3-4, 9 (7 and 8
+ * lost). One burst of two in ten. */
+static void
+test_reordered_runs (void)
+{
+  static const guint16 order[] = { 0, 1, 2, 5, 6, 3, 4, 9 };
+  CsRtpPacket p[G_N_ELEMENTS (order)];
+  CsJitterBufferConfig off = config (CS_JITTER_BUFFER_OFF, 0);
+  CsJitterBufferResult r;
+
+  memset (p, 0, sizeof p);
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      p[i].arrival_ns = (gint64) i * 20000000;
+      p[i].seq = (guint16) (65531 + order[i]); /* across the wrap */
+      p[i].timestamp = order[i] * 160u;
+    }
+  cs_jitter_buffer_emulate (p, G_N_ELEMENTS (order), 8000, &off, &r);
+  g_assert_cmpuint (r.expected, ==, 10);
+  g_assert_cmpuint (r.played, ==, 8);
+  g_assert_cmpuint (r.max_burst, ==, 2);
+  g_assert_cmpfloat_with_epsilon (r.burst_ratio, 2.0 * (1.0 - 0.2), 1e-12);
+
+  /* and more runs than fit on the stack: every other number, backwards */
+  {
+    CsRtpPacket q[200];
+
+    memset (q, 0, sizeof q);
+    for (guint i = 0; i < 200; i++)
+      {
+        q[i].arrival_ns = (gint64) i * 20000000;
+        q[i].seq = (guint16) (1000 - 2 * i);
+      }
+    cs_jitter_buffer_emulate (q, 200, 8000, &off, &r);
+    g_assert_cmpuint (r.expected, ==, 399);
+    g_assert_cmpuint (r.played, ==, 200);
+    g_assert_cmpuint (r.max_burst, ==, 1);
+    g_assert_cmpfloat_with_epsilon (r.burst_ratio, 1.0 * (1.0 - 199.0 / 399.0), 1e-12);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -195,5 +236,6 @@ main (int argc, char **argv)
   g_test_add_func ("/jitter-buffer/marker-resync", test_marker_resyncs);
   g_test_add_func ("/jitter-buffer/adaptive", test_adaptive_beats_fixed_on_jitter);
   g_test_add_func ("/jitter-buffer/empty-unknown-clock", test_empty_and_unknown_clock);
+  g_test_add_func ("/jitter-buffer/reordered-runs", test_reordered_runs);
   return g_test_run ();
 }

@@ -1,6 +1,9 @@
 /* test-mos.c — E-model arithmetic and stream → MOS */
 #include "cs-mos.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static void
 test_mos_from_r (void)
 {
@@ -121,6 +124,52 @@ test_windows (void)
   g_assert_cmpfloat_with_epsilon (g_array_index (w, CsMosWindow, 1).mos.r, 91.04, 1e-9);
 }
 
+static int
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The median step without sorting every step: more distinct steps than the table holds
+ * fall back to sorting; steps of a quarter second or more do not count. */
+static void
+test_packetisation_steps (void)
+{
+  CsRtpPacket p[400];
+  guint32 steps[400];
+  CsRtpStepTable table;
+  guint count = 0;
+  double ms;
+
+  memset (p, 0, sizeof p);
+  for (guint i = 1; i < 400; i++)
+    {
+      p[i].seq = (guint16) i;
+      p[i].timestamp = p[i - 1].timestamp + 100 + (i * 7) % 41; /* 41 distinct steps */
+    }
+  for (guint i = 1; i < 400; i++)
+    steps[count++] = p[i].timestamp - p[i - 1].timestamp;
+  qsort (steps, count, sizeof (guint32), compare_u32);
+  g_assert_cmpfloat (cs_mos_packetisation_ms (p, 400, 8000), ==, steps[count / 2] * 1000.0 / 8000);
+
+  cs_rtp_step_table_init (&table);
+  for (guint i = 0; i < 30; i++)
+    cs_rtp_step_table_count (&table, i < 10 ? 160 : i < 25 ? 320 : 4000);
+  g_assert_false (table.overflow);
+  /* at 8000 Hz 4000 is half a second: the median of ten 160s and fifteen 320s */
+  g_assert_true (cs_mos_packetisation_from_steps (&table, 8000, &ms));
+  g_assert_cmpfloat (ms, ==, 40.0);
+  /* at 48000 Hz all three count: 320 is the 15th of 30 */
+  g_assert_true (cs_mos_packetisation_from_steps (&table, 48000, &ms));
+  g_assert_cmpfloat (ms, ==, 320 * 1000.0 / 48000);
+  for (guint32 v = 1; v <= CS_RTP_STEP_TABLE_SIZE; v++)
+    cs_rtp_step_table_count (&table, 1000 + v);
+  g_assert_true (table.overflow);
+  g_assert_false (cs_mos_packetisation_from_steps (&table, 8000, &ms));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -130,5 +179,6 @@ main (int argc, char **argv)
   g_test_add_func ("/mos/e-model", test_e_model);
   g_test_add_func ("/mos/for-stream", test_for_stream);
   g_test_add_func ("/mos/windows", test_windows);
+  g_test_add_func ("/mos/packetisation-steps", test_packetisation_steps);
   return g_test_run ();
 }

@@ -1,8 +1,10 @@
 /* test-rtp-metrics.c — stream statistics against tshark 4.0 and hand-computed cases */
+#include "cs-mos.h"
 #include "cs-rtp-metrics.h"
 #include "cs-rtp-series.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Packets copied (as numbers) from sample captures with
  * tshark -Y rtp -T fields -e frame.number -e frame.time_epoch -e rtp.seq
@@ -688,6 +690,141 @@ test_clock_map_rtpmap (void)
   g_assert_cmpuint (clocks.clock_rate_by_pt[98], ==, 8000);
 }
 
+/* A stream with every oddity, from a fixed pseudo-random sequence: loss, reordering,
+ * duplicates, sequence and timestamp jumps, wraps, comfort noise, events, markers. */
+static gsize
+odd_stream (CsRtpPacket *p, gsize n, guint32 seed)
+{
+  guint32 x = seed;
+  guint16 seq = (guint16) (65000 + seed * 37);
+  guint32 ts = 0xfff00000u + seed;
+  gint64 t = G_GINT64_CONSTANT (1700000000000000000);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint r;
+
+      x = x * 1664525u + 1013904223u;
+      r = (x >> 8) % 1000;
+      memset (&p[i], 0, sizeof p[i]);
+      p[i].frame = (guint32) (2 * i + 1);
+      p[i].payload_len = 160;
+      p[i].payload_type = r < 15 ? 13 : r < 25 ? 101 : 0;
+      p[i].flags = r % 61 == 0 ? CS_RTP_FLAG_MARKER : 0;
+      if (r >= 30 && r < 50)
+        seq += (guint16) (1 + r % 4); /* loss */
+      else if (r >= 50 && r < 65)
+        seq -= (guint16) (r % 3); /* duplicate or reordered */
+      else if (r == 65)
+        seq += 40000; /* a jump */
+      if (r >= 70 && r < 80)
+        ts += 8000; /* a timestamp jump */
+      else if (r >= 80 && r < 85)
+        ts -= 4000; /* and back */
+      p[i].seq = seq++;
+      p[i].timestamp = ts;
+      ts += 160;
+      t += 20000000 + (gint64) ((x >> 4) % 8000000) - 4000000;
+      p[i].arrival_ns = t;
+    }
+  return n;
+}
+
+#define SAME_BITS(a, b, f) g_assert_true (memcmp (&(a).f, &(b).f, sizeof (a).f) == 0)
+
+/* The whole-stream pass (a fast loop for the usual packets) and feeding one packet at a
+ * time give the same bits, and its marks are what the per-packet steps show. */
+static void
+test_batch_equals_feed (void)
+{
+  CsRtpClockMap clocks;
+
+  cs_rtp_clock_map_init_static (&clocks);
+  cs_rtp_clock_map_set_rtpmap (&clocks, 101, "telephone-event", 8000);
+  for (guint32 seed = 1; seed <= 40; seed++)
+    {
+      gsize n = 50 + seed * 50;
+      g_autofree CsRtpPacket *p = g_new (CsRtpPacket, n);
+      guint32 gap_frames[8], order_frames[8];
+      CsRtpStepTable steps;
+      CsRtpMarks m = { 8, gap_frames, order_frames };
+      CsRtpAnalyser a;
+      CsRtpStats batch, fed;
+      g_autoptr (GArray) series = NULL;
+      guint gaps = 0, n_gap = 0, n_order = 0;
+      guint32 jitter_frame = 0;
+      double peak = -1;
+      double ms;
+
+      odd_stream (p, n, seed);
+      m.steps = &steps;
+      cs_rtp_stats_compute_marks (p, n, &clocks, &batch, &m);
+      cs_rtp_analyser_init (&a);
+      for (gsize i = 0; i < n; i++)
+        cs_rtp_analyser_feed (&a, &p[i], &clocks);
+      cs_rtp_analyser_get_stats (&a, &fed);
+      cs_rtp_analyser_clear (&a);
+      fed.clock_rate = batch.clock_rate; /* set from the clock map by the batch call */
+      SAME_BITS (batch, fed, packets);
+      SAME_BITS (batch, fed, expected);
+      SAME_BITS (batch, fed, lost);
+      SAME_BITS (batch, fed, duplicates);
+      SAME_BITS (batch, fed, out_of_order);
+      SAME_BITS (batch, fed, sequence_errors);
+      SAME_BITS (batch, fed, marker_packets);
+      SAME_BITS (batch, fed, payload_type_changes);
+      SAME_BITS (batch, fed, comfort_noise_packets);
+      SAME_BITS (batch, fed, telephone_event_packets);
+      SAME_BITS (batch, fed, wrong_timestamp_packets);
+      SAME_BITS (batch, fed, min_delta_ms);
+      SAME_BITS (batch, fed, mean_delta_ms);
+      SAME_BITS (batch, fed, max_delta_ms);
+      SAME_BITS (batch, fed, max_delta_frame);
+      SAME_BITS (batch, fed, min_jitter_ms);
+      SAME_BITS (batch, fed, mean_jitter_ms);
+      SAME_BITS (batch, fed, max_jitter_ms);
+      SAME_BITS (batch, fed, last_jitter_ms);
+      SAME_BITS (batch, fed, max_skew_ms);
+      SAME_BITS (batch, fed, last_skew_ms);
+      SAME_BITS (batch, fed, clock_drift_ms);
+      SAME_BITS (batch, fed, mean_bitrate_kbps);
+      SAME_BITS (batch, fed, problem);
+      SAME_BITS (batch, fed, last_frame);
+      g_assert_cmpuint (batch.sequence_errors, >, 0);
+      g_assert_cmpuint (batch.duplicates, >, 0);
+
+      series = cs_rtp_series_compute (p, n, &clocks, p[0].arrival_ns);
+      for (guint i = 0; i < series->len; i++)
+        {
+          const CsRtpSeriesPoint *pt = &g_array_index (series, CsRtpSeriesPoint, i);
+
+          if (pt->jitter_ms > peak)
+            {
+              peak = pt->jitter_ms;
+              jitter_frame = pt->frame;
+            }
+          if (pt->lost_before > 0)
+            {
+              gaps++;
+              if (n_gap < 8)
+                g_assert_cmpuint (gap_frames[n_gap++], ==, pt->frame);
+            }
+          if ((pt->flags
+               & (CS_RTP_SERIES_SEQ_ERROR | CS_RTP_SERIES_DUPLICATE | CS_RTP_SERIES_OUT_OF_ORDER))
+              && n_order < 8)
+            g_assert_cmpuint (order_frames[n_order++], ==, pt->frame);
+        }
+      g_assert_cmpuint (m.gaps, ==, gaps);
+      g_assert_cmpuint (m.n_gap_frames, ==, n_gap);
+      g_assert_cmpuint (m.n_order_frames, ==, n_order);
+      g_assert_cmpuint (m.max_jitter_frame, ==, jitter_frame);
+      g_assert_true (m.mixed_payload_types);
+      /* the step table gives the packetisation the packets give */
+      g_assert_true (cs_mos_packetisation_from_steps (&steps, 8000, &ms));
+      g_assert_cmpfloat (ms, ==, cs_mos_packetisation_ms (p, n, 8000));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -707,5 +844,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rtp-metrics/timestamp-jump", test_timestamp_jump_forward);
   g_test_add_func ("/rtp-metrics/single-and-empty", test_single_and_empty);
   g_test_add_func ("/rtp-metrics/clock-map", test_clock_map_rtpmap);
+  g_test_add_func ("/rtp-metrics/batch-equals-feed", test_batch_equals_feed);
   return g_test_run ();
 }
