@@ -519,14 +519,15 @@ relocate (char *p, const CsSipScratch *s, char *to)
   return p;
 }
 
-/* The message, its strings, then its body, in one allocation. */
+/* The message, its body, then its strings, in one allocation: the body sits right after
+ * the struct, so only the headers need an offset. */
 static CsSipMessage *
 message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, const char *body,
                 gsize body_len)
 {
-  CsSipMessage *msg = g_malloc (sizeof (CsSipMessage) + s->used + body_len + 1);
-  char *to = (char *) (msg + 1);
-  char *body_copy = to + s->used;
+  CsSipMessage *msg = g_malloc (sizeof (CsSipMessage) + body_len + 1 + s->used);
+  char *body_copy = (char *) (msg + 1);
+  char *to = body_copy + body_len + 1;
   char **fields[] = {
     &msg->method_name,      &msg->request_uri,  &msg->reason,
     &msg->call_id,          &msg->from,         &msg->from_tag,
@@ -543,9 +544,8 @@ message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, 
   if (body_len > 0)
     memcpy (body_copy, body, body_len);
   body_copy[body_len] = '\0';
-  msg->priv_body = body_copy;
   msg->priv_body_len = (guint32) body_len;
-  msg->priv_header_text = to + header_text;
+  msg->priv_header_offset = (guint32) (to + header_text - (char *) msg);
   if (s->size > SCRATCH_KEEP)
     {
       s->size = SCRATCH_KEEP;
@@ -589,7 +589,8 @@ cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
   HeaderReader r
       = { .msg = msg, .s = s, .headers = headers, .data_end = (const char *) data + len };
   gboolean complete = read_headers (&r, &cur);
-  msg->priv_n_headers = r.n_headers;
+  G_STATIC_ASSERT (CS_SIP_MAX_HEADERS <= G_MAXUINT16);
+  msg->priv_n_headers = (guint16) r.n_headers;
 
   /* from here on the scratch holds still: decoding keeps pointers into it, and what it
    * adds (parts of values, unescaped, and one reason) is smaller than this */
