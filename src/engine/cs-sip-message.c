@@ -401,9 +401,10 @@ put_stripped (CsSipScratch *s, const char *text, gsize n)
 }
 
 static void
-parse_start_line (CsSipMessage *msg, CsSipScratch *s, StartLine *out, const guint8 *line, gsize n)
+parse_start_line (CsSipMessage *msg, CsSipScratch *s, StartLine *out, const guint8 *line, gsize n,
+                  gboolean strict)
 {
-  if (!cs_sip_is_strict_start_line (line, n))
+  if (!strict)
     cs_sip_note_malformed (msg, "bad start line");
 
   if (n >= 8 && cs_sip_is_version (line) && line[7] == ' ')
@@ -561,13 +562,21 @@ cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
   CsSipScannedHeader headers[CS_SIP_MAX_HEADERS];
   StartLine start = { NO_OFFSET, NO_OFFSET, NO_OFFSET };
   CsCursor cur;
-  gboolean has_eol;
-  gsize line_len;
+  const guint8 *eol = NULL;
+  gsize line_len = 0;
 
   if (data == NULL)
     len = 0;
-  line_len = len > 0 ? cs_sip_first_line_length (data, len, &has_eol) : 0;
-  if (len == 0 || !cs_sip_starts_like_sip (data, line_len))
+  if (len > 0)
+    {
+      eol = memchr (data, '\n', len);
+      line_len = eol != NULL ? (gsize) (eol - data) : len;
+      if (line_len > 0 && data[line_len - 1] == '\r')
+        line_len--;
+    }
+  /* a strict start line is also one that starts like SIP: one check for the usual case */
+  gboolean strict = len > 0 && cs_sip_is_strict_start_line (data, line_len);
+  if (len == 0 || (!strict && !cs_sip_starts_like_sip (data, line_len)))
     {
       g_set_error_literal (error, CS_SIP_ERROR, CS_SIP_ERROR_NOT_SIP, "not a SIP message");
       return NULL;
@@ -579,11 +588,10 @@ cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
   msg->content_length = -1;
 
   cs_cursor_init (&cur, data, len);
-  parse_start_line (msg, s, &start, data, line_len);
-  if (!has_eol)
+  parse_start_line (msg, s, &start, data, line_len, strict);
+  if (eol == NULL)
     cs_sip_note_malformed (msg, "missing end of headers");
-  cs_cursor_skip (&cur,
-                  has_eol ? (gsize) ((const guint8 *) memchr (data, '\n', len) - data) + 1 : len);
+  cs_cursor_skip (&cur, eol != NULL ? (gsize) (eol - data) + 1 : len);
 
   gsize header_text = s->used;
   HeaderReader r
