@@ -55,6 +55,7 @@ int cs_sip_header_known_index (const char *name, gsize len);
 typedef struct
 {
   guint64 head;     /* first min (len, 8) bytes, zero-padded */
+  guint64 tail;     /* bytes 8 to min (len, 16), zero-padded */
   const char *name; /* the constant spelling */
   guint8 len;
   guint8 index; /* index + 1; 0 = empty slot */
@@ -84,8 +85,19 @@ cs_sip_header_known_index_at (const char *name, gsize len, gsize readable)
       const CsSipKnownSlot *slot = &cs_sip_known_slots[h];
       if (slot->index == 0)
         return -1;
-      if (slot->len == len && slot->head == w
-          && (len <= 8 || memcmp (slot->name + 8, name + 8, len - 8) == 0))
+      if (slot->len != len || slot->head != w)
+        continue;
+      if (len <= 8)
+        return slot->index - 1;
+      if (len <= 16 && readable >= 16)
+        {
+          /* the second word: names up to 16 bytes need no memcmp */
+          guint64 t;
+          memcpy (&t, name + 8, 8);
+          if ((t & cs_sip_known_masks[len - 8]) == slot->tail)
+            return slot->index - 1;
+        }
+      else if (memcmp (slot->name + 8, name + 8, len - 8) == 0)
         return slot->index - 1;
     }
 }
