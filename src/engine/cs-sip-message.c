@@ -205,7 +205,8 @@ append_value (HeaderReader *r, const char *text, gsize n)
   g_string_append_len (r->folded, text, (gssize) n);
 }
 
-static void
+/* inlined: it runs once per header, and the call was a tenth of its cost */
+static inline __attribute__ ((always_inline)) void
 close_header (HeaderReader *r)
 {
   if (r->state == HEADER_OPEN)
@@ -285,8 +286,8 @@ fold_line (HeaderReader *r, const char *line, const char *end)
     cs_sip_note_malformed (r->msg, "bad header line");
 }
 
-/* One header line without its line ending. */
-static void
+/* One header line without its line ending (inlined in the loop: once per line). */
+static inline __attribute__ ((always_inline)) void
 read_header_line (HeaderReader *r, const char *line, gsize n, const char *colon, gboolean plain)
 {
   const char *end = line + n;
@@ -303,8 +304,9 @@ read_header_line (HeaderReader *r, const char *line, gsize n, const char *colon,
   close_header (r);
   /* name: the text before the first ':' without trailing white space, all tokens */
   const char *name_end = colon;
-  while (name_end != NULL && name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
-    name_end--;
+  if (name_end != NULL)
+    while (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+      name_end--;
   int known = name_end != NULL ? cs_sip_header_known_index_at (line, (gsize) (name_end - line),
                                                                (gsize) (r->data_end - line))
                                : -1;
