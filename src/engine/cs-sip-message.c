@@ -514,12 +514,14 @@ parse_sdp_body (CsSipMessage *msg, const char *content_type_value, const char *b
     cs_sip_note_malformed (msg, "SDP body without v= line");
 }
 
-static char *
+static inline char *
 relocate (char *p, const CsSipScratch *s, char *to)
 {
-  if (p != NULL && p >= s->data && p < s->data + s->used)
-    return to + (p - s->data);
-  return p;
+  /* one unsigned compare: NULL and pointers outside the scratch (constants, the
+   * packet) give an offset >= used */
+  guintptr at = (guintptr) p - (guintptr) s->data;
+
+  return at < s->used ? to + at : p;
 }
 
 /* The message, its body, then its strings, in one allocation: the body sits right after
