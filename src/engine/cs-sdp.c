@@ -519,16 +519,23 @@ relocate (char *p, const SdpScratch *s, char *to)
   return p;
 }
 
-/* One allocation: the CsSdp, the media view (GPtrArray's public part, then pdata), the
+/* One block: the CsSdp, the media view (GPtrArray's public part, then pdata), the
  * blocks, their format views (GArray's public part), the formats, then the strings. */
+static gsize
+sdp_frozen_size (const SdpScratch *s)
+{
+  guint n = s->n_media;
+
+  return sizeof (CsSdp) + sizeof (GPtrArray) + n * sizeof (gpointer)
+         + n * (sizeof (CsSdpMedia) + sizeof (GArray)) + s->formats_len * sizeof (CsSdpFormat)
+         + s->strings_used;
+}
+
 static CsSdp *
-sdp_freeze (const CsSdp *parsed, const SdpScratch *s)
+sdp_freeze (const CsSdp *parsed, const SdpScratch *s, void *block)
 {
   guint n = s->n_media, n_formats = s->formats_len;
-  gsize size = sizeof (CsSdp) + sizeof (GPtrArray) + n * sizeof (gpointer)
-               + n * (sizeof (CsSdpMedia) + sizeof (GArray)) + n_formats * sizeof (CsSdpFormat)
-               + s->strings_used;
-  CsSdp *sdp = g_malloc (size);
+  CsSdp *sdp = block;
   GPtrArray *media_view = (GPtrArray *) (sdp + 1);
   CsSdpMedia *media = (CsSdpMedia *) ((gpointer *) (media_view + 1) + n);
   GArray *format_views = (GArray *) (media + n);
@@ -596,8 +603,9 @@ skip_space (char *s)
   return s;
 }
 
-CsSdp *
-cs_sdp_parse (const char *text, gsize len, GError **error)
+/* Parses into the thread's scratch and *parsed; FALSE when there is no v= line. */
+static gboolean
+sdp_parse_pending (const char *text, gsize len, CsSdp *parsed)
 {
   char stack[2048];
   g_autofree char *heap = NULL;
@@ -620,8 +628,8 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
       len = strlen (copy);
     }
   end = copy + len;
-  CsSdp parsed = { 0 };
-  p.sdp = &parsed;
+  *parsed = (CsSdp){ 0 };
+  p.sdp = parsed;
   p.sdp->direction = CS_SDP_SENDRECV;
   p.s = scratch_get (2 * len + 64);
 
@@ -676,12 +684,35 @@ cs_sdp_parse (const char *text, gsize len, GError **error)
       line = next;
     }
 
-  if (!has_version)
+  return has_version;
+}
+
+gsize
+cs_sdp_parse_pending (const char *text, gsize len, CsSdp *parsed)
+{
+  if (!sdp_parse_pending (text, len, parsed))
+    return 0;
+  return sdp_frozen_size (g_private_get (&scratch_key));
+}
+
+CsSdp *
+cs_sdp_freeze_to (const CsSdp *parsed, void *block)
+{
+  return sdp_freeze (parsed, g_private_get (&scratch_key), block);
+}
+
+CsSdp *
+cs_sdp_parse (const char *text, gsize len, GError **error)
+{
+  CsSdp parsed;
+  gsize size = cs_sdp_parse_pending (text, len, &parsed);
+
+  if (size == 0)
     {
       g_set_error_literal (error, CS_SDP_ERROR, CS_SDP_ERROR_MALFORMED, "not SDP: no v= line");
       return NULL;
     }
-  return sdp_freeze (&parsed, p.s);
+  return cs_sdp_freeze_to (&parsed, g_malloc (size));
 }
 
 const char *

@@ -21,8 +21,7 @@ cs_sip_message_unref (CsSipMessage *msg)
   if (msg == NULL || !g_atomic_ref_count_dec (&msg->ref_count))
     return;
   g_free (msg->priv_headers_view);
-  cs_sdp_free (msg->sdp);
-  g_free (msg);
+  g_free (msg); /* the SDP description lives in the same allocation */
 }
 
 /* Steps over one packed header; returns the next one. */

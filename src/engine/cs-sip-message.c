@@ -481,14 +481,17 @@ read_body (CsSipMessage *msg, CsSipScratch *s, CsCursor *cur, gboolean headers_c
   return (const char *) body;
 }
 
-static void
-parse_sdp_body (CsSipMessage *msg, const char *content_type_value, const char *body, gsize body_len)
+/* Parses the SDP body (application/sdp, or the first such part of a multipart) into
+ * the SDP scratch; returns the size it needs in the message's allocation, 0 for none. */
+static gsize
+parse_sdp_body (CsSipMessage *msg, const char *content_type_value, const char *body, gsize body_len,
+                CsSdp *sdp)
 {
   const char *sdp_text = NULL;
   gsize sdp_len = 0;
 
   if (msg->content_type == NULL || body_len == 0)
-    return;
+    return 0;
   if (strcmp (msg->content_type, "application/sdp") == 0)
     {
       sdp_text = body;
@@ -500,18 +503,19 @@ parse_sdp_body (CsSipMessage *msg, const char *content_type_value, const char *b
       if (boundary == NULL)
         {
           cs_sip_note_malformed (msg, "multipart body without boundary");
-          return;
+          return 0;
         }
       if (!cs_sip_multipart_find_part (body, body_len, boundary, "application/sdp", &sdp_text,
                                        &sdp_len))
-        return;
+        return 0;
     }
   else
-    return;
+    return 0;
 
-  msg->sdp = cs_sdp_parse (sdp_text, sdp_len, NULL);
-  if (msg->sdp == NULL)
+  gsize size = cs_sdp_parse_pending (sdp_text, sdp_len, sdp);
+  if (size == 0)
     cs_sip_note_malformed (msg, "SDP body without v= line");
+  return size;
 }
 
 static inline char *
@@ -528,9 +532,12 @@ relocate (char *p, const CsSipScratch *s, char *to)
  * the struct, so only the headers need an offset. */
 static CsSipMessage *
 message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, const char *body,
-                gsize body_len)
+                gsize body_len, const CsSdp *sdp, gsize sdp_size)
 {
-  CsSipMessage *msg = g_malloc (sizeof (CsSipMessage) + body_len + 1 + s->used);
+  /* the SDP description, when there is one, comes last at an 8-byte boundary */
+  gsize end = sizeof (CsSipMessage) + body_len + 1 + s->used;
+  gsize sdp_at = (end + 7) & ~(gsize) 7;
+  CsSipMessage *msg = g_malloc (sdp_size > 0 ? sdp_at + sdp_size : end);
   char *body_copy = (char *) (msg + 1);
   char *to = body_copy + body_len + 1;
   char **fields[] = {
@@ -551,6 +558,7 @@ message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, 
   body_copy[body_len] = '\0';
   msg->priv_body_len = (guint32) body_len;
   msg->priv_header_offset = (guint32) (to + header_text - (char *) msg);
+  msg->sdp = sdp_size > 0 ? cs_sdp_freeze_to (sdp, (char *) msg + sdp_at) : NULL;
   if (s->size > SCRATCH_KEEP)
     {
       s->size = SCRATCH_KEEP;
@@ -617,6 +625,7 @@ cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
   const char *content_type = cs_sip_decode_headers (msg, s, headers, r.n_headers);
   gsize body_len;
   const char *body = read_body (msg, s, &cur, complete, &body_len);
-  parse_sdp_body (msg, content_type, body, body_len);
-  return message_finish (msg, s, header_text, body, body_len);
+  CsSdp sdp;
+  gsize sdp_size = parse_sdp_body (msg, content_type, body, body_len, &sdp);
+  return message_finish (msg, s, header_text, body, body_len, &sdp, sdp_size);
 }
