@@ -41,6 +41,8 @@ scratch_free (gpointer data)
 }
 
 static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+/* the same pointer without g_private_get's call; the GPrivate frees it at thread end */
+static _Thread_local SdpScratch *thread_scratch;
 
 /* a thread keeps at most this much string scratch between descriptions */
 #define STRINGS_KEEP (64 * 1024)
@@ -50,12 +52,13 @@ static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
 static SdpScratch *
 scratch_get (gsize strings_room)
 {
-  SdpScratch *s = g_private_get (&scratch_key);
+  SdpScratch *s = thread_scratch;
 
-  if (s == NULL)
+  if (G_UNLIKELY (s == NULL))
     {
       s = g_new0 (SdpScratch, 1);
       g_private_set (&scratch_key, s);
+      thread_scratch = s;
     }
   if (s->strings_size < strings_room || s->strings_size > MAX (STRINGS_KEEP, strings_room))
     {
@@ -692,13 +695,13 @@ cs_sdp_parse_pending (const char *text, gsize len, CsSdp *parsed)
 {
   if (!sdp_parse_pending (text, len, parsed))
     return 0;
-  return sdp_frozen_size (g_private_get (&scratch_key));
+  return sdp_frozen_size (thread_scratch);
 }
 
 CsSdp *
 cs_sdp_freeze_to (const CsSdp *parsed, void *block)
 {
-  return sdp_freeze (parsed, g_private_get (&scratch_key), block);
+  return sdp_freeze (parsed, thread_scratch, block);
 }
 
 CsSdp *

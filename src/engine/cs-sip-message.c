@@ -33,18 +33,22 @@ scratch_free (gpointer data)
 }
 
 static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+/* the same pointer without g_private_get's call on every message; the GPrivate frees
+ * the scratch when the thread ends */
+static _Thread_local CsSipScratch *thread_scratch;
 
 static CsSipScratch *
 scratch_get (void)
 {
-  CsSipScratch *s = g_private_get (&scratch_key);
+  CsSipScratch *s = thread_scratch;
 
-  if (s == NULL)
+  if (G_UNLIKELY (s == NULL))
     {
       s = g_new0 (CsSipScratch, 1);
       s->size = 4096;
       s->data = g_malloc (s->size);
       g_private_set (&scratch_key, s);
+      thread_scratch = s;
     }
   s->used = 0;
   return s;
