@@ -35,7 +35,15 @@ cs_sip_ascii_equal_ci (const char *p, const char *lower, gsize n)
 static inline gboolean
 cs_sip_is_version (const guint8 *p)
 {
-  return cs_sip_ascii_equal_ci ((const char *) p, "sip/2.0", SIP_VERSION_LEN);
+  /* two overlapping 4-byte words, "SIP/" and "/2.0"; only the three letters are folded
+   * to lowercase (| 0x20 maps exactly 'S'/'s' to 's', and so on) */
+  static const guint8 lower[4] = { 0x20, 0x20, 0x20, 0 };
+  guint32 head, tail, fold;
+
+  memcpy (&head, p, 4);
+  memcpy (&tail, p + 3, 4);
+  memcpy (&fold, lower, 4);
+  return memcmp (&(guint32){ head | fold }, "sip/", 4) == 0 && memcmp (&tail, "/2.0", 4) == 0;
 }
 /* "SIP/2.0 NNN …" or "TOKEN SP URI SP SIP/2.0" exactly */
 gboolean cs_sip_is_strict_start_line (const guint8 *line, gsize n);
