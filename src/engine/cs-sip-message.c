@@ -124,7 +124,9 @@ scan_line (const char *p, gsize avail, LineScan *out)
 
 #ifdef __SSE2__
   const __m128i nl = _mm_set1_epi8 ('\n'), co = _mm_set1_epi8 (':'), zero = _mm_setzero_si128 ();
-  for (; i + 16 <= avail; i += 16)
+  /* two loops: the colon is looked for only until it is found (usually in the first
+   * block), the rest of the line needs only the line end and the byte check */
+  for (; colon == NULL && i + 16 <= avail; i += 16)
     {
       __m128i v = _mm_loadu_si128 ((const __m128i *) (p + i));
       guint m_nl = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, nl));
@@ -138,7 +140,7 @@ scan_line (const char *p, gsize avail, LineScan *out)
           m_colon &= before;
         }
       bad |= m_bad;
-      if (colon == NULL && m_colon != 0)
+      if (m_colon != 0)
         colon = p + i + __builtin_ctz (m_colon);
       if (m_nl != 0)
         {
@@ -147,6 +149,22 @@ scan_line (const char *p, gsize avail, LineScan *out)
           out->plain = bad == 0;
           return;
         }
+    }
+  for (; i + 16 <= avail; i += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (p + i));
+      guint m_nl = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, nl));
+      guint m_bad = (guint) (_mm_movemask_epi8 (v) | _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, zero)));
+
+      if (m_nl != 0)
+        {
+          bad |= m_bad & ((1u << __builtin_ctz (m_nl)) - 1);
+          out->eol = i + (gsize) __builtin_ctz (m_nl);
+          out->colon = colon;
+          out->plain = bad == 0;
+          return;
+        }
+      bad |= m_bad;
     }
 #endif
   for (; i < avail; i++)
@@ -219,7 +237,8 @@ close_header (HeaderReader *r)
       int known = r->known;
       CsSipScannedHeader *h = &r->headers[r->n_headers++];
 
-      cs_sip_scratch_reserve (s, r->name_len + 3);
+      /* one reservation for the name and a plain value (the others reserve their own) */
+      cs_sip_scratch_reserve (s, r->name_len + 3 + (r->value != NULL ? r->value_len + 1 : 0));
       if (known >= 0)
         {
           s->data[s->used++] = '\x01';
@@ -235,7 +254,6 @@ close_header (HeaderReader *r)
       h->value = s->used;
       if (r->value != NULL && r->value_plain)
         {
-          cs_sip_scratch_reserve (s, r->value_len + 1);
           memcpy (s->data + s->used, r->value, r->value_len);
           s->used += r->value_len;
         }
