@@ -81,10 +81,40 @@ span_trimmed (CsSipSpan *out, const char *start, const char *end)
   out->escaped = FALSE;
 }
 
+/* The usual case, ";tag=abc" or ";branch=z9…" first in the list: NAME (lowercase
+ * letters) right after the ';', then '=' and an unquoted value. Gives the same span as
+ * the general loop below, without its name scan; FALSE when the list is not so. */
+static gboolean
+params_find_first (const char *params, const char *name, gsize name_len, CsSipSpan *out)
+{
+  const char *p = params + 1;
+
+  if (params[0] != ';')
+    return FALSE;
+  /* (c | 0x20) == a lowercase letter only for that letter in either case; never for NUL */
+  for (gsize i = 0; i < name_len; i++)
+    if (name[i] < 'a' || name[i] > 'z' || ((guint8) p[i] | 0x20) != (guint8) name[i])
+      return FALSE;
+  p += name_len;
+  if (*p != '=')
+    return FALSE;
+  p++;
+  if (*p == '"' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+    return FALSE;
+  const char *value_start = p;
+  while (!IS_CLASS (*p, CLASS_PARAM_END))
+    p++;
+  span_trimmed (out, value_start, p);
+  return TRUE;
+}
+
 gboolean
 cs_sip_params_find (const char *params, const char *name, gsize name_len, CsSipSpan *out)
 {
   const char *p = params;
+
+  if (params_find_first (params, name, name_len, out))
+    return TRUE;
 
   while (*p != '\0')
     {
