@@ -423,7 +423,7 @@ typedef enum
 
 /* The attributes we read, by exact (case-sensitive) name: length first, then one compare. */
 static SdpAttribute
-attribute_of (const char *name)
+attribute_of (const char *name, gsize len)
 {
 #define A(n, a)                                                                                    \
   {                                                                                                \
@@ -441,7 +441,6 @@ attribute_of (const char *name)
     A ("rtcp", ATTR_RTCP),
   };
 #undef A
-  gsize len = strlen (name);
 
   if (len < 4 || len > 8)
     return ATTR_OTHER;
@@ -456,16 +455,19 @@ static void
 parse_attribute (SdpParser *p, char *value)
 {
   CsSdpDirection *direction = p->media != NULL ? &p->media->direction : &p->sdp->direction;
-  char *colon = strchr (value, ':');
   char *attr_value = NULL;
+  char *name = value, *name_end = value;
 
-  if (colon != NULL)
-    {
-      *colon = '\0';
-      attr_value = colon + 1;
-    }
-  value = strip (value);
-  SdpAttribute attribute = attribute_of (value);
+  /* the name: up to the first ':', without surrounding white space (one pass) */
+  while (*name_end != '\0' && *name_end != ':')
+    name_end++;
+  if (*name_end == ':')
+    attr_value = name_end + 1;
+  while (name < name_end && g_ascii_isspace (*name))
+    name++;
+  while (name_end > name && g_ascii_isspace (name_end[-1]))
+    name_end--;
+  SdpAttribute attribute = attribute_of (name, (gsize) (name_end - name));
 
   if (attribute == ATTR_SENDRECV)
     *direction = CS_SDP_SENDRECV;
