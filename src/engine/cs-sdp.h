@@ -66,6 +66,13 @@ struct _CsSdp
  * Lines end with CRLF or LF; unknown or garbage lines are skipped. */
 CsSdp *cs_sdp_parse (const char *text, gsize len, GError **error);
 void cs_sdp_free (CsSdp *sdp);
+/* For a parser that keeps the description inside its own allocation: parses into this
+ * thread's scratch and *parsed, and returns the size cs_sdp_freeze_to needs (0 when the
+ * text has no v= line); cs_sdp_freeze_to then writes it to block (8-byte aligned, that
+ * size), before this thread parses any other SDP. Such a description is not freed with
+ * cs_sdp_free; it lives as long as the block. */
+gsize cs_sdp_parse_pending (const char *text, gsize len, CsSdp *parsed);
+CsSdp *cs_sdp_freeze_to (const CsSdp *parsed, void *block);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSdp, cs_sdp_free)
 
 /* "sendrecv", "sendonly", "recvonly", "inactive" */

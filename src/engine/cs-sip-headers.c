@@ -416,6 +416,12 @@ cs_sip_header_names_init (void)
             h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1);
           memcpy (head, known->name, MIN (known->len, 8));
           memcpy (&cs_sip_known_slots[h].head, head, 8);
+          if (known->len > 8)
+            {
+              char tail[8] = { 0 };
+              memcpy (tail, known->name + 8, MIN (known->len - 8, 8));
+              memcpy (&cs_sip_known_slots[h].tail, tail, 8);
+            }
           cs_sip_known_slots[h].len = (guint8) known->len;
           cs_sip_known_slots[h].index = (guint8) (i + 1);
           cs_sip_known_slots[h].name = known->name;

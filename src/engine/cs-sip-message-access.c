@@ -21,8 +21,7 @@ cs_sip_message_unref (CsSipMessage *msg)
   if (msg == NULL || !g_atomic_ref_count_dec (&msg->ref_count))
     return;
   g_free (msg->priv_headers_view);
-  cs_sdp_free (msg->sdp);
-  g_free (msg);
+  g_free (msg); /* the SDP description lives in the same allocation */
 }
 
 /* Steps over one packed header; returns the next one. */
@@ -56,7 +55,7 @@ cs_sip_message_get_headers (const CsSipMessage *msg)
   /* GPtrArray's public part, its pdata, then the headers: read-only */
   view = g_malloc (sizeof (GPtrArray) + n * (sizeof (gpointer) + sizeof (CsSipHeader)));
   CsSipHeader *h = (CsSipHeader *) ((gpointer *) (view + 1) + n);
-  const char *p = msg->priv_header_text;
+  const char *p = (const char *) msg + msg->priv_header_offset;
   view->pdata = (gpointer *) (view + 1);
   view->len = n;
   for (guint i = 0; i < n; i++)
@@ -81,7 +80,7 @@ cs_sip_message_get_body (const CsSipMessage *msg, gsize *len)
 {
   if (len != NULL)
     *len = msg->priv_body_len;
-  return msg->priv_body;
+  return (const char *) (msg + 1); /* the body follows the struct */
 }
 
 const char *
@@ -92,7 +91,7 @@ cs_sip_message_get_header (const CsSipMessage *msg, const char *name)
   if (msg == NULL || name == NULL)
     return NULL;
   wanted = cs_sip_header_long_name (name);
-  p = msg->priv_header_text;
+  p = (const char *) msg + msg->priv_header_offset;
   for (guint i = 0; i < msg->priv_n_headers; i++)
     {
       const char *h_name, *h_value;

@@ -35,7 +35,15 @@ cs_sip_ascii_equal_ci (const char *p, const char *lower, gsize n)
 static inline gboolean
 cs_sip_is_version (const guint8 *p)
 {
-  return cs_sip_ascii_equal_ci ((const char *) p, "sip/2.0", SIP_VERSION_LEN);
+  /* two overlapping 4-byte words, "SIP/" and "/2.0"; only the three letters are folded
+   * to lowercase (| 0x20 maps exactly 'S'/'s' to 's', and so on) */
+  static const guint8 lower[4] = { 0x20, 0x20, 0x20, 0 };
+  guint32 head, tail, fold;
+
+  memcpy (&head, p, 4);
+  memcpy (&tail, p + 3, 4);
+  memcpy (&fold, lower, 4);
+  return memcmp (&(guint32){ head | fold }, "sip/", 4) == 0 && memcmp (&tail, "/2.0", 4) == 0;
 }
 /* "SIP/2.0 NNN …" or "TOKEN SP URI SP SIP/2.0" exactly */
 gboolean cs_sip_is_strict_start_line (const guint8 *line, gsize n);
@@ -55,6 +63,7 @@ int cs_sip_header_known_index (const char *name, gsize len);
 typedef struct
 {
   guint64 head;     /* first min (len, 8) bytes, zero-padded */
+  guint64 tail;     /* bytes 8 to min (len, 16), zero-padded */
   const char *name; /* the constant spelling */
   guint8 len;
   guint8 index; /* index + 1; 0 = empty slot */
@@ -84,8 +93,19 @@ cs_sip_header_known_index_at (const char *name, gsize len, gsize readable)
       const CsSipKnownSlot *slot = &cs_sip_known_slots[h];
       if (slot->index == 0)
         return -1;
-      if (slot->len == len && slot->head == w
-          && (len <= 8 || memcmp (slot->name + 8, name + 8, len - 8) == 0))
+      if (slot->len != len || slot->head != w)
+        continue;
+      if (len <= 8)
+        return slot->index - 1;
+      if (len <= 16 && readable >= 16)
+        {
+          /* the second word: names up to 16 bytes need no memcmp */
+          guint64 t;
+          memcpy (&t, name + 8, 8);
+          if ((t & cs_sip_known_masks[len - 8]) == slot->tail)
+            return slot->index - 1;
+        }
+      else if (memcmp (slot->name + 8, name + 8, len - 8) == 0)
         return slot->index - 1;
     }
 }

@@ -24,45 +24,46 @@ typedef struct
 
 typedef struct _CsSdp CsSdp;
 
+/* Fields are ordered by size so that the struct has no padding holes. */
 typedef struct
 {
-  gatomicrefcount ref_count;
   /* where it was found — filled by the caller (loader), the parser leaves them zero */
-  guint32 frame;       /* frame holding the message's last byte (as Wireshark numbers it) */
-  guint32 first_frame; /* first frame (differs for TCP/fragments) */
-  guint64 offset;      /* byte offset of the message in its file when contiguous, else 0 */
+  guint64 offset; /* byte offset of the message in its file when contiguous, else 0 */
   gint64 ts_ns;
-  CsEndpoint src, dst;
-  CsSipTransport transport;
+  gint64 content_length; /* -1 when absent */
   /* start line */
-  gboolean is_request;
-  CsSipMethod method; /* request method, UNKNOWN for other tokens */
-  char *method_name;  /* request method token as written (also unknown ones), NULL for responses */
+  char *method_name; /* request method token as written (also unknown ones), NULL for responses */
   char *request_uri;
-  guint status_code; /* responses */
-  char *reason;      /* responses */
+  char *reason; /* responses */
   /* headers that matter, decoded from long or compact forms */
   char *call_id;
   char *from, *from_tag, *from_user; /* from = whole header value; from_user = URI user part */
   char *to, *to_tag, *to_user;
   char *from_display, *to_display;
-  guint32 cseq;
-  CsSipMethod cseq_method;
   char *cseq_method_name;
   char *via_branch; /* branch param of the top-most Via */
   char *user_agent; /* User-Agent, or Server for responses */
   char *contact;
-  char *content_type;    /* lowercased media type without parameters, e.g. "application/sdp" */
-  gint64 content_length; /* -1 when absent */
+  char *content_type; /* lowercased media type without parameters, e.g. "application/sdp" */
   CsSdp *sdp; /* parsed SDP (application/sdp body or first such part of a multipart), or NULL */
   char *malformed; /* NULL when well-formed; else the first problem found, e.g. "missing Call-ID" */
-  /* private: every string above lives in the message's one allocation; read the headers
-   * and the body through cs_sip_message_get_headers / cs_sip_message_get_body */
-  const char *priv_body;
+  gpointer priv_headers_view; /* private: GPtrArray view, built on first request */
+  gatomicrefcount ref_count;
+  guint32 frame;       /* frame holding the message's last byte (as Wireshark numbers it) */
+  guint32 first_frame; /* first frame (differs for TCP/fragments) */
+  CsSipTransport transport;
+  gboolean is_request;
+  CsSipMethod method; /* request method, UNKNOWN for other tokens */
+  guint status_code;  /* responses */
+  guint32 cseq;
+  CsSipMethod cseq_method;
+  /* private: every string above lives in the message's one allocation, after the struct
+   * come the body (NUL-terminated) and then the strings; read the headers and the body
+   * through cs_sip_message_get_headers / cs_sip_message_get_body */
   guint32 priv_body_len;
-  guint32 priv_n_headers;
-  const char *priv_header_text; /* the headers packed as name NUL value NUL … */
-  gpointer priv_headers_view;   /* GPtrArray view, built on first request */
+  guint32 priv_header_offset; /* the headers packed as name NUL value NUL …, from the struct */
+  CsEndpoint src, dst;
+  guint16 priv_n_headers;
 } CsSipMessage;
 
 /* Bounds on hostile input: more headers, or a longer value, sets ->malformed and the

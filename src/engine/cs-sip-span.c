@@ -23,6 +23,7 @@ enum
   CLASS_QUOTED_END = 1 << 3, /* NUL " \\ — where a quoted string needs a look */
   CLASS_ADDR_END = 1 << 4,   /* NUL < ; — the end of an unquoted display name */
   CLASS_LEAD = 1 << 5,       /* ; or space — skipped before a parameter */
+  CLASS_USER = 1 << 6,       /* @ ? > : — where a URI's user part needs a look */
 };
 
 #define SPACE_CLASSES (CLASS_SPACE | CLASS_NAME_END | CLASS_LEAD)
@@ -40,6 +41,10 @@ static const guint8 byte_class[256] = {
   ['"'] = CLASS_QUOTED_END,
   ['\\'] = CLASS_QUOTED_END,
   ['<'] = CLASS_ADDR_END,
+  ['@'] = CLASS_USER,
+  ['?'] = CLASS_USER,
+  ['>'] = CLASS_USER,
+  [':'] = CLASS_USER,
 };
 #undef SPACE_CLASSES
 
@@ -76,10 +81,40 @@ span_trimmed (CsSipSpan *out, const char *start, const char *end)
   out->escaped = FALSE;
 }
 
+/* The usual case, ";tag=abc" or ";branch=z9…" first in the list: NAME (lowercase
+ * letters) right after the ';', then '=' and an unquoted value. Gives the same span as
+ * the general loop below, without its name scan; FALSE when the list is not so. */
+static gboolean
+params_find_first (const char *params, const char *name, gsize name_len, CsSipSpan *out)
+{
+  const char *p = params + 1;
+
+  if (params[0] != ';')
+    return FALSE;
+  /* (c | 0x20) == a lowercase letter only for that letter in either case; never for NUL */
+  for (gsize i = 0; i < name_len; i++)
+    if (name[i] < 'a' || name[i] > 'z' || ((guint8) p[i] | 0x20) != (guint8) name[i])
+      return FALSE;
+  p += name_len;
+  if (*p != '=')
+    return FALSE;
+  p++;
+  if (*p == '"' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+    return FALSE;
+  const char *value_start = p;
+  while (!IS_CLASS (*p, CLASS_PARAM_END))
+    p++;
+  span_trimmed (out, value_start, p);
+  return TRUE;
+}
+
 gboolean
 cs_sip_params_find (const char *params, const char *name, gsize name_len, CsSipSpan *out)
 {
   const char *p = params;
+
+  if (params_find_first (params, name, name_len, out))
+    return TRUE;
 
   while (*p != '\0')
     {
@@ -232,26 +267,36 @@ cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out)
       out->len = (gsize) (user_end - p);
       return out->len > 0;
     }
-  if (len >= 5 && cs_sip_ascii_equal_ci (p, "sips:", 5))
-    p += 5;
-  else if (len >= 4 && cs_sip_ascii_equal_ci (p, "sip:", 4))
+  /* "sip:" or "sips:" in any case, sharing the compare of "sip" */
+  if (len < 4 || !cs_sip_ascii_equal_ci (p, "sip", 3))
+    return FALSE;
+  if (p[3] == ':')
     p += 4;
+  else if (len >= 5 && (p[3] == 's' || p[3] == 'S') && p[4] == ':')
+    p += 5;
   else
     return FALSE;
 
-  at = memchr (p, '@', (gsize) (end - p));
-  if (at == NULL)
-    return FALSE;
-  /* an '@' inside the ?headers part is not the userinfo separator; the user part ends
-   * at the first ':' (a password follows) */
-  user_end = at;
-  for (const char *q = p; q < at; q++)
+  /* one pass up to the first '@': a '?' or '>' before it means the '@' (if any) is not
+   * the userinfo separator; the user part ends at the first ':' (a password follows) */
+  at = NULL;
+  user_end = NULL;
+  for (const char *q = p;; q++)
     {
-      if (*q == '?' || *q == '>')
+      while (q < end && !IS_CLASS (*q, CLASS_USER))
+        q++;
+      if (q == end || *q == '?' || *q == '>')
         return FALSE;
-      if (*q == ':' && user_end == at)
-        user_end = q;
+      if (*q == '@')
+        {
+          at = q;
+          break;
+        }
+      if (user_end == NULL)
+        user_end = q; /* ':' */
     }
+  if (user_end == NULL)
+    user_end = at;
   out->start = p;
   out->len = (gsize) (user_end - p);
   return out->len > 0;
