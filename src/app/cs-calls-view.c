@@ -83,7 +83,8 @@ call_matches_filter (gpointer item, gpointer data)
   if (self->range_from_ns != self->range_to_ns
       && !cs_loadtest_call_started_in (item, self->range_from_ns, self->range_to_ns))
     return FALSE;
-  return cs_calls_filter_match (self->parsed, item, self->context.index);
+  return cs_calls_filter_match (self->parsed, item,
+                                cs_calls_column_context_get_index (&self->context));
 }
 
 /* Empty list */
@@ -148,14 +149,19 @@ on_selection_changed (GtkSelectionModel *selection, guint position, guint n_item
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_CALL]);
 }
 
-/* Streams and findings arrive after the calls: index them, then redraw the rows. */
+/* Streams and findings arrive after the calls: the index is rebuilt on its next use (once for
+ * both), then the filter runs again. */
 static void
 rebuild_index (CsCallsView *self)
 {
-  g_clear_pointer (&self->context.index, cs_calls_index_free);
+  g_clear_object (&self->context.streams);
+  g_clear_object (&self->context.findings);
   if (self->analysis != NULL)
-    self->context.index = cs_calls_index_new (cs_analysis_get_streams (self->analysis),
-                                              cs_analysis_get_findings (self->analysis));
+    {
+      self->context.streams = g_object_ref (cs_analysis_get_streams (self->analysis));
+      self->context.findings = g_object_ref (cs_analysis_get_findings (self->analysis));
+    }
+  self->context.index_stale = TRUE;
   if (self->parsed != NULL)
     gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
@@ -505,6 +511,8 @@ cs_calls_view_dispose (GObject *object)
   g_clear_object (&self->context.calls);
   g_clear_object (&self->chooser);
   g_clear_pointer (&self->context.index, cs_calls_index_free);
+  g_clear_object (&self->context.streams);
+  g_clear_object (&self->context.findings);
   G_OBJECT_CLASS (cs_calls_view_parent_class)->dispose (object);
 }
 
