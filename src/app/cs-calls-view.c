@@ -38,6 +38,7 @@ struct _CsCallsView
   char *filter_error;                /* NULL unless the text is wrong */
   gint64 range_from_ns, range_to_ns; /* calls started in [from, to); equal: no range */
   gboolean loading;
+  guint index_id; /* idle rebuilding the stale index ahead of the rows that need it */
 };
 
 G_DEFINE_FINAL_TYPE (CsCallsView, cs_calls_view, GTK_TYPE_WIDGET)
@@ -166,10 +167,23 @@ rebuild_index (CsCallsView *self)
     gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
+static gboolean
+warm_index (gpointer data)
+{
+  CsCallsView *self = data;
+
+  self->index_id = 0;
+  cs_calls_column_context_get_index (&self->context);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_media_changed (GListModel *model, guint position, guint removed, guint added, CsCallsView *self)
 {
   rebuild_index (self);
+  /* in a dispatch of its own, before the idles that put the real calls in the rows */
+  if (self->index_id == 0)
+    self->index_id = g_idle_add (warm_index, self);
 }
 
 /* API */
@@ -513,6 +527,7 @@ cs_calls_view_dispose (GObject *object)
   g_clear_pointer (&self->context.index, cs_calls_index_free);
   g_clear_object (&self->context.streams);
   g_clear_object (&self->context.findings);
+  g_clear_handle_id (&self->index_id, g_source_remove);
   G_OBJECT_CLASS (cs_calls_view_parent_class)->dispose (object);
 }
 
