@@ -414,6 +414,14 @@ cs_calls_view_select_call (CsCallsView *self, CsCall *call)
 }
 
 gboolean
+cs_calls_view_is_sorted (CsCallsView *self)
+{
+  g_return_val_if_fail (CS_IS_CALLS_VIEW (self), FALSE);
+  return gtk_sorter_get_order (gtk_column_view_get_sorter (self->column_view))
+         != GTK_SORTER_ORDER_NONE;
+}
+
+gboolean
 cs_calls_view_sort_by (CsCallsView *self, const char *column_id, GtkSortType order)
 {
   GListModel *view_columns;

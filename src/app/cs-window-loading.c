@@ -162,7 +162,12 @@ on_load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (CsWindow) self = user_data;
   CsLoader *loader = CS_LOADER (source);
   g_autoptr (GError) error = NULL;
-  g_autoptr (CsAnalysis) analysis = cs_loader_load_finish (loader, result, &error);
+  g_autoptr (CsAnalysis) analysis = NULL;
+
+  /* Slices pay off in the calls' own order: a sorted list turns each one into a change of
+   * nearly every row it shows, so there the real calls replace the copies at once. */
+  cs_loader_set_publish_in_slices (loader, !cs_calls_view_is_sorted (self->calls_view));
+  analysis = cs_loader_load_finish (loader, result, &error);
 
   /* Cancelled, replaced by another load, or the window went away. */
   if (loader != self->loader)
@@ -255,7 +260,6 @@ cs_window_open_files (CsWindow *self, GFile **files, guint n_files)
       cs_application_add_recent_file (CS_APPLICATION (application), files[i]);
 
   self->loader = cs_loader_new ();
-  cs_loader_set_publish_in_slices (self->loader, TRUE);
   self->cancellable = g_cancellable_new ();
   g_signal_connect (self->loader, "notify::fraction", G_CALLBACK (on_loader_progress), self);
   g_signal_connect (self->loader, "notify::packets-per-second", G_CALLBACK (on_loader_progress),

@@ -19,6 +19,7 @@ struct _CsAnalysis
   GPtrArray *placing;           /* main context: the real calls a sliced publish is placing */
   guint placed;                 /* rows of `placing` in the model */
   guint placed_slice;           /* rows of the next slice */
+  gint64 placing_since;         /* monotonic time the sliced publish began */
   GPtrArray *replaced;          /* the copies the real calls replaced so far */
   gboolean published;           /* every real call is in the model */
   CsCallList *call_list;
@@ -574,6 +575,9 @@ cs_analysis_publish (CsAnalysis *self)
  * frame after it (10-20 ms): slices of 16 there (20-35 ms) make a dozen such frames instead of
  * 25 with 8 (main-thread CPU 0.7 s instead of 0.9 s to the end of a 20 000-call load). */
 #define CS_PLACE_MIN_SLICE_ROWS 16
+/* Slices that stay costly (the list got sorted meanwhile: each changes nearly every row shown)
+ * would take minutes; past this time the rest go in at once. */
+#define CS_PLACE_DEADLINE_US (3 * G_USEC_PER_SEC)
 
 /* One idle of a sliced publish: slices of real calls replace the copies, then the calls not
  * shown yet are appended, until the budget is spent. */
@@ -594,7 +598,9 @@ cs_analysis_place_calls (gpointer data)
       CsCall *const *calls = (CsCall *const *) self->placing->pdata + start;
       gint64 before = g_get_monotonic_time (), spent;
 
-      if (before - started > CS_PUBLISH_BUDGET_US)
+      if (before - self->placing_since > CS_PLACE_DEADLINE_US)
+        self->placed_slice = G_MAXUINT / 2;
+      else if (before - started > CS_PUBLISH_BUDGET_US)
         return G_SOURCE_CONTINUE;
       if (append)
         cs_call_list_append_many (self->call_list, calls, end - start);
@@ -642,6 +648,7 @@ cs_analysis_publish_in_slices (CsAnalysis *self)
   self->placing = g_steal_pointer (&calls);
   self->placed = 0;
   self->placed_slice = CS_PUBLISH_FIRST_SLICE_ROWS;
+  self->placing_since = g_get_monotonic_time ();
   self->replaced = g_ptr_array_new_with_free_func (g_object_unref);
   /* after this dispatch (the streams and findings indexed), a budget per idle */
   self->continue_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, cs_analysis_place_calls,
