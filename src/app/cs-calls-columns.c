@@ -199,7 +199,9 @@ text_streams (const CsCallsColumnContext *context, CsCall *call)
 static char *
 text_codec (const CsCallsColumnContext *context, CsCall *call)
 {
-  return g_strdup (context->index != NULL ? cs_calls_index_get_codecs (context->index, call) : "");
+  CsCallsIndex *index = cs_calls_column_context_get_index (context);
+
+  return g_strdup (index != NULL ? cs_calls_index_get_codecs (index, call) : "");
 }
 
 static char *
@@ -355,10 +357,12 @@ compare_codec (gconstpointer a, gconstpointer b, gpointer data)
 {
   const CsCallsColumnContext *context = data;
 
-  if (context->index == NULL)
+  CsCallsIndex *index = cs_calls_column_context_get_index (context);
+
+  if (index == NULL)
     return 0;
-  return g_strcmp0 (cs_calls_index_get_codecs (context->index, CALL_A),
-                    cs_calls_index_get_codecs (context->index, CALL_B));
+  return g_strcmp0 (cs_calls_index_get_codecs (index, CALL_A),
+                    cs_calls_index_get_codecs (index, CALL_B));
 }
 
 static int
@@ -483,7 +487,7 @@ static char *
 findings_tooltip (const CsCallsColumnContext *context, CsCall *call)
 {
   guint64 kinds
-      = context->index != NULL ? cs_calls_index_get_finding_kinds (context->index, call) : 0;
+      = cs_calls_index_get_finding_kinds (cs_calls_column_context_get_index (context), call);
   GString *text = g_string_new (NULL);
 
   for (guint k = 0; k < 64; k++)
@@ -556,4 +560,20 @@ cs_calls_columns_new_view_columns (const CsCallsColumnContext *context)
     g_ptr_array_add (view_columns, spacer);
   }
   return view_columns;
+}
+
+CsCallsIndex *
+cs_calls_column_context_get_index (const CsCallsColumnContext *context)
+{
+  /* the index is a cache of the context's models: rebuilding it changes nothing they say */
+  CsCallsColumnContext *cache = (CsCallsColumnContext *) context;
+
+  if (context->index_stale)
+    {
+      g_clear_pointer (&cache->index, cs_calls_index_free);
+      if (context->streams != NULL && context->findings != NULL)
+        cache->index = cs_calls_index_new (context->streams, context->findings);
+      cache->index_stale = FALSE;
+    }
+  return context->index;
 }

@@ -38,6 +38,7 @@ struct _CsCallsView
   char *filter_error;                /* NULL unless the text is wrong */
   gint64 range_from_ns, range_to_ns; /* calls started in [from, to); equal: no range */
   gboolean loading;
+  guint index_id; /* idle rebuilding the stale index ahead of the rows that need it */
 };
 
 G_DEFINE_FINAL_TYPE (CsCallsView, cs_calls_view, GTK_TYPE_WIDGET)
@@ -83,7 +84,8 @@ call_matches_filter (gpointer item, gpointer data)
   if (self->range_from_ns != self->range_to_ns
       && !cs_loadtest_call_started_in (item, self->range_from_ns, self->range_to_ns))
     return FALSE;
-  return cs_calls_filter_match (self->parsed, item, self->context.index);
+  return cs_calls_filter_match (self->parsed, item,
+                                cs_calls_column_context_get_index (&self->context));
 }
 
 /* Empty list */
@@ -148,22 +150,40 @@ on_selection_changed (GtkSelectionModel *selection, guint position, guint n_item
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_CALL]);
 }
 
-/* Streams and findings arrive after the calls: index them, then redraw the rows. */
+/* Streams and findings arrive after the calls: the index is rebuilt on its next use (once for
+ * both), then the filter runs again. */
 static void
 rebuild_index (CsCallsView *self)
 {
-  g_clear_pointer (&self->context.index, cs_calls_index_free);
+  g_clear_object (&self->context.streams);
+  g_clear_object (&self->context.findings);
   if (self->analysis != NULL)
-    self->context.index = cs_calls_index_new (cs_analysis_get_streams (self->analysis),
-                                              cs_analysis_get_findings (self->analysis));
+    {
+      self->context.streams = g_object_ref (cs_analysis_get_streams (self->analysis));
+      self->context.findings = g_object_ref (cs_analysis_get_findings (self->analysis));
+    }
+  self->context.index_stale = TRUE;
   if (self->parsed != NULL)
     gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static gboolean
+warm_index (gpointer data)
+{
+  CsCallsView *self = data;
+
+  self->index_id = 0;
+  cs_calls_column_context_get_index (&self->context);
+  return G_SOURCE_REMOVE;
 }
 
 static void
 on_media_changed (GListModel *model, guint position, guint removed, guint added, CsCallsView *self)
 {
   rebuild_index (self);
+  /* in a dispatch of its own, before the idles that put the real calls in the rows */
+  if (self->index_id == 0)
+    self->index_id = g_idle_add (warm_index, self);
 }
 
 /* API */
@@ -394,6 +414,14 @@ cs_calls_view_select_call (CsCallsView *self, CsCall *call)
 }
 
 gboolean
+cs_calls_view_is_sorted (CsCallsView *self)
+{
+  g_return_val_if_fail (CS_IS_CALLS_VIEW (self), FALSE);
+  return gtk_sorter_get_order (gtk_column_view_get_sorter (self->column_view))
+         != GTK_SORTER_ORDER_NONE;
+}
+
+gboolean
 cs_calls_view_sort_by (CsCallsView *self, const char *column_id, GtkSortType order)
 {
   GListModel *view_columns;
@@ -505,6 +533,9 @@ cs_calls_view_dispose (GObject *object)
   g_clear_object (&self->context.calls);
   g_clear_object (&self->chooser);
   g_clear_pointer (&self->context.index, cs_calls_index_free);
+  g_clear_object (&self->context.streams);
+  g_clear_object (&self->context.findings);
+  g_clear_handle_id (&self->index_id, g_source_remove);
   G_OBJECT_CLASS (cs_calls_view_parent_class)->dispose (object);
 }
 

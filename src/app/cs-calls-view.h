@@ -34,6 +34,8 @@ gboolean cs_calls_view_get_time_range (CsCallsView *self, gint64 *from_ns, gint6
  * NULL unselects everything. */
 gboolean cs_calls_view_select_call (CsCallsView *self, CsCall *call);
 /* Sorts by the column with this id ("from", "mos", …; see calls-visible-columns). */
+/* TRUE when a column sorts the list (else rows are in the calls' order). */
+gboolean cs_calls_view_is_sorted (CsCallsView *self);
 gboolean cs_calls_view_sort_by (CsCallsView *self, const char *column_id, GtkSortType order);
 /* The mistake in the filter text, or NULL. */
 const char *cs_calls_view_get_filter_error (CsCallsView *self);

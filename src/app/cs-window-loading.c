@@ -46,7 +46,10 @@ set_analysis (CsWindow *self, CsAnalysis *analysis)
   if (self->analysis == analysis)
     return;
   if (self->analysis != NULL)
-    g_signal_handlers_disconnect_by_data (cs_analysis_get_calls (self->analysis), self);
+    {
+      g_signal_handlers_disconnect_by_data (cs_analysis_get_calls (self->analysis), self);
+      g_signal_handlers_disconnect_by_data (self->analysis, self);
+    }
   g_set_object (&self->analysis, analysis);
   if (analysis != NULL)
     g_signal_connect (cs_analysis_get_calls (analysis), "items-changed",
@@ -129,13 +132,42 @@ show_damage (CsWindow *self, const GError *damage)
   gtk_revealer_set_reveal_child (self->damage_revealer, TRUE);
 }
 
+/* Every call is in the list: the other views take the analysis, the window is loaded. */
+static void
+show_loaded (CsWindow *self)
+{
+  CsAnalysis *analysis = self->analysis;
+
+  g_signal_handlers_disconnect_by_data (analysis, self);
+  cs_summary_view_set_analysis (self->summary_view, analysis);
+  cs_load_view_set_analysis (self->load_view, analysis);
+  cs_streams_view_set_analysis (self->streams_view, analysis);
+  cs_findings_view_set_analysis (self->findings_view, analysis);
+  cs_graph_view_set_analysis (self->graph_view, analysis);
+  cs_player_bar_set_analysis (self->player_bar, analysis);
+  show_damage (self, cs_analysis_get_damage (analysis));
+  cs_window_set_state (self, CS_WINDOW_STATE_LOADED);
+}
+
+static void
+on_analysis_published (CsAnalysis *analysis, GParamSpec *pspec, CsWindow *self)
+{
+  if (analysis == self->analysis && cs_analysis_get_published (analysis))
+    show_loaded (self);
+}
+
 static void
 on_load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (CsWindow) self = user_data;
   CsLoader *loader = CS_LOADER (source);
   g_autoptr (GError) error = NULL;
-  g_autoptr (CsAnalysis) analysis = cs_loader_load_finish (loader, result, &error);
+  g_autoptr (CsAnalysis) analysis = NULL;
+
+  /* Slices pay off in the calls' own order: a sorted list turns each one into a change of
+   * nearly every row it shows, so there the real calls replace the copies at once. */
+  cs_loader_set_publish_in_slices (loader, !cs_calls_view_is_sorted (self->calls_view));
+  analysis = cs_loader_load_finish (loader, result, &error);
 
   /* Cancelled, replaced by another load, or the window went away. */
   if (loader != self->loader)
@@ -164,15 +196,13 @@ on_load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
     }
 
   set_analysis (self, analysis);
-  cs_summary_view_set_analysis (self->summary_view, analysis);
-  cs_load_view_set_analysis (self->load_view, analysis);
-  cs_streams_view_set_analysis (self->streams_view, analysis);
-  cs_findings_view_set_analysis (self->findings_view, analysis);
-  cs_graph_view_set_analysis (self->graph_view, analysis);
-  cs_player_bar_set_analysis (self->player_bar, analysis);
-  show_damage (self, cs_analysis_get_damage (analysis));
   gtk_progress_bar_set_fraction (self->load_progress, 1.0);
-  cs_window_set_state (self, CS_WINDOW_STATE_LOADED);
+  /* The real calls take their rows in slices (cs_loader_set_publish_in_slices): the window
+   * is loaded after the last one. */
+  if (cs_analysis_get_published (analysis))
+    show_loaded (self);
+  else
+    g_signal_connect (analysis, "notify::published", G_CALLBACK (on_analysis_published), self);
 }
 
 static GStrv

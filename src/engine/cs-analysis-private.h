@@ -25,5 +25,8 @@ void cs_analysis_publish_snapshots (CsAnalysis *self);
 /* Main context only, once the load is complete: streams and findings, then the real calls
  * in place of the copies shown, then the calls not yet in the model. */
 void cs_analysis_publish (CsAnalysis *self);
+/* The same for a window: the real calls take their rows in slices, from idles within a time
+ * budget; "published" turns TRUE after the last one. */
+void cs_analysis_publish_in_slices (CsAnalysis *self);
 
 G_END_DECLS

@@ -46,6 +46,8 @@ const CsCaptureStats *cs_analysis_get_stats (CsAnalysis *self);
 const GArray *cs_analysis_get_rtcp (CsAnalysis *self);
 /* Non-NULL when reading stopped early because of damaged input. */
 const GError *cs_analysis_get_damage (CsAnalysis *self);
+/* TRUE once every call found is in the calls model ("published" notifies). */
+gboolean cs_analysis_get_published (CsAnalysis *self);
 /* Display name: "file.pcap" or "file.pcap + 2 more" */
 char *cs_analysis_dup_title (CsAnalysis *self);
 

@@ -30,6 +30,7 @@ struct _CsLoader
   guint chunk_frames; /* 0: the default chunk sizes */
   CsLimits limits;
   char *filter;
+  gboolean publish_in_slices; /* load_finish leaves the real calls to idles (a window) */
 
   /* Progress, written by the load thread, read on the main context. */
   GMutex lock;
@@ -703,6 +704,13 @@ cs_loader_load_async (CsLoader *self, const char *const *paths, GCancellable *ca
   g_thread_unref (g_thread_new ("cs-load", cs_loader_background_thread, g_object_ref (task)));
 }
 
+void
+cs_loader_set_publish_in_slices (CsLoader *self, gboolean in_slices)
+{
+  g_return_if_fail (CS_IS_LOADER (self));
+  self->publish_in_slices = in_slices;
+}
+
 CsAnalysis *
 cs_loader_load_finish (CsLoader *self, GAsyncResult *result, GError **error)
 {
@@ -710,7 +718,9 @@ cs_loader_load_finish (CsLoader *self, GAsyncResult *result, GError **error)
 
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   analysis = g_task_propagate_pointer (G_TASK (result), error);
-  if (analysis != NULL)
+  if (analysis != NULL && self->publish_in_slices)
+    cs_analysis_publish_in_slices (analysis);
+  else if (analysis != NULL)
     cs_analysis_publish (analysis);
   return analysis;
 }

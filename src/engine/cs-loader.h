@@ -24,6 +24,10 @@ const CsLimits *cs_loader_get_limits (CsLoader *self);
 /* Optional BPF expression applied to every frame (NULL for none). */
 void cs_loader_set_filter (CsLoader *self, const char *bpf);
 
+/* TRUE: load_finish returns before every call is in the calls model (the rest follow from
+ * idles within a time budget; the analysis's "published" says when). FALSE by default. */
+void cs_loader_set_publish_in_slices (CsLoader *self, gboolean in_slices);
+
 /* Progress properties, notified on the main context that started the load
  * (load_async) at most ~10 times a second:
  *   "fraction" (double 0..1), "packets" (guint64 frames read so far),
