@@ -14,7 +14,7 @@ struct _CsStream
   guint call_number;
   char *codec;
   const CsCodecInfo *codec_info;
-  CsRtpClockMap clocks;
+  CsRtpClockMap *clocks;             /* atomic rc box shared with the call's other streams */
   const char *const *encoding_by_pt; /* until measured: the call's rtpmap names */
   CsRtpStats stats;
   CsRtpMarks *marks; /* one block with its frame lists; NULL without gaps nor order problems */
@@ -35,6 +35,7 @@ cs_stream_finalize (GObject *object)
   g_free (self->codec);
   g_free (self->marks);
   g_array_unref (self->packets);
+  g_atomic_rc_box_release (self->clocks);
   g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   G_OBJECT_CLASS (cs_stream_parent_class)->finalize (object);
 }
@@ -53,9 +54,9 @@ cs_stream_init (CsStream *self)
 }
 
 CsStream *
-cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
-               guint call_number, GArray *packets, const CsRtpClockMap *clocks,
-               const char *const *encoding_by_pt)
+cs_stream_new_sharing_clocks (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
+                              guint call_number, GArray *packets, CsRtpClockMap *shared_clocks,
+                              const char *const *encoding_by_pt)
 {
   CsStream *self = g_object_new (CS_TYPE_STREAM, NULL);
 
@@ -65,8 +66,23 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
   self->ssrc = ssrc;
   self->call_number = call_number;
   self->packets = packets;
-  self->clocks = *clocks;
+  self->clocks = g_atomic_rc_box_acquire (shared_clocks);
   self->encoding_by_pt = encoding_by_pt;
+  return self;
+}
+
+CsStream *
+cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
+               guint call_number, GArray *packets, const CsRtpClockMap *clocks,
+               const char *const *encoding_by_pt)
+{
+  CsRtpClockMap *own = g_atomic_rc_box_new (CsRtpClockMap);
+  CsStream *self;
+
+  *own = *clocks;
+  self = cs_stream_new_sharing_clocks (id, src, dst, ssrc, call_number, packets, own,
+                                       encoding_by_pt);
+  g_atomic_rc_box_release (own);
   return self;
 }
 
@@ -113,7 +129,7 @@ cs_stream_measure (CsStream *self)
   CsRtpMarks marks = { CS_STREAM_MARK_FRAMES, gap_frames, order_frames };
 
   marks.steps = &steps;
-  cs_rtp_stats_compute_marks (packets, n, &self->clocks, &self->stats, &marks);
+  cs_rtp_stats_compute_marks (packets, n, self->clocks, &self->stats, &marks);
   g_free (self->marks);
   self->marks = marks_keep (&marks);
   self->max_jitter_frame = marks.max_jitter_frame;
@@ -136,7 +152,7 @@ cs_stream_measure (CsStream *self)
       guint8 media_pt = !marks.mixed_payload_types && n > 0
                             ? packets[0].payload_type & 0x7f
                             : cs_jitter_buffer_media_payload_type (packets, n);
-      guint clock_rate = cs_mos_clock_rate (&self->clocks, self->codec_info, media_pt);
+      guint clock_rate = cs_mos_clock_rate (self->clocks, self->codec_info, media_pt);
 
       cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
                             stream_packetisation_ms (self, &steps, clock_rate), self->codec_info,
@@ -233,7 +249,7 @@ cs_stream_get_mos (CsStream *self)
 const CsRtpClockMap *
 cs_stream_get_clock_map (CsStream *self)
 {
-  return &self->clocks;
+  return self->clocks;
 }
 
 const GArray *
