@@ -346,23 +346,28 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
       const CsAnnouncement *a = NULL;
       guint first = cs_stream_binder_bind (binder, run, &a);
       CsStream *stream;
+      CsRtpPacket *records;
+      gsize n_records;
 
+      if (a == NULL && run->packets->len < CS_HEURISTIC_MIN_PACKETS)
+        continue;
+      if (a != NULL && first > 0)
+        g_array_remove_range (run->packets, 0, first);
+      /* The run's array has power-of-two slack: the stream keeps its records exactly sized
+       * (shrinking in place, no copy). The run is left empty. */
+      records = g_array_steal (run->packets, &n_records);
+      records = g_realloc (records, n_records * sizeof (CsRtpPacket));
       if (a != NULL)
         {
           CsCallMedia *media = cs_stream_binder_expand_media (a->call, expanded);
 
-          if (first > 0)
-            g_array_remove_range (run->packets, 0, first);
           stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc,
-                                                 cs_call_get_number (a->call), run->packets,
+                                                 cs_call_get_number (a->call), records, n_records,
                                                  media->clocks, media->encodings);
         }
-      else if (run->packets->len >= CS_HEURISTIC_MIN_PACKETS)
-        stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc, 0,
-                                               run->packets, static_clocks, NULL);
       else
-        continue;
-      run->packets = g_array_new (FALSE, FALSE, sizeof (CsRtpPacket)); /* stolen above */
+        stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc, 0,
+                                               records, n_records, static_clocks, NULL);
       g_ptr_array_add (streams, stream);
     }
   g_atomic_rc_box_release (static_clocks);

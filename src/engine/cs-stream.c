@@ -21,7 +21,9 @@ struct _CsStream
   guint32 max_jitter_frame;
   double packetisation_ms;
   CsMos mos;
-  GArray *packets;
+  /* Exactly n packets (no growth slack): data and len as a read-only GArray view, which
+   * readers keep using; it is no GLib-allocated array and is freed as the block it is. */
+  GArray packets;
   CsStreamRtcp *rtcp; /* NULL when no RTCP reported on the stream */
 };
 
@@ -34,7 +36,7 @@ cs_stream_finalize (GObject *object)
 
   g_free (self->codec);
   g_free (self->marks);
-  g_array_unref (self->packets);
+  g_free (self->packets.data);
   g_atomic_rc_box_release (self->clocks);
   g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   G_OBJECT_CLASS (cs_stream_parent_class)->finalize (object);
@@ -55,8 +57,8 @@ cs_stream_init (CsStream *self)
 
 CsStream *
 cs_stream_new_sharing_clocks (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
-                              guint call_number, GArray *packets, CsRtpClockMap *shared_clocks,
-                              const char *const *encoding_by_pt)
+                              guint call_number, CsRtpPacket *packets, guint n_packets,
+                              CsRtpClockMap *shared_clocks, const char *const *encoding_by_pt)
 {
   CsStream *self = g_object_new (CS_TYPE_STREAM, NULL);
 
@@ -65,7 +67,8 @@ cs_stream_new_sharing_clocks (guint id, const CsEndpoint *src, const CsEndpoint 
   self->dst = *dst;
   self->ssrc = ssrc;
   self->call_number = call_number;
-  self->packets = packets;
+  self->packets.data = (gchar *) packets;
+  self->packets.len = n_packets;
   self->clocks = g_atomic_rc_box_acquire (shared_clocks);
   self->encoding_by_pt = encoding_by_pt;
   return self;
@@ -77,10 +80,12 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
                const char *const *encoding_by_pt)
 {
   CsRtpClockMap *own = g_atomic_rc_box_new (CsRtpClockMap);
+  guint n = packets->len;
+  CsRtpPacket *records = (CsRtpPacket *) g_array_free (packets, FALSE);
   CsStream *self;
 
   *own = *clocks;
-  self = cs_stream_new_sharing_clocks (id, src, dst, ssrc, call_number, packets, own,
+  self = cs_stream_new_sharing_clocks (id, src, dst, ssrc, call_number, records, n, own,
                                        encoding_by_pt);
   g_atomic_rc_box_release (own);
   return self;
@@ -114,15 +119,15 @@ stream_packetisation_ms (CsStream *self, const CsRtpStepTable *steps, guint cloc
 
   if (cs_mos_packetisation_from_steps (steps, clock_rate, &ms))
     return ms;
-  return cs_mos_packetisation_ms ((const CsRtpPacket *) self->packets->data, self->packets->len,
+  return cs_mos_packetisation_ms ((const CsRtpPacket *) self->packets.data, self->packets.len,
                                   clock_rate);
 }
 
 void
 cs_stream_measure (CsStream *self)
 {
-  const CsRtpPacket *packets = (const CsRtpPacket *) self->packets->data;
-  guint n = self->packets->len;
+  const CsRtpPacket *packets = (const CsRtpPacket *) self->packets.data;
+  guint n = self->packets.len;
   const char *encoding;
   guint32 gap_frames[CS_STREAM_MARK_FRAMES], order_frames[CS_STREAM_MARK_FRAMES];
   CsRtpStepTable steps;
@@ -255,7 +260,14 @@ cs_stream_get_clock_map (CsStream *self)
 const GArray *
 cs_stream_get_packets (CsStream *self)
 {
-  return self->packets;
+  return &self->packets;
+}
+
+const CsRtpPacket *
+cs_stream_get_packet_records (CsStream *self, guint *n_packets)
+{
+  *n_packets = self->packets.len;
+  return (const CsRtpPacket *) self->packets.data;
 }
 
 const CsStreamRtcp *
