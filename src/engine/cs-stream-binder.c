@@ -292,9 +292,9 @@ cs_stream_binder_lookup (CsStreamBinder *binder, const CsEndpoint *ep, guint32 f
 static guint
 cs_stream_binder_bind (CsStreamBinder *binder, const CsRtpRun *run, const CsAnnouncement **out)
 {
-  const CsRtpPacket *packets = (const CsRtpPacket *) run->packets->data;
+  const CsRtpPacket *packets = run->packets;
 
-  for (guint i = 0; i < run->packets->len; i++)
+  for (guint i = 0; i < run->n_packets; i++)
     {
       const CsAnnouncement *a = cs_stream_binder_lookup (binder, &run->key.dst, packets[i].frame);
 
@@ -311,7 +311,7 @@ cs_stream_binder_bind (CsStreamBinder *binder, const CsRtpRun *run, const CsAnno
         break;
     }
   *out = NULL;
-  return run->packets->len;
+  return run->n_packets;
 }
 
 static int
@@ -347,16 +347,22 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
       guint first = cs_stream_binder_bind (binder, run, &a);
       CsStream *stream;
       CsRtpPacket *records;
-      gsize n_records;
+      guint n_records;
 
-      if (a == NULL && run->packets->len < CS_HEURISTIC_MIN_PACKETS)
+      if (a == NULL && run->n_packets < CS_HEURISTIC_MIN_PACKETS)
         continue;
       if (a != NULL && first > 0)
-        g_array_remove_range (run->packets, 0, first);
-      /* The run's array has power-of-two slack: the stream keeps its records exactly sized
-       * (shrinking in place, no copy). The run is left empty. */
-      records = g_array_steal (run->packets, &n_records);
-      records = g_realloc (records, n_records * sizeof (CsRtpPacket));
+        {
+          run->n_packets -= first;
+          memmove (run->packets, run->packets + first, run->n_packets * sizeof (CsRtpPacket));
+        }
+      /* The stream takes the records, exactly sized (long runs have growth slack: shrunk
+       * in place, no copy). The run is left empty. */
+      n_records = run->n_packets;
+      records = run->n_packets == run->capacity ? run->packets
+                                                : g_renew (CsRtpPacket, run->packets, n_records);
+      run->packets = NULL;
+      run->n_packets = run->capacity = 0;
       if (a != NULL)
         {
           CsCallMedia *media = cs_stream_binder_expand_media (a->call, expanded);
@@ -384,9 +390,9 @@ cs_stream_binder_get_run_call (CsStreamBinder *binder, const CsRtpRun *run)
   const CsAnnouncement *a;
   guint32 last;
 
-  if (run->packets->len == 0)
+  if (run->n_packets == 0)
     return NULL;
-  last = g_array_index (run->packets, CsRtpPacket, run->packets->len - 1).frame;
+  last = run->packets[run->n_packets - 1].frame;
   a = cs_stream_binder_lookup (binder, &run->key.dst, last);
   if (a == NULL)
     a = cs_stream_binder_lookup (binder, &run->key.src, last);
