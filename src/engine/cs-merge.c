@@ -322,9 +322,11 @@ cs_merge_room_for_run (CsMerge *merge)
   return merge->run_order->len < cap;
 }
 
-/* Runs up to this many packets grow exactly (4 KiB of records: a minute of 20 ms audio
- * fits in a dozen times that). */
-#define CS_MERGE_EXACT_RUN_PACKETS 2048
+/* Runs up to this many packets (3 KiB) grow exactly: most streams of a busy capture are
+ * short, and power-of-two slack on each is much of the load's memory. Longer runs double
+ * (a realloc per chunk would move and copy them over and over); the stream binder trims
+ * them at the end. */
+#define CS_MERGE_EXACT_RUN_PACKETS 128
 
 static void
 cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
@@ -345,12 +347,10 @@ cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacke
     }
   if (n > run->capacity - run->n_packets)
     {
-      /* Exactly what is needed while small (most streams fit in a few chunks: no
-       * power-of-two slack); by half again once large, so a long stream copies O(n). */
       guint want = run->n_packets + n;
 
       if (want > CS_MERGE_EXACT_RUN_PACKETS)
-        want = MAX (want, run->capacity + run->capacity / 2);
+        want = MAX (want, 2 * run->capacity);
       run->packets = g_renew (CsRtpPacket, run->packets, want);
       run->capacity = want;
     }
