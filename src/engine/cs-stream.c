@@ -12,7 +12,7 @@ struct _CsStream
   CsEndpoint src, dst;
   guint32 ssrc;
   guint call_number;
-  char *codec;
+  const char *codec; /* static or interned: not one copy per stream */
   const CsCodecInfo *codec_info;
   CsRtpClockMap *clocks;             /* atomic rc box shared with the call's other streams */
   const char *const *encoding_by_pt; /* until measured: the call's rtpmap names */
@@ -34,7 +34,6 @@ cs_stream_finalize (GObject *object)
 {
   CsStream *self = CS_STREAM (object);
 
-  g_free (self->codec);
   g_free (self->marks);
   g_free (self->packets.data);
   g_atomic_rc_box_release (self->clocks);
@@ -146,11 +145,16 @@ cs_stream_measure (CsStream *self)
   if (self->codec_info == NULL)
     self->codec_info = cs_codec_lookup_static (self->stats.payload_type);
   if (self->codec_info != NULL)
-    self->codec = g_strdup (self->codec_info->name);
+    self->codec = self->codec_info->name;
   else if (encoding != NULL)
-    self->codec = g_strdup (encoding);
+    self->codec = g_intern_string (encoding);
   else
-    self->codec = g_strdup_printf ("PT %u", self->stats.payload_type);
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "PT %u", self->stats.payload_type);
+      self->codec = g_intern_string (name); /* at most 256 of them */
+    }
   if (self->codec_info != NULL && self->codec_info->is_audio)
     {
       /* One payload type throughout (the usual case): it is the most frequent one. */
