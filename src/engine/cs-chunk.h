@@ -26,7 +26,8 @@ gboolean cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b);
 typedef struct
 {
   CsRtpStreamKey key;
-  GArray *packets; /* CsRtpPacket, capture order */
+  CsRtpPacket *packets; /* capture order; g_malloc block of capacity records */
+  guint n_packets, capacity;
 } CsRtpRun;
 
 /* Packets of one stream found in one chunk: a plain buffer, appended inline. */

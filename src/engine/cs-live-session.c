@@ -401,7 +401,7 @@ GPtrArray *
 cs_live_session_dup_streams (CsLiveSession *self)
 {
   GPtrArray *runs = cs_merge_get_rtp_runs (self->merge);
-  g_autoptr (GPtrArray) kept = g_ptr_array_sized_new (runs->len);
+  g_autofree CsRtpRun *kept = g_new (CsRtpRun, runs->len);
   GPtrArray *streams;
 
   /* Building streams steals the runs' packets: hand it copies and keep the originals. */
@@ -409,16 +409,17 @@ cs_live_session_dup_streams (CsLiveSession *self)
     {
       CsRtpRun *run = g_ptr_array_index (runs, i);
 
-      g_ptr_array_add (kept, run->packets);
-      run->packets = g_array_copy (run->packets);
+      kept[i] = *run;
+      run->packets = g_memdup2 (run->packets, run->n_packets * sizeof (CsRtpPacket));
+      run->capacity = run->n_packets;
     }
   streams = cs_merge_build_streams (self->merge);
   for (guint i = 0; i < runs->len; i++)
     {
       CsRtpRun *run = g_ptr_array_index (runs, i);
 
-      g_array_unref (run->packets);
-      run->packets = g_ptr_array_index (kept, i);
+      g_free (run->packets);
+      *run = kept[i];
     }
   return streams;
 }

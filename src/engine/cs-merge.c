@@ -52,7 +52,7 @@ struct _CsMerge
 static void
 cs_rtp_run_free (CsRtpRun *run)
 {
-  g_array_unref (run->packets);
+  g_free (run->packets);
   g_free (run);
 }
 
@@ -288,11 +288,11 @@ cs_merge_evict_single_packet_runs (CsMerge *merge)
     {
       CsRtpRun *run = g_ptr_array_index (merge->run_order, i);
 
-      if (run->packets->len <= 1)
+      if (run->n_packets <= 1)
         {
           g_hash_table_remove (merge->runs, &run->key);
           merge->stats->rtp_flows_evicted++;
-          merge->stats->rtp_packets_dropped += run->packets->len;
+          merge->stats->rtp_packets_dropped += run->n_packets;
           cs_rtp_run_free (run);
         }
       else
@@ -322,6 +322,12 @@ cs_merge_room_for_run (CsMerge *merge)
   return merge->run_order->len < cap;
 }
 
+/* Runs up to this many packets (3 KiB) grow exactly: most streams of a busy capture are
+ * short, and power-of-two slack on each is much of the load's memory. Longer runs double
+ * (a realloc per chunk would move and copy them over and over); the stream binder trims
+ * them at the end. */
+#define CS_MERGE_EXACT_RUN_PACKETS 128
+
 static void
 cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
 {
@@ -336,11 +342,20 @@ cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacke
     {
       run = g_new0 (CsRtpRun, 1);
       run->key = *key;
-      run->packets = g_array_sized_new (FALSE, FALSE, sizeof (CsRtpPacket), n);
       g_hash_table_insert (merge->runs, &run->key, run);
       g_ptr_array_add (merge->run_order, run);
     }
-  g_array_append_vals (run->packets, packets, n);
+  if (n > run->capacity - run->n_packets)
+    {
+      guint want = run->n_packets + n;
+
+      if (want > CS_MERGE_EXACT_RUN_PACKETS)
+        want = MAX (want, 2 * run->capacity);
+      run->packets = g_renew (CsRtpPacket, run->packets, want);
+      run->capacity = want;
+    }
+  memcpy (run->packets + run->n_packets, packets, n * sizeof (CsRtpPacket));
+  run->n_packets += n;
 }
 
 static void
@@ -498,7 +513,7 @@ cs_merge_forget_calls (CsMerge *merge, GPtrArray *calls)
       if (owner != NULL && g_hash_table_contains (gone, owner))
         {
           g_hash_table_remove (merge->runs, &run->key);
-          dropped += run->packets->len;
+          dropped += run->n_packets;
           cs_rtp_run_free (run);
         }
       else

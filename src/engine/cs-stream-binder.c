@@ -71,9 +71,18 @@ typedef struct
 
 typedef struct
 {
-  CsRtpClockMap clocks;
+  CsRtpClockMap *clocks;      /* atomic rc box: its streams share it */
   const char *encodings[128]; /* interned rtpmap names */
 } CsCallMedia;
+
+static void
+cs_call_media_free (gpointer data)
+{
+  CsCallMedia *media = data;
+
+  g_atomic_rc_box_release (media->clocks);
+  g_free (media);
+}
 
 /* Encoding names interned lately: captures use a handful, and the interning table is a
  * locked global one. */
@@ -200,12 +209,13 @@ cs_stream_binder_expand_media (CsCall *call, GHashTable *expanded)
   if (media != NULL)
     return media;
   media = g_new0 (CsCallMedia, 1);
-  cs_rtp_clock_map_init_static (&media->clocks);
+  media->clocks = g_atomic_rc_box_new0 (CsRtpClockMap);
+  cs_rtp_clock_map_init_static (media->clocks);
   for (guint i = 0; formats != NULL && i < formats->n; i++)
     {
       const CsAnnouncedFormat *f = &formats->formats[i];
 
-      cs_rtp_clock_map_set_rtpmap (&media->clocks, f->payload_type, f->encoding, f->clock_rate);
+      cs_rtp_clock_map_set_rtpmap (media->clocks, f->payload_type, f->encoding, f->clock_rate);
       media->encodings[f->payload_type] = f->encoding;
     }
   g_hash_table_insert (expanded, (gpointer) formats, media);
@@ -282,9 +292,9 @@ cs_stream_binder_lookup (CsStreamBinder *binder, const CsEndpoint *ep, guint32 f
 static guint
 cs_stream_binder_bind (CsStreamBinder *binder, const CsRtpRun *run, const CsAnnouncement **out)
 {
-  const CsRtpPacket *packets = (const CsRtpPacket *) run->packets->data;
+  const CsRtpPacket *packets = run->packets;
 
-  for (guint i = 0; i < run->packets->len; i++)
+  for (guint i = 0; i < run->n_packets; i++)
     {
       const CsAnnouncement *a = cs_stream_binder_lookup (binder, &run->key.dst, packets[i].frame);
 
@@ -301,7 +311,7 @@ cs_stream_binder_bind (CsStreamBinder *binder, const CsRtpRun *run, const CsAnno
         break;
     }
   *out = NULL;
-  return run->packets->len;
+  return run->n_packets;
 }
 
 static int
@@ -324,36 +334,49 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
 {
   GPtrArray *streams = g_ptr_array_new_with_free_func (g_object_unref);
   /* the streams read the encoding names until measured */
-  g_autoptr (GHashTable) expanded
-      = g_hash_table_new_full (cs_call_formats_hash, cs_call_formats_equal, NULL, g_free);
-  CsRtpClockMap static_clocks;
+  g_autoptr (GHashTable) expanded = g_hash_table_new_full (
+      cs_call_formats_hash, cs_call_formats_equal, NULL, cs_call_media_free);
+  /* shared by the streams no SDP announced */
+  CsRtpClockMap *static_clocks = g_atomic_rc_box_new0 (CsRtpClockMap);
 
-  cs_rtp_clock_map_init_static (&static_clocks);
+  cs_rtp_clock_map_init_static (static_clocks);
   for (guint i = 0; i < runs->len; i++)
     {
       CsRtpRun *run = g_ptr_array_index (runs, i);
       const CsAnnouncement *a = NULL;
       guint first = cs_stream_binder_bind (binder, run, &a);
       CsStream *stream;
+      CsRtpPacket *records;
+      guint n_records;
 
+      if (a == NULL && run->n_packets < CS_HEURISTIC_MIN_PACKETS)
+        continue;
+      if (a != NULL && first > 0)
+        {
+          run->n_packets -= first;
+          memmove (run->packets, run->packets + first, run->n_packets * sizeof (CsRtpPacket));
+        }
+      /* The stream takes the records, exactly sized (long runs have growth slack: shrunk
+       * in place, no copy). The run is left empty. */
+      n_records = run->n_packets;
+      records = run->n_packets == run->capacity ? run->packets
+                                                : g_renew (CsRtpPacket, run->packets, n_records);
+      run->packets = NULL;
+      run->n_packets = run->capacity = 0;
       if (a != NULL)
         {
           CsCallMedia *media = cs_stream_binder_expand_media (a->call, expanded);
 
-          if (first > 0)
-            g_array_remove_range (run->packets, 0, first);
-          stream = cs_stream_new (0, &run->key.src, &run->key.dst, run->key.ssrc,
-                                  cs_call_get_number (a->call), run->packets, &media->clocks,
-                                  media->encodings);
+          stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc,
+                                                 cs_call_get_number (a->call), records, n_records,
+                                                 media->clocks, media->encodings);
         }
-      else if (run->packets->len >= CS_HEURISTIC_MIN_PACKETS)
-        stream = cs_stream_new (0, &run->key.src, &run->key.dst, run->key.ssrc, 0, run->packets,
-                                &static_clocks, NULL);
       else
-        continue;
-      run->packets = g_array_new (FALSE, FALSE, sizeof (CsRtpPacket)); /* stolen above */
+        stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc, 0,
+                                               records, n_records, static_clocks, NULL);
       g_ptr_array_add (streams, stream);
     }
+  g_atomic_rc_box_release (static_clocks);
   cs_parallel_for (streams->len, n_threads, cs_stream_binder_measure_one, streams);
   g_ptr_array_sort (streams, cs_stream_compare_first_frame);
   for (guint i = 0; i < streams->len; i++)
@@ -367,9 +390,9 @@ cs_stream_binder_get_run_call (CsStreamBinder *binder, const CsRtpRun *run)
   const CsAnnouncement *a;
   guint32 last;
 
-  if (run->packets->len == 0)
+  if (run->n_packets == 0)
     return NULL;
-  last = g_array_index (run->packets, CsRtpPacket, run->packets->len - 1).frame;
+  last = run->packets[run->n_packets - 1].frame;
   a = cs_stream_binder_lookup (binder, &run->key.dst, last);
   if (a == NULL)
     a = cs_stream_binder_lookup (binder, &run->key.src, last);

@@ -12,16 +12,18 @@ struct _CsStream
   CsEndpoint src, dst;
   guint32 ssrc;
   guint call_number;
-  char *codec;
+  const char *codec; /* static or interned: not one copy per stream */
   const CsCodecInfo *codec_info;
-  CsRtpClockMap clocks;
+  CsRtpClockMap *clocks;             /* atomic rc box shared with the call's other streams */
   const char *const *encoding_by_pt; /* until measured: the call's rtpmap names */
   CsRtpStats stats;
   CsRtpMarks *marks; /* one block with its frame lists; NULL without gaps nor order problems */
   guint32 max_jitter_frame;
   double packetisation_ms;
   CsMos mos;
-  GArray *packets;
+  /* Exactly n packets (no growth slack): data and len as a read-only GArray view, which
+   * readers keep using; it is no GLib-allocated array and is freed as the block it is. */
+  GArray packets;
   CsStreamRtcp *rtcp; /* NULL when no RTCP reported on the stream */
 };
 
@@ -32,9 +34,9 @@ cs_stream_finalize (GObject *object)
 {
   CsStream *self = CS_STREAM (object);
 
-  g_free (self->codec);
   g_free (self->marks);
-  g_array_unref (self->packets);
+  g_free (self->packets.data);
+  g_atomic_rc_box_release (self->clocks);
   g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   G_OBJECT_CLASS (cs_stream_parent_class)->finalize (object);
 }
@@ -53,9 +55,9 @@ cs_stream_init (CsStream *self)
 }
 
 CsStream *
-cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
-               guint call_number, GArray *packets, const CsRtpClockMap *clocks,
-               const char *const *encoding_by_pt)
+cs_stream_new_sharing_clocks (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
+                              guint call_number, CsRtpPacket *packets, guint n_packets,
+                              CsRtpClockMap *shared_clocks, const char *const *encoding_by_pt)
 {
   CsStream *self = g_object_new (CS_TYPE_STREAM, NULL);
 
@@ -64,9 +66,27 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
   self->dst = *dst;
   self->ssrc = ssrc;
   self->call_number = call_number;
-  self->packets = packets;
-  self->clocks = *clocks;
+  self->packets.data = (gchar *) packets;
+  self->packets.len = n_packets;
+  self->clocks = g_atomic_rc_box_acquire (shared_clocks);
   self->encoding_by_pt = encoding_by_pt;
+  return self;
+}
+
+CsStream *
+cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
+               guint call_number, GArray *packets, const CsRtpClockMap *clocks,
+               const char *const *encoding_by_pt)
+{
+  CsRtpClockMap *own = g_atomic_rc_box_new (CsRtpClockMap);
+  guint n = packets->len;
+  CsRtpPacket *records = (CsRtpPacket *) g_array_free (packets, FALSE);
+  CsStream *self;
+
+  *own = *clocks;
+  self = cs_stream_new_sharing_clocks (id, src, dst, ssrc, call_number, records, n, own,
+                                       encoding_by_pt);
+  g_atomic_rc_box_release (own);
   return self;
 }
 
@@ -98,22 +118,22 @@ stream_packetisation_ms (CsStream *self, const CsRtpStepTable *steps, guint cloc
 
   if (cs_mos_packetisation_from_steps (steps, clock_rate, &ms))
     return ms;
-  return cs_mos_packetisation_ms ((const CsRtpPacket *) self->packets->data, self->packets->len,
+  return cs_mos_packetisation_ms ((const CsRtpPacket *) self->packets.data, self->packets.len,
                                   clock_rate);
 }
 
 void
 cs_stream_measure (CsStream *self)
 {
-  const CsRtpPacket *packets = (const CsRtpPacket *) self->packets->data;
-  guint n = self->packets->len;
+  const CsRtpPacket *packets = (const CsRtpPacket *) self->packets.data;
+  guint n = self->packets.len;
   const char *encoding;
   guint32 gap_frames[CS_STREAM_MARK_FRAMES], order_frames[CS_STREAM_MARK_FRAMES];
   CsRtpStepTable steps;
   CsRtpMarks marks = { CS_STREAM_MARK_FRAMES, gap_frames, order_frames };
 
   marks.steps = &steps;
-  cs_rtp_stats_compute_marks (packets, n, &self->clocks, &self->stats, &marks);
+  cs_rtp_stats_compute_marks (packets, n, self->clocks, &self->stats, &marks);
   g_free (self->marks);
   self->marks = marks_keep (&marks);
   self->max_jitter_frame = marks.max_jitter_frame;
@@ -125,18 +145,23 @@ cs_stream_measure (CsStream *self)
   if (self->codec_info == NULL)
     self->codec_info = cs_codec_lookup_static (self->stats.payload_type);
   if (self->codec_info != NULL)
-    self->codec = g_strdup (self->codec_info->name);
+    self->codec = self->codec_info->name;
   else if (encoding != NULL)
-    self->codec = g_strdup (encoding);
+    self->codec = g_intern_string (encoding);
   else
-    self->codec = g_strdup_printf ("PT %u", self->stats.payload_type);
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "PT %u", self->stats.payload_type);
+      self->codec = g_intern_string (name); /* at most 256 of them */
+    }
   if (self->codec_info != NULL && self->codec_info->is_audio)
     {
       /* One payload type throughout (the usual case): it is the most frequent one. */
       guint8 media_pt = !marks.mixed_payload_types && n > 0
                             ? packets[0].payload_type & 0x7f
                             : cs_jitter_buffer_media_payload_type (packets, n);
-      guint clock_rate = cs_mos_clock_rate (&self->clocks, self->codec_info, media_pt);
+      guint clock_rate = cs_mos_clock_rate (self->clocks, self->codec_info, media_pt);
 
       cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
                             stream_packetisation_ms (self, &steps, clock_rate), self->codec_info,
@@ -233,13 +258,20 @@ cs_stream_get_mos (CsStream *self)
 const CsRtpClockMap *
 cs_stream_get_clock_map (CsStream *self)
 {
-  return &self->clocks;
+  return self->clocks;
 }
 
 const GArray *
 cs_stream_get_packets (CsStream *self)
 {
-  return self->packets;
+  return &self->packets;
+}
+
+const CsRtpPacket *
+cs_stream_get_packet_records (CsStream *self, guint *n_packets)
+{
+  *n_packets = self->packets.len;
+  return (const CsRtpPacket *) self->packets.data;
 }
 
 const CsStreamRtcp *

@@ -32,8 +32,11 @@ void cs_stream_get_marks (CsStream *self, CsRtpMarks *out);
 /* cs_mos_packetisation_ms at the stats' clock rate: the typical packet length in ms. */
 double cs_stream_get_packetisation_ms (CsStream *self);
 const CsRtpClockMap *cs_stream_get_clock_map (CsStream *self);
-/* The packet records (CsRtpPacket), capture order. */
+/* The packet records (CsRtpPacket), capture order, as a read-only view: read data and len
+ * only (g_array_index is fine), never pass it to other g_array_* functions. */
 const GArray *cs_stream_get_packets (CsStream *self);
+/* The same records, typed. */
+const CsRtpPacket *cs_stream_get_packet_records (CsStream *self, guint *n_packets);
 /* What RTCP reported about the stream; NULL when no RTCP packet did. */
 const CsStreamRtcp *cs_stream_get_rtcp (CsStream *self);
 
