@@ -10,6 +10,7 @@ stream list of corpus A is checked against tshark's (packets, lost).
 Not a test: nothing in `make test` depends on speed. Standard library only.
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -64,6 +65,9 @@ def timed(cmd, timeout=None):
     """Runs cmd; returns (wall seconds, peak RSS KiB, stdout, CPU seconds), or None when it
     ran longer than timeout seconds (it is then killed)."""
     start = time.perf_counter()
+    # A child's ru_maxrss starts from this process's own peak RSS (fork counts the shared
+    # pages, and the high-water mark survives exec), so this script never holds a report
+    # in memory: see report_summary and identical_across_threads.
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     timer = threading.Timer(timeout, proc.kill) if timeout else None
     if timer:
@@ -88,8 +92,25 @@ def bench_callscope(cli, path, threads, runs):
             statistics.median(s[3] for s in samples))
 
 
+# Runs in a separate Python process: only this small summary comes back, so the
+# benchmark's own memory (which every child's peak RSS starts from) stays small.
+SUMMARY_SCRIPT = """
+import json, sys
+r = json.load(sys.stdin)
+json.dump({"capture": r["capture"],
+           "methods": [c.get("method", "INVITE") for c in r["calls"]],
+           "streams": [{k: s.get(k) for k in ("src", "dst", "ssrc", "packets", "lost")}
+                       for s in r["streams"]]}, sys.stdout)
+"""
+
+
 def report_json(cli, path):
-    _, _, out, _ = timed([cli, "report", path])
+    cli_proc = subprocess.Popen([cli, "report", path], stdout=subprocess.PIPE)
+    out = subprocess.run([sys.executable, "-c", SUMMARY_SCRIPT], stdin=cli_proc.stdout,
+                         stdout=subprocess.PIPE, check=True).stdout
+    cli_proc.stdout.close()
+    if cli_proc.wait() != 0:
+        raise RuntimeError("callscope-cli report %s failed" % path)
     return json.loads(out)
 
 
@@ -114,12 +135,16 @@ def compare_with_tshark(report, tshark_text):
 
 
 def identical_across_threads(cli, path, thread_counts):
-    outputs = set()
+    digests = set()
     for t in thread_counts:
-        out = subprocess.run([cli, "report", "--threads", str(t), path],
-                             check=True, stdout=subprocess.PIPE).stdout
-        outputs.add(out)
-    return len(outputs) == 1
+        proc = subprocess.Popen([cli, "report", "--threads", str(t), path], stdout=subprocess.PIPE)
+        digest = hashlib.sha256()
+        for block in iter(lambda: proc.stdout.read(1 << 20), b""):
+            digest.update(block)
+        if proc.wait() != 0:
+            raise RuntimeError("callscope-cli report %s failed" % path)
+        digests.add(digest.hexdigest())
+    return len(digests) == 1
 
 
 # Issue 5's targets: (corpus, threads, what, minimum or maximum, unit scale)
@@ -186,7 +211,7 @@ def main():
         same_across = identical_across_threads(cli, path, sorted(set(threads + [1, 2, 4])))
         cap = report["capture"]
         packets, sip = cap["packets"], cap["sip_messages"]
-        calls = len([c for c in report["calls"] if c.get("method", "INVITE") == "INVITE"])
+        calls = report["methods"].count("INVITE")
         print()
         print("## Corpus %s: %s" % (name, CORPORA[name][1]))
         print("%d packets, %d SIP messages, %d RTP packets, %d calls, %d streams, %.0f MiB"
