@@ -318,13 +318,7 @@ cs_frame_iter_next_listed (CsFrameIter *iter, CsFrame *frame, const guint8 **dat
 gboolean
 cs_capture_set_get_frame (CsCaptureSet *set, guint32 number, CsFrame *frame)
 {
-  CsFrameIter iter;
-  const guint8 *data;
-
-  if (number == 0 || number > cs_capture_set_get_n_frames (set))
-    return FALSE;
-  cs_capture_set_iter_init (set, number - 1, &iter);
-  return cs_frame_iter_next (&iter, frame, &data);
+  return cs_capture_set_read_frame (set, number, frame) != NULL;
 }
 
 const guint8 *

@@ -129,19 +129,6 @@ compute_bursts (CsPlayedRuns *played, guint32 min_ext, guint32 max_ext, CsJitter
     }
 }
 
-/* cs_rtp_extend_seq (cs-rtp.c) inlined: it runs once per packet. */
-static inline guint32
-extend_seq (guint32 reference, guint16 raw)
-{
-  guint32 seq = (reference & 0xffff0000u) | raw;
-
-  if (seq + 0x8000u < reference)
-    seq += 0x10000u;
-  else if (reference + 0x8000u < seq && seq >= 0x10000u)
-    seq -= 0x10000u;
-  return seq;
-}
-
 void
 cs_jitter_buffer_emulate_media (const CsRtpPacket *packets, gsize n, guint8 media_pt,
                                 guint clock_rate, const CsJitterBufferConfig *cfg, guint8 *verdicts,
@@ -187,7 +174,7 @@ cs_jitter_buffer_emulate_media (const CsRtpPacket *packets, gsize n, guint8 medi
        * gives max_ext + 1): nothing to clear, never a duplicate. */
       if (p->seq == (guint16) (max_ext + 1) && max_ext < 0xffff0000u)
         ext = ++max_ext;
-      else if ((ext = extend_seq (max_ext, p->seq)) > max_ext)
+      else if ((ext = cs_rtp_extend_seq (max_ext, p->seq)) > max_ext)
         {
           guint32 advance = ext - max_ext;
 

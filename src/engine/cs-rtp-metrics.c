@@ -84,19 +84,6 @@ cs_rtp_clock_map_set_rtpmap (CsRtpClockMap *map, guint payload_type, const char 
   map->clock_rate_by_pt[payload_type] = clock_rate;
 }
 
-/* cs_rtp_extend_seq (cs-rtp.c) inlined: it runs once per packet. */
-static inline guint32
-extend_seq (guint32 reference, guint16 raw)
-{
-  guint32 seq = (reference & 0xffff0000u) | raw;
-
-  if (seq + 0x8000u < reference)
-    seq += 0x10000u;
-  else if (reference + 0x8000u < seq && seq >= 0x10000u)
-    seq -= 0x10000u;
-  return seq;
-}
-
 static inline gboolean
 seen_get (const guint8 *seen, guint16 seq)
 {
@@ -182,7 +169,7 @@ track_order (CsRtpAnalyser *a, guint16 seq)
       seen_set (a->seen, seq);
       return;
     }
-  ext = extend_seq (a->max_ext_seq, seq);
+  ext = cs_rtp_extend_seq (a->max_ext_seq, seq);
   if (ext > a->max_ext_seq)
     {
       guint32 advance = ext - a->max_ext_seq;

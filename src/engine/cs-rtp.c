@@ -112,18 +112,6 @@ cs_rtp_packet_from_header (const CsRtpHeader *header, gint64 arrival_ns, guint32
     out->flags |= CS_RTP_FLAG_EXTENSION;
 }
 
-guint32
-cs_rtp_extend_seq (guint32 reference, guint16 raw)
-{
-  guint32 seq = (reference & 0xffff0000u) | raw;
-
-  if (seq + 0x8000u < reference)
-    seq += 0x10000u;
-  else if (reference + 0x8000u < seq && seq >= 0x10000u)
-    seq -= 0x10000u;
-  return seq;
-}
-
 gint64
 cs_rtp_extend_timestamp (gint64 reference, guint32 raw)
 {

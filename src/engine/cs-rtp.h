@@ -50,7 +50,18 @@ void cs_rtp_packet_from_header (const CsRtpHeader *header, gint64 arrival_ns, gu
                                 CsRtpPacket *out);
 
 /* The extended (32-bit) sequence number nearest to reference for a 16-bit one. */
-guint32 cs_rtp_extend_seq (guint32 reference, guint16 raw);
+/* Inline: it runs once per packet in the stream measurement. */
+static inline guint32
+cs_rtp_extend_seq (guint32 reference, guint16 raw)
+{
+  guint32 seq = (reference & 0xffff0000u) | raw;
+
+  if (seq + 0x8000u < reference)
+    seq += 0x10000u;
+  else if (reference + 0x8000u < seq && seq >= 0x10000u)
+    seq -= 0x10000u;
+  return seq;
+}
 /* The 64-bit timestamp nearest to reference for a 32-bit RTP timestamp. */
 gint64 cs_rtp_extend_timestamp (gint64 reference, guint32 raw);
 

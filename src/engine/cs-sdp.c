@@ -3,6 +3,7 @@
 
 #include "cs-error.h"
 #include "cs-sip-headers.h"
+#include "cs-sip-message-private.h"
 
 #include <string.h>
 
@@ -576,29 +577,6 @@ sdp_freeze (const CsSdp *parsed, const SdpScratch *s, void *block)
   return sdp;
 }
 
-/* TRUE when the n bytes hold no NUL and no byte >= 0x80 */
-static gboolean
-text_is_plain (const char *text, gsize n)
-{
-  guint64 high = 0, zero = 0;
-  gsize i = 0;
-
-  /* eight bytes at a time: any high bit, any zero byte */
-  for (; i + 8 <= n; i += 8)
-    {
-      guint64 w;
-      memcpy (&w, text + i, 8);
-      high |= w;
-      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
-    }
-  for (; i < n; i++)
-    {
-      high |= (guint8) text[i];
-      zero |= text[i] == 0 ? 0x80 : 0;
-    }
-  return ((high | zero) & G_GUINT64_CONSTANT (0x8080808080808080)) == 0;
-}
-
 /* g_strstrip for a string known to end without white space */
 static char *
 skip_space (char *s)
@@ -621,7 +599,7 @@ sdp_parse_pending (const char *text, gsize len, CsSdp *parsed)
   if (text == NULL)
     len = 0;
   /* a private copy, split in place; plain text (the usual) needs no UTF-8 repair */
-  if (len > 0 && text_is_plain (text, len))
+  if (len > 0 && cs_sip_text_is_plain (text, len))
     {
       copy = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
       memcpy (copy, text, len);

@@ -73,38 +73,6 @@ scratch_put_text (CsSipScratch *s, const char *text, gsize n, gboolean plain)
   cs_sip_scratch_put (s, valid, m);
 }
 
-/* TRUE when the n bytes hold no NUL and no byte >= 0x80: eight at a time. */
-static gboolean
-text_is_plain (const char *p, gsize n)
-{
-  guint64 high = 0, zero = 0;
-  gsize i = 0;
-
-  for (; i + 8 <= n; i += 8)
-    {
-      guint64 w;
-      memcpy (&w, p + i, 8);
-      high |= w;
-      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
-    }
-  if (i < n && n >= 8)
-    {
-      /* the last 8 bytes, overlapping what was read */
-      guint64 w;
-      memcpy (&w, p + n - 8, 8);
-      high |= w;
-      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
-    }
-  else
-    for (; i < n; i++)
-      {
-        guint8 c = (guint8) p[i];
-        high |= c;
-        zero |= c == 0 ? 0x80 : 0;
-      }
-  return ((high | zero) & G_GUINT64_CONSTANT (0x8080808080808080)) == 0;
-}
-
 /* One line at p (avail bytes readable): where its '\n' is (avail when none), its first
  * ':' before that (NULL when none), and whether it holds no NUL and no byte >= 0x80.
  * One pass, 16 bytes at a time with SSE2. */
@@ -261,7 +229,7 @@ close_header (HeaderReader *r)
         scratch_put_text (s, r->value, r->value_len, FALSE);
       else
         scratch_put_text (s, r->folded->str, r->folded->len,
-                          text_is_plain (r->folded->str, r->folded->len));
+                          cs_sip_text_is_plain (r->folded->str, r->folded->len));
       /* trailing white space is dropped, as g_strchomp would */
       while (s->used > h->value && g_ascii_isspace (s->data[s->used - 1]))
         s->used--;
@@ -415,7 +383,7 @@ put_stripped (CsSipScratch *s, const char *text, gsize n)
 {
   gsize at = s->used;
 
-  scratch_put_text (s, text, n, text_is_plain (text, n));
+  scratch_put_text (s, text, n, cs_sip_text_is_plain (text, n));
   while (s->used > at && g_ascii_isspace (s->data[s->used - 1]))
     s->used--;
   s->data[s->used++] = '\0';

@@ -301,3 +301,35 @@ cs_sip_uri_user_span (const char *uri, gsize len, CsSipSpan *out)
   out->len = (gsize) (user_end - p);
   return out->len > 0;
 }
+
+/* TRUE when the n bytes hold no NUL and no byte >= 0x80: eight at a time. */
+gboolean
+cs_sip_text_is_plain (const char *p, gsize n)
+{
+  guint64 high = 0, zero = 0;
+  gsize i = 0;
+
+  for (; i + 8 <= n; i += 8)
+    {
+      guint64 w;
+      memcpy (&w, p + i, 8);
+      high |= w;
+      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
+    }
+  if (i < n && n >= 8)
+    {
+      /* the last 8 bytes, overlapping what was read */
+      guint64 w;
+      memcpy (&w, p + n - 8, 8);
+      high |= w;
+      zero |= (w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w;
+    }
+  else
+    for (; i < n; i++)
+      {
+        guint8 c = (guint8) p[i];
+        high |= c;
+        zero |= c == 0 ? 0x80 : 0;
+      }
+  return ((high | zero) & G_GUINT64_CONSTANT (0x8080808080808080)) == 0;
+}
