@@ -4,12 +4,11 @@
 #include "cs-findings-private.h"
 
 #include "cs-call-private.h"
+#include "cs-fixed-format.h"
 #include "cs-parallel.h"
 #include "cs-sdp.h"
 
-#include <float.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 void
@@ -27,62 +26,6 @@ cs_finding_thresholds_init (CsFindingThresholds *t)
 }
 
 /* Writes an unsigned number's digits ending at end; returns where they start. */
-static char *
-cs_findings_format_digits (char *end, guint64 value)
-{
-  do
-    *--end = (char) ('0' + value % 10);
-  while ((value /= 10) != 0);
-  return end;
-}
-
-/* printf's "%.Nf" (N <= 3) into out, the same bytes as glibc: x = |value| * 10^N rounded to a
- * double, plus the exact rounding error of that product (Dekker: 10^N has few bits), tell
- * which way the exact product rounds, half to even. FALSE where this does not apply (then
- * snprintf does it): not finite, 2^52 or more, or doubles evaluated with excess precision. */
-static gboolean
-cs_findings_format_fixed (char *out, gsize size, double value, guint precision)
-{
-#if FLT_EVAL_METHOD == 0
-  static const double scale[] = { 1, 10, 100, 1000 };
-  char buf[48], *p = buf + sizeof buf;
-  double a = fabs (value), x, split, hi, lo, error, whole, fraction;
-  guint64 n;
-  gsize len;
-
-  if (precision >= G_N_ELEMENTS (scale) || !isfinite (value))
-    return FALSE;
-  x = a * scale[precision];
-  if (x >= 4503599627370496.0) /* 2^52: x has no fraction bits left */
-    return FALSE;
-  split = a * 134217729.0; /* 2^27 + 1 */
-  hi = split - (split - a);
-  lo = a - hi;
-  error = (hi * scale[precision] - x) + lo * scale[precision]; /* exact product = x + error */
-  whole = floor (x);
-  fraction = x - whole;
-  n = (guint64) whole;
-  /* |error| <= ulp (x) / 2 and a fraction other than 0.5 is at least ulp (x) away from it */
-  if (fraction > 0.5 || (fraction == 0.5 && (error > 0 || (error == 0 && (n & 1) != 0))))
-    n++;
-  for (guint i = 0; i < precision; i++, n /= 10)
-    *--p = (char) ('0' + n % 10);
-  if (precision > 0)
-    *--p = '.';
-  p = cs_findings_format_digits (p, n);
-  if (signbit (value))
-    *--p = '-'; /* as printf: -0.001 gives "-0.00" */
-  len = (gsize) (buf + sizeof buf - p);
-  if (len >= size)
-    return FALSE;
-  memcpy (out, p, len);
-  out[len] = '\0';
-  return TRUE;
-#else
-  return FALSE;
-#endif
-}
-
 /* g_strdup_vprintf for the conversions finding texts use most (%s %u %d %% and %.Nf), with
  * the same bytes as glibc; NULL for any other conversion or a long text (args are then
  * spent). */
@@ -116,15 +59,15 @@ cs_findings_format_simple (const char *format, va_list args)
             piece = "(null)";
           break;
         case 'u':
-          piece
-              = cs_findings_format_digits (digits + sizeof digits - 1, va_arg (args, unsigned int));
+          piece = cs_decimal_digits_before (digits + sizeof digits - 1, va_arg (args, unsigned int),
+                                            1);
           digits[sizeof digits - 1] = '\0';
           break;
         case 'd':
           {
             int value = va_arg (args, int);
             guint64 magnitude = value < 0 ? -(gint64) value : value;
-            char *start = cs_findings_format_digits (digits + sizeof digits - 1, magnitude);
+            char *start = cs_decimal_digits_before (digits + sizeof digits - 1, magnitude, 1);
 
             digits[sizeof digits - 1] = '\0';
             if (value < 0)
@@ -134,16 +77,16 @@ cs_findings_format_simple (const char *format, va_list args)
           break;
         case '.':
           {
-            char conversion[5] = { '%', '.', p[1], 'f', '\0' };
             double value;
 
             if (!g_ascii_isdigit (p[1]) || p[2] != 'f')
               return NULL;
             p += 2;
             value = va_arg (args, double);
-            if (!cs_findings_format_fixed (digits, sizeof digits, value, (guint) (p[-1] - '0'))
-                && snprintf (digits, sizeof digits, conversion, value) >= (int) sizeof digits)
+            /* huge values and NaN: printf's own text, never cut to the buffer */
+            if (!(fabs (value) < 1e15))
               return NULL;
+            cs_fixed_format (digits, value, p[-1] - '0');
             piece = digits;
           }
           break;
