@@ -31,6 +31,13 @@ CORPORA = {
     "S": (["--calls", "100000", "--no-rtp", "--call-ids", "0",
            "--retransmit-permille", "20", "--fail-permille", "50"],
           "100000 calls, signalling only, 2% retransmitted 200s, 5% 486"),
+    # every call starts within a few milliseconds: all RTP streams interleave packet by
+    # packet, as on a busy trunk (and as a generator that starts all calls at once makes)
+    "Aconc": (["--calls", "5000", "--interval-us", "1"],
+              "A with all 5000 calls started at once (Call-IDs and media shared while live)"),
+    "Bconc": (["--calls", "20000", "--call-ids", "0", "--stream-pairs", "0",
+               "--interval-us", "1"],
+              "B with all 20000 calls started at once (40000 interleaved streams)"),
 }
 
 
@@ -180,7 +187,7 @@ def main():
                         help="release build directory (created if missing)")
     parser.add_argument("--corpus-dir", default=None,
                         help="where corpora are written (default BUILD/bench)")
-    parser.add_argument("--corpora", default="A,B,S", help="comma-separated: A, B, S")
+    parser.add_argument("--corpora", default="A,B,S", help="comma-separated: A, B, S, Aconc, Bconc")
     parser.add_argument("--threads", default=None,
                         help="comma-separated thread counts (default 1..number of processors)")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per point (median)")
