@@ -4,6 +4,7 @@
 #include "cs-sdp.h"
 #include "cs-sip-headers.h"
 #include "cs-sip-message-private.h"
+#include "cs-slab.h"
 
 #include <string.h>
 
@@ -21,7 +22,7 @@ cs_sip_message_unref (CsSipMessage *msg)
   if (msg == NULL || !g_atomic_ref_count_dec (&msg->ref_count))
     return;
   g_free (msg->priv_headers_view);
-  g_free (msg); /* the SDP description lives in the same allocation */
+  cs_slab_free (msg); /* the SDP description lives in the same allocation */
 }
 
 /* Steps over one packed header; returns the next one. */

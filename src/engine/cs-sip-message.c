@@ -7,6 +7,7 @@
 #include "cs-sip-headers.h"
 #include "cs-sip-message-private.h"
 #include "cs-sip-multipart.h"
+#include "cs-slab.h"
 
 #include <string.h>
 #ifdef __SSE2__
@@ -527,7 +528,7 @@ message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, 
   /* the SDP description, when there is one, comes last at an 8-byte boundary */
   gsize end = sizeof (CsSipMessage) + body_len + 1 + s->used;
   gsize sdp_at = (end + 7) & ~(gsize) 7;
-  CsSipMessage *msg = g_malloc (sdp_size > 0 ? sdp_at + sdp_size : end);
+  CsSipMessage *msg = cs_slab_alloc (sdp_size > 0 ? sdp_at + sdp_size : end);
   char *body_copy = (char *) (msg + 1);
   char *to = body_copy + body_len + 1;
   char **fields[] = {
