@@ -4,9 +4,11 @@
 #include <stdlib.h>
 
 #include "cs-call-dtmf.h"
+#include "cs-call-list.h"
 #include "cs-finding.h"
 #include "cs-fixed-format.h"
 #include "cs-json-parallel.h"
+#include "cs-object-list.h"
 #include "cs-stream-rtcp.h"
 #include "cs-stream.h"
 #include "cs-time-format.h"
@@ -41,14 +43,20 @@ cs_report_json_time (CsJsonWriter *w, gint64 ts_ns, gboolean valid)
   cs_json_string (w, text);
 }
 
-/* A list model's items (held) in an array, so that two threads can read them: a
- * GListStore's lookups move its cursor. */
+/* A list model's items in an array, so that two threads can read them (a GListStore's
+ * lookups move its cursor): the analysis' own lists lend theirs, others are copied. */
 static GPtrArray *
 cs_report_json_model_items (GListModel *model)
 {
-  guint n = g_list_model_get_n_items (model);
-  GPtrArray *items = g_ptr_array_new_full (n, g_object_unref);
+  guint n;
+  GPtrArray *items;
 
+  if (CS_IS_CALL_LIST (model))
+    return g_ptr_array_ref (cs_call_list_peek_calls (CS_CALL_LIST (model)));
+  if (CS_IS_OBJECT_LIST (model))
+    return g_ptr_array_ref (cs_object_list_peek_items (CS_OBJECT_LIST (model)));
+  n = g_list_model_get_n_items (model);
+  items = g_ptr_array_new_full (n, g_object_unref);
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (items, g_list_model_get_item (model, i));
   return items;
