@@ -307,6 +307,78 @@ test_parallel_items (void)
     }
 }
 
+/* One object written with key-and-value calls (combined) or key then value. */
+static char *
+write_key_values (gboolean pretty, gboolean combined, guint depth)
+{
+  static const char *const strings[]
+      = { "", "a", "plain text of some length", "tab\there", "quote\"", "caf\xc3\xa9", NULL };
+  static const guint64 numbers[] = { 0, 9, 10, 99, 12345, G_MAXUINT64 };
+  static const double doubles[] = { 0, 0.0625, -1.5, 1e15, NAN, INFINITY };
+  char *data = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream (&data, &size);
+  CsJsonWriter *w = cs_json_writer_new (out, pretty);
+  g_autofree char *long_text = g_strnfill (100000, 'x');
+
+  for (guint d = 0; d < depth; d++)
+    cs_json_begin_array (w);
+  cs_json_begin_object (w);
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    if (combined)
+      CS_JSON_KEY_STRING (w, "s", strings[i]);
+    else
+      {
+        CS_JSON_KEY (w, "s");
+        cs_json_string (w, strings[i]);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    if (combined)
+      CS_JSON_KEY_UINT (w, "a_rather_long_key_name_here", numbers[i]);
+    else
+      {
+        CS_JSON_KEY (w, "a_rather_long_key_name_here");
+        cs_json_uint (w, numbers[i]);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (doubles); i++)
+    if (combined)
+      CS_JSON_KEY_DOUBLE (w, "d", doubles[i], 3);
+    else
+      {
+        CS_JSON_KEY (w, "d");
+        cs_json_double (w, doubles[i], 3);
+      }
+  /* longer than the writer's buffer */
+  if (combined)
+    CS_JSON_KEY_STRING (w, "long", long_text);
+  else
+    {
+      CS_JSON_KEY (w, "long");
+      cs_json_string (w, long_text);
+    }
+  cs_json_end_object (w);
+  for (guint d = 0; d < depth; d++)
+    cs_json_end_array (w);
+  g_assert_true (cs_json_writer_free (w));
+  fclose (out);
+  return data;
+}
+
+static void
+test_key_values (void)
+{
+  for (int pretty = 0; pretty < 2; pretty++)
+    for (guint depth = 0; depth < 40; depth += 13)
+      {
+        char *two_calls = write_key_values (pretty, FALSE, depth);
+        char *one_call = write_key_values (pretty, TRUE, depth);
+
+        g_assert_cmpstr (one_call, ==, two_calls);
+        free (two_calls);
+        free (one_call);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -317,6 +389,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json/time", test_time);
   g_test_add_func ("/json/strings", test_strings);
   g_test_add_func ("/json/keys", test_keys);
+  g_test_add_func ("/json/key-values", test_key_values);
   g_test_add_func ("/json/parallel-items", test_parallel_items);
   return g_test_run ();
 }
