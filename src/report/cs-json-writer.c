@@ -456,6 +456,34 @@ cs_json_key_fits (CsJsonWriter *w, gsize len, gsize extra)
   return !w->after_key && len + extra <= sizeof w->buf - CS_JSON_MAX_PREFIX;
 }
 
+/* "%.Nf" of value at p (room for CS_FIXED_BUF_SIZE); whole numbers (most times in ms
+ * are) without the general formatter: their digits and N zeros are exactly printf's. */
+static inline gsize
+cs_json_fixed (char *p, double value, int decimals)
+{
+  guint64 whole;
+  char digits[24];
+  char *end = digits + sizeof digits, *start;
+  gsize n;
+
+  if (!(value >= 0 && value < 1e15) || signbit (value) || decimals < 0 || decimals > 9)
+    return cs_fixed_format (p, value, decimals);
+  whole = (guint64) value;
+  if ((double) whole != value)
+    return cs_fixed_format (p, value, decimals);
+  start = cs_decimal_digits_before (end, whole, 1);
+  n = (gsize) (end - start);
+  cs_json_copy_short (p, start, n);
+  if (decimals > 0)
+    {
+      p[n] = '.';
+      memcpy (p + n + 1, "000000000", 9); /* CS_FIXED_BUF_SIZE leaves room for all nine */
+      n += 1 + (gsize) decimals;
+    }
+  p[n] = '\0';
+  return n;
+}
+
 void
 cs_json_key_quoted (CsJsonWriter *w, const char *quoted, gsize len)
 {
@@ -521,7 +549,7 @@ cs_json_key_quoted_double (CsJsonWriter *w, const char *quoted, gsize len, doubl
     }
   p = cs_json_reserve (w, CS_JSON_MAX_PREFIX + len + CS_FIXED_BUF_SIZE);
   p = cs_json_key_at (w, p, quoted, len);
-  p += cs_fixed_format (p, value, decimals);
+  p += cs_json_fixed (p, value, decimals);
   w->used = (gsize) (p - w->buf);
 }
 
@@ -631,7 +659,7 @@ cs_json_double (CsJsonWriter *w, double value, int decimals)
   cs_json_before_value (w);
   /* printf's exact text without printf (see cs-fixed-format.c) */
   p = cs_json_reserve (w, CS_FIXED_BUF_SIZE);
-  w->used += cs_fixed_format (p, value, decimals);
+  w->used += cs_json_fixed (p, value, decimals);
 }
 
 void

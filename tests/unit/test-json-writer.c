@@ -307,6 +307,53 @@ test_parallel_items (void)
     }
 }
 
+/* Whole numbers take the writer's own path: the same text as printf's "%.Nf". */
+static void
+test_whole_doubles (void)
+{
+  static const double values[]
+      = { 0.0,  -0.0, 1,  5,   9,    10, 20, 520, 1000, 123456789, 999999999999999.0,
+          1e15, 1e16, -3, 2.5, 1e300 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    for (int decimals = -1; decimals <= 10; decimals++)
+      for (int combined = 0; combined < 2; combined++)
+        {
+          char *data = NULL;
+          size_t size = 0;
+          FILE *out = open_memstream (&data, &size);
+          CsJsonWriter *w = cs_json_writer_new (out, FALSE);
+          char expected[CS_FIXED_BUF_SIZE + 16], text[CS_FIXED_BUF_SIZE];
+
+          cs_fixed_format (text, values[i], decimals);
+          g_snprintf (expected, sizeof expected, "{\"v\":%s}\n", text);
+          cs_json_begin_object (w);
+          if (combined)
+            CS_JSON_KEY_DOUBLE (w, "v", values[i], decimals);
+          else
+            {
+              CS_JSON_KEY (w, "v");
+              cs_json_double (w, values[i], decimals);
+            }
+          cs_json_end_object (w);
+          g_assert_true (cs_json_writer_free (w));
+          fclose (out);
+          g_assert_cmpstr (data, ==, expected);
+          free (data);
+        }
+  /* and printf's own text, for the usual decimals */
+  for (int decimals = 0; decimals <= 9; decimals++)
+    {
+      static const char *const formats[]
+          = { "%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f", "%.7f", "%.8f", "%.9f" };
+      char expected[CS_FIXED_BUF_SIZE], got[CS_FIXED_BUF_SIZE];
+
+      g_ascii_formatd (expected, sizeof expected, formats[decimals], 520.0);
+      cs_fixed_format (got, 520.0, decimals);
+      g_assert_cmpstr (got, ==, expected);
+    }
+}
+
 /* One object written with key-and-value calls (combined) or key then value. */
 static char *
 write_key_values (gboolean pretty, gboolean combined, guint depth)
@@ -390,6 +437,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json/strings", test_strings);
   g_test_add_func ("/json/keys", test_keys);
   g_test_add_func ("/json/key-values", test_key_values);
+  g_test_add_func ("/json/whole-doubles", test_whole_doubles);
   g_test_add_func ("/json/parallel-items", test_parallel_items);
   return g_test_run ();
 }
