@@ -3,6 +3,7 @@
 
 #include "cs-call-private.h"
 #include "cs-finding.h"
+#include "cs-object-list.h"
 #include "cs-stream.h"
 
 struct _CsAnalysis
@@ -24,9 +25,9 @@ struct _CsAnalysis
   gboolean published;           /* every real call is in the model */
   CsCallList *call_list;
   GPtrArray *streams; /* CsStream*, set once at the end of the load */
-  GListStore *stream_list;
+  CsObjectList *stream_list;
   GPtrArray *findings; /* CsFinding*, set once at the end of the load */
-  GListStore *finding_list;
+  CsObjectList *finding_list;
   GArray *rtcp; /* CsRtcpRef */
 };
 
@@ -104,8 +105,8 @@ cs_analysis_init (CsAnalysis *self)
   self->stats.sip_methods = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stats.sip_statuses = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->call_list = cs_call_list_new ();
-  self->stream_list = g_list_store_new (CS_TYPE_STREAM);
-  self->finding_list = g_list_store_new (CS_TYPE_FINDING);
+  self->stream_list = cs_object_list_new (CS_TYPE_STREAM);
+  self->finding_list = cs_object_list_new (CS_TYPE_FINDING);
   self->findings = g_ptr_array_new_with_free_func (g_object_unref);
   self->streams = g_ptr_array_new_with_free_func (g_object_unref);
   self->calls = g_ptr_array_new_with_free_func (g_object_unref);
@@ -172,7 +173,7 @@ cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings)
       guint number = cs_finding_get_call_number (g_ptr_array_index (findings, i));
 
       if (number > 0 && number <= self->calls->len)
-        CS_CALL (g_ptr_array_index (self->calls, number - 1))->n_findings++;
+        ((CsCall *) g_ptr_array_index (self->calls, number - 1))->n_findings++;
     }
   g_ptr_array_extend (self->findings, findings, cs_copy_object_ref, NULL);
   g_mutex_unlock (&self->calls_lock);
@@ -233,19 +234,24 @@ cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls)
   g_mutex_unlock (&self->calls_lock);
 }
 
-/* Items of `all` not yet in `store`, appended outside the lock. */
+/* Items of `all` not yet in `list`, appended outside the lock. */
 static void
-cs_analysis_publish_store (CsAnalysis *self, GListStore *store, GPtrArray *all)
+cs_analysis_publish_store (CsAnalysis *self, CsObjectList *list, GPtrArray *all)
 {
-  guint published = g_list_model_get_n_items (G_LIST_MODEL (store));
-  g_autoptr (GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
+  guint published = g_list_model_get_n_items (G_LIST_MODEL (list));
+  g_autoptr (GPtrArray) fresh = NULL;
 
   g_mutex_lock (&self->calls_lock);
-  for (guint i = published; i < all->len; i++)
-    g_ptr_array_add (fresh, g_object_ref (g_ptr_array_index (all, i)));
+  if (published < all->len)
+    {
+      /* the pointers only (the load thread may grow `all`, which keeps its objects) */
+      fresh = g_ptr_array_sized_new (all->len - published);
+      for (guint i = published; i < all->len; i++)
+        g_ptr_array_add (fresh, g_ptr_array_index (all, i));
+    }
   g_mutex_unlock (&self->calls_lock);
-  if (fresh->len > 0)
-    g_list_store_splice (store, published, 0, fresh->pdata, fresh->len);
+  if (fresh != NULL)
+    cs_object_list_append_many (list, fresh->pdata, fresh->len);
 }
 
 guint

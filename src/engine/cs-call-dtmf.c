@@ -8,8 +8,6 @@
 #include "cs-sip-message.h"
 #include "cs-stream.h"
 
-/* Stored as qdata: the call's finalize lives with the call tracker's code. */
-#define CS_CALL_DTMF_KEY "cs-call-dtmf"
 /* How far back a packet may find the digit it continues (as cs_dtmf_tracker_feed). */
 #define CS_DTMF_LOOKBACK 8
 
@@ -48,8 +46,17 @@ cs_rtp_payload_of (CsCaptureSet *set, guint32 number, gsize *len)
   return pkt.payload + header.header_len;
 }
 
+/* The digits array, made on the first digit: most calls have none. */
+static GArray *
+cs_dtmf_out (GArray **out)
+{
+  if (*out == NULL)
+    *out = cs_call_dtmf_array_new ();
+  return *out;
+}
+
 static void
-cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray *out)
+cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray **out)
 {
   const CsRtpClockMap *clocks = cs_stream_get_clock_map (stream);
   const GArray *packets = cs_stream_get_packets (stream);
@@ -108,12 +115,12 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray *out)
       entry.source = CS_DTMF_SOURCE_RFC4733;
       entry.stream_id = cs_stream_get_id (stream);
       entry.frames = g_array_ref (g_ptr_array_index (frames, i));
-      g_array_append_val (out, entry);
+      g_array_append_val (cs_dtmf_out (out), entry);
     }
 }
 
 static void
-cs_collect_info_dtmf (CsCall *call, GArray *out)
+cs_collect_info_dtmf (CsCall *call, GArray **out)
 {
   for (guint i = 0; i < cs_call_get_n_messages (call); i++)
     {
@@ -133,7 +140,7 @@ cs_collect_info_dtmf (CsCall *call, GArray *out)
       entry.source = CS_DTMF_SOURCE_SIP_INFO;
       entry.frames = g_array_new (FALSE, FALSE, sizeof (guint32));
       g_array_append_val (entry.frames, msg->frame);
-      g_array_append_val (out, entry);
+      g_array_append_val (cs_dtmf_out (out), entry);
     }
 }
 
@@ -149,16 +156,38 @@ cs_compare_dtmf (gconstpointer a, gconstpointer b)
   return fx < fy ? -1 : fx > fy;
 }
 
+/* The digits of a call by start time; NULL when it has none. */
+static GArray *
+cs_call_gather_dtmf (CsCall *call, GPtrArray *call_streams, CsCaptureSet *set)
+{
+  GArray *out = NULL;
+
+  for (guint i = 0; call_streams != NULL && i < call_streams->len; i++)
+    cs_collect_stream_dtmf (g_ptr_array_index (call_streams, i), set, &out);
+  cs_collect_info_dtmf (call, &out);
+  if (out != NULL && out->len > 1)
+    g_array_sort (out, cs_compare_dtmf);
+  return out;
+}
+
 GArray *
 cs_call_collect_dtmf (CsCall *call, GPtrArray *call_streams, CsCaptureSet *set)
 {
-  GArray *out = cs_call_dtmf_array_new ();
+  GArray *out = cs_call_gather_dtmf (call, call_streams, set);
 
-  for (guint i = 0; call_streams != NULL && i < call_streams->len; i++)
-    cs_collect_stream_dtmf (g_ptr_array_index (call_streams, i), set, out);
-  cs_collect_info_dtmf (call, out);
-  g_array_sort (out, cs_compare_dtmf);
-  return out;
+  return out != NULL ? out : cs_call_dtmf_array_new ();
+}
+
+/* One empty array shared by every call without digits (an array each was a
+ * measurable part of loading signalling-only captures). */
+static GArray *
+cs_call_dtmf_none (void)
+{
+  static GArray *none;
+
+  if (g_once_init_enter (&none))
+    g_once_init_leave (&none, cs_call_dtmf_array_new ());
+  return g_array_ref (none);
 }
 
 void
@@ -188,16 +217,19 @@ cs_call_dtmf_attach_all (GPtrArray *calls, GPtrArray *streams, CsCaptureSet *set
   for (guint i = 0; i < calls->len; i++)
     {
       CsCall *call = g_ptr_array_index (calls, i);
-      GPtrArray *list = g_hash_table_lookup (by_call, GUINT_TO_POINTER (cs_call_get_number (call)));
+      GPtrArray *list = g_hash_table_size (by_call) > 0
+                            ? g_hash_table_lookup (by_call, GUINT_TO_POINTER (call->number))
+                            : NULL;
+      GArray *digits = cs_call_gather_dtmf (call, list, set);
 
-      g_object_set_data_full (G_OBJECT (call), CS_CALL_DTMF_KEY,
-                              cs_call_collect_dtmf (call, list, set),
-                              (GDestroyNotify) g_array_unref);
+      if (call->dtmf != NULL)
+        g_array_unref (call->dtmf);
+      call->dtmf = digits != NULL ? digits : cs_call_dtmf_none ();
     }
 }
 
 const GArray *
 cs_call_get_dtmf (CsCall *call)
 {
-  return g_object_get_data (G_OBJECT (call), CS_CALL_DTMF_KEY);
+  return call->dtmf;
 }

@@ -152,3 +152,9 @@ cs_call_list_lookup (CsCallList *self, const char *number_or_call_id)
   g_mutex_unlock (&self->index_lock);
   return found;
 }
+
+GPtrArray *
+cs_call_list_peek_calls (CsCallList *self)
+{
+  return self->calls;
+}

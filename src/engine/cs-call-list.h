@@ -18,4 +18,8 @@ void cs_call_list_replace (CsCallList *self, guint position, CsCall *const *call
 /* Call by number (1-based) or Call-ID; NULL if none. */
 CsCall *cs_call_list_lookup (CsCallList *self, const char *number_or_call_id);
 
+/* The calls, borrowed (the list keeps them): for readers on any thread while the list
+ * does not change, without a reference per call. */
+GPtrArray *cs_call_list_peek_calls (CsCallList *self);
+
 G_END_DECLS

@@ -66,6 +66,7 @@ struct _CsCall
   gpointer sdp_formats;  /* the stream binder's record of the call's rtpmaps (one block) */
 
   GArray *stream_ids; /* guint; NULL until a stream is bound */
+  GArray *dtmf;       /* CsCallDtmf (cs-call-dtmf.c); NULL until collected */
   double mos;
   guint n_findings;
   guint version;           /* bumped by every message (load thread only) */

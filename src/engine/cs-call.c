@@ -36,6 +36,7 @@ cs_call_finalize (GObject *object)
   g_clear_pointer (&self->signatures, g_hash_table_unref);
   cs_transaction_log_clear (&self->transactions);
   g_clear_pointer (&self->stream_ids, g_array_unref);
+  g_clear_pointer (&self->dtmf, g_array_unref);
   g_free (self->sdp_formats);
   G_OBJECT_CLASS (cs_call_parent_class)->finalize (object);
 }

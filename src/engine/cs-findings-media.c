@@ -179,12 +179,11 @@ cs_findings_call_directions (CsCall *call, GPtrArray *streams, const CsFindingTh
 
   if (streams->len == 0)
     {
-      GArray *frames = cs_frames_new (cs_call_get_first_frame (call), 0);
-
+      /* no frame list to allocate: signalling-only captures have this for every call */
       if (call->answer_ns >= 0)
-        cs_findings_add (out, CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, number, 0, frames,
-                         "Answered call without any RTP: no audio in either direction");
-      g_array_unref (frames);
+        cs_findings_add_two (out, CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, number, 0,
+                             cs_call_get_first_frame (call), 0,
+                             "Answered call without any RTP: no audio in either direction");
       return;
     }
   for (guint i = 0; i < streams->len; i++)

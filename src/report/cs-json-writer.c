@@ -432,22 +432,11 @@ cs_json_key (CsJsonWriter *w, const char *key)
   w->after_key = TRUE;
 }
 
-void
-cs_json_key_quoted (CsJsonWriter *w, const char *quoted, gsize len)
+/* Separator, indentation and key `quoted` (len bytes, pretty form) at p, which has room
+ * for CS_JSON_MAX_PREFIX + len; returns the end. The key must not follow a key. */
+static inline char *
+cs_json_key_at (CsJsonWriter *w, char *p, const char *quoted, gsize len)
 {
-  char *p;
-
-  if (!w->pretty)
-    len--;
-  if (G_UNLIKELY (w->after_key || len > sizeof w->buf - CS_JSON_MAX_PREFIX))
-    {
-      cs_json_before_value (w);
-      cs_json_put (w, quoted, len);
-      w->after_key = TRUE;
-      return;
-    }
-  /* separator, indentation and key in one reserved stretch */
-  p = cs_json_reserve (w, CS_JSON_MAX_PREFIX + len);
   if (!w->first[w->depth])
     *p++ = ',';
   w->first[w->depth] = FALSE;
@@ -457,8 +446,142 @@ cs_json_key_quoted (CsJsonWriter *w, const char *quoted, gsize len)
     cs_json_copy_short (p, quoted, len);
   else
     memcpy (p, quoted, len);
-  w->used = (gsize) (p + len - w->buf);
+  return p + len;
+}
+
+/* Whether a key and `extra` more bytes take the short path: not after a key, and they fit. */
+static inline gboolean
+cs_json_key_fits (CsJsonWriter *w, gsize len, gsize extra)
+{
+  return !w->after_key && len + extra <= sizeof w->buf - CS_JSON_MAX_PREFIX;
+}
+
+/* "%.Nf" of value at p (room for CS_FIXED_BUF_SIZE); whole numbers (most times in ms
+ * are) without the general formatter: their digits and N zeros are exactly printf's. */
+static inline gsize
+cs_json_fixed (char *p, double value, int decimals)
+{
+  guint64 whole;
+  char digits[24];
+  char *end = digits + sizeof digits, *start;
+  gsize n;
+
+  if (!(value >= 0 && value < 1e15) || signbit (value) || decimals < 0 || decimals > 9)
+    return cs_fixed_format (p, value, decimals);
+  whole = (guint64) value;
+  if ((double) whole != value)
+    return cs_fixed_format (p, value, decimals);
+  start = cs_decimal_digits_before (end, whole, 1);
+  n = (gsize) (end - start);
+  cs_json_copy_short (p, start, n);
+  if (decimals > 0)
+    {
+      p[n] = '.';
+      memcpy (p + n + 1, "000000000", 9); /* CS_FIXED_BUF_SIZE leaves room for all nine */
+      n += 1 + (gsize) decimals;
+    }
+  p[n] = '\0';
+  return n;
+}
+
+void
+cs_json_key_quoted (CsJsonWriter *w, const char *quoted, gsize len)
+{
+  char *p;
+
+  if (!w->pretty)
+    len--;
+  if (G_UNLIKELY (!cs_json_key_fits (w, len, 0)))
+    {
+      cs_json_before_value (w);
+      cs_json_put (w, quoted, len);
+      w->after_key = TRUE;
+      return;
+    }
+  /* separator, indentation and key in one reserved stretch */
+  p = cs_json_reserve (w, CS_JSON_MAX_PREFIX + len);
+  p = cs_json_key_at (w, p, quoted, len);
+  w->used = (gsize) (p - w->buf);
   w->after_key = TRUE;
+}
+
+void
+cs_json_key_quoted_uint (CsJsonWriter *w, const char *quoted, gsize len, guint64 value)
+{
+  char digits[24];
+  char *end = digits + sizeof digits, *start;
+  char *p;
+
+  if (!w->pretty)
+    len--;
+  if (G_UNLIKELY (!cs_json_key_fits (w, len, sizeof digits)))
+    {
+      cs_json_key_quoted (w, quoted, len + !w->pretty);
+      cs_json_uint (w, value);
+      return;
+    }
+  p = cs_json_reserve (w, CS_JSON_MAX_PREFIX + len + sizeof digits);
+  p = cs_json_key_at (w, p, quoted, len);
+  if (value < 10)
+    *p++ = (char) ('0' + value);
+  else
+    {
+      start = cs_decimal_digits_before (end, value, 1);
+      cs_json_copy_short (p, start, (gsize) (end - start));
+      p += end - start;
+    }
+  w->used = (gsize) (p - w->buf);
+}
+
+void
+cs_json_key_quoted_double (CsJsonWriter *w, const char *quoted, gsize len, double value,
+                           int decimals)
+{
+  char *p;
+
+  if (!w->pretty)
+    len--;
+  if (G_UNLIKELY (!isfinite (value) || !cs_json_key_fits (w, len, CS_FIXED_BUF_SIZE)))
+    {
+      cs_json_key_quoted (w, quoted, len + !w->pretty);
+      cs_json_double (w, value, decimals);
+      return;
+    }
+  p = cs_json_reserve (w, CS_JSON_MAX_PREFIX + len + CS_FIXED_BUF_SIZE);
+  p = cs_json_key_at (w, p, quoted, len);
+  p += cs_json_fixed (p, value, decimals);
+  w->used = (gsize) (p - w->buf);
+}
+
+void
+cs_json_key_quoted_string (CsJsonWriter *w, const char *quoted, gsize len, const char *value)
+{
+  gsize n;
+  char *p;
+
+  if (!w->pretty)
+    len--;
+  n = value != NULL ? strlen (value) : 0;
+  /* plain text that fits goes in the same stretch as the key */
+  if (G_UNLIKELY (value == NULL || !cs_json_key_fits (w, len, n + 2)))
+    {
+      cs_json_key_quoted (w, quoted, len + !w->pretty);
+      cs_json_string (w, value);
+      return;
+    }
+  p = cs_json_reserve (w, CS_JSON_MAX_PREFIX + len + n + 2);
+  p = cs_json_key_at (w, p, quoted, len);
+  if (G_LIKELY (cs_json_copy_plain (p + 1, value, n)))
+    {
+      p[0] = '"';
+      p[n + 1] = '"';
+      w->used = (gsize) (p + n + 2 - w->buf);
+      return;
+    }
+  /* needs escaping: the key stays, the value goes the long way */
+  w->used = (gsize) (p - w->buf);
+  w->after_key = TRUE;
+  cs_json_string (w, value);
 }
 
 void
@@ -536,7 +659,7 @@ cs_json_double (CsJsonWriter *w, double value, int decimals)
   cs_json_before_value (w);
   /* printf's exact text without printf (see cs-fixed-format.c) */
   p = cs_json_reserve (w, CS_FIXED_BUF_SIZE);
-  w->used += cs_fixed_format (p, value, decimals);
+  w->used += cs_json_fixed (p, value, decimals);
 }
 
 void

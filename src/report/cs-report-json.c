@@ -4,9 +4,11 @@
 #include <stdlib.h>
 
 #include "cs-call-dtmf.h"
+#include "cs-call-list.h"
 #include "cs-finding.h"
 #include "cs-fixed-format.h"
 #include "cs-json-parallel.h"
+#include "cs-object-list.h"
 #include "cs-stream-rtcp.h"
 #include "cs-stream.h"
 #include "cs-time-format.h"
@@ -41,14 +43,20 @@ cs_report_json_time (CsJsonWriter *w, gint64 ts_ns, gboolean valid)
   cs_json_string (w, text);
 }
 
-/* A list model's items (held) in an array, so that two threads can read them: a
- * GListStore's lookups move its cursor. */
+/* A list model's items in an array, so that two threads can read them (a GListStore's
+ * lookups move its cursor): the analysis' own lists lend theirs, others are copied. */
 static GPtrArray *
 cs_report_json_model_items (GListModel *model)
 {
-  guint n = g_list_model_get_n_items (model);
-  GPtrArray *items = g_ptr_array_new_full (n, g_object_unref);
+  guint n;
+  GPtrArray *items;
 
+  if (CS_IS_CALL_LIST (model))
+    return g_ptr_array_ref (cs_call_list_peek_calls (CS_CALL_LIST (model)));
+  if (CS_IS_OBJECT_LIST (model))
+    return g_ptr_array_ref (cs_object_list_peek_items (CS_OBJECT_LIST (model)));
+  n = g_list_model_get_n_items (model);
+  items = g_ptr_array_new_full (n, g_object_unref);
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (items, g_list_model_get_item (model, i));
   return items;
@@ -114,34 +122,36 @@ cs_report_json_capture (CsJsonWriter *w, CsAnalysis *analysis)
   for (guint i = 0; i < cs_capture_set_get_n_files (set); i++)
     cs_json_string (w, cs_capture_get_path (cs_capture_set_get_file (set, i)));
   cs_json_end_array (w);
-  CS_JSON_KEY (w, "packets");
-  cs_json_uint (w, stats->packets);
-  CS_JSON_KEY (w, "bytes");
-  cs_json_uint (w, stats->bytes);
-  CS_JSON_KEY (w, "sip_messages");
-  cs_json_uint (w, stats->sip_messages);
+  CS_JSON_KEY_UINT (w, "packets", stats->packets);
+  CS_JSON_KEY_UINT (w, "bytes", stats->bytes);
+  CS_JSON_KEY_UINT (w, "sip_messages", stats->sip_messages);
   cs_report_json_counts (w, stats);
-  CS_JSON_KEY (w, "malformed_sip");
-  cs_json_uint (w, stats->malformed_sip);
-  CS_JSON_KEY (w, "rtp_packets");
-  cs_json_uint (w, stats->rtp_packets);
+  CS_JSON_KEY_UINT (w, "malformed_sip", stats->malformed_sip);
+  CS_JSON_KEY_UINT (w, "rtp_packets", stats->rtp_packets);
   CS_JSON_KEY (w, "first_time");
   cs_report_json_time (w, stats->first_ns, stats->packets > 0);
   CS_JSON_KEY (w, "last_time");
   cs_report_json_time (w, stats->last_ns, stats->packets > 0);
-  CS_JSON_KEY (w, "damage");
-  cs_json_string (w, damage != NULL ? damage->message : NULL);
+  CS_JSON_KEY_STRING (w, "damage", damage != NULL ? damage->message : NULL);
   cs_json_end_object (w);
 }
 
-/* After the key: the value, or null when it is negative (not measured). */
+/* A key and its value, or null when it is negative (not measured). */
+#define CS_REPORT_JSON_OPTIONAL_MS(w, literal, value, decimals)                                    \
+  cs_report_json_key_optional_ms ((w), "\"" literal "\": ", sizeof ("\"" literal "\": ") - 1,      \
+                                  (value), (decimals))
+
 static void
-cs_report_json_optional_ms (CsJsonWriter *w, double value, int decimals)
+cs_report_json_key_optional_ms (CsJsonWriter *w, const char *quoted, gsize len, double value,
+                                int decimals)
 {
   if (value < 0)
-    cs_json_null (w);
+    {
+      cs_json_key_quoted (w, quoted, len);
+      cs_json_null (w);
+    }
   else
-    cs_json_double (w, value, decimals);
+    cs_json_key_quoted_double (w, quoted, len, value, decimals);
 }
 
 static void
@@ -167,14 +177,11 @@ cs_report_json_dtmf (CsJsonWriter *w, CsCall *call)
       char digit[2] = { d->digit, '\0' };
 
       cs_json_begin_object (w);
-      CS_JSON_KEY (w, "digit");
-      cs_json_string (w, digit);
+      CS_JSON_KEY_STRING (w, "digit", digit);
       CS_JSON_KEY (w, "start");
       cs_report_json_time (w, d->start_ns, TRUE);
-      CS_JSON_KEY (w, "duration_ms");
-      cs_json_double (w, d->duration_ms, 1);
-      CS_JSON_KEY (w, "source");
-      cs_json_string (w, d->source);
+      CS_JSON_KEY_DOUBLE (w, "duration_ms", d->duration_ms, 1);
+      CS_JSON_KEY_STRING (w, "source", d->source);
       CS_JSON_KEY (w, "stream");
       if (d->stream_id != 0)
         cs_json_uint (w, d->stream_id);
@@ -192,52 +199,35 @@ cs_report_json_call (CsJsonWriter *w, CsCall *call)
   const GArray *streams = cs_call_get_stream_ids (call);
 
   cs_json_begin_object (w);
-  CS_JSON_KEY (w, "id");
-  cs_json_uint (w, cs_call_get_number (call));
-  CS_JSON_KEY (w, "call_id");
-  cs_json_string (w, cs_call_get_call_id (call));
-  CS_JSON_KEY (w, "method");
-  cs_json_string (w, cs_call_get_method_name (call));
-  CS_JSON_KEY (w, "from");
-  cs_json_string (w, cs_call_get_from (call));
-  CS_JSON_KEY (w, "to");
-  cs_json_string (w, cs_call_get_to (call));
-  CS_JSON_KEY (w, "state");
-  cs_json_string (w, cs_call_state_to_string (cs_call_get_state (call)));
+  CS_JSON_KEY_UINT (w, "id", cs_call_get_number (call));
+  CS_JSON_KEY_STRING (w, "call_id", cs_call_get_call_id (call));
+  CS_JSON_KEY_STRING (w, "method", cs_call_get_method_name (call));
+  CS_JSON_KEY_STRING (w, "from", cs_call_get_from (call));
+  CS_JSON_KEY_STRING (w, "to", cs_call_get_to (call));
+  CS_JSON_KEY_STRING (w, "state", cs_call_state_to_string (cs_call_get_state (call)));
   CS_JSON_KEY (w, "final_status");
   if (cs_call_get_final_status (call) == 0)
     cs_json_null (w);
   else
     cs_json_uint (w, cs_call_get_final_status (call));
-  CS_JSON_KEY (w, "final_reason");
-  cs_json_string (w, cs_call_get_final_reason (call));
+  CS_JSON_KEY_STRING (w, "final_reason", cs_call_get_final_reason (call));
   CS_JSON_KEY (w, "start");
   cs_report_json_time (w, cs_call_get_start_ns (call), TRUE);
-  CS_JSON_KEY (w, "pdd_ms");
-  cs_report_json_optional_ms (w, cs_call_get_pdd_ms (call), 3);
-  CS_JSON_KEY (w, "setup_ms");
-  cs_report_json_optional_ms (w, cs_call_get_setup_ms (call), 3);
-  CS_JSON_KEY (w, "ring_ms");
-  cs_report_json_optional_ms (w, cs_call_get_ring_ms (call), 3);
-  CS_JSON_KEY (w, "duration_s");
-  cs_report_json_optional_ms (w, cs_call_get_duration_s (call), 3);
-  CS_JSON_KEY (w, "messages");
-  cs_json_uint (w, cs_call_get_n_messages (call));
-  CS_JSON_KEY (w, "retransmissions");
-  cs_json_uint (w, cs_call_get_retransmissions (call));
-  CS_JSON_KEY (w, "first_frame");
-  cs_json_uint (w, cs_call_get_first_frame (call));
-  CS_JSON_KEY (w, "user_agent");
-  cs_json_string (w, cs_call_get_user_agent (call));
+  CS_REPORT_JSON_OPTIONAL_MS (w, "pdd_ms", cs_call_get_pdd_ms (call), 3);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "setup_ms", cs_call_get_setup_ms (call), 3);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "ring_ms", cs_call_get_ring_ms (call), 3);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "duration_s", cs_call_get_duration_s (call), 3);
+  CS_JSON_KEY_UINT (w, "messages", cs_call_get_n_messages (call));
+  CS_JSON_KEY_UINT (w, "retransmissions", cs_call_get_retransmissions (call));
+  CS_JSON_KEY_UINT (w, "first_frame", cs_call_get_first_frame (call));
+  CS_JSON_KEY_STRING (w, "user_agent", cs_call_get_user_agent (call));
   CS_JSON_KEY (w, "streams");
   cs_json_begin_array (w);
   for (guint i = 0; i < streams->len; i++)
     cs_json_uint (w, g_array_index (streams, guint, i));
   cs_json_end_array (w);
-  CS_JSON_KEY (w, "mos");
-  cs_report_json_optional_ms (w, cs_call_get_mos (call), 2);
-  CS_JSON_KEY (w, "findings");
-  cs_json_uint (w, cs_call_get_n_findings (call));
+  CS_REPORT_JSON_OPTIONAL_MS (w, "mos", cs_call_get_mos (call), 2);
+  CS_JSON_KEY_UINT (w, "findings", cs_call_get_n_findings (call));
   CS_JSON_KEY (w, "transactions");
   cs_json_begin_array (w);
   for (guint i = 0; i < cs_call_get_n_transactions (call); i++)
@@ -245,23 +235,17 @@ cs_report_json_call (CsJsonWriter *w, CsCall *call)
       const CsTransaction *t = cs_call_get_transaction (call, i);
 
       cs_json_begin_object (w);
-      CS_JSON_KEY (w, "method");
-      cs_json_string (w, t->method_name);
-      CS_JSON_KEY (w, "cseq");
-      cs_json_uint (w, t->cseq);
-      CS_JSON_KEY (w, "request_frame");
-      cs_json_uint (w, t->request_frame);
-      CS_JSON_KEY (w, "transmissions");
-      cs_json_uint (w, t->transmissions);
+      CS_JSON_KEY_STRING (w, "method", t->method_name);
+      CS_JSON_KEY_UINT (w, "cseq", t->cseq);
+      CS_JSON_KEY_UINT (w, "request_frame", t->request_frame);
+      CS_JSON_KEY_UINT (w, "transmissions", t->transmissions);
       CS_JSON_KEY (w, "final_status");
       if (t->final_status == 0)
         cs_json_null (w);
       else
         cs_json_uint (w, t->final_status);
-      CS_JSON_KEY (w, "first_response_ms");
-      cs_report_json_optional_ms (w, cs_transaction_first_response_ms (t), 3);
-      CS_JSON_KEY (w, "final_response_ms");
-      cs_report_json_optional_ms (w, cs_transaction_final_response_ms (t), 3);
+      CS_REPORT_JSON_OPTIONAL_MS (w, "first_response_ms", cs_transaction_first_response_ms (t), 3);
+      CS_REPORT_JSON_OPTIONAL_MS (w, "final_response_ms", cs_transaction_final_response_ms (t), 3);
       cs_json_end_object (w);
     }
   cs_json_end_array (w);
@@ -322,30 +306,19 @@ cs_report_json_rtcp (CsJsonWriter *w, const CsStreamRtcp *r)
       return;
     }
   cs_json_begin_object (w);
-  CS_JSON_KEY (w, "sender_reports");
-  cs_json_uint (w, r->n_sr);
-  CS_JSON_KEY (w, "receiver_reports");
-  cs_json_uint (w, r->n_rr);
-  CS_JSON_KEY (w, "cname");
-  cs_json_string (w, r->cname);
-  CS_JSON_KEY (w, "fraction_lost_last");
-  cs_json_double (w, r->last_fraction_lost / 256.0, 4);
-  CS_JSON_KEY (w, "fraction_lost_max");
-  cs_json_double (w, r->max_fraction_lost / 256.0, 4);
+  CS_JSON_KEY_UINT (w, "sender_reports", r->n_sr);
+  CS_JSON_KEY_UINT (w, "receiver_reports", r->n_rr);
+  CS_JSON_KEY_STRING (w, "cname", r->cname);
+  CS_JSON_KEY_DOUBLE (w, "fraction_lost_last", r->last_fraction_lost / 256.0, 4);
+  CS_JSON_KEY_DOUBLE (w, "fraction_lost_max", r->max_fraction_lost / 256.0, 4);
   CS_JSON_KEY (w, "cumulative_lost");
   cs_json_int (w, r->last_cumulative_lost);
-  CS_JSON_KEY (w, "jitter_ms_last");
-  cs_report_json_optional_ms (w, r->last_jitter_ms, 3);
-  CS_JSON_KEY (w, "jitter_ms_max");
-  cs_report_json_optional_ms (w, r->max_jitter_ms, 3);
-  CS_JSON_KEY (w, "rtt_samples");
-  cs_json_uint (w, r->n_rtt);
-  CS_JSON_KEY (w, "rtt_ms_min");
-  cs_report_json_optional_ms (w, r->min_rtt_ms, 3);
-  CS_JSON_KEY (w, "rtt_ms_mean");
-  cs_report_json_optional_ms (w, r->mean_rtt_ms, 3);
-  CS_JSON_KEY (w, "rtt_ms_max");
-  cs_report_json_optional_ms (w, r->max_rtt_ms, 3);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "jitter_ms_last", r->last_jitter_ms, 3);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "jitter_ms_max", r->max_jitter_ms, 3);
+  CS_JSON_KEY_UINT (w, "rtt_samples", r->n_rtt);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "rtt_ms_min", r->min_rtt_ms, 3);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "rtt_ms_mean", r->mean_rtt_ms, 3);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "rtt_ms_max", r->max_rtt_ms, 3);
   CS_JSON_KEY (w, "bye");
   cs_json_bool (w, r->bye_seen);
   CS_JSON_KEY (w, "xr_voip");
@@ -354,24 +327,15 @@ cs_report_json_rtcp (CsJsonWriter *w, const CsStreamRtcp *r)
   else
     {
       cs_json_begin_object (w);
-      CS_JSON_KEY (w, "mos_lq");
-      cs_report_json_optional_ms (w, r->xr_mos_lq, 1);
-      CS_JSON_KEY (w, "mos_cq");
-      cs_report_json_optional_ms (w, r->xr_mos_cq, 1);
-      CS_JSON_KEY (w, "r_factor");
-      cs_report_json_optional_ms (w, r->xr_r_factor, 0);
-      CS_JSON_KEY (w, "loss_rate");
-      cs_json_double (w, r->xr_loss_rate, 4);
-      CS_JSON_KEY (w, "discard_rate");
-      cs_json_double (w, r->xr_discard_rate, 4);
-      CS_JSON_KEY (w, "burst_density");
-      cs_json_double (w, r->xr_burst_density, 4);
-      CS_JSON_KEY (w, "gap_density");
-      cs_json_double (w, r->xr_gap_density, 4);
-      CS_JSON_KEY (w, "burst_duration_ms");
-      cs_json_uint (w, r->xr_burst_duration_ms);
-      CS_JSON_KEY (w, "gap_duration_ms");
-      cs_json_uint (w, r->xr_gap_duration_ms);
+      CS_REPORT_JSON_OPTIONAL_MS (w, "mos_lq", r->xr_mos_lq, 1);
+      CS_REPORT_JSON_OPTIONAL_MS (w, "mos_cq", r->xr_mos_cq, 1);
+      CS_REPORT_JSON_OPTIONAL_MS (w, "r_factor", r->xr_r_factor, 0);
+      CS_JSON_KEY_DOUBLE (w, "loss_rate", r->xr_loss_rate, 4);
+      CS_JSON_KEY_DOUBLE (w, "discard_rate", r->xr_discard_rate, 4);
+      CS_JSON_KEY_DOUBLE (w, "burst_density", r->xr_burst_density, 4);
+      CS_JSON_KEY_DOUBLE (w, "gap_density", r->xr_gap_density, 4);
+      CS_JSON_KEY_UINT (w, "burst_duration_ms", r->xr_burst_duration_ms);
+      CS_JSON_KEY_UINT (w, "gap_duration_ms", r->xr_gap_duration_ms);
       cs_json_end_object (w);
     }
   cs_report_json_frames (w, r->frames);
@@ -400,65 +364,42 @@ cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
 
   cs_report_json_hex32 (ssrc, cs_stream_get_ssrc (stream));
   cs_json_begin_object (w);
-  CS_JSON_KEY (w, "id");
-  cs_json_uint (w, cs_stream_get_id (stream));
+  CS_JSON_KEY_UINT (w, "id", cs_stream_get_id (stream));
   CS_JSON_KEY (w, "call");
   if (cs_stream_is_associated (stream))
     cs_json_uint (w, cs_stream_get_call_number (stream));
   else
     cs_json_null (w);
-  CS_JSON_KEY (w, "ssrc");
-  cs_json_string (w, ssrc);
+  CS_JSON_KEY_STRING (w, "ssrc", ssrc);
   CS_JSON_KEY (w, "src");
   cs_report_json_endpoint (w, cs_stream_get_src (stream));
   CS_JSON_KEY (w, "dst");
   cs_report_json_endpoint (w, cs_stream_get_dst (stream));
-  CS_JSON_KEY (w, "payload_type");
-  cs_json_uint (w, st->payload_type);
-  CS_JSON_KEY (w, "codec");
-  cs_json_string (w, cs_stream_get_codec (stream));
-  CS_JSON_KEY (w, "clock_rate");
-  cs_json_uint (w, st->clock_rate);
+  CS_JSON_KEY_UINT (w, "payload_type", st->payload_type);
+  CS_JSON_KEY_STRING (w, "codec", cs_stream_get_codec (stream));
+  CS_JSON_KEY_UINT (w, "clock_rate", st->clock_rate);
   CS_JSON_KEY (w, "associated");
   cs_json_bool (w, cs_stream_is_associated (stream));
-  CS_JSON_KEY (w, "packets");
-  cs_json_uint (w, st->packets);
-  CS_JSON_KEY (w, "expected");
-  cs_json_uint (w, st->expected);
+  CS_JSON_KEY_UINT (w, "packets", st->packets);
+  CS_JSON_KEY_UINT (w, "expected", st->expected);
   CS_JSON_KEY (w, "lost");
   cs_json_int (w, st->lost);
-  CS_JSON_KEY (w, "duplicates");
-  cs_json_uint (w, st->duplicates);
-  CS_JSON_KEY (w, "out_of_order");
-  cs_json_uint (w, st->out_of_order);
-  CS_JSON_KEY (w, "sequence_errors");
-  cs_json_uint (w, st->sequence_errors);
-  CS_JSON_KEY (w, "min_delta_ms");
-  cs_json_double (w, st->min_delta_ms, 3);
-  CS_JSON_KEY (w, "mean_delta_ms");
-  cs_json_double (w, st->mean_delta_ms, 3);
-  CS_JSON_KEY (w, "max_delta_ms");
-  cs_json_double (w, st->max_delta_ms, 3);
-  CS_JSON_KEY (w, "max_delta_frame");
-  cs_json_uint (w, st->max_delta_frame);
-  CS_JSON_KEY (w, "min_jitter_ms");
-  cs_json_double (w, st->min_jitter_ms, 3);
-  CS_JSON_KEY (w, "mean_jitter_ms");
-  cs_json_double (w, st->mean_jitter_ms, 3);
-  CS_JSON_KEY (w, "max_jitter_ms");
-  cs_json_double (w, st->max_jitter_ms, 3);
-  CS_JSON_KEY (w, "max_skew_ms");
-  cs_json_double (w, st->max_skew_ms, 3);
-  CS_JSON_KEY (w, "mean_bitrate_kbps");
-  cs_json_double (w, st->mean_bitrate_kbps, 3);
-  CS_JSON_KEY (w, "r_factor");
-  cs_report_json_optional_ms (w, mos->r, 2);
-  CS_JSON_KEY (w, "mos");
-  cs_report_json_optional_ms (w, mos->mos, 2);
-  CS_JSON_KEY (w, "first_frame");
-  cs_json_uint (w, st->first_frame);
-  CS_JSON_KEY (w, "last_frame");
-  cs_json_uint (w, st->last_frame);
+  CS_JSON_KEY_UINT (w, "duplicates", st->duplicates);
+  CS_JSON_KEY_UINT (w, "out_of_order", st->out_of_order);
+  CS_JSON_KEY_UINT (w, "sequence_errors", st->sequence_errors);
+  CS_JSON_KEY_DOUBLE (w, "min_delta_ms", st->min_delta_ms, 3);
+  CS_JSON_KEY_DOUBLE (w, "mean_delta_ms", st->mean_delta_ms, 3);
+  CS_JSON_KEY_DOUBLE (w, "max_delta_ms", st->max_delta_ms, 3);
+  CS_JSON_KEY_UINT (w, "max_delta_frame", st->max_delta_frame);
+  CS_JSON_KEY_DOUBLE (w, "min_jitter_ms", st->min_jitter_ms, 3);
+  CS_JSON_KEY_DOUBLE (w, "mean_jitter_ms", st->mean_jitter_ms, 3);
+  CS_JSON_KEY_DOUBLE (w, "max_jitter_ms", st->max_jitter_ms, 3);
+  CS_JSON_KEY_DOUBLE (w, "max_skew_ms", st->max_skew_ms, 3);
+  CS_JSON_KEY_DOUBLE (w, "mean_bitrate_kbps", st->mean_bitrate_kbps, 3);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "r_factor", mos->r, 2);
+  CS_REPORT_JSON_OPTIONAL_MS (w, "mos", mos->mos, 2);
+  CS_JSON_KEY_UINT (w, "first_frame", st->first_frame);
+  CS_JSON_KEY_UINT (w, "last_frame", st->last_frame);
   CS_JSON_KEY (w, "start");
   cs_report_json_time (w, st->first_ns, TRUE);
   CS_JSON_KEY (w, "end");
@@ -490,10 +431,8 @@ cs_report_json_finding (CsJsonWriter *w, CsFinding *finding)
   const GArray *frames = cs_finding_get_frames (finding);
 
   cs_json_begin_object (w);
-  CS_JSON_KEY (w, "kind");
-  cs_json_string (w, cs_finding_kind_to_string (cs_finding_get_kind (finding)));
-  CS_JSON_KEY (w, "severity");
-  cs_json_string (w, cs_severity_to_string (cs_finding_get_severity (finding)));
+  CS_JSON_KEY_STRING (w, "kind", cs_finding_kind_to_string (cs_finding_get_kind (finding)));
+  CS_JSON_KEY_STRING (w, "severity", cs_severity_to_string (cs_finding_get_severity (finding)));
   CS_JSON_KEY (w, "call");
   if (cs_finding_get_call_number (finding) == 0)
     cs_json_null (w);
@@ -509,8 +448,7 @@ cs_report_json_finding (CsJsonWriter *w, CsFinding *finding)
   for (guint i = 0; i < frames->len; i++)
     cs_json_uint (w, g_array_index (frames, guint32, i));
   cs_json_end_array (w);
-  CS_JSON_KEY (w, "text");
-  cs_json_string (w, cs_finding_get_text (finding));
+  CS_JSON_KEY_STRING (w, "text", cs_finding_get_text (finding));
   cs_json_end_object (w);
 }
 

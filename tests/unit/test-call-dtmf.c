@@ -79,11 +79,40 @@ test_attach_all (void)
   cs_sip_message_unref (msg);
 }
 
+/* Calls without digits get an empty list (shared, not one array each), and a second
+ * attach replaces what the first stored. */
+static void
+test_attach_none (void)
+{
+  CsSipMessage *plain = info ("text/plain", "hello", 2, 5, 1000);
+  CsSipMessage *digit = info ("application/dtmf", "5", 3, 6, 2000);
+  g_autoptr (CsCall) a = cs_call_new (1, plain);
+  g_autoptr (CsCall) b = cs_call_new (2, plain);
+  g_autoptr (GPtrArray) calls = g_ptr_array_new ();
+
+  cs_call_add_message (a, plain);
+  cs_call_add_message (b, plain);
+  g_ptr_array_add (calls, a);
+  g_ptr_array_add (calls, b);
+  cs_call_dtmf_attach_all (calls, NULL, NULL);
+  g_assert_nonnull (cs_call_get_dtmf (a));
+  g_assert_cmpuint (cs_call_get_dtmf (a)->len, ==, 0);
+  g_assert_true (cs_call_get_dtmf (a) == cs_call_get_dtmf (b));
+  cs_call_add_message (b, digit);
+  cs_call_dtmf_attach_all (calls, NULL, NULL);
+  g_assert_cmpuint (cs_call_get_dtmf (a)->len, ==, 0);
+  g_assert_cmpuint (cs_call_get_dtmf (b)->len, ==, 1);
+  g_assert_cmpint (g_array_index (cs_call_get_dtmf (b), CsCallDtmf, 0).digit, ==, '5');
+  cs_sip_message_unref (plain);
+  cs_sip_message_unref (digit);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/call-dtmf/sip-info", test_sip_info);
   g_test_add_func ("/call-dtmf/attach-all", test_attach_all);
+  g_test_add_func ("/call-dtmf/attach-none", test_attach_none);
   return g_test_run ();
 }

@@ -307,6 +307,125 @@ test_parallel_items (void)
     }
 }
 
+/* Whole numbers take the writer's own path: the same text as printf's "%.Nf". */
+static void
+test_whole_doubles (void)
+{
+  static const double values[]
+      = { 0.0,  -0.0, 1,  5,   9,    10, 20, 520, 1000, 123456789, 999999999999999.0,
+          1e15, 1e16, -3, 2.5, 1e300 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    for (int decimals = -1; decimals <= 10; decimals++)
+      for (int combined = 0; combined < 2; combined++)
+        {
+          char *data = NULL;
+          size_t size = 0;
+          FILE *out = open_memstream (&data, &size);
+          CsJsonWriter *w = cs_json_writer_new (out, FALSE);
+          char expected[CS_FIXED_BUF_SIZE + 16], text[CS_FIXED_BUF_SIZE];
+
+          cs_fixed_format (text, values[i], decimals);
+          g_snprintf (expected, sizeof expected, "{\"v\":%s}\n", text);
+          cs_json_begin_object (w);
+          if (combined)
+            CS_JSON_KEY_DOUBLE (w, "v", values[i], decimals);
+          else
+            {
+              CS_JSON_KEY (w, "v");
+              cs_json_double (w, values[i], decimals);
+            }
+          cs_json_end_object (w);
+          g_assert_true (cs_json_writer_free (w));
+          fclose (out);
+          g_assert_cmpstr (data, ==, expected);
+          free (data);
+        }
+  /* and printf's own text, for the usual decimals */
+  for (int decimals = 0; decimals <= 9; decimals++)
+    {
+      static const char *const formats[]
+          = { "%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f", "%.7f", "%.8f", "%.9f" };
+      char expected[CS_FIXED_BUF_SIZE], got[CS_FIXED_BUF_SIZE];
+
+      g_ascii_formatd (expected, sizeof expected, formats[decimals], 520.0);
+      cs_fixed_format (got, 520.0, decimals);
+      g_assert_cmpstr (got, ==, expected);
+    }
+}
+
+/* One object written with key-and-value calls (combined) or key then value. */
+static char *
+write_key_values (gboolean pretty, gboolean combined, guint depth)
+{
+  static const char *const strings[]
+      = { "", "a", "plain text of some length", "tab\there", "quote\"", "caf\xc3\xa9", NULL };
+  static const guint64 numbers[] = { 0, 9, 10, 99, 12345, G_MAXUINT64 };
+  static const double doubles[] = { 0, 0.0625, -1.5, 1e15, NAN, INFINITY };
+  char *data = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream (&data, &size);
+  CsJsonWriter *w = cs_json_writer_new (out, pretty);
+  g_autofree char *long_text = g_strnfill (100000, 'x');
+
+  for (guint d = 0; d < depth; d++)
+    cs_json_begin_array (w);
+  cs_json_begin_object (w);
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    if (combined)
+      CS_JSON_KEY_STRING (w, "s", strings[i]);
+    else
+      {
+        CS_JSON_KEY (w, "s");
+        cs_json_string (w, strings[i]);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    if (combined)
+      CS_JSON_KEY_UINT (w, "a_rather_long_key_name_here", numbers[i]);
+    else
+      {
+        CS_JSON_KEY (w, "a_rather_long_key_name_here");
+        cs_json_uint (w, numbers[i]);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (doubles); i++)
+    if (combined)
+      CS_JSON_KEY_DOUBLE (w, "d", doubles[i], 3);
+    else
+      {
+        CS_JSON_KEY (w, "d");
+        cs_json_double (w, doubles[i], 3);
+      }
+  /* longer than the writer's buffer */
+  if (combined)
+    CS_JSON_KEY_STRING (w, "long", long_text);
+  else
+    {
+      CS_JSON_KEY (w, "long");
+      cs_json_string (w, long_text);
+    }
+  cs_json_end_object (w);
+  for (guint d = 0; d < depth; d++)
+    cs_json_end_array (w);
+  g_assert_true (cs_json_writer_free (w));
+  fclose (out);
+  return data;
+}
+
+static void
+test_key_values (void)
+{
+  for (int pretty = 0; pretty < 2; pretty++)
+    for (guint depth = 0; depth < 40; depth += 13)
+      {
+        char *two_calls = write_key_values (pretty, FALSE, depth);
+        char *one_call = write_key_values (pretty, TRUE, depth);
+
+        g_assert_cmpstr (one_call, ==, two_calls);
+        free (two_calls);
+        free (one_call);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -317,6 +436,8 @@ main (int argc, char **argv)
   g_test_add_func ("/json/time", test_time);
   g_test_add_func ("/json/strings", test_strings);
   g_test_add_func ("/json/keys", test_keys);
+  g_test_add_func ("/json/key-values", test_key_values);
+  g_test_add_func ("/json/whole-doubles", test_whole_doubles);
   g_test_add_func ("/json/parallel-items", test_parallel_items);
   return g_test_run ();
 }
