@@ -115,7 +115,8 @@ parse_uint (const char *s, guint64 max, guint64 *out)
   for (; g_ascii_isdigit (*s); s++)
     {
       guint d = (guint) (*s - '0');
-      if (v > (max - d) / 10)
+      /* v * 10 + d <= max, without a division per digit */
+      if (v > max / 10 || (v == max / 10 && d > max % 10))
         return FALSE;
       v = v * 10 + d;
     }
@@ -261,6 +262,16 @@ parse_connection (CsSdp *sdp, CsAddr *into, char *value)
   parse_address (into, f[2]);
 }
 
+/* strstr (proto, "RTP") != NULL, without the call: protos are short */
+static gboolean
+contains_rtp (const char *proto)
+{
+  for (const char *q = proto; *q != '\0'; q++)
+    if (q[0] == 'R' && q[1] == 'T' && q[2] == 'P')
+      return TRUE;
+  return FALSE;
+}
+
 static void
 parse_media (SdpParser *p, char *value)
 {
@@ -312,7 +323,7 @@ parse_media (SdpParser *p, char *value)
   if (*rest != '\0')
     *rest++ = '\0';
   media->proto = scratch_strdup (s, f[2]);
-  gboolean is_rtp = strstr (media->proto, "RTP") != NULL;
+  gboolean is_rtp = contains_rtp (media->proto);
 
   /* the formats: tokens between runs of spaces and tabs (as strtok_r would split) */
   for (char *q = rest;;)
@@ -460,8 +471,7 @@ parse_attribute (SdpParser *p, char *value)
   char *name = value, *name_end = value;
 
   /* the name: up to the first ':', without surrounding white space (one pass) */
-  while (*name_end != '\0' && *name_end != ':')
-    name_end++;
+  name_end = strchrnul (name, ':');
   if (*name_end == ':')
     attr_value = name_end + 1;
   while (name < name_end && g_ascii_isspace (*name))

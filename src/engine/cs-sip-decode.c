@@ -155,11 +155,9 @@ parse_address (CsSipScratch *s, char *value, char **whole, char **display, char 
 static char *
 via_branch (CsSipScratch *s, const char *via)
 {
-  const char *p = via;
   CsSipSpan span;
 
-  p += strcspn (p, ";,");
-  if (*p != ';' || !cs_sip_params_find (p, "branch", 6, &span))
+  if (!cs_sip_via_branch_find (via, &span))
     return NULL;
   return span_string (s, &span, TRUE);
 }
