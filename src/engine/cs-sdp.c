@@ -85,6 +85,19 @@ scratch_strdup (SdpScratch *s, const char *text)
   return copy;
 }
 
+/* scratch_strdup of the n bytes at text (no NUL among them) */
+static char *
+scratch_strndup (SdpScratch *s, const char *text, gsize n)
+{
+  char *copy = s->strings + s->strings_used;
+
+  g_assert (s->strings_size - s->strings_used >= n + 1);
+  memcpy (copy, text, n);
+  copy[n] = '\0';
+  s->strings_used += n + 1;
+  return copy;
+}
+
 static CsSdpFormat *
 scratch_add_format (SdpScratch *s)
 {
@@ -144,6 +157,9 @@ parse_uint_prefix (const char *s, guint max, guint *out)
   return TRUE;
 }
 
+/* NUL, space and tab: where a field ends */
+static const guint8 field_end[256] = { ['\0'] = 1, [' '] = 1, ['\t'] = 1 };
+
 /* Splits s in place on spaces and tabs; the last field keeps the rest of the line. */
 static int
 split_fields (char *s, char **fields, int max)
@@ -159,7 +175,7 @@ split_fields (char *s, char **fields, int max)
       fields[n++] = s;
       if (n == max)
         break;
-      while (*s != '\0' && *s != ' ' && *s != '\t')
+      while (!field_end[(guint8) *s])
         s++;
       if (*s == '\0')
         break;
@@ -411,9 +427,14 @@ parse_rtpmap (SdpParser *p, char *value)
     note_malformed (p->sdp, "bad rtpmap");
   if (parts[1] != NULL && parts[2] != NULL && !parse_uint_prefix (parts[2], 255, &channels))
     note_malformed (p->sdp, "bad rtpmap");
-  if (channels == 0 && g_strcmp0 (p->media->media, "audio") == 0)
+  const char *m = p->media->media;
+  /* g_strcmp0 (m, "audio") == 0, without the call */
+  if (channels == 0 && m != NULL && m[0] == 'a' && m[1] == 'u' && m[2] == 'd' && m[3] == 'i'
+      && m[4] == 'o' && m[5] == '\0')
     channels = 1;
-  format->encoding = scratch_strdup (p->s, parts[0]);
+  format->encoding = parts[1] != NULL
+                         ? scratch_strndup (p->s, parts[0], (gsize) (parts[1] - 1 - parts[0]))
+                         : scratch_strdup (p->s, parts[0]);
   format->clock_rate = rate;
   format->channels = channels;
 }

@@ -351,6 +351,43 @@ read_header_line (HeaderReader *r, const char *line, gsize n, const char *colon,
   r->state = HEADER_OPEN;
 }
 
+/* g_ascii_isspace without its table: space, \t \n \f or \r (GLib's table leaves out
+ * \v) */
+static inline gboolean
+is_ascii_space (char c)
+{
+  guint8 b = (guint8) c;
+
+  return b <= '\r' ? (0x3600u >> b) & 1 : b == ' ';
+}
+
+/* memcpy (out, value, n) for a header value without the call (it made the loop spill
+ * its registers): 16-byte blocks, the last one overlapping or, for a short value, read
+ * whole while it lies within the message (data_end) and written whole (out has 16
+ * spare bytes). */
+static inline void
+copy_short (char *out, const char *value, gsize n, const char *data_end)
+{
+#ifdef __SSE2__
+  if (n >= 16)
+    {
+      gsize i = 0;
+      for (; i + 16 <= n; i += 16)
+        _mm_storeu_si128 ((__m128i *) (out + i), _mm_loadu_si128 ((const __m128i *) (value + i)));
+      if (i < n)
+        _mm_storeu_si128 ((__m128i *) (out + n - 16),
+                          _mm_loadu_si128 ((const __m128i *) (value + n - 16)));
+      return;
+    }
+  if (data_end - value >= 16)
+    {
+      _mm_storeu_si128 ((__m128i *) out, _mm_loadu_si128 ((const __m128i *) value));
+      return;
+    }
+#endif
+  memcpy (out, value, n);
+}
+
 /* The usual header line, written straight to the scratch: plain text, a name of token
  * characters before its colon, not a continuation, room for one more header. FALSE
  * (nothing done) for any other line, which read_header_line then takes. */
@@ -384,14 +421,15 @@ read_usual_line (HeaderReader *r, const char *line, gsize n, const char *colon)
   if (G_UNLIKELY (raw_len > CS_SIP_MAX_HEADER_VALUE))
     return FALSE;
   gsize value_len = raw_len;
-  while (value_len > 0 && g_ascii_isspace (value[value_len - 1]))
+  while (value_len > 0 && is_ascii_space (value[value_len - 1]))
     value_len--;
 
   close_header (r);
   CsSipScratch *s = r->s;
   CsSipScannedHeader *h = &r->headers[r->n_headers++];
-  if (G_UNLIKELY (s->size - s->used < name_len + value_len + 3))
-    cs_sip_scratch_reserve (s, name_len + value_len + 3);
+  /* 16 spare bytes for copy_short's whole-block stores */
+  if (G_UNLIKELY (s->size - s->used < name_len + value_len + 3 + 16))
+    cs_sip_scratch_reserve (s, name_len + value_len + 3 + 16);
   char *out = s->data + s->used;
   if (known >= 0)
     {
@@ -407,7 +445,7 @@ read_usual_line (HeaderReader *r, const char *line, gsize n, const char *colon)
       out += name_len + 1;
       h->id = cs_sip_header_id (line, name_len, -1);
     }
-  memcpy (out, value, value_len);
+  copy_short (out, value, value_len, r->data_end);
   out[value_len] = '\0';
   gsize at = (gsize) (out - s->data);
   h->value = at;
