@@ -85,6 +85,19 @@ scratch_strdup (SdpScratch *s, const char *text)
   return copy;
 }
 
+/* scratch_strdup of the n bytes at text (no NUL among them) */
+static char *
+scratch_strndup (SdpScratch *s, const char *text, gsize n)
+{
+  char *copy = s->strings + s->strings_used;
+
+  g_assert (s->strings_size - s->strings_used >= n + 1);
+  memcpy (copy, text, n);
+  copy[n] = '\0';
+  s->strings_used += n + 1;
+  return copy;
+}
+
 static CsSdpFormat *
 scratch_add_format (SdpScratch *s)
 {
@@ -115,7 +128,8 @@ parse_uint (const char *s, guint64 max, guint64 *out)
   for (; g_ascii_isdigit (*s); s++)
     {
       guint d = (guint) (*s - '0');
-      if (v > (max - d) / 10)
+      /* v * 10 + d <= max, without a division per digit */
+      if (v > max / 10 || (v == max / 10 && d > max % 10))
         return FALSE;
       v = v * 10 + d;
     }
@@ -143,6 +157,9 @@ parse_uint_prefix (const char *s, guint max, guint *out)
   return TRUE;
 }
 
+/* NUL, space and tab: where a field ends */
+static const guint8 field_end[256] = { ['\0'] = 1, [' '] = 1, ['\t'] = 1 };
+
 /* Splits s in place on spaces and tabs; the last field keeps the rest of the line. */
 static int
 split_fields (char *s, char **fields, int max)
@@ -158,7 +175,7 @@ split_fields (char *s, char **fields, int max)
       fields[n++] = s;
       if (n == max)
         break;
-      while (*s != '\0' && *s != ' ' && *s != '\t')
+      while (!field_end[(guint8) *s])
         s++;
       if (*s == '\0')
         break;
@@ -261,6 +278,16 @@ parse_connection (CsSdp *sdp, CsAddr *into, char *value)
   parse_address (into, f[2]);
 }
 
+/* strstr (proto, "RTP") != NULL, without the call: protos are short */
+static gboolean
+contains_rtp (const char *proto)
+{
+  for (const char *q = proto; *q != '\0'; q++)
+    if (q[0] == 'R' && q[1] == 'T' && q[2] == 'P')
+      return TRUE;
+  return FALSE;
+}
+
 static void
 parse_media (SdpParser *p, char *value)
 {
@@ -312,7 +339,7 @@ parse_media (SdpParser *p, char *value)
   if (*rest != '\0')
     *rest++ = '\0';
   media->proto = scratch_strdup (s, f[2]);
-  gboolean is_rtp = strstr (media->proto, "RTP") != NULL;
+  gboolean is_rtp = contains_rtp (media->proto);
 
   /* the formats: tokens between runs of spaces and tabs (as strtok_r would split) */
   for (char *q = rest;;)
@@ -400,9 +427,14 @@ parse_rtpmap (SdpParser *p, char *value)
     note_malformed (p->sdp, "bad rtpmap");
   if (parts[1] != NULL && parts[2] != NULL && !parse_uint_prefix (parts[2], 255, &channels))
     note_malformed (p->sdp, "bad rtpmap");
-  if (channels == 0 && g_strcmp0 (p->media->media, "audio") == 0)
+  const char *m = p->media->media;
+  /* g_strcmp0 (m, "audio") == 0, without the call */
+  if (channels == 0 && m != NULL && m[0] == 'a' && m[1] == 'u' && m[2] == 'd' && m[3] == 'i'
+      && m[4] == 'o' && m[5] == '\0')
     channels = 1;
-  format->encoding = scratch_strdup (p->s, parts[0]);
+  format->encoding = parts[1] != NULL
+                         ? scratch_strndup (p->s, parts[0], (gsize) (parts[1] - 1 - parts[0]))
+                         : scratch_strdup (p->s, parts[0]);
   format->clock_rate = rate;
   format->channels = channels;
 }
@@ -460,8 +492,7 @@ parse_attribute (SdpParser *p, char *value)
   char *name = value, *name_end = value;
 
   /* the name: up to the first ':', without surrounding white space (one pass) */
-  while (*name_end != '\0' && *name_end != ':')
-    name_end++;
+  name_end = strchrnul (name, ':');
   if (*name_end == ':')
     attr_value = name_end + 1;
   while (name < name_end && g_ascii_isspace (*name))

@@ -155,11 +155,9 @@ parse_address (CsSipScratch *s, char *value, char **whole, char **display, char 
 static char *
 via_branch (CsSipScratch *s, const char *via)
 {
-  const char *p = via;
   CsSipSpan span;
 
-  p += strcspn (p, ";,");
-  if (*p != ';' || !cs_sip_params_find (p, "branch", 6, &span))
+  if (!cs_sip_via_branch_find (via, &span))
     return NULL;
   return span_string (s, &span, TRUE);
 }
@@ -289,8 +287,11 @@ cs_sip_decode_headers (CsSipMessage *msg, CsSipScratch *s, const CsSipScannedHea
     cs_sip_note_malformed (msg, "missing To");
   if (via == NULL)
     cs_sip_note_malformed (msg, "missing Via");
+  /* known methods are exact spellings: their values compare as the strings would */
   if (msg->is_request && msg->cseq_method_name != NULL && msg->method_name != NULL
-      && strcmp (msg->cseq_method_name, msg->method_name) != 0)
+      && (msg->method != CS_SIP_METHOD_UNKNOWN && msg->cseq_method != CS_SIP_METHOD_UNKNOWN
+              ? msg->method != msg->cseq_method
+              : strcmp (msg->cseq_method_name, msg->method_name) != 0))
     cs_sip_note_malformed (msg, "CSeq method differs from request method");
   return content_type;
 }

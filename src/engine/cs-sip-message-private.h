@@ -124,6 +124,8 @@ typedef struct
 
 /* cs_sip_params_dup_value without the copy: FALSE when absent. */
 gboolean cs_sip_params_find (const char *params, const char *name, gsize name_len, CsSipSpan *out);
+/* The branch parameter of a Via value's first via-parm (cs_sip_via_dup_branch's rules). */
+gboolean cs_sip_via_branch_find (const char *via, CsSipSpan *out);
 /* Writes the unescaped span to out (at most span->len bytes); returns its length. */
 gsize cs_sip_unescape_quoted (const CsSipSpan *span, char *out);
 

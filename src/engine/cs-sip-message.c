@@ -164,6 +164,9 @@ typedef enum
   HEADER_DROPPED, /* over CS_SIP_MAX_HEADERS: continuation lines are skipped */
 } HeaderState;
 
+/* Each header is written to the scratch as soon as its line is read (headers are rarely
+ * folded); a continuation line takes the open header's value back out of the scratch,
+ * collects it in `folded`, and the folded value is written when the header closes. */
 typedef struct
 {
   CsSipMessage *msg;
@@ -172,15 +175,10 @@ typedef struct
   const char *data_end;        /* the end of the message's bytes */
   guint n_headers;
   HeaderState state;
-  /* the open header: name and value point into the packet until a continuation line
-   * makes the value a copy in `folded` */
-  const char *name;
-  gsize name_len;
+  /* the open header's raw value in the packet, NULL once folded */
   const char *value;
   gsize value_len;
-  gboolean value_plain;
-  int known;       /* cs_sip_header_known_index of the name */
-  GString *folded; /* the value once folded (value == NULL) */
+  GString *folded; /* the open header's value once folded (value == NULL) */
 } HeaderReader;
 
 static void
@@ -196,46 +194,43 @@ append_value (HeaderReader *r, const char *text, gsize n)
   g_string_append_len (r->folded, text, (gssize) n);
 }
 
-/* inlined: it runs once per header, and the call was a tenth of its cost */
+/* Writes the value at the end of the scratch as header h's (reserved: n + 1 bytes for
+ * plain text), without trailing white space (as g_strchomp would), NUL-terminated. */
 static inline __attribute__ ((always_inline)) void
+put_value (CsSipScratch *s, CsSipScannedHeader *h, const char *value, gsize n, gboolean plain)
+{
+  h->value = s->used;
+  if (G_LIKELY (plain))
+    {
+      /* stripping the packet bytes first is the same: plain text is copied as is */
+      while (n > 0 && g_ascii_isspace (value[n - 1]))
+        n--;
+      char *out = s->data + s->used;
+      memcpy (out, value, n);
+      out[n] = '\0';
+      s->used += n + 1;
+      h->len = (guint32) n;
+      return;
+    }
+  scratch_put_text (s, value, n, FALSE);
+  while (s->used > h->value && g_ascii_isspace (s->data[s->used - 1]))
+    s->used--;
+  h->len = (guint32) (s->used - h->value);
+  s->data[s->used++] = '\0';
+}
+
+/* Writes a folded value; only a folded header is still to be written when it closes. */
+static inline void
 close_header (HeaderReader *r)
 {
-  if (r->state == HEADER_OPEN)
+  if (G_UNLIKELY (r->state == HEADER_OPEN && r->value == NULL))
     {
       CsSipScratch *s = r->s;
-      int known = r->known;
-      CsSipScannedHeader *h = &r->headers[r->n_headers++];
+      GString *folded = r->folded;
 
-      /* one reservation for the name and a plain value (the others reserve their own) */
-      cs_sip_scratch_reserve (s, r->name_len + 3 + (r->value != NULL ? r->value_len + 1 : 0));
-      if (known >= 0)
-        {
-          s->data[s->used++] = '\x01';
-          s->data[s->used++] = (char) (known + 1);
-          h->id = cs_sip_known_header_ids[known];
-        }
-      else
-        {
-          cs_sip_scratch_put (s, r->name, r->name_len);
-          s->data[s->used++] = '\0';
-          h->id = cs_sip_header_id (r->name, r->name_len, -1);
-        }
-      h->value = s->used;
-      if (r->value != NULL && r->value_plain)
-        {
-          memcpy (s->data + s->used, r->value, r->value_len);
-          s->used += r->value_len;
-        }
-      else if (r->value != NULL)
-        scratch_put_text (s, r->value, r->value_len, FALSE);
-      else
-        scratch_put_text (s, r->folded->str, r->folded->len,
-                          cs_sip_text_is_plain (r->folded->str, r->folded->len));
-      /* trailing white space is dropped, as g_strchomp would */
-      while (s->used > h->value && g_ascii_isspace (s->data[s->used - 1]))
-        s->used--;
-      h->len = (guint32) (s->used - h->value);
-      s->data[s->used++] = '\0';
+      cs_sip_scratch_reserve (s, folded->len + 1);
+      put_value (s, &r->headers[r->n_headers - 1], folded->str, folded->len,
+                 cs_sip_text_is_plain (folded->str, folded->len));
     }
   r->state = HEADER_NONE;
 }
@@ -260,6 +255,9 @@ fold_line (HeaderReader *r, const char *line, const char *end)
         r->folded = g_string_new (NULL);
       if (r->value != NULL)
         {
+          /* the value written with the header line comes back out of the scratch (the
+           * header is the scratch's last) */
+          r->s->used = r->headers[r->n_headers - 1].value;
           g_string_assign (r->folded, "");
           g_string_append_len (r->folded, r->value, (gssize) r->value_len);
           r->value = NULL;
@@ -294,40 +292,170 @@ read_header_line (HeaderReader *r, const char *line, gsize n, const char *colon,
 
   close_header (r);
   /* name: the text before the first ':' without trailing white space, all tokens */
-  const char *name_end = colon;
-  if (name_end != NULL)
-    while (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
-      name_end--;
-  int known = name_end != NULL ? cs_sip_header_known_index_at (line, (gsize) (name_end - line),
-                                                               (gsize) (r->data_end - line))
-                               : -1;
-  gboolean name_ok = known >= 0 || (colon != NULL && name_end > line);
-  for (const char *q = line; known < 0 && name_ok && q < name_end; q++)
-    name_ok = cs_sip_is_token_char ((guint8) *q);
-  if (!name_ok)
+  if (G_UNLIKELY (colon == NULL))
     {
       cs_sip_note_malformed (r->msg, "bad header line");
       return;
     }
-  if (r->n_headers >= CS_SIP_MAX_HEADERS)
+  const char *name_end = colon;
+  while (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+    name_end--;
+  gsize name_len = (gsize) (name_end - line);
+  int known = cs_sip_header_known_index_at (line, name_len, (gsize) (r->data_end - line));
+  if (known < 0)
+    {
+      gboolean name_ok = name_len > 0;
+      for (const char *q = line; name_ok && q < name_end; q++)
+        name_ok = cs_sip_is_token_char ((guint8) *q);
+      if (!name_ok)
+        {
+          cs_sip_note_malformed (r->msg, "bad header line");
+          return;
+        }
+    }
+  if (G_UNLIKELY (r->n_headers >= CS_SIP_MAX_HEADERS))
     {
       cs_sip_note_malformed (r->msg, "too many headers");
       r->state = HEADER_DROPPED;
       return;
     }
-  r->name = line;
-  r->name_len = (gsize) (name_end - line);
-  r->known = known;
   const char *value = trim_start (colon + 1, end);
-  r->value = value;
-  r->value_len = (gsize) (end - value);
-  r->value_plain = plain;
-  if (r->value_len > CS_SIP_MAX_HEADER_VALUE)
+  gsize value_len = (gsize) (end - value);
+  if (G_UNLIKELY (value_len > CS_SIP_MAX_HEADER_VALUE))
     {
       cs_sip_note_malformed (r->msg, "header value too long");
-      r->value_len = CS_SIP_MAX_HEADER_VALUE;
+      value_len = CS_SIP_MAX_HEADER_VALUE;
     }
+
+  /* the name (a common one as 0x01 and its index), NUL, the value, NUL */
+  CsSipScratch *s = r->s;
+  CsSipScannedHeader *h = &r->headers[r->n_headers++];
+  cs_sip_scratch_reserve (s, name_len + value_len + 3);
+  char *out = s->data + s->used;
+  if (known >= 0)
+    {
+      out[0] = '\x01';
+      out[1] = (char) (known + 1);
+      s->used += 2;
+      h->id = cs_sip_known_header_ids[known];
+    }
+  else
+    {
+      memcpy (out, line, name_len);
+      out[name_len] = '\0';
+      s->used += name_len + 1;
+      h->id = cs_sip_header_id (line, name_len, -1);
+    }
+  put_value (s, h, value, value_len, plain);
+  r->value = value;
+  r->value_len = value_len;
   r->state = HEADER_OPEN;
+}
+
+/* g_ascii_isspace without its table: space, \t \n \f or \r (GLib's table leaves out
+ * \v) */
+static inline gboolean
+is_ascii_space (char c)
+{
+  guint8 b = (guint8) c;
+
+  return b <= '\r' ? (0x3600u >> b) & 1 : b == ' ';
+}
+
+/* memcpy (out, value, n) for a header value without the call (it made the loop spill
+ * its registers): 16-byte blocks, the last one overlapping or, for a short value, read
+ * whole while it lies within the message (data_end) and written whole (out has 16
+ * spare bytes). */
+static inline void
+copy_short (char *out, const char *value, gsize n, const char *data_end)
+{
+#ifdef __SSE2__
+  if (n >= 16)
+    {
+      gsize i = 0;
+      for (; i + 16 <= n; i += 16)
+        _mm_storeu_si128 ((__m128i *) (out + i), _mm_loadu_si128 ((const __m128i *) (value + i)));
+      if (i < n)
+        _mm_storeu_si128 ((__m128i *) (out + n - 16),
+                          _mm_loadu_si128 ((const __m128i *) (value + n - 16)));
+      return;
+    }
+  if (data_end - value >= 16)
+    {
+      _mm_storeu_si128 ((__m128i *) out, _mm_loadu_si128 ((const __m128i *) value));
+      return;
+    }
+#endif
+  memcpy (out, value, n);
+}
+
+/* The usual header line, written straight to the scratch: plain text, a name of token
+ * characters before its colon, not a continuation, room for one more header. FALSE
+ * (nothing done) for any other line, which read_header_line then takes. */
+static inline __attribute__ ((always_inline)) gboolean
+read_usual_line (HeaderReader *r, const char *line, gsize n, const char *colon)
+{
+  const char *end = line + n, *name_end = colon;
+
+  if (line[0] == ' ' || line[0] == '\t' || r->n_headers >= CS_SIP_MAX_HEADERS)
+    return FALSE;
+  if (G_UNLIKELY (name_end[-1] == ' ' || name_end[-1] == '\t'))
+    while (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+      name_end--;
+  gsize name_len = (gsize) (name_end - line);
+  int known = cs_sip_header_known_index_at (line, name_len, (gsize) (r->data_end - line));
+  if (known < 0)
+    {
+      if (name_len == 0)
+        return FALSE;
+      for (const char *q = line; q < name_end; q++)
+        if (!cs_sip_is_token_char ((guint8) *q))
+          return FALSE;
+    }
+  /* the value: without the white space around it (as trim_start and g_strchomp) */
+  const char *value = colon + 1;
+  if (value < end && *value == ' ')
+    value++;
+  if (G_UNLIKELY (value < end && (*value == ' ' || *value == '\t')))
+    value = trim_start (value, end);
+  gsize raw_len = (gsize) (end - value);
+  if (G_UNLIKELY (raw_len > CS_SIP_MAX_HEADER_VALUE))
+    return FALSE;
+  gsize value_len = raw_len;
+  while (value_len > 0 && is_ascii_space (value[value_len - 1]))
+    value_len--;
+
+  close_header (r);
+  CsSipScratch *s = r->s;
+  CsSipScannedHeader *h = &r->headers[r->n_headers++];
+  /* 16 spare bytes for copy_short's whole-block stores */
+  if (G_UNLIKELY (s->size - s->used < name_len + value_len + 3 + 16))
+    cs_sip_scratch_reserve (s, name_len + value_len + 3 + 16);
+  char *out = s->data + s->used;
+  if (known >= 0)
+    {
+      out[0] = '\x01';
+      out[1] = (char) (known + 1);
+      out += 2;
+      h->id = cs_sip_known_header_ids[known];
+    }
+  else
+    {
+      memcpy (out, line, name_len);
+      out[name_len] = '\0';
+      out += name_len + 1;
+      h->id = cs_sip_header_id (line, name_len, -1);
+    }
+  copy_short (out, value, value_len, r->data_end);
+  out[value_len] = '\0';
+  gsize at = (gsize) (out - s->data);
+  h->value = at;
+  h->len = (guint32) value_len;
+  s->used = at + value_len + 1;
+  r->value = value;
+  r->value_len = raw_len;
+  r->state = HEADER_OPEN;
+  return TRUE;
 }
 
 /* Reads header lines from the cursor up to the empty line. FALSE when the data ends
@@ -335,35 +463,42 @@ read_header_line (HeaderReader *r, const char *line, gsize n, const char *colon,
 static gboolean
 read_headers (HeaderReader *r, CsCursor *cur)
 {
+  const char *start = (const char *) cs_cursor_here (cur), *p = start;
+  const char *end = start + cs_cursor_remaining (cur);
   gboolean complete = FALSE;
 
-  while (cs_cursor_remaining (cur) > 0)
+  while (p < end)
     {
-      const char *line = (const char *) cs_cursor_here (cur);
-      gsize avail = cs_cursor_remaining (cur);
+      const char *line = p;
+      gsize avail = (gsize) (end - p);
       LineScan scan;
 
       scan_line (line, avail, &scan);
-      gboolean has_eol = scan.eol < avail;
       gsize n = scan.eol;
-      cs_cursor_skip (cur, has_eol ? n + 1 : n);
-      if (n > 0 && line[n - 1] == '\r')
-        n--;
-      if (!has_eol)
+      if (G_UNLIKELY (n == avail))
         {
+          p = end;
+          if (n > 0 && line[n - 1] == '\r')
+            n--;
           cs_sip_note_malformed (r->msg, "missing end of headers");
           /* a cut line is kept only if it still has its name */
           if (scan.colon != NULL || line[0] == ' ' || line[0] == '\t')
             read_header_line (r, line, n, scan.colon, scan.plain);
           break;
         }
+      p = line + n + 1;
+      if (n > 0 && line[n - 1] == '\r')
+        n--;
       if (n == 0)
         {
           complete = TRUE;
           break;
         }
+      if (G_LIKELY (scan.plain && scan.colon != NULL) && read_usual_line (r, line, n, scan.colon))
+        continue;
       read_header_line (r, line, n, scan.colon, scan.plain);
     }
+  cs_cursor_skip (cur, (gsize) (p - start));
   if (!complete && cs_cursor_remaining (cur) == 0)
     cs_sip_note_malformed (r->msg, "missing end of headers");
   close_header (r);
@@ -382,9 +517,23 @@ typedef struct
 static gsize
 put_stripped (CsSipScratch *s, const char *text, gsize n)
 {
-  gsize at = s->used;
+  gsize at;
 
-  scratch_put_text (s, text, n, cs_sip_text_is_plain (text, n));
+  if (G_LIKELY (cs_sip_text_is_plain (text, n)))
+    {
+      /* plain text is copied as is: strip the packet bytes, then copy */
+      while (n > 0 && g_ascii_isspace (text[n - 1]))
+        n--;
+      while (n > 0 && g_ascii_isspace (*text))
+        {
+          text++;
+          n--;
+        }
+      cs_sip_scratch_reserve (s, n + 1);
+      return cs_sip_scratch_strndup (s, text, n) - s->data;
+    }
+  at = s->used;
+  scratch_put_text (s, text, n, FALSE);
   while (s->used > at && g_ascii_isspace (s->data[s->used - 1]))
     s->used--;
   s->data[s->used++] = '\0';

@@ -302,6 +302,63 @@ test_folding (void)
   g_assert_cmpuint (cs_sip_message_get_headers (msg)->len, ==, 6);
 }
 
+/* Headers are written as their line is read; a continuation takes the value back (also
+ * a non-ASCII one), and the headers around it keep theirs. */
+static void
+test_folding_written (void)
+{
+  g_autoptr (CsSipMessage) msg = parse_str ("OPTIONS sip:x@y SIP/2.0\r\n"
+                                            "Via: SIP/2.0/UDP h;branch=z9hG4bKw\r\n"
+                                            "X-A: caf\xc3\xa9  \r\n"
+                                            "   au lait\r\n"
+                                            "X-D :  spaced \t\r\n"
+                                            "From: <sip:a@b>;tag=1\r\n"
+                                            "To: <sip:x@y>\r\n"
+                                            "Call-ID: w-1\r\n"
+                                            "CSeq: 1 OPTIONS\r\n"
+                                            "X-C: a\r\n"
+                                            " b\r\n"
+                                            "\r\n");
+  static const char *const expected[][2] = {
+    { "Via", "SIP/2.0/UDP h;branch=z9hG4bKw" },
+    { "X-A", "caf\xc3\xa9 au lait" },
+    { "X-D", "spaced" },
+    { "From", "<sip:a@b>;tag=1" },
+    { "To", "<sip:x@y>" },
+    { "Call-ID", "w-1" },
+    { "CSeq", "1 OPTIONS" },
+    { "X-C", "a b" },
+  };
+
+  g_assert_null (msg->malformed);
+  const GPtrArray *view = cs_sip_message_get_headers (msg);
+  g_assert_cmpuint (view->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < view->len; i++)
+    {
+      const CsSipHeader *h = g_ptr_array_index (view, i);
+      g_assert_cmpstr (h->name, ==, expected[i][0]);
+      g_assert_cmpstr (h->value, ==, expected[i][1]);
+    }
+  g_assert_cmpstr (msg->call_id, ==, "w-1");
+  g_assert_cmpstr (msg->via_branch, ==, "z9hG4bKw");
+}
+
+/* Trailing white space is what g_strchomp drops: not \v; and a short value cut at the
+ * very end of the data is copied without reading past it. */
+static void
+test_value_ends (void)
+{
+  g_autoptr (CsSipMessage) msg = parse_str ("OPTIONS sip:x@y SIP/2.0\r\n"
+                                            "Via: SIP/2.0/UDP h;branch=z9hG4bKe\r\n"
+                                            "X-V: v\v\r\n"
+                                            "X-F: f\f \t\r\n"
+                                            "X-E: ab");
+
+  g_assert_cmpstr (cs_sip_message_get_header (msg, "X-V"), ==, "v\v");
+  g_assert_cmpstr (cs_sip_message_get_header (msg, "X-F"), ==, "f");
+  g_assert_cmpstr (cs_sip_message_get_header (msg, "X-E"), ==, "ab");
+}
+
 static void
 test_addresses (void)
 {
@@ -768,6 +825,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sip/labels-and-status", test_labels_and_status);
   g_test_add_func ("/sip/compact-forms", test_compact_forms);
   g_test_add_func ("/sip/folding", test_folding);
+  g_test_add_func ("/sip/folding-written", test_folding_written);
+  g_test_add_func ("/sip/value-ends", test_value_ends);
   g_test_add_func ("/sip/addresses", test_addresses);
   g_test_add_func ("/sip/via", test_via);
   g_test_add_func ("/sip/multipart", test_multipart);

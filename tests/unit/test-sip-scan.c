@@ -227,6 +227,65 @@ test_sdp_views (void)
   g_assert_cmpstr (sdp->session_name, ==, "x");
 }
 
+static void
+test_via_branch_differential (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  static const char *const via_prefixes[] = {
+    "SIP/2.0/UDP h",
+    "SIP/2.0/UDP h;branch=",
+    "SIP/2.0/UDP h;BRANCH=z9",
+    "SIP/2.0/UDP h;rport;branch=",
+    "SIP/2.0/UDP h, x;branch=",
+    "SIP/2.0/UDP h;branch = \"q",
+    "",
+    ";branch",
+  };
+  guint found_any = 0;
+
+  for (int i = 0; i < 20000; i++)
+    {
+      g_autofree char *tail = random_value (rand, 24);
+      g_autofree char *value
+          = g_strconcat (via_prefixes[i % G_N_ELEMENTS (via_prefixes)], tail, NULL);
+      g_autofree char *expected = cs_sip_via_dup_branch (value);
+      CsSipSpan span;
+      gboolean found = cs_sip_via_branch_find (value, &span);
+      g_autofree char *got = found ? span_dup (&span) : NULL;
+
+      found_any += found;
+      g_assert_cmpstr (got, ==, expected);
+    }
+  g_rand_free (rand);
+  g_assert_cmpuint (found_any, >, 1000);
+}
+
+/* The plain-text check at every length around its block sizes, with one NUL or high
+ * byte at every position (and none). */
+static void
+test_text_is_plain (void)
+{
+  char text[80];
+
+  for (gsize n = 0; n <= 70; n++)
+    {
+      memset (text, 'a', sizeof text);
+      g_assert_true (cs_sip_text_is_plain (text, n));
+      for (gsize at = 0; at < n; at++)
+        for (int k = 0; k < 3; k++)
+          {
+            static const char bad[] = { '\0', (char) 0x80, (char) 0xff };
+            memset (text, 'a', sizeof text);
+            text[at] = bad[k];
+            g_assert_false (cs_sip_text_is_plain (text, n));
+          }
+      /* a bad byte just past the end is not looked at */
+      memset (text, 'a', sizeof text);
+      text[n] = '\0';
+      g_assert_true (cs_sip_text_is_plain (text, n));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -236,5 +295,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-scan/known-names", test_known_names);
   g_test_add_func ("/sip-scan/headers-view", test_headers_view);
   g_test_add_func ("/sip-scan/sdp-views", test_sdp_views);
+  g_test_add_func ("/sip-scan/via-branch-differential", test_via_branch_differential);
+  g_test_add_func ("/sip-scan/text-is-plain", test_text_is_plain);
   return g_test_run ();
 }
