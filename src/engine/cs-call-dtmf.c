@@ -129,11 +129,14 @@ cs_collect_info_dtmf (CsCall *call, GArray **out)
       CsCallDtmf entry = { 0 };
       guint duration_ms = 0;
       gsize body_len;
-      const char *body = cs_sip_message_get_body (msg, &body_len);
+      const char *body;
 
-      if (!msg->is_request || msg->method != CS_SIP_METHOD_INFO || repeated
-          || !cs_dtmf_parse_sip_info (msg->content_type, (const guint8 *) body, body_len,
-                                      &entry.digit, &duration_ms))
+      /* only INFO bodies: a file-backed message reads an SDP body from the file */
+      if (!msg->is_request || msg->method != CS_SIP_METHOD_INFO || repeated)
+        continue;
+      body = cs_sip_message_get_body (msg, &body_len);
+      if (!cs_dtmf_parse_sip_info (msg->content_type, (const guint8 *) body, body_len, &entry.digit,
+                                   &duration_ms))
         continue;
       entry.start_ns = msg->ts_ns;
       entry.duration_ms = duration_ms;

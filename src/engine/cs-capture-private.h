@@ -4,6 +4,7 @@
 #include "cs-capture.h"
 #include "cs-cursor.h"
 #include "cs-error.h"
+#include "cs-mapped-bytes.h"
 
 G_BEGIN_DECLS
 
@@ -38,7 +39,8 @@ typedef struct
 struct _CsCapture
 {
   char *path;
-  const guint8 *data; /* MAP_PRIVATE, PROT_READ */
+  const guint8 *data;   /* MAP_PRIVATE, PROT_READ */
+  CsMappedBytes *bytes; /* owns the mapping: parsed messages may hold it longer */
   guint64 size;
   CsCaptureFormat format;
 

@@ -60,6 +60,7 @@ cs_capture_map (CsCapture *capture, GError **error)
   close (fd); /* the mapping keeps the file referenced */
 
   capture->data = map;
+  capture->bytes = cs_mapped_bytes_new_mmap (map, (gsize) st.st_size);
   capture->size = (guint64) st.st_size;
   return TRUE;
 }
@@ -125,8 +126,7 @@ cs_capture_free (CsCapture *capture)
 {
   if (capture == NULL)
     return;
-  if (capture->data != NULL)
-    munmap ((void *) capture->data, (size_t) capture->size);
+  g_clear_pointer (&capture->bytes, cs_mapped_bytes_unref); /* unmaps after its last user */
   g_clear_pointer (&capture->frame_comments, g_hash_table_unref);
   g_clear_pointer (&capture->sections, g_array_unref);
   g_clear_pointer (&capture->interfaces, g_array_unref);
@@ -270,6 +270,12 @@ cs_capture_set_error (CsCapture *capture, GError **error, CsCaptureError code, c
   va_end (args);
   g_set_error (error, CS_CAPTURE_ERROR, code, "%s: %s", capture->path, message);
   g_free (message);
+}
+
+CsMappedBytes *
+cs_capture_get_mapped_bytes (CsCapture *capture)
+{
+  return capture->bytes;
 }
 
 const guint8 *

@@ -4,6 +4,8 @@
 #include <gio/gio.h>
 #include <string.h>
 
+#include "cs-mapped-bytes.h"
+
 G_BEGIN_DECLS
 
 /* One packet record of a capture file (32 bytes). A single classic pcap file does not keep
@@ -39,6 +41,8 @@ CsCapture *cs_capture_open (const char *path, GError **error);
 void cs_capture_free (CsCapture *capture);
 
 const char *cs_capture_get_path (CsCapture *capture);
+/* The mapping's owner (borrowed; ref it to keep the bytes past cs_capture_free). */
+CsMappedBytes *cs_capture_get_mapped_bytes (CsCapture *capture);
 guint64 cs_capture_get_size (CsCapture *capture);
 /* "pcap", "pcap-ns" or "pcapng". */
 const char *cs_capture_get_format_name (CsCapture *capture);

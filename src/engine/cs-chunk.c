@@ -104,13 +104,23 @@ cs_udp_payload_classify (const guint8 *data, gsize len, guint16 sport, guint16 d
   return CS_UDP_PAYLOAD_OTHER;
 }
 
+static CsSipMessage *cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src,
+                                           const CsEndpoint *dst, CsSipTransport transport,
+                                           guint32 frame, gint64 ts_ns);
+
 CsSipMessage *
 cs_sip_message_from_payload (const guint8 *data, gsize len, const CsEndpoint *src,
                              const CsEndpoint *dst, CsSipTransport transport, guint32 frame,
                              gint64 ts_ns)
 {
-  CsSipMessage *msg = cs_sip_message_parse (data, len, NULL);
+  return cs_sip_message_stamp (cs_sip_message_parse (data, len, NULL), src, dst, transport, frame,
+                               ts_ns);
+}
 
+static CsSipMessage *
+cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst,
+                      CsSipTransport transport, guint32 frame, gint64 ts_ns)
+{
   if (msg == NULL)
     return NULL;
   msg->frame = frame;
@@ -315,8 +325,13 @@ cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
   switch (cs_udp_payload_classify (pkt->payload, pkt->payload_len, pkt->src.port, pkt->dst.port))
     {
     case CS_UDP_PAYLOAD_SIP:
-      msg = cs_sip_message_from_payload (pkt->payload, pkt->payload_len, &pkt->src, &pkt->dst,
-                                         CS_SIP_TRANSPORT_UDP, frame, ts_ns);
+      /* a datagram read straight from the mapped file need not be copied */
+      msg = chunk->mapped != NULL
+                ? cs_sip_message_stamp (
+                    cs_sip_message_parse_mapped (chunk->mapped, pkt->payload, pkt->payload_len),
+                    &pkt->src, &pkt->dst, CS_SIP_TRANSPORT_UDP, frame, ts_ns)
+                : cs_sip_message_from_payload (pkt->payload, pkt->payload_len, &pkt->src, &pkt->dst,
+                                               CS_SIP_TRANSPORT_UDP, frame, ts_ns);
       if (msg != NULL)
         g_ptr_array_add (chunk->sip, msg);
       break;
@@ -354,6 +369,8 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
   CsFrameIter iter = chunk->start;
   guint64 first_offset = 0, end_offset = 0;
 
+  if (cs_capture_set_get_n_files (set) == 1)
+    chunk->mapped = cs_capture_get_mapped_bytes (cs_capture_set_get_file (set, 0));
   for (guint32 i = 0; i < chunk->n_frames; i++)
     {
       guint32 number = chunk->first_index + i + 1;
@@ -363,7 +380,10 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
       CsDecodeStatus status;
 
       if (i % CS_CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
-        return;
+        {
+          chunk->mapped = NULL;
+          return;
+        }
       if (!cs_frame_iter_next (&iter, &frame, &data))
         break;
       /* frames are reads of a cold mapping: fetch ahead */
@@ -398,6 +418,7 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
       else if (status == CS_DECODE_MALFORMED)
         chunk->undecodable++;
     }
+  chunk->mapped = NULL;
   /* Drop the chunk's pages now rather than after its merge: workers may run ahead of
    * the merge, and the few frames the merge reads again fault back from the page cache. */
   if (chunk->n_frames > 0 && cs_capture_set_get_n_files (set) == 1)

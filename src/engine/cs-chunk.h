@@ -77,7 +77,8 @@ typedef struct
    * them it reads when the set's frame array may still move (or NULL). */
   CsFrameIter start;
   CsFrame *frames;
-  gint decoded; /* atomic: the loader's hand-off flag (see cs-loader.c) */
+  CsMappedBytes *mapped; /* borrowed while decoding one file: its SIP messages stay lean */
+  gint decoded;          /* atomic: the loader's hand-off flag (see cs-loader.c) */
 } CsChunk;
 
 CsChunk *cs_chunk_new (guint32 first_index, guint32 n_frames);

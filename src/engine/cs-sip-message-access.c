@@ -21,7 +21,13 @@ cs_sip_message_unref (CsSipMessage *msg)
 {
   if (msg == NULL || !g_atomic_ref_count_dec (&msg->ref_count))
     return;
-  g_free (msg->priv_headers_view);
+  if (cs_sip_message_is_lean (msg))
+    {
+      cs_sip_message_unref (msg->priv_headers_view);
+      cs_mapped_bytes_unref (((CsSipLeanTail *) (msg + 1))->bytes);
+    }
+  else
+    g_free (msg->priv_headers_view);
   cs_slab_free (msg); /* the SDP description lives in the same allocation */
 }
 
@@ -43,6 +49,43 @@ packed_next (const char *p, const char **name, const char **value)
   return p + strlen (p) + 1;
 }
 
+static gboolean
+same_decoded (const CsSipMessage *a, const CsSipMessage *b)
+{
+  return a->is_request == b->is_request && a->status_code == b->status_code && a->cseq == b->cseq
+         && a->content_length == b->content_length && g_strcmp0 (a->call_id, b->call_id) == 0
+         && g_strcmp0 (a->from, b->from) == 0 && g_strcmp0 (a->to, b->to) == 0
+         && g_strcmp0 (a->via_branch, b->via_branch) == 0;
+}
+
+/* A lean message's full parse, read again from its bytes on first request (thread-safe:
+ * the first one published wins). Bytes that no longer parse to the same message (the
+ * file changed under its mapping) give one without headers or body. */
+static const CsSipMessage *
+lean_full (const CsSipMessage *msg)
+{
+  gpointer *slot = (gpointer *) &((CsSipMessage *) msg)->priv_headers_view;
+  CsSipMessage *full = g_atomic_pointer_get (slot);
+  const CsSipLeanTail *tail = (const CsSipLeanTail *) (msg + 1);
+
+  if (full != NULL)
+    return full;
+  full = cs_sip_message_parse (cs_mapped_bytes_get_data (tail->bytes) + msg->offset, tail->wire_len,
+                               NULL);
+  if (full == NULL || !same_decoded (msg, full))
+    {
+      static const char empty[] = "X x SIP/2.0\r\n\r\n";
+      g_clear_pointer (&full, cs_sip_message_unref);
+      full = cs_sip_message_parse ((const guint8 *) empty, sizeof empty - 1, NULL);
+    }
+  if (!g_atomic_pointer_compare_and_exchange (slot, NULL, full))
+    {
+      cs_sip_message_unref (full);
+      full = g_atomic_pointer_get (slot);
+    }
+  return full;
+}
+
 const GPtrArray *
 cs_sip_message_get_headers (const CsSipMessage *msg)
 {
@@ -51,6 +94,8 @@ cs_sip_message_get_headers (const CsSipMessage *msg)
   GPtrArray *view = g_atomic_pointer_get (slot);
   guint n = msg->priv_n_headers;
 
+  if (cs_sip_message_is_lean (msg))
+    return cs_sip_message_get_headers (lean_full (msg));
   if (view != NULL)
     return view;
   /* GPtrArray's public part, its pdata, then the headers: read-only */
@@ -79,6 +124,14 @@ cs_sip_message_get_headers (const CsSipMessage *msg)
 const char *
 cs_sip_message_get_body (const CsSipMessage *msg, gsize *len)
 {
+  if (cs_sip_message_is_lean (msg))
+    {
+      if (msg->priv_body_len == CS_SIP_BODY_ELSEWHERE)
+        return cs_sip_message_get_body (lean_full (msg), len);
+      if (len != NULL)
+        *len = msg->priv_body_len;
+      return (const char *) ((const CsSipLeanTail *) (msg + 1) + 1);
+    }
   if (len != NULL)
     *len = msg->priv_body_len;
   return (const char *) (msg + 1); /* the body follows the struct */
@@ -91,6 +144,8 @@ cs_sip_message_get_header (const CsSipMessage *msg, const char *name)
 
   if (msg == NULL || name == NULL)
     return NULL;
+  if (cs_sip_message_is_lean (msg))
+    return cs_sip_message_get_header (lean_full (msg), name);
   wanted = cs_sip_header_long_name (name);
   p = (const char *) msg + msg->priv_header_offset;
   for (guint i = 0; i < msg->priv_n_headers; i++)

@@ -2,6 +2,7 @@
  * names, span scanners, the parse scratch and the decoded-field step */
 #pragma once
 
+#include "cs-mapped-bytes.h"
 #include "cs-sip-message.h"
 
 #include <string.h>
@@ -207,6 +208,24 @@ typedef struct
   guint32 len; /* value length */
   guint8 id;   /* CsSipHeaderId */
 } CsSipScannedHeader;
+
+/* A lean message (cs_sip_message_parse_mapped; priv_header_offset 0): after the struct
+ * come this, the body unless it is the SDP (priv_body_len CS_SIP_BODY_ELSEWHERE), the
+ * decoded strings and the SDP description. The message's text is tail->wire_len bytes
+ * at msg->offset in tail->bytes; priv_headers_view caches a full parse of it. */
+typedef struct
+{
+  CsMappedBytes *bytes;
+  guint32 wire_len;
+  guint32 reserved;
+} CsSipLeanTail;
+#define CS_SIP_BODY_ELSEWHERE G_MAXUINT32
+
+static inline gboolean
+cs_sip_message_is_lean (const CsSipMessage *msg)
+{
+  return msg->priv_header_offset == 0;
+}
 
 /* Literal reasons are kept as they are; they outlive every message. */
 static inline void

@@ -81,6 +81,12 @@ gboolean cs_sip_looks_like (const guint8 *data, gsize len);
  * Never reads past len. Trailing bytes after Content-Length are ignored. All strings are
  * valid UTF-8 (NUL bytes and invalid sequences replaced); body is the raw bytes. */
 CsSipMessage *cs_sip_message_parse (const guint8 *data, gsize len, GError **error);
+/* The same message from len bytes at data inside bytes (a mapped capture file), kept
+ * lean: it holds a reference to bytes and its decoded fields, and reads the headers and
+ * an SDP body again from bytes on first request. Anything else in the body is kept.
+ * Data outside bytes gives an ordinary message. */
+typedef struct _CsMappedBytes CsMappedBytes;
+CsSipMessage *cs_sip_message_parse_mapped (CsMappedBytes *bytes, const guint8 *data, gsize len);
 CsSipMessage *cs_sip_message_ref (CsSipMessage *msg);
 void cs_sip_message_unref (CsSipMessage *msg);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSipMessage, cs_sip_message_unref)

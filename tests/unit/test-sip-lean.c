@@ -1,0 +1,272 @@
+/* test-sip-lean.c — messages kept lean over a mapped capture (cs_sip_message_parse_mapped)
+ * read back exactly what an ordinary parse gives, and outlive their capture */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "capture-builder.h"
+#include "cs-call.h"
+#include "cs-capture.h"
+#include "cs-loader.h"
+#include "cs-mapped-bytes.h"
+#include "cs-sdp.h"
+#include "cs-sip-message.h"
+
+static const char invite_sdp[] = "INVITE sip:bob@example.com SIP/2.0\r\n"
+                                 "Via: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK-1\r\n"
+                                 "Max-Forwards: 70\r\n"
+                                 "From: \"Al \\\"the\\\" Ice\" <sip:alice@example.com>;tag=a1\r\n"
+                                 "To: <sip:bob@example.com>\r\n"
+                                 "Call-ID: lean-1@10.0.0.1\r\n"
+                                 "CSeq: 1 INVITE\r\n"
+                                 "Contact: <sip:alice@10.0.0.1>\r\n"
+                                 "User-Agent: tester 1.0  \r\n"
+                                 "X-Odd:\tvalue with\ttabs\r\n"
+                                 "Content-Type: application/sdp\r\n"
+                                 "Content-Length: 107\r\n"
+                                 "\r\n"
+                                 "v=0\r\n"
+                                 "o=- 1 1 IN IP4 10.0.0.1\r\n"
+                                 "s=-\r\n"
+                                 "c=IN IP4 10.0.0.1\r\n"
+                                 "t=0 0\r\n"
+                                 "m=audio 4000 RTP/AVP 0 8\r\n"
+                                 "a=rtpmap:0 PCMU/8000\r\n";
+
+/* compact forms, a folded header, a tag written last */
+static const char response_compact[] = "SIP/2.0 180 Ringing\r\n"
+                                       "v: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK-1\r\n"
+                                       "f: <sip:alice@example.com>;tag=a1\r\n"
+                                       "t: Bob <sip:bob@example.com>;tag=b2\r\n"
+                                       "i: lean-1@10.0.0.1\r\n"
+                                       "CSeq: 1 INVITE\r\n"
+                                       "Server: far end\r\n"
+                                       "X-Folded: first\r\n"
+                                       "  second\r\n"
+                                       "\tthird\r\n"
+                                       "m: <sip:bob@10.0.0.2>\r\n"
+                                       "l: 0\r\n"
+                                       "\r\n";
+
+static const char info_dtmf[] = "INFO sip:bob@10.0.0.2 SIP/2.0\r\n"
+                                "Via: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK-2\r\n"
+                                "From: <sip:alice@example.com>;tag=a1\r\n"
+                                "To: <sip:bob@example.com>;tag=b2\r\n"
+                                "Call-ID: lean-1@10.0.0.1\r\n"
+                                "CSeq: 2 INFO\r\n"
+                                "Content-Type: application/dtmf-relay\r\n"
+                                "Content-Length: 24\r\n"
+                                "\r\n"
+                                "Signal=5\r\nDuration=160\r\n";
+
+/* odd bytes, an unknown method, a Content-Length past the end */
+static const char odd_request[] = "FROB sip:x@y SIP/2.0\r\n"
+                                  "Call-ID: odd\xff\x01@host\r\n"
+                                  "From: <sip:\xc3\xa9@example.com>;tag=z\r\n"
+                                  "Weird Name: kept?\r\n"
+                                  "CSeq: 9 FROB\r\n"
+                                  "Content-Length: 500\r\n"
+                                  "\r\n"
+                                  "short body";
+
+/* the end of the headers is missing */
+static const char cut_request[] = "OPTIONS sip:x@y SIP/2.0\r\n"
+                                  "Call-ID: cut\r\n"
+                                  "Via: SIP/2.0/UDP h;branch=z9hG4bK-c";
+
+static void
+assert_same_string (const char *a, const char *b)
+{
+  g_assert_cmpstr (a, ==, b);
+}
+
+static void
+assert_same_message (const CsSipMessage *lean, const CsSipMessage *full)
+{
+  const char *names[] = { "Call-ID",      "i",        "via",        "From",     "t",
+                          "content-type", "X-Folded", "Weird Name", "X-Missing" };
+  const GPtrArray *a = cs_sip_message_get_headers (lean), *b = cs_sip_message_get_headers (full);
+  gsize la, lb;
+  const char *ba, *bb;
+
+  g_assert_cmpint (lean->is_request, ==, full->is_request);
+  g_assert_cmpuint (lean->status_code, ==, full->status_code);
+  g_assert_cmpint (lean->method, ==, full->method);
+  g_assert_cmpuint (lean->cseq, ==, full->cseq);
+  g_assert_cmpint (lean->cseq_method, ==, full->cseq_method);
+  g_assert_cmpint (lean->content_length, ==, full->content_length);
+  assert_same_string (lean->method_name, full->method_name);
+  assert_same_string (lean->request_uri, full->request_uri);
+  assert_same_string (lean->reason, full->reason);
+  assert_same_string (lean->call_id, full->call_id);
+  assert_same_string (lean->from, full->from);
+  assert_same_string (lean->from_tag, full->from_tag);
+  assert_same_string (lean->from_user, full->from_user);
+  assert_same_string (lean->from_display, full->from_display);
+  assert_same_string (lean->to, full->to);
+  assert_same_string (lean->to_tag, full->to_tag);
+  assert_same_string (lean->to_user, full->to_user);
+  assert_same_string (lean->to_display, full->to_display);
+  assert_same_string (lean->cseq_method_name, full->cseq_method_name);
+  assert_same_string (lean->via_branch, full->via_branch);
+  assert_same_string (lean->user_agent, full->user_agent);
+  assert_same_string (lean->contact, full->contact);
+  assert_same_string (lean->content_type, full->content_type);
+  assert_same_string (lean->malformed, full->malformed);
+  g_assert_true ((lean->sdp == NULL) == (full->sdp == NULL));
+  if (lean->sdp != NULL)
+    {
+      g_assert_cmpuint (lean->sdp->media->len, ==, full->sdp->media->len);
+      g_assert_cmpstr (lean->sdp->origin_username, ==, full->sdp->origin_username);
+    }
+
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const CsSipHeader *ha = a->pdata[i], *hb = b->pdata[i];
+      g_assert_cmpstr (ha->name, ==, hb->name);
+      g_assert_cmpstr (ha->value, ==, hb->value);
+    }
+  g_assert_true (cs_sip_message_get_headers (lean) == a); /* cached */
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpstr (cs_sip_message_get_header (lean, names[i]), ==,
+                     cs_sip_message_get_header (full, names[i]));
+  ba = cs_sip_message_get_body (lean, &la);
+  bb = cs_sip_message_get_body (full, &lb);
+  g_assert_cmpuint (la, ==, lb);
+  g_assert_cmpmem (ba, la + 1, bb, lb + 1); /* with the terminating NUL */
+}
+
+/* Each text at an offset inside a larger block, as in a capture file. */
+static void
+test_reads_back (void)
+{
+  const char *texts[] = { invite_sdp, response_compact, info_dtmf, odd_request, cut_request };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      gsize len = strlen (texts[i]);
+      guint8 *block = g_malloc (len + 64);
+      memset (block, 'Z', len + 64);
+      memcpy (block + 40, texts[i], len);
+      CsMappedBytes *bytes = cs_mapped_bytes_new_take (block, len + 64);
+      g_autoptr (CsSipMessage) full = cs_sip_message_parse ((const guint8 *) texts[i], len, NULL);
+      g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, block + 40, len);
+
+      g_assert_nonnull (full);
+      g_assert_nonnull (lean);
+      g_assert_cmpuint (lean->offset, ==, 40);
+      /* the message keeps the block alive */
+      cs_mapped_bytes_unref (bytes);
+      assert_same_message (lean, full);
+    }
+}
+
+/* Text outside the block, or not SIP, is parsed as usual. */
+static void
+test_outside (void)
+{
+  guint8 block[16] = { 0 };
+  g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (g_memdup2 (block, 16), 16);
+  gsize len = strlen (info_dtmf);
+  g_autoptr (CsSipMessage) msg
+      = cs_sip_message_parse_mapped (bytes, (const guint8 *) info_dtmf, len);
+  g_autoptr (CsSipMessage) full = cs_sip_message_parse ((const guint8 *) info_dtmf, len, NULL);
+
+  g_assert_cmpuint (msg->offset, ==, 0);
+  assert_same_message (msg, full);
+  g_assert_null (cs_sip_message_parse_mapped (bytes, bytes->data, 16));
+}
+
+/* Bytes that changed under the message give no headers rather than wrong ones. */
+static void
+test_changed_bytes (void)
+{
+  gsize len = strlen (invite_sdp);
+  guint8 *block = g_memdup2 (invite_sdp, len);
+  g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (block, len);
+  g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, block, len);
+  gsize body_len;
+  const char *at = strstr ((char *) block, "lean-1");
+
+  memcpy (block + (at - (char *) block), "XXXX", 4);
+  g_assert_cmpstr (lean->call_id, ==, "lean-1@10.0.0.1");
+  g_assert_cmpuint (cs_sip_message_get_headers (lean)->len, ==, 0);
+  g_assert_null (cs_sip_message_get_header (lean, "Call-ID"));
+  g_assert_cmpstr (cs_sip_message_get_body (lean, &body_len), ==, "");
+  g_assert_cmpuint (body_len, ==, 0);
+}
+
+/* Ethernet + IPv4 + UDP around a SIP text. */
+static void
+put_udp_frame (GByteArray *b, const char *sip, guint32 ts)
+{
+  static const guint8 eth[14] = { 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 6, 0x08, 0x00 };
+  gsize len = strlen (sip);
+  guint16 ip_len = (guint16) (20 + 8 + len), udp_len = (guint16) (8 + len);
+  guint8 ip[20]
+      = { 0x45, 0, ip_len >> 8, ip_len & 0xff, 0, 1, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2 };
+  guint8 udp[8] = { 0x13, 0xc4, 0x13, 0xc4, udp_len >> 8, udp_len & 0xff, 0, 0 };
+
+  put_u32 (b, FALSE, ts);
+  put_u32 (b, FALSE, 0);
+  put_u32 (b, FALSE, (guint32) (14 + ip_len));
+  put_u32 (b, FALSE, (guint32) (14 + ip_len));
+  put_bytes (b, eth, sizeof eth);
+  put_bytes (b, ip, sizeof ip);
+  put_bytes (b, udp, sizeof udp);
+  put_bytes (b, sip, len);
+}
+
+/* A message of an analysis stays readable after the analysis and its capture are gone. */
+static void
+test_outlives_capture (void)
+{
+  g_autoptr (GByteArray) b = g_byte_array_new ();
+  g_autofree char *dir = g_dir_make_tmp ("cs-sip-lean-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "lean.pcap", NULL);
+  g_autoptr (CsLoader) loader = cs_loader_new ();
+  g_autoptr (GError) error = NULL;
+  const char *files[] = { path, NULL };
+  guint64 invite_at;
+
+  pcap_header (b, FALSE, FALSE, 65535, 1);
+  put_udp_frame (b, invite_sdp, 1000);
+  invite_at = b->len - strlen (invite_sdp);
+  put_udp_frame (b, response_compact, 1001);
+  put_udp_frame (b, info_dtmf, 1002);
+  g_assert_true (g_file_set_contents (path, (const char *) b->data, b->len, NULL));
+
+  CsAnalysis *analysis = cs_loader_load (loader, files, NULL, &error);
+  g_assert_no_error (error);
+  GListModel *calls = cs_analysis_get_calls (analysis);
+  g_assert_cmpuint (g_list_model_get_n_items (calls), ==, 1);
+  CsCall *call = g_list_model_get_item (calls, 0);
+  g_assert_cmpuint (cs_call_get_n_messages (call), ==, 3);
+  CsSipMessage *invite = cs_sip_message_ref ((CsSipMessage *) cs_call_get_message (call, 0));
+  CsSipMessage *info = cs_sip_message_ref ((CsSipMessage *) cs_call_get_message (call, 2));
+  g_object_unref (call);
+  g_object_unref (analysis);
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+
+  g_assert_cmpuint (invite->offset, ==, invite_at);
+  g_autoptr (CsSipMessage) full
+      = cs_sip_message_parse ((const guint8 *) invite_sdp, strlen (invite_sdp), NULL);
+  assert_same_message (invite, full);
+  g_autoptr (CsSipMessage) full_info
+      = cs_sip_message_parse ((const guint8 *) info_dtmf, strlen (info_dtmf), NULL);
+  assert_same_message (info, full_info);
+  cs_sip_message_unref (invite);
+  cs_sip_message_unref (info);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sip-lean/reads-back", test_reads_back);
+  g_test_add_func ("/sip-lean/outside", test_outside);
+  g_test_add_func ("/sip-lean/changed-bytes", test_changed_bytes);
+  g_test_add_func ("/sip-lean/outlives-capture", test_outlives_capture);
+  return g_test_run ();
+}
