@@ -6,6 +6,7 @@
 #include "cs-addr.h"
 #include "cs-capture-set.h"
 #include "cs-decode.h"
+#include "cs-rtp-pack.h"
 #include "cs-rtp.h"
 #include "cs-sip-message.h"
 
@@ -26,8 +27,7 @@ gboolean cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b);
 typedef struct
 {
   CsRtpStreamKey key;
-  CsRtpPacket *packets; /* capture order; g_malloc block of capacity records */
-  guint n_packets, capacity;
+  CsRtpPack pack; /* the records, capture order */
 } CsRtpRun;
 
 /* Packets of one stream found in one chunk: a plain buffer, appended inline. */

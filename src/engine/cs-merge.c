@@ -52,7 +52,7 @@ struct _CsMerge
 static void
 cs_rtp_run_free (CsRtpRun *run)
 {
-  g_free (run->packets);
+  cs_rtp_pack_clear (&run->pack);
   g_free (run);
 }
 
@@ -288,11 +288,11 @@ cs_merge_evict_single_packet_runs (CsMerge *merge)
     {
       CsRtpRun *run = g_ptr_array_index (merge->run_order, i);
 
-      if (run->n_packets <= 1)
+      if (run->pack.n_packets <= 1)
         {
           g_hash_table_remove (merge->runs, &run->key);
           merge->stats->rtp_flows_evicted++;
-          merge->stats->rtp_packets_dropped += run->n_packets;
+          merge->stats->rtp_packets_dropped += run->pack.n_packets;
           cs_rtp_run_free (run);
         }
       else
@@ -322,12 +322,7 @@ cs_merge_room_for_run (CsMerge *merge)
   return merge->run_order->len < cap;
 }
 
-/* Runs up to this many packets (3 KiB) grow exactly: most streams of a busy capture are
- * short, and power-of-two slack on each is much of the load's memory. Longer runs double
- * (a realloc per chunk would move and copy them over and over); the stream binder trims
- * them at the end. */
-#define CS_MERGE_EXACT_RUN_PACKETS 128
-
+/* The run packs the records (cs-rtp-pack.h): a few bytes each instead of 24. */
 static void
 cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
 {
@@ -345,17 +340,7 @@ cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacke
       g_hash_table_insert (merge->runs, &run->key, run);
       g_ptr_array_add (merge->run_order, run);
     }
-  if (n > run->capacity - run->n_packets)
-    {
-      guint want = run->n_packets + n;
-
-      if (want > CS_MERGE_EXACT_RUN_PACKETS)
-        want = MAX (want, 2 * run->capacity);
-      run->packets = g_renew (CsRtpPacket, run->packets, want);
-      run->capacity = want;
-    }
-  memcpy (run->packets + run->n_packets, packets, n * sizeof (CsRtpPacket));
-  run->n_packets += n;
+  cs_rtp_pack_append (&run->pack, packets, n);
 }
 
 static void
@@ -513,7 +498,7 @@ cs_merge_forget_calls (CsMerge *merge, GPtrArray *calls)
       if (owner != NULL && g_hash_table_contains (gone, owner))
         {
           g_hash_table_remove (merge->runs, &run->key);
-          dropped += run->n_packets;
+          dropped += run->pack.n_packets;
           cs_rtp_run_free (run);
         }
       else
