@@ -37,9 +37,7 @@ typedef struct
   guint64 words[2]; /* addresses, ports and SSRC packed (exact for IPv4) */
   gboolean v4;      /* both ends IPv4: words alone identify the key */
   guint32 hash;     /* of key, for the chunk's table */
-  guint32 n_packets;
-  guint32 capacity;
-  CsRtpPacket *packets; /* capture order */
+  CsRtpPack pack;   /* capture order, packed by the worker */
 } CsChunkRtpRun;
 
 /* An RTCP packet: kept by frame, parsed when its stream is analysed. */

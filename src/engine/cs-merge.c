@@ -136,6 +136,14 @@ cs_merge_build_streams (CsMerge *merge)
   return cs_stream_binder_build (merge->binder, merge->run_order, merge->n_threads);
 }
 
+void
+cs_merge_drop_rtp_runs (CsMerge *merge)
+{
+  g_hash_table_remove_all (merge->runs);
+  g_ptr_array_set_size (merge->run_order, 0);
+  merge->new_flows_since_sweep = G_MAXUINT;
+}
+
 GPtrArray *
 cs_merge_get_orphans (CsMerge *merge)
 {
@@ -322,16 +330,16 @@ cs_merge_room_for_run (CsMerge *merge)
   return merge->run_order->len < cap;
 }
 
-/* The run packs the records (cs-rtp-pack.h): a few bytes each instead of 24. */
-static void
-cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
+/* The run for key, made when new; NULL (and n packets counted as dropped) at the cap. */
+static CsRtpRun *
+cs_merge_run_for (CsMerge *merge, const CsRtpStreamKey *key, guint n)
 {
   CsRtpRun *run = g_hash_table_lookup (merge->runs, key);
 
   if (run == NULL && !cs_merge_room_for_run (merge))
     {
       merge->stats->rtp_packets_dropped += n;
-      return;
+      return NULL;
     }
   if (run == NULL)
     {
@@ -340,7 +348,27 @@ cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacke
       g_hash_table_insert (merge->runs, &run->key, run);
       g_ptr_array_add (merge->run_order, run);
     }
-  cs_rtp_pack_append (&run->pack, packets, n);
+  return run;
+}
+
+/* Runs keep their records packed (cs-rtp-pack.h): a few bytes each instead of 24. */
+static void
+cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
+{
+  CsRtpRun *run = cs_merge_run_for (merge, key, n);
+
+  if (run != NULL)
+    cs_rtp_pack_append (&run->pack, packets, n);
+}
+
+/* A chunk's run, packed by its worker: mostly copied as it is. */
+static void
+cs_merge_append_packed_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPack *pack)
+{
+  CsRtpRun *run = cs_merge_run_for (merge, key, pack->n_packets);
+
+  if (run != NULL)
+    cs_rtp_pack_append_pack (&run->pack, pack);
 }
 
 static void
@@ -466,7 +494,7 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
     {
       const CsChunkRtpRun *run = &chunk->rtp_runs[i];
 
-      cs_merge_append_run (merge, &run->key, run->packets, run->n_packets);
+      cs_merge_append_packed_run (merge, &run->key, &run->pack);
     }
   {
     /* RTCP is kept by reference (44 bytes each) up to a cap; the rest is counted. */

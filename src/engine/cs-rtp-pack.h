@@ -39,6 +39,9 @@ typedef struct
 /* Packs n records after the pack's others. Small packs grow exactly (most streams of a
  * busy capture are short), long ones double; cs_rtp_pack_trim drops the slack. */
 void cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n);
+/* Appends the records of more (packed on their own, from nothing): only its first two are
+ * packed again, the rest is copied. */
+void cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more);
 /* Shrinks data to n_bytes (+ slack). */
 void cs_rtp_pack_trim (CsRtpPack *pack);
 /* Frees data and empties the pack. */
@@ -121,6 +124,110 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
       in += 4;
     }
   return in;
+}
+
+static inline guint64
+cs_rtp_pack_zigzag64 (guint64 v)
+{
+  return (v << 1) ^ (0 - (v >> 63));
+}
+
+static inline guint32
+cs_rtp_pack_zigzag32 (guint32 v)
+{
+  return (v << 1) ^ (0 - (v >> 31));
+}
+
+/* Stores the low size bytes of v, little-endian; out has 8 bytes of room. */
+static inline guint8 *
+cs_rtp_pack_store_le (guint8 *out, guint64 v, guint size)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (out, &v, sizeof v);
+  return out + size;
+}
+
+/* The payload type, flags and reserved bytes as one word. */
+static inline guint32
+cs_rtp_pack_type_word (const CsRtpPacket *p)
+{
+  guint32 word;
+
+  memcpy (&word, &p->payload_type, sizeof word);
+  return word;
+}
+
+/* Packs p after state into out (CS_RTP_PACK_MAX_RECORD + 8 bytes of room); returns the end.
+ * Inline: workers pack every RTP packet as they decode it. */
+static inline guint8 *
+cs_rtp_pack_encode_one (guint8 *out, CsRtpPackState *state, const CsRtpPacket *p)
+{
+  /* size code of the arrival change by how many bytes it needs (0..8) */
+  static const guint8 arrival_code_by_bytes[9] = { 0, 1, 1, 2, 3, 3, 3, 3, 3 };
+  const CsRtpPacket *last = &state->last;
+  guint8 *o = out + 1;
+  guint32 frame_z = cs_rtp_pack_zigzag32 (p->frame - last->frame);
+  guint frame_code = (guint) (31 - __builtin_clz (frame_z | 1)) >> 3;
+  guint64 arrival_step = (guint64) p->arrival_ns - (guint64) last->arrival_ns;
+  guint64 arrival_z = cs_rtp_pack_zigzag64 (arrival_step - state->arrival_step);
+  guint arrival_bytes = arrival_z == 0 ? 0 : ((guint) (63 - __builtin_clzll (arrival_z)) >> 3) + 1;
+  guint arrival_code = arrival_code_by_bytes[arrival_bytes];
+  guint32 timestamp_step = p->timestamp - last->timestamp;
+  guint32 type = cs_rtp_pack_type_word (p);
+  guint header = frame_code | arrival_code << 2;
+  CsRtpPacket predicted;
+  guint64 tail, predicted_tail;
+
+  o = cs_rtp_pack_store_le (o, frame_z, cs_rtp_pack_frame_size[frame_code]);
+  o = cs_rtp_pack_store_le (o, arrival_z, cs_rtp_pack_arrival_size[arrival_code]);
+  /* seq, payload length, type, flags and reserved are one word: the usual record is
+   * told by one comparison */
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (CsRtpPacket, seq) + 8 == sizeof (CsRtpPacket));
+  predicted = *last;
+  predicted.seq++;
+  memcpy (&tail, &p->seq, sizeof tail);
+  memcpy (&predicted_tail, &predicted.seq, sizeof predicted_tail);
+  if (G_LIKELY (tail == predicted_tail && timestamp_step == state->timestamp_step))
+    header |= CS_RTP_PACK_SEQ_NEXT | CS_RTP_PACK_SAME_STEP | CS_RTP_PACK_SAME_LENGTH
+              | CS_RTP_PACK_SAME_TYPE;
+  else
+    {
+      if (p->seq == predicted.seq)
+        header |= CS_RTP_PACK_SEQ_NEXT;
+      else
+        o = cs_rtp_pack_store_le (o, p->seq, 2);
+      if (timestamp_step == state->timestamp_step)
+        header |= CS_RTP_PACK_SAME_STEP;
+      else
+        o = cs_rtp_pack_store_le (o, timestamp_step, 4);
+      if (p->payload_len == last->payload_len)
+        header |= CS_RTP_PACK_SAME_LENGTH;
+      else
+        o = cs_rtp_pack_store_le (o, p->payload_len, 2);
+      if (type == cs_rtp_pack_type_word (last))
+        header |= CS_RTP_PACK_SAME_TYPE;
+      else
+        o = cs_rtp_pack_store_le (o, GUINT32_FROM_LE (type), 4);
+    }
+  out[0] = (guint8) header;
+  state->last = *p;
+  state->arrival_step = arrival_step;
+  state->timestamp_step = timestamp_step;
+  return o;
+}
+
+/* Packs one more record, growing data by doubling (a worker's short-lived pack). */
+static inline void
+cs_rtp_pack_push (CsRtpPack *pack, const CsRtpPacket *p)
+{
+  if (G_UNLIKELY (pack->capacity - pack->n_bytes < CS_RTP_PACK_MAX_RECORD))
+    {
+      pack->capacity = MAX (256u, 2 * pack->capacity);
+      pack->data = g_realloc (pack->data, pack->capacity + CS_RTP_PACK_SLACK);
+    }
+  pack->n_bytes
+      = (gsize) (cs_rtp_pack_encode_one (pack->data + pack->n_bytes, &pack->tail, p) - pack->data);
+  pack->n_packets++;
 }
 
 /* Reads records one at a time. */ /* Reads records one at a time. */

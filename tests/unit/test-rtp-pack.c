@@ -36,6 +36,35 @@ check_round_trip (const CsRtpPacket *packets, guint n, const guint *batches, gui
   g_assert_null (pack.data);
 }
 
+/* Pieces packed on their own (as workers pack a chunk's run) and joined with
+ * cs_rtp_pack_append_pack unpack to the same records. */
+static void
+check_joined_pieces (const CsRtpPacket *packets, guint n, const guint *pieces, guint n_pieces)
+{
+  CsRtpPack joined = { 0 };
+  g_autofree CsRtpPacket *unpacked = NULL;
+  guint done = 0;
+
+  for (guint b = 0; done < n; b++)
+    {
+      CsRtpPack piece = { 0 };
+      guint take = MIN (pieces[b % n_pieces], n - done);
+
+      for (guint i = 0; i < take; i++)
+        cs_rtp_pack_push (&piece, &packets[done + i]);
+      cs_rtp_pack_append_pack (&joined, &piece);
+      cs_rtp_pack_clear (&piece);
+      cs_rtp_pack_append_pack (&joined, &piece); /* an empty piece changes nothing */
+      done += take;
+      g_assert_cmpmem (&joined.tail.last, sizeof (CsRtpPacket), &packets[done - 1],
+                       sizeof (CsRtpPacket));
+    }
+  g_assert_cmpuint (joined.n_packets, ==, n);
+  unpacked = cs_rtp_pack_unpack_new (joined.data, joined.n_packets);
+  g_assert_cmpmem (unpacked, n * sizeof (CsRtpPacket), packets, n * sizeof (CsRtpPacket));
+  cs_rtp_pack_clear (&joined);
+}
+
 /* A steady 20 ms G.711 stream among other traffic packs to a few bytes per record. */
 static void
 test_steady_stream_is_small (void)
@@ -59,6 +88,7 @@ test_steady_stream_is_small (void)
       packets[i].flags = i == 0 ? CS_RTP_FLAG_MARKER : 0;
     }
   check_round_trip (packets, N, batches, G_N_ELEMENTS (batches));
+  check_joined_pieces (packets, N, batches, G_N_ELEMENTS (batches));
   cs_rtp_pack_append (&pack, packets, N);
   g_assert_cmpuint (pack.n_bytes, <=, 6 * N);
   cs_rtp_pack_clear (&pack);
@@ -103,6 +133,12 @@ test_any_values_round_trip (void)
     }
   check_round_trip (packets, N, batches, G_N_ELEMENTS (batches));
   check_round_trip (packets, 1, batches, 1);
+  check_joined_pieces (packets, N, batches, G_N_ELEMENTS (batches));
+  {
+    const guint small[] = { 1, 2, 3, 1, 1, 2 };
+
+    check_joined_pieces (packets, 500, small, G_N_ELEMENTS (small));
+  }
   g_rand_free (rand);
 }
 
