@@ -59,7 +59,8 @@ static void
 cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray **out)
 {
   const CsRtpClockMap *clocks = cs_stream_get_clock_map (stream);
-  const GArray *packets = cs_stream_get_packets (stream);
+  g_autofree CsRtpPacket *packets = NULL;
+  guint n_packets = 0;
   g_autoptr (GArray) digits = NULL;
   g_autoptr (GPtrArray) frames = NULL;
   CsDtmfTracker tracker;
@@ -70,10 +71,11 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray **out)
     return;
   digits = g_array_new (FALSE, FALSE, sizeof (CsDtmfDigit));
   frames = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  packets = cs_stream_dup_packet_records (stream, &n_packets); /* not kept with the stream */
 
-  for (guint i = 0; i < packets->len; i++)
+  for (guint i = 0; i < n_packets; i++)
     {
-      const CsRtpPacket *p = &g_array_index (packets, CsRtpPacket, i);
+      const CsRtpPacket *p = &packets[i];
       const guint8 *payload;
       gsize len = 0;
       CsDtmfEvent ev;

@@ -70,7 +70,7 @@ cs_chunk_free (CsChunk *chunk)
   g_ptr_array_unref (chunk->sip);
   g_array_unref (chunk->deferred);
   for (guint32 i = 0; i < chunk->n_rtp_runs; i++)
-    g_free (chunk->rtp_runs[i].packets);
+    g_free (chunk->rtp_runs[i].pack.data);
   g_free (chunk->rtp_runs);
   g_free (chunk->rtp_slots);
   g_array_unref (chunk->rtcp);
@@ -226,9 +226,7 @@ cs_chunk_get_rtp_run (CsChunk *chunk, const CsRtpStreamKey *key)
   run->words[0] = words[0];
   run->words[1] = words[1];
   run->v4 = v4;
-  run->n_packets = 0;
-  run->capacity = 0;
-  run->packets = NULL;
+  memset (&run->pack, 0, sizeof run->pack);
   chunk->rtp_slots[slot] = chunk->n_rtp_runs;
   /* at most half full keeps probe runs short */
   if (2 * chunk->n_rtp_runs > chunk->rtp_slot_mask)
@@ -287,12 +285,7 @@ cs_chunk_append_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 
   key.dst = pkt->dst;
   key.ssrc = ssrc;
   run = cs_chunk_get_rtp_run (chunk, &key);
-  if (run->n_packets == run->capacity)
-    {
-      run->capacity = MAX (64u, 2 * run->capacity);
-      run->packets = g_renew (CsRtpPacket, run->packets, run->capacity);
-    }
-  run->packets[run->n_packets++] = rec;
+  cs_rtp_pack_push (&run->pack, &rec);
   chunk->rtp_packets++;
 }
 

@@ -6,6 +6,7 @@
 #include "cs-addr.h"
 #include "cs-capture-set.h"
 #include "cs-decode.h"
+#include "cs-rtp-pack.h"
 #include "cs-rtp.h"
 #include "cs-sip-message.h"
 
@@ -26,8 +27,7 @@ gboolean cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b);
 typedef struct
 {
   CsRtpStreamKey key;
-  CsRtpPacket *packets; /* capture order; g_malloc block of capacity records */
-  guint n_packets, capacity;
+  CsRtpPack pack; /* the records, capture order */
 } CsRtpRun;
 
 /* Packets of one stream found in one chunk: a plain buffer, appended inline. */
@@ -37,9 +37,7 @@ typedef struct
   guint64 words[2]; /* addresses, ports and SSRC packed (exact for IPv4) */
   gboolean v4;      /* both ends IPv4: words alone identify the key */
   guint32 hash;     /* of key, for the chunk's table */
-  guint32 n_packets;
-  guint32 capacity;
-  CsRtpPacket *packets; /* capture order */
+  CsRtpPack pack;   /* capture order, packed by the worker */
 } CsChunkRtpRun;
 
 /* An RTCP packet: kept by frame, parsed when its stream is analysed. */

@@ -83,12 +83,12 @@ cs_findings_stream_timing (CsStream *stream, const CsRtpMarks *m, const CsFindin
 void
 cs_findings_detect_stream (CsStream *stream, const CsFindingThresholds *t, GPtrArray *out)
 {
-  const GArray *packets = cs_stream_get_packets (stream);
+  guint n_packets = cs_stream_get_n_packets (stream);
   CsRtpMarks kept, more;
   const CsRtpMarks *m = &kept;
   g_autofree guint32 *gap_frames = NULL, *order_frames = NULL;
 
-  if (packets->len < 2)
+  if (n_packets < 2)
     return;
   cs_stream_get_marks (stream, &kept);
   /* The stream kept the first CS_STREAM_MARK_FRAMES of each list; more are asked for. */
@@ -96,13 +96,14 @@ cs_findings_detect_stream (CsStream *stream, const CsFindingThresholds *t, GPtrA
       && (m->n_gap_frames == m->max_frames || m->n_order_frames == m->max_frames))
     {
       CsRtpStats stats;
+      guint n;
+      g_autofree CsRtpPacket *packets = cs_stream_dup_packet_records (stream, &n);
 
-      more.max_frames = MIN (t->max_frames, packets->len); /* no list is longer */
+      more.max_frames = MIN (t->max_frames, n); /* no list is longer */
       more.steps = NULL;
       more.gap_frames = gap_frames = g_new (guint32, more.max_frames);
       more.order_frames = order_frames = g_new (guint32, more.max_frames);
-      cs_rtp_stats_compute_marks ((const CsRtpPacket *) packets->data, packets->len,
-                                  cs_stream_get_clock_map (stream), &stats, &more);
+      cs_rtp_stats_compute_marks (packets, n, cs_stream_get_clock_map (stream), &stats, &more);
       m = &more;
     }
   cs_findings_stream_loss (stream, m, t, out);
@@ -262,7 +263,7 @@ cs_findings_call_sdp (CsCall *call, GPtrArray *streams, const CsFindingThreshold
     {
       CsStream *s = g_ptr_array_index (streams, i);
       const CsRtpStats *st = cs_stream_get_stats (s);
-      const GArray *packets = cs_stream_get_packets (s);
+      guint n_packets = cs_stream_get_n_packets (s);
       guint id = cs_stream_get_id (s);
       char src[CS_ENDPOINT_STRLEN];
 
@@ -283,7 +284,7 @@ cs_findings_call_sdp (CsCall *call, GPtrArray *streams, const CsFindingThreshold
                            cs_endpoint_to_string (cs_stream_get_src (s), src));
           g_array_unref (frames);
         }
-      if (sdp.ptime > 0 && st->clock_rate > 0 && packets->len > 2)
+      if (sdp.ptime > 0 && st->clock_rate > 0 && n_packets > 2)
         {
           double measured = cs_stream_get_packetisation_ms (s);
           if (measured > 0 && fabs (measured - sdp.ptime) > t->ptime_tolerance * sdp.ptime)

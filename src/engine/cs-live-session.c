@@ -410,15 +410,15 @@ cs_live_session_dup_streams (CsLiveSession *self)
       CsRtpRun *run = g_ptr_array_index (runs, i);
 
       kept[i] = *run;
-      run->packets = g_memdup2 (run->packets, run->n_packets * sizeof (CsRtpPacket));
-      run->capacity = run->n_packets;
+      if (run->pack.data != NULL)
+        run->pack.data = g_memdup2 (run->pack.data, run->pack.capacity + CS_RTP_PACK_SLACK);
     }
   streams = cs_merge_build_streams (self->merge);
   for (guint i = 0; i < runs->len; i++)
     {
       CsRtpRun *run = g_ptr_array_index (runs, i);
 
-      g_free (run->packets);
+      g_free (run->pack.data);
       *run = kept[i];
     }
   return streams;

@@ -52,7 +52,7 @@ struct _CsMerge
 static void
 cs_rtp_run_free (CsRtpRun *run)
 {
-  g_free (run->packets);
+  cs_rtp_pack_clear (&run->pack);
   g_free (run);
 }
 
@@ -134,6 +134,14 @@ cs_merge_build_streams (CsMerge *merge)
   /* Findings are detected right after this: the counters must be final. */
   cs_merge_sync_stats (merge);
   return cs_stream_binder_build (merge->binder, merge->run_order, merge->n_threads);
+}
+
+void
+cs_merge_drop_rtp_runs (CsMerge *merge)
+{
+  g_hash_table_remove_all (merge->runs);
+  g_ptr_array_set_size (merge->run_order, 0);
+  merge->new_flows_since_sweep = G_MAXUINT;
 }
 
 GPtrArray *
@@ -288,11 +296,11 @@ cs_merge_evict_single_packet_runs (CsMerge *merge)
     {
       CsRtpRun *run = g_ptr_array_index (merge->run_order, i);
 
-      if (run->n_packets <= 1)
+      if (run->pack.n_packets <= 1)
         {
           g_hash_table_remove (merge->runs, &run->key);
           merge->stats->rtp_flows_evicted++;
-          merge->stats->rtp_packets_dropped += run->n_packets;
+          merge->stats->rtp_packets_dropped += run->pack.n_packets;
           cs_rtp_run_free (run);
         }
       else
@@ -322,21 +330,16 @@ cs_merge_room_for_run (CsMerge *merge)
   return merge->run_order->len < cap;
 }
 
-/* Runs up to this many packets (3 KiB) grow exactly: most streams of a busy capture are
- * short, and power-of-two slack on each is much of the load's memory. Longer runs double
- * (a realloc per chunk would move and copy them over and over); the stream binder trims
- * them at the end. */
-#define CS_MERGE_EXACT_RUN_PACKETS 128
-
-static void
-cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
+/* The run for key, made when new; NULL (and n packets counted as dropped) at the cap. */
+static CsRtpRun *
+cs_merge_run_for (CsMerge *merge, const CsRtpStreamKey *key, guint n)
 {
   CsRtpRun *run = g_hash_table_lookup (merge->runs, key);
 
   if (run == NULL && !cs_merge_room_for_run (merge))
     {
       merge->stats->rtp_packets_dropped += n;
-      return;
+      return NULL;
     }
   if (run == NULL)
     {
@@ -345,17 +348,27 @@ cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacke
       g_hash_table_insert (merge->runs, &run->key, run);
       g_ptr_array_add (merge->run_order, run);
     }
-  if (n > run->capacity - run->n_packets)
-    {
-      guint want = run->n_packets + n;
+  return run;
+}
 
-      if (want > CS_MERGE_EXACT_RUN_PACKETS)
-        want = MAX (want, 2 * run->capacity);
-      run->packets = g_renew (CsRtpPacket, run->packets, want);
-      run->capacity = want;
-    }
-  memcpy (run->packets + run->n_packets, packets, n * sizeof (CsRtpPacket));
-  run->n_packets += n;
+/* Runs keep their records packed (cs-rtp-pack.h): a few bytes each instead of 24. */
+static void
+cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
+{
+  CsRtpRun *run = cs_merge_run_for (merge, key, n);
+
+  if (run != NULL)
+    cs_rtp_pack_append (&run->pack, packets, n);
+}
+
+/* A chunk's run, packed by its worker: mostly copied as it is. */
+static void
+cs_merge_append_packed_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPack *pack)
+{
+  CsRtpRun *run = cs_merge_run_for (merge, key, pack->n_packets);
+
+  if (run != NULL)
+    cs_rtp_pack_append_pack (&run->pack, pack);
 }
 
 static void
@@ -481,7 +494,7 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
     {
       const CsChunkRtpRun *run = &chunk->rtp_runs[i];
 
-      cs_merge_append_run (merge, &run->key, run->packets, run->n_packets);
+      cs_merge_append_packed_run (merge, &run->key, &run->pack);
     }
   {
     /* RTCP is kept by reference (44 bytes each) up to a cap; the rest is counted. */
@@ -513,7 +526,7 @@ cs_merge_forget_calls (CsMerge *merge, GPtrArray *calls)
       if (owner != NULL && g_hash_table_contains (gone, owner))
         {
           g_hash_table_remove (merge->runs, &run->key);
-          dropped += run->n_packets;
+          dropped += run->pack.n_packets;
           cs_rtp_run_free (run);
         }
       else

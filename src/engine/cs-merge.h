@@ -20,6 +20,9 @@ GPtrArray *cs_merge_get_rtp_runs (CsMerge *merge);
 void cs_merge_set_threads (CsMerge *merge, guint n_threads);
 /* Binds RTP runs to calls and computes their metrics (CsStream*, transfer full). */
 GPtrArray *cs_merge_build_streams (CsMerge *merge);
+/* Frees the RTP runs (~120 bytes each) once their streams are built, when the merge will
+ * build no more (a live session builds again and keeps them). */
+void cs_merge_drop_rtp_runs (CsMerge *merge);
 /* SIP messages that belong to no call (no Call-ID). */
 GPtrArray *cs_merge_get_orphans (CsMerge *merge);
 /* Live sessions only: drops what the merge keeps for calls the tracker evicted (their SDP

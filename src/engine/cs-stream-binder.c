@@ -292,14 +292,16 @@ cs_stream_binder_lookup (CsStreamBinder *binder, const CsEndpoint *ep, guint32 f
 static guint
 cs_stream_binder_bind (CsStreamBinder *binder, const CsRtpRun *run, const CsAnnouncement **out)
 {
-  const CsRtpPacket *packets = run->packets;
+  CsRtpPackReader reader;
 
-  for (guint i = 0; i < run->n_packets; i++)
+  cs_rtp_pack_reader_init (&reader, run->pack.data);
+  for (guint i = 0; i < run->pack.n_packets; i++)
     {
-      const CsAnnouncement *a = cs_stream_binder_lookup (binder, &run->key.dst, packets[i].frame);
+      guint32 frame = cs_rtp_pack_reader_next (&reader)->frame;
+      const CsAnnouncement *a = cs_stream_binder_lookup (binder, &run->key.dst, frame);
 
       if (a == NULL)
-        a = cs_stream_binder_lookup (binder, &run->key.src, packets[i].frame);
+        a = cs_stream_binder_lookup (binder, &run->key.src, frame);
       if (a != NULL)
         {
           *out = a;
@@ -311,7 +313,7 @@ cs_stream_binder_bind (CsStreamBinder *binder, const CsRtpRun *run, const CsAnno
         break;
     }
   *out = NULL;
-  return run->n_packets;
+  return run->pack.n_packets;
 }
 
 static int
@@ -346,34 +348,35 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
       const CsAnnouncement *a = NULL;
       guint first = cs_stream_binder_bind (binder, run, &a);
       CsStream *stream;
-      CsRtpPacket *records;
-      guint n_records;
+      CsRtpPack pack;
 
-      if (a == NULL && run->n_packets < CS_HEURISTIC_MIN_PACKETS)
+      if (a == NULL && run->pack.n_packets < CS_HEURISTIC_MIN_PACKETS)
         continue;
+      /* The stream takes the packed records, exactly sized; the run is left empty. */
+      pack = run->pack;
+      memset (&run->pack, 0, sizeof run->pack);
       if (a != NULL && first > 0)
         {
-          run->n_packets -= first;
-          memmove (run->packets, run->packets + first, run->n_packets * sizeof (CsRtpPacket));
+          /* Records before the announcement are dropped: the rest is packed afresh (the
+           * first kept record is predicted from nothing). */
+          guint32 n = pack.n_packets;
+          g_autofree CsRtpPacket *records = cs_rtp_pack_unpack_new (pack.data, n);
+
+          cs_rtp_pack_clear (&pack);
+          cs_rtp_pack_append (&pack, records + first, n - first);
         }
-      /* The stream takes the records, exactly sized (long runs have growth slack: shrunk
-       * in place, no copy). The run is left empty. */
-      n_records = run->n_packets;
-      records = run->n_packets == run->capacity ? run->packets
-                                                : g_renew (CsRtpPacket, run->packets, n_records);
-      run->packets = NULL;
-      run->n_packets = run->capacity = 0;
+      cs_rtp_pack_trim (&pack);
       if (a != NULL)
         {
           CsCallMedia *media = cs_stream_binder_expand_media (a->call, expanded);
 
           stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc,
-                                                 cs_call_get_number (a->call), records, n_records,
-                                                 media->clocks, media->encodings);
+                                                 cs_call_get_number (a->call), pack.data,
+                                                 pack.n_packets, media->clocks, media->encodings);
         }
       else
         stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc, 0,
-                                               records, n_records, static_clocks, NULL);
+                                               pack.data, pack.n_packets, static_clocks, NULL);
       g_ptr_array_add (streams, stream);
     }
   g_atomic_rc_box_release (static_clocks);
@@ -390,9 +393,9 @@ cs_stream_binder_get_run_call (CsStreamBinder *binder, const CsRtpRun *run)
   const CsAnnouncement *a;
   guint32 last;
 
-  if (run->n_packets == 0)
+  if (run->pack.n_packets == 0)
     return NULL;
-  last = run->packets[run->n_packets - 1].frame;
+  last = run->pack.tail.last.frame;
   a = cs_stream_binder_lookup (binder, &run->key.dst, last);
   if (a == NULL)
     a = cs_stream_binder_lookup (binder, &run->key.src, last);

@@ -1,6 +1,7 @@
 /* cs-stream.c — one RTP stream and its metrics */
 #include "cs-stream-private.h"
 
+#include "cs-rtp-pack.h"
 #include "cs-stream-rtcp.h"
 
 #include <string.h>
@@ -21,9 +22,12 @@ struct _CsStream
   guint32 max_jitter_frame;
   double packetisation_ms;
   CsMos mos;
-  /* Exactly n packets (no growth slack): data and len as a read-only GArray view, which
-   * readers keep using; it is no GLib-allocated array and is freed as the block it is. */
-  GArray packets;
+  /* The records packed (cs-rtp-pack.h, ~5 bytes each instead of 24), unpacked for a
+   * measurement and dropped again; readers that want them all as an array get one made on
+   * first request and kept (published with a compare-and-exchange). */
+  guint8 *packed;
+  guint32 n_packets;
+  GArray *unpacked;
   CsStreamRtcp *rtcp; /* NULL when no RTCP reported on the stream */
 };
 
@@ -35,7 +39,9 @@ cs_stream_finalize (GObject *object)
   CsStream *self = CS_STREAM (object);
 
   g_free (self->marks);
-  g_free (self->packets.data);
+  g_free (self->packed);
+  if (self->unpacked != NULL)
+    g_array_unref (self->unpacked);
   g_atomic_rc_box_release (self->clocks);
   g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   G_OBJECT_CLASS (cs_stream_parent_class)->finalize (object);
@@ -56,7 +62,7 @@ cs_stream_init (CsStream *self)
 
 CsStream *
 cs_stream_new_sharing_clocks (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
-                              guint call_number, CsRtpPacket *packets, guint n_packets,
+                              guint call_number, guint8 *packed, guint32 n_packets,
                               CsRtpClockMap *shared_clocks, const char *const *encoding_by_pt)
 {
   CsStream *self = g_object_new (CS_TYPE_STREAM, NULL);
@@ -66,8 +72,8 @@ cs_stream_new_sharing_clocks (guint id, const CsEndpoint *src, const CsEndpoint 
   self->dst = *dst;
   self->ssrc = ssrc;
   self->call_number = call_number;
-  self->packets.data = (gchar *) packets;
-  self->packets.len = n_packets;
+  self->packed = packed;
+  self->n_packets = n_packets;
   self->clocks = g_atomic_rc_box_acquire (shared_clocks);
   self->encoding_by_pt = encoding_by_pt;
   return self;
@@ -79,13 +85,15 @@ cs_stream_new (guint id, const CsEndpoint *src, const CsEndpoint *dst, guint32 s
                const char *const *encoding_by_pt)
 {
   CsRtpClockMap *own = g_atomic_rc_box_new (CsRtpClockMap);
-  guint n = packets->len;
-  CsRtpPacket *records = (CsRtpPacket *) g_array_free (packets, FALSE);
+  CsRtpPack pack = { 0 };
   CsStream *self;
 
+  cs_rtp_pack_append (&pack, (const CsRtpPacket *) packets->data, packets->len);
+  cs_rtp_pack_trim (&pack);
+  g_array_unref (packets);
   *own = *clocks;
-  self = cs_stream_new_sharing_clocks (id, src, dst, ssrc, call_number, records, n, own,
-                                       encoding_by_pt);
+  self = cs_stream_new_sharing_clocks (id, src, dst, ssrc, call_number, pack.data, pack.n_packets,
+                                       own, encoding_by_pt);
   g_atomic_rc_box_release (own);
   return self;
 }
@@ -112,21 +120,22 @@ marks_keep (const CsRtpMarks *marks)
 
 /* cs_mos_packetisation_ms, from the steps the stats pass counted when it can. */
 static double
-stream_packetisation_ms (CsStream *self, const CsRtpStepTable *steps, guint clock_rate)
+stream_packetisation_ms (const CsRtpPacket *packets, guint n, const CsRtpStepTable *steps,
+                         guint clock_rate)
 {
   double ms;
 
   if (cs_mos_packetisation_from_steps (steps, clock_rate, &ms))
     return ms;
-  return cs_mos_packetisation_ms ((const CsRtpPacket *) self->packets.data, self->packets.len,
-                                  clock_rate);
+  return cs_mos_packetisation_ms (packets, n, clock_rate);
 }
 
 void
 cs_stream_measure (CsStream *self)
 {
-  const CsRtpPacket *packets = (const CsRtpPacket *) self->packets.data;
-  guint n = self->packets.len;
+  guint n = self->n_packets;
+  /* unpacked for this pass only: all streams' records at 24 bytes would be most of a load */
+  g_autofree CsRtpPacket *packets = cs_rtp_pack_unpack_new (self->packed, n);
   const char *encoding;
   guint32 gap_frames[CS_STREAM_MARK_FRAMES], order_frames[CS_STREAM_MARK_FRAMES];
   CsRtpStepTable steps;
@@ -164,10 +173,10 @@ cs_stream_measure (CsStream *self)
       guint clock_rate = cs_mos_clock_rate (self->clocks, self->codec_info, media_pt);
 
       cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
-                            stream_packetisation_ms (self, &steps, clock_rate), self->codec_info,
-                            NULL, &self->mos);
+                            stream_packetisation_ms (packets, n, &steps, clock_rate),
+                            self->codec_info, NULL, &self->mos);
     }
-  self->packetisation_ms = stream_packetisation_ms (self, &steps, self->stats.clock_rate);
+  self->packetisation_ms = stream_packetisation_ms (packets, n, &steps, self->stats.clock_rate);
 }
 
 void
@@ -264,14 +273,41 @@ cs_stream_get_clock_map (CsStream *self)
 const GArray *
 cs_stream_get_packets (CsStream *self)
 {
-  return &self->packets;
+  GArray *unpacked = g_atomic_pointer_get (&self->unpacked);
+
+  if (unpacked != NULL)
+    return unpacked;
+  unpacked = g_array_sized_new (FALSE, FALSE, sizeof (CsRtpPacket), self->n_packets);
+  g_array_set_size (unpacked, self->n_packets);
+  cs_rtp_pack_unpack (self->packed, self->n_packets, (CsRtpPacket *) unpacked->data);
+  if (!g_atomic_pointer_compare_and_exchange (&self->unpacked, NULL, unpacked))
+    {
+      g_array_unref (unpacked); /* another thread published its copy first */
+      unpacked = g_atomic_pointer_get (&self->unpacked);
+    }
+  return unpacked;
 }
 
 const CsRtpPacket *
 cs_stream_get_packet_records (CsStream *self, guint *n_packets)
 {
-  *n_packets = self->packets.len;
-  return (const CsRtpPacket *) self->packets.data;
+  const GArray *packets = cs_stream_get_packets (self);
+
+  *n_packets = packets->len;
+  return (const CsRtpPacket *) packets->data;
+}
+
+guint
+cs_stream_get_n_packets (CsStream *self)
+{
+  return self->n_packets;
+}
+
+CsRtpPacket *
+cs_stream_dup_packet_records (CsStream *self, guint *n_packets)
+{
+  *n_packets = self->n_packets;
+  return cs_rtp_pack_unpack_new (self->packed, self->n_packets);
 }
 
 const CsStreamRtcp *

@@ -33,10 +33,16 @@ void cs_stream_get_marks (CsStream *self, CsRtpMarks *out);
 double cs_stream_get_packetisation_ms (CsStream *self);
 const CsRtpClockMap *cs_stream_get_clock_map (CsStream *self);
 /* The packet records (CsRtpPacket), capture order, as a read-only view: read data and len
- * only (g_array_index is fine), never pass it to other g_array_* functions. */
+ * only (g_array_index is fine), never pass it to other g_array_* functions. The stream keeps
+ * its records packed: the array is made on the first call and kept with the stream, so a
+ * pass over many streams that needs them once should use cs_stream_dup_packet_records. */
 const GArray *cs_stream_get_packets (CsStream *self);
 /* The same records, typed. */
 const CsRtpPacket *cs_stream_get_packet_records (CsStream *self, guint *n_packets);
+/* How many records the stream has. */
+guint cs_stream_get_n_packets (CsStream *self);
+/* The records unpacked into a new array (g_free it; NULL when there are none). */
+CsRtpPacket *cs_stream_dup_packet_records (CsStream *self, guint *n_packets);
 /* What RTCP reported about the stream; NULL when no RTCP packet did. */
 const CsStreamRtcp *cs_stream_get_rtcp (CsStream *self);
 

@@ -1,0 +1,125 @@
+/* cs-rtp-pack.c — a stream's RTP packet records, delta-packed to a few bytes each */
+#include "cs-rtp-pack.h"
+
+#include <string.h>
+
+/* Small packs grow exactly up to this many bytes; longer ones double. */
+#define CS_PACK_EXACT_BYTES 2048
+/* Records packed per batch on the stack before they are appended. */
+#define CS_PACK_BATCH 64
+
+static void
+pack_reserve (CsRtpPack *pack, gsize more)
+{
+  gsize want = pack->n_bytes + more;
+
+  if (want <= pack->capacity)
+    return;
+  if (want > CS_PACK_EXACT_BYTES)
+    want = MAX (want, 2 * pack->capacity);
+  pack->data = g_realloc (pack->data, want + CS_RTP_PACK_SLACK);
+  pack->capacity = want;
+}
+
+void
+cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n)
+{
+  guint8 batch[CS_PACK_BATCH * CS_RTP_PACK_MAX_RECORD + 8];
+  CsRtpPackState tail = pack->tail; /* local: its fields stay in registers */
+
+  while (n > 0)
+    {
+      gsize take = MIN (n, (gsize) CS_PACK_BATCH);
+      guint8 *end = batch;
+
+      for (gsize i = 0; i < take; i++)
+        end = cs_rtp_pack_encode_one (end, &tail, &packets[i]);
+      pack_reserve (pack, (gsize) (end - batch));
+      memcpy (pack->data + pack->n_bytes, batch, (gsize) (end - batch));
+      pack->n_bytes += (gsize) (end - batch);
+      pack->n_packets += (guint32) take;
+      packets += take;
+      n -= take;
+    }
+  pack->tail = tail;
+}
+
+void
+cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
+{
+  /* From its third record on, more was packed against the same state it has after its
+   * first two here (the previous record and the steps between the two before). */
+  guint8 head[2 * CS_RTP_PACK_MAX_RECORD + 8];
+  guint8 *head_end = head;
+  CsRtpPackState state;
+  const guint8 *in = more->data;
+  guint32 n_head = MIN (more->n_packets, 2u);
+  gsize rest;
+
+  if (more->n_packets == 0)
+    return;
+  memset (&state, 0, sizeof state);
+  for (guint32 i = 0; i < n_head; i++)
+    {
+      in = cs_rtp_pack_decode_one (in, &state);
+      head_end = cs_rtp_pack_encode_one (head_end, &pack->tail, &state.last);
+    }
+  rest = more->n_bytes - (gsize) (in - more->data);
+  pack_reserve (pack, (gsize) (head_end - head) + rest);
+  memcpy (pack->data + pack->n_bytes, head, (gsize) (head_end - head));
+  pack->n_bytes += (gsize) (head_end - head);
+  memcpy (pack->data + pack->n_bytes, in, rest);
+  pack->n_bytes += rest;
+  pack->n_packets += more->n_packets;
+  if (more->n_packets > n_head)
+    pack->tail = more->tail;
+}
+
+void
+cs_rtp_pack_trim (CsRtpPack *pack)
+{
+  if (pack->data == NULL || pack->capacity == pack->n_bytes)
+    return;
+  pack->data = g_realloc (pack->data, pack->n_bytes + CS_RTP_PACK_SLACK);
+  pack->capacity = pack->n_bytes;
+}
+
+void
+cs_rtp_pack_clear (CsRtpPack *pack)
+{
+  g_free (pack->data);
+  memset (pack, 0, sizeof *pack);
+}
+
+void
+cs_rtp_pack_reader_init (CsRtpPackReader *reader, const guint8 *data)
+{
+  memset (reader, 0, sizeof *reader);
+  reader->next = data;
+}
+
+void
+cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out)
+{
+  CsRtpPackState state; /* local: its fields stay in registers */
+  const guint8 *in = data;
+
+  memset (&state, 0, sizeof state);
+  for (guint32 i = 0; i < n_packets; i++)
+    {
+      in = cs_rtp_pack_decode_one (in, &state);
+      out[i] = state.last;
+    }
+}
+
+CsRtpPacket *
+cs_rtp_pack_unpack_new (const guint8 *data, guint32 n_packets)
+{
+  CsRtpPacket *out;
+
+  if (n_packets == 0)
+    return NULL;
+  out = g_new (CsRtpPacket, n_packets);
+  cs_rtp_pack_unpack (data, n_packets, out);
+  return out;
+}

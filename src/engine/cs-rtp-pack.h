@@ -1,0 +1,249 @@
+/* cs-rtp-pack.h — a stream's RTP packet records, delta-packed to a few bytes each */
+#pragma once
+
+#include "cs-rtp.h"
+
+#include <string.h>
+
+G_BEGIN_DECLS
+
+/* Streams keep their records packed (24-byte CsRtpPacket → 3–6 bytes for a steady stream):
+ * each record is a header byte, the frame delta in 1–4 bytes, the change of the arrival
+ * delta in 0, 2, 3 or 8 bytes, and only those of seq, timestamp step, payload length and
+ * payload type/flags that differ from what the previous record predicts. Every field
+ * round-trips exactly, whatever the values (wrapping arithmetic throughout). */
+
+/* Decoding loads 8 bytes at a time: every packed buffer has this many readable bytes
+ * after its end. */
+#define CS_RTP_PACK_SLACK 8
+/* The most bytes one record takes. */
+#define CS_RTP_PACK_MAX_RECORD 25
+
+/* What the next record is predicted from. */
+typedef struct
+{
+  CsRtpPacket last;
+  guint64 arrival_step;   /* last arrival delta (ns, wrapping) */
+  guint32 timestamp_step; /* last RTP timestamp delta (wrapping) */
+} CsRtpPackState;
+
+/* Records packed one after the other; data (g_malloc) has capacity + CS_RTP_PACK_SLACK bytes. */
+typedef struct
+{
+  guint8 *data;
+  gsize n_bytes, capacity;
+  guint32 n_packets;
+  CsRtpPackState tail; /* after the last record */
+} CsRtpPack;
+
+/* Packs n records after the pack's others. Small packs grow exactly (most streams of a
+ * busy capture are short), long ones double; cs_rtp_pack_trim drops the slack. */
+void cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n);
+/* Appends the records of more (packed on their own, from nothing): only its first two are
+ * packed again, the rest is copied. */
+void cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more);
+/* Shrinks data to n_bytes (+ slack). */
+void cs_rtp_pack_trim (CsRtpPack *pack);
+/* Frees data and empties the pack. */
+void cs_rtp_pack_clear (CsRtpPack *pack);
+/* Unpacks all n_packets records of data (as a CsRtpPack's) into out. */
+void cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out);
+/* The same into a new g_malloc array (NULL when n_packets is 0). */
+CsRtpPacket *cs_rtp_pack_unpack_new (const guint8 *data, guint32 n_packets);
+
+/* Header byte: bits 0–1 the frame delta's size code, bits 2–3 the arrival change's, then
+ * one bit per field the previous record predicted. */
+#define CS_RTP_PACK_SEQ_NEXT (1u << 4)    /* seq = previous + 1 */
+#define CS_RTP_PACK_SAME_STEP (1u << 5)   /* timestamp step = previous step */
+#define CS_RTP_PACK_SAME_LENGTH (1u << 6) /* payload length = previous */
+#define CS_RTP_PACK_SAME_TYPE (1u << 7)   /* payload type, flags and reserved = previous */
+
+static const guint8 cs_rtp_pack_frame_size[4] = { 1, 2, 3, 4 };
+static const guint8 cs_rtp_pack_arrival_size[4] = { 0, 2, 3, 8 };
+
+/* Unpacks the record at in into state->last; returns where the next one starts.
+ * Inline: it runs once per packet wherever records are read. */
+static inline const guint8 *
+cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
+{
+  static const guint32 frame_mask[4] = { 0xffu, 0xffffu, 0xffffffu, 0xffffffffu };
+  static const guint64 arrival_mask[4] = { 0, 0xffffu, 0xffffffu, G_MAXUINT64 };
+  CsRtpPacket *p = &state->last;
+  guint header = in[0];
+  guint frame_code = header & 3, arrival_code = (header >> 2) & 3;
+  guint64 word;
+  guint32 frame_z;
+  guint64 arrival_z;
+
+  memcpy (&word, in + 1, sizeof word);
+  frame_z = (guint32) GUINT64_FROM_LE (word) & frame_mask[frame_code];
+  in += 1 + cs_rtp_pack_frame_size[frame_code];
+  memcpy (&word, in, sizeof word);
+  arrival_z = GUINT64_FROM_LE (word) & arrival_mask[arrival_code];
+  in += cs_rtp_pack_arrival_size[arrival_code];
+  /* zigzag: the sign in the lowest bit */
+  p->frame += (frame_z >> 1) ^ (0 - (frame_z & 1));
+  state->arrival_step += (arrival_z >> 1) ^ (0 - (arrival_z & 1));
+  p->arrival_ns = (gint64) ((guint64) p->arrival_ns + state->arrival_step);
+  if (G_LIKELY (header & CS_RTP_PACK_SEQ_NEXT))
+    p->seq++;
+  else
+    {
+      guint16 half;
+
+      memcpy (&half, in, sizeof half);
+      p->seq = GUINT16_FROM_LE (half);
+      in += 2;
+    }
+  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_STEP)))
+    {
+      guint32 step;
+
+      memcpy (&step, in, sizeof step);
+      state->timestamp_step = GUINT32_FROM_LE (step);
+      in += 4;
+    }
+  p->timestamp += state->timestamp_step;
+  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_LENGTH)))
+    {
+      guint16 half;
+
+      memcpy (&half, in, sizeof half);
+      p->payload_len = GUINT16_FROM_LE (half);
+      in += 2;
+    }
+  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_TYPE)))
+    {
+      guint32 type;
+
+      memcpy (&type, in, sizeof type);
+      type = GUINT32_FROM_LE (type);
+      p->payload_type = (guint8) type;
+      p->flags = (guint8) (type >> 8);
+      p->reserved = (guint16) (type >> 16);
+      in += 4;
+    }
+  return in;
+}
+
+static inline guint64
+cs_rtp_pack_zigzag64 (guint64 v)
+{
+  return (v << 1) ^ (0 - (v >> 63));
+}
+
+static inline guint32
+cs_rtp_pack_zigzag32 (guint32 v)
+{
+  return (v << 1) ^ (0 - (v >> 31));
+}
+
+/* Stores the low size bytes of v, little-endian; out has 8 bytes of room. */
+static inline guint8 *
+cs_rtp_pack_store_le (guint8 *out, guint64 v, guint size)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (out, &v, sizeof v);
+  return out + size;
+}
+
+/* The payload type, flags and reserved bytes as one word. */
+static inline guint32
+cs_rtp_pack_type_word (const CsRtpPacket *p)
+{
+  guint32 word;
+
+  memcpy (&word, &p->payload_type, sizeof word);
+  return word;
+}
+
+/* Packs p after state into out (CS_RTP_PACK_MAX_RECORD + 8 bytes of room); returns the end.
+ * Inline: workers pack every RTP packet as they decode it. */
+static inline guint8 *
+cs_rtp_pack_encode_one (guint8 *out, CsRtpPackState *state, const CsRtpPacket *p)
+{
+  /* size code of the arrival change by how many bytes it needs (0..8) */
+  static const guint8 arrival_code_by_bytes[9] = { 0, 1, 1, 2, 3, 3, 3, 3, 3 };
+  const CsRtpPacket *last = &state->last;
+  guint8 *o = out + 1;
+  guint32 frame_z = cs_rtp_pack_zigzag32 (p->frame - last->frame);
+  guint frame_code = (guint) (31 - __builtin_clz (frame_z | 1)) >> 3;
+  guint64 arrival_step = (guint64) p->arrival_ns - (guint64) last->arrival_ns;
+  guint64 arrival_z = cs_rtp_pack_zigzag64 (arrival_step - state->arrival_step);
+  guint arrival_bytes = arrival_z == 0 ? 0 : ((guint) (63 - __builtin_clzll (arrival_z)) >> 3) + 1;
+  guint arrival_code = arrival_code_by_bytes[arrival_bytes];
+  guint32 timestamp_step = p->timestamp - last->timestamp;
+  guint32 type = cs_rtp_pack_type_word (p);
+  guint header = frame_code | arrival_code << 2;
+  CsRtpPacket predicted;
+  guint64 tail, predicted_tail;
+
+  o = cs_rtp_pack_store_le (o, frame_z, cs_rtp_pack_frame_size[frame_code]);
+  o = cs_rtp_pack_store_le (o, arrival_z, cs_rtp_pack_arrival_size[arrival_code]);
+  /* seq, payload length, type, flags and reserved are one word: the usual record is
+   * told by one comparison */
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (CsRtpPacket, seq) + 8 == sizeof (CsRtpPacket));
+  predicted = *last;
+  predicted.seq++;
+  memcpy (&tail, &p->seq, sizeof tail);
+  memcpy (&predicted_tail, &predicted.seq, sizeof predicted_tail);
+  if (G_LIKELY (tail == predicted_tail && timestamp_step == state->timestamp_step))
+    header |= CS_RTP_PACK_SEQ_NEXT | CS_RTP_PACK_SAME_STEP | CS_RTP_PACK_SAME_LENGTH
+              | CS_RTP_PACK_SAME_TYPE;
+  else
+    {
+      if (p->seq == predicted.seq)
+        header |= CS_RTP_PACK_SEQ_NEXT;
+      else
+        o = cs_rtp_pack_store_le (o, p->seq, 2);
+      if (timestamp_step == state->timestamp_step)
+        header |= CS_RTP_PACK_SAME_STEP;
+      else
+        o = cs_rtp_pack_store_le (o, timestamp_step, 4);
+      if (p->payload_len == last->payload_len)
+        header |= CS_RTP_PACK_SAME_LENGTH;
+      else
+        o = cs_rtp_pack_store_le (o, p->payload_len, 2);
+      if (type == cs_rtp_pack_type_word (last))
+        header |= CS_RTP_PACK_SAME_TYPE;
+      else
+        o = cs_rtp_pack_store_le (o, GUINT32_FROM_LE (type), 4);
+    }
+  out[0] = (guint8) header;
+  state->last = *p;
+  state->arrival_step = arrival_step;
+  state->timestamp_step = timestamp_step;
+  return o;
+}
+
+/* Packs one more record, growing data by doubling (a worker's short-lived pack). */
+static inline void
+cs_rtp_pack_push (CsRtpPack *pack, const CsRtpPacket *p)
+{
+  if (G_UNLIKELY (pack->capacity - pack->n_bytes < CS_RTP_PACK_MAX_RECORD))
+    {
+      pack->capacity = MAX (256u, 2 * pack->capacity);
+      pack->data = g_realloc (pack->data, pack->capacity + CS_RTP_PACK_SLACK);
+    }
+  pack->n_bytes
+      = (gsize) (cs_rtp_pack_encode_one (pack->data + pack->n_bytes, &pack->tail, p) - pack->data);
+  pack->n_packets++;
+}
+
+/* Reads records one at a time. */ /* Reads records one at a time. */
+typedef struct
+{
+  const guint8 *next;
+  CsRtpPackState state;
+} CsRtpPackReader;
+
+void cs_rtp_pack_reader_init (CsRtpPackReader *reader, const guint8 *data);
+/* The next record (the caller counts them: at most n_packets). */
+static inline const CsRtpPacket *
+cs_rtp_pack_reader_next (CsRtpPackReader *reader)
+{
+  reader->next = cs_rtp_pack_decode_one (reader->next, &reader->state);
+  return &reader->state.last;
+}
+
+G_END_DECLS

@@ -1,0 +1,152 @@
+/* test-rtp-pack.c — packed RTP records round-trip exactly and stay small */
+#include "cs-rtp-pack.h"
+
+#include <string.h>
+
+/* Packs packets in batches of the given sizes (cycled), unpacks them three ways and
+ * checks every byte of every record. */
+static void
+check_round_trip (const CsRtpPacket *packets, guint n, const guint *batches, guint n_batches)
+{
+  CsRtpPack pack = { 0 };
+  g_autofree CsRtpPacket *unpacked = NULL;
+  CsRtpPackReader reader;
+  guint done = 0;
+
+  for (guint b = 0; done < n; b++)
+    {
+      guint take = MIN (batches[b % n_batches], n - done);
+
+      cs_rtp_pack_append (&pack, packets + done, take);
+      done += take;
+    }
+  g_assert_cmpuint (pack.n_packets, ==, n);
+  g_assert_cmpuint (pack.n_bytes, <=, pack.capacity);
+  g_assert_cmpmem (&pack.tail.last, sizeof (CsRtpPacket), &packets[n - 1], sizeof (CsRtpPacket));
+  cs_rtp_pack_trim (&pack);
+  g_assert_cmpuint (pack.capacity, ==, pack.n_bytes);
+  unpacked = cs_rtp_pack_unpack_new (pack.data, pack.n_packets);
+  g_assert_cmpmem (unpacked, n * sizeof (CsRtpPacket), packets, n * sizeof (CsRtpPacket));
+  cs_rtp_pack_reader_init (&reader, pack.data);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpmem (cs_rtp_pack_reader_next (&reader), sizeof (CsRtpPacket), &packets[i],
+                     sizeof (CsRtpPacket));
+  g_assert_true (reader.next == pack.data + pack.n_bytes);
+  cs_rtp_pack_clear (&pack);
+  g_assert_null (pack.data);
+}
+
+/* Pieces packed on their own (as workers pack a chunk's run) and joined with
+ * cs_rtp_pack_append_pack unpack to the same records. */
+static void
+check_joined_pieces (const CsRtpPacket *packets, guint n, const guint *pieces, guint n_pieces)
+{
+  CsRtpPack joined = { 0 };
+  g_autofree CsRtpPacket *unpacked = NULL;
+  guint done = 0;
+
+  for (guint b = 0; done < n; b++)
+    {
+      CsRtpPack piece = { 0 };
+      guint take = MIN (pieces[b % n_pieces], n - done);
+
+      for (guint i = 0; i < take; i++)
+        cs_rtp_pack_push (&piece, &packets[done + i]);
+      cs_rtp_pack_append_pack (&joined, &piece);
+      cs_rtp_pack_clear (&piece);
+      cs_rtp_pack_append_pack (&joined, &piece); /* an empty piece changes nothing */
+      done += take;
+      g_assert_cmpmem (&joined.tail.last, sizeof (CsRtpPacket), &packets[done - 1],
+                       sizeof (CsRtpPacket));
+    }
+  g_assert_cmpuint (joined.n_packets, ==, n);
+  unpacked = cs_rtp_pack_unpack_new (joined.data, joined.n_packets);
+  g_assert_cmpmem (unpacked, n * sizeof (CsRtpPacket), packets, n * sizeof (CsRtpPacket));
+  cs_rtp_pack_clear (&joined);
+}
+
+/* A steady 20 ms G.711 stream among other traffic packs to a few bytes per record. */
+static void
+test_steady_stream_is_small (void)
+{
+  enum
+  {
+    N = 3000
+  };
+  g_autofree CsRtpPacket *packets = g_new0 (CsRtpPacket, N);
+  const guint batches[] = { 1, 7, 64, 200 };
+  CsRtpPack pack = { 0 };
+
+  for (guint i = 0; i < N; i++)
+    {
+      packets[i].arrival_ns = 1700000000000000000ll + i * 20000000ll + (i % 7) * 1000 - 3000;
+      packets[i].frame = 10 + i * 37 + i % 5;
+      packets[i].timestamp = 0xfffff000u + i * 160; /* wraps */
+      packets[i].seq = (guint16) (65000 + i);       /* wraps */
+      packets[i].payload_len = 160;
+      packets[i].payload_type = 0;
+      packets[i].flags = i == 0 ? CS_RTP_FLAG_MARKER : 0;
+    }
+  check_round_trip (packets, N, batches, G_N_ELEMENTS (batches));
+  check_joined_pieces (packets, N, batches, G_N_ELEMENTS (batches));
+  cs_rtp_pack_append (&pack, packets, N);
+  g_assert_cmpuint (pack.n_bytes, <=, 6 * N);
+  cs_rtp_pack_clear (&pack);
+}
+
+/* Any values at all come back: extremes, wrap-arounds, time going backwards. */
+static void
+test_any_values_round_trip (void)
+{
+  enum
+  {
+    N = 20000
+  };
+  g_autofree CsRtpPacket *packets = g_new0 (CsRtpPacket, N);
+  const gint64 extremes[] = { G_MININT64, G_MAXINT64, 0, -1, 1, G_MININT64 + 1, G_MAXINT64 - 1 };
+  const guint batches[] = { 3, 1, 129, 64, 1000 };
+  GRand *rand = g_rand_new_with_seed (42);
+
+  for (guint i = 0; i < N; i++)
+    {
+      CsRtpPacket *p = &packets[i];
+      guint kind = g_rand_int_range (rand, 0, 4);
+
+      if (kind == 0)
+        p->arrival_ns = extremes[g_rand_int_range (rand, 0, G_N_ELEMENTS (extremes))];
+      else if (kind == 1 && i > 0)
+        p->arrival_ns = packets[i - 1].arrival_ns + g_rand_int_range (rand, -100000, 100000);
+      else
+        p->arrival_ns = (gint64) ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand));
+      p->frame = kind == 2 ? G_MAXUINT32 - g_rand_int_range (rand, 0, 3) : g_rand_int (rand);
+      p->timestamp = g_rand_int (rand);
+      p->seq = (guint16) g_rand_int (rand);
+      p->payload_len = (guint16) g_rand_int (rand);
+      p->payload_type = (guint8) g_rand_int (rand);
+      p->flags = (guint8) g_rand_int (rand);
+      p->reserved = (guint16) g_rand_int (rand);
+      if (kind == 3 && i > 0)
+        {
+          *p = packets[i - 1]; /* everything predicted */
+          p->seq++;
+        }
+    }
+  check_round_trip (packets, N, batches, G_N_ELEMENTS (batches));
+  check_round_trip (packets, 1, batches, 1);
+  check_joined_pieces (packets, N, batches, G_N_ELEMENTS (batches));
+  {
+    const guint small[] = { 1, 2, 3, 1, 1, 2 };
+
+    check_joined_pieces (packets, 500, small, G_N_ELEMENTS (small));
+  }
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/rtp-pack/steady-stream-is-small", test_steady_stream_is_small);
+  g_test_add_func ("/rtp-pack/any-values-round-trip", test_any_values_round_trip);
+  return g_test_run ();
+}
