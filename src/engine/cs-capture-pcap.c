@@ -116,6 +116,90 @@ cs_pcap_record_error (CsCapture *capture, const CsPcapRecords *records, guint64 
                           offset, PCAP_RECORD_HEADER_LEN + caplen, left);
 }
 
+static inline guint32
+cs_pcap_walk_u32 (const guint8 *p, gboolean big_endian)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return big_endian ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
+}
+
+/* The anchors walk: it reads every record header of the file once, ahead of the decode
+ * workers, on the one thread that indexes, so it keeps to what the anchors need (length,
+ * time, every 64th position). Inlined per byte order; the index's counters are written
+ * back before anything else may read them (the progress callback plans chunks). */
+static inline gboolean
+cs_pcap_walk_anchors (CsCapture *capture, const CsPcapRecords *records, CsFrameAnchors *index,
+                      CsIndexRun *run, gboolean big_endian, GError **error)
+{
+  const guint8 *data = records->data;
+  guint64 size = records->size, offset = PCAP_FILE_HEADER_LEN;
+  guint64 max_caplen = records->max_caplen;
+  guint64 frac_ns = records->nanoseconds ? 1 : 1000;
+  guint32 n_frames = index->n_frames;
+  gint64 first_ns = index->first_ns, last_ns = index->last_ns;
+  /* the tick's counters, kept in registers between its rare slow calls */
+  guint64 records_base = run->records - n_frames;
+  guint32 until_check = CS_INDEX_CANCEL_CHECK_EVERY_RECORDS
+                        - (guint32) (run->records % CS_INDEX_CANCEL_CHECK_EVERY_RECORDS);
+  guint64 release_at = run->released + CS_INDEX_RELEASE_EVERY_BYTES;
+  gboolean ok = TRUE;
+
+  while (offset < size)
+    {
+      const guint8 *header = data + offset;
+      guint64 caplen;
+      gint64 ts_ns;
+
+      if (G_UNLIKELY (size - offset < PCAP_RECORD_HEADER_LEN))
+        goto bad_record;
+      caplen = cs_pcap_walk_u32 (header + 8, big_endian);
+      if (G_UNLIKELY (caplen > max_caplen || caplen > size - offset - PCAP_RECORD_HEADER_LEN))
+        goto bad_record;
+      /* the walk is a chain of dependent loads: fetch ahead to stream it */
+      __builtin_prefetch (header + PCAP_RECORD_HEADER_LEN + 4096);
+      ts_ns = (gint64) ((guint64) cs_pcap_walk_u32 (header, big_endian)
+                            * G_GUINT64_CONSTANT (1000000000)
+                        + (guint64) cs_pcap_walk_u32 (header + 4, big_endian) * frac_ns);
+      if (G_UNLIKELY (n_frames % CS_FRAME_ANCHOR_EVERY == 0))
+        {
+          CsFramePosition position = { offset, 0, 0 };
+
+          g_array_append_val (index->anchors, position);
+          if (n_frames == 0)
+            first_ns = last_ns = ts_ns;
+        }
+      first_ns = MIN (first_ns, ts_ns);
+      last_ns = MAX (last_ns, ts_ns);
+      n_frames++;
+      offset += PCAP_RECORD_HEADER_LEN + caplen;
+      if (G_LIKELY (--until_check != 0 && offset < release_at))
+        continue;
+      /* what cs_index_run_tick does when it has something to do */
+      index->n_frames = n_frames;
+      index->first_ns = first_ns;
+      index->last_ns = last_ns;
+      run->records = records_base + n_frames;
+      if (!cs_index_run_tick_slow (run, offset, error))
+        return FALSE;
+      until_check = CS_INDEX_CANCEL_CHECK_EVERY_RECORDS
+                    - (guint32) (run->records % CS_INDEX_CANCEL_CHECK_EVERY_RECORDS);
+      release_at = run->released + CS_INDEX_RELEASE_EVERY_BYTES;
+    }
+  goto done;
+
+bad_record:
+  cs_pcap_record_error (capture, records, offset, error);
+  ok = FALSE;
+done:
+  index->n_frames = n_frames;
+  index->first_ns = first_ns;
+  index->last_ns = last_ns;
+  run->records = records_base + n_frames;
+  return ok;
+}
+
 /* Walks the records; appends each to frames, or (frames NULL) keeps anchors in index. */
 gboolean
 cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
@@ -125,6 +209,9 @@ cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
   guint64 offset = PCAP_FILE_HEADER_LEN, next;
 
   cs_capture_get_pcap_records (capture, &records);
+  if (frames == NULL)
+    return records.big_endian ? cs_pcap_walk_anchors (capture, &records, index, run, TRUE, error)
+                              : cs_pcap_walk_anchors (capture, &records, index, run, FALSE, error);
   while (offset < capture->size)
     {
       CsFrame frame;

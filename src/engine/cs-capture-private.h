@@ -69,7 +69,7 @@ typedef struct
   guint64 released; /* bytes before this offset were dropped from memory */
 } CsIndexRun;
 
-#define CS_INDEX_PROGRESS_EVERY_RECORDS 65536 /* also how often the loader plans chunks */
+#define CS_INDEX_PROGRESS_EVERY_RECORDS 8192 /* also how often the loader plans chunks */
 #define CS_INDEX_CANCEL_CHECK_EVERY_RECORDS 4096
 #define CS_INDEX_RELEASE_EVERY_BYTES (8u * 1024 * 1024)
 

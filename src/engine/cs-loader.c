@@ -15,9 +15,12 @@
 #endif
 
 /* The first chunk is small so the first calls show at once; the rest are
- * large enough that thread hand-offs cost nothing. */
+ * large enough that thread hand-offs cost nothing, except the last few: they shrink
+ * towards the end of the capture so that the workers finish together and the merge
+ * that follows the last decode is short. */
 #define CS_FIRST_CHUNK_FRAMES 2000
 #define CS_CHUNK_FRAMES 32768
+#define CS_TAIL_CHUNK_MIN_FRAMES 4096
 #define CS_CHUNKS_IN_FLIGHT_PER_WORKER 2
 #define CS_SNAPSHOT_INTERVAL_US (G_USEC_PER_SEC / 5)
 #define CS_INDEX_SHARE 0.1 /* part of the progress bar spent indexing */
@@ -310,6 +313,8 @@ typedef struct
   guint n_merged;
   guint32 planned_frames;
   guint64 merged_frames;
+  guint64 indexed_bytes; /* of index_bytes, as the walk last told */
+  guint64 index_bytes;
   gboolean indexing;     /* progress: the index is still running */
   gboolean can_pipeline; /* no filter: frames can be decoded before the index ends */
   double index_share;    /* part of the progress bar the index walk stands for */
@@ -373,12 +378,30 @@ cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis, GCancell
     p->workers[i] = g_thread_new ("cs-decode", cs_pipeline_worker, p);
 }
 
-static guint32
-cs_pipeline_chunk_size (CsPipeline *p)
+/* Frames not planned yet: exact once the walk is done, estimated from the bytes it has
+ * left before. */
+static guint64
+cs_pipeline_frames_left (CsPipeline *p, guint32 available, gboolean final)
 {
+  guint64 total = available;
+
+  if (!final && p->indexed_bytes > 0 && p->indexed_bytes < p->index_bytes)
+    total = (guint64) ((double) available * p->index_bytes / p->indexed_bytes);
+  return total > p->planned_frames ? total - p->planned_frames : 0;
+}
+
+static guint32
+cs_pipeline_chunk_size (CsPipeline *p, guint32 available, gboolean final)
+{
+  guint64 tail;
+
   if (p->loader->chunk_frames > 0)
     return p->loader->chunk_frames;
-  return p->chunks->len == 0 ? CS_FIRST_CHUNK_FRAMES : CS_CHUNK_FRAMES;
+  if (p->chunks->len == 0)
+    return CS_FIRST_CHUNK_FRAMES;
+  /* about two chunks per worker for what is left */
+  tail = cs_pipeline_frames_left (p, available, final) / (2 * p->n_workers);
+  return (guint32) CLAMP (tail, CS_TAIL_CHUNK_MIN_FRAMES, CS_CHUNK_FRAMES);
 }
 
 /* Decoded chunks wait for the in-order merge; bounding how many are out keeps
@@ -398,7 +421,7 @@ cs_pipeline_plan (CsPipeline *p, gboolean final)
 
   while (p->planned_frames < available && cs_pipeline_can_plan (p))
     {
-      guint32 size = cs_pipeline_chunk_size (p);
+      guint32 size = cs_pipeline_chunk_size (p, available, final);
       guint32 n = MIN (size, available - p->planned_frames);
       CsChunk *chunk;
 
@@ -474,6 +497,8 @@ cs_pipeline_index_progress (guint64 done, guint64 total, gpointer user_data)
   CsPipeline *p = user_data;
 
   p->index_fraction = total > 0 ? p->index_share * (double) done / total : 0;
+  p->indexed_bytes = done;
+  p->index_bytes = total;
   if (!p->can_pipeline)
     {
       cs_loader_report (p->loader, p->index_fraction, 0, "Indexing frames", FALSE);

@@ -470,6 +470,125 @@ test_single_file_anchors (void)
   g_free (path);
 }
 
+typedef struct
+{
+  CsCaptureSet *set;
+  guint calls;
+  guint32 last_n_frames;
+} WalkProgress;
+
+/* The loader plans chunks from the progress callback: the frame count must be current. */
+static void
+walk_progress (guint64 done, guint64 total, gpointer user_data)
+{
+  WalkProgress *progress = user_data;
+  guint32 n_frames = cs_capture_set_get_n_frames (progress->set);
+
+  g_assert_cmpuint (done, <=, total);
+  g_assert_cmpuint (n_frames, >=, progress->last_n_frames);
+  if (done < total)
+    g_assert_cmpuint (n_frames, ==, 8192 * (progress->calls + 1));
+  progress->last_n_frames = n_frames;
+  progress->calls++;
+}
+
+static CsCaptureSet *
+index_walk_file (GByteArray *b, const char *name, gboolean expect_ok, GError **error,
+                 WalkProgress *progress)
+{
+  g_autofree char *path = write_file (name, b);
+  CsCaptureSet *set = cs_capture_set_new ();
+
+  g_assert_true (cs_capture_set_add_file (set, path, NULL));
+  progress->set = set;
+  progress->calls = 0;
+  progress->last_n_frames = 0;
+  g_assert_true (cs_capture_set_index (set, NULL, walk_progress, progress, error) == expect_ok);
+  return set;
+}
+
+/* The anchors walk of one pcap file in either byte order and time unit: times, lengths,
+ * the frame count the progress callback sees (every 8192 records: the loader plans chunks
+ * there) and where a corrupt or cut record stops it. */
+static void
+test_single_file_anchors_walk (void)
+{
+  const guint n = 70000;
+
+  for (guint variant = 0; variant < 4; variant++)
+    {
+      gboolean be = (variant & 1) != 0, ns = (variant & 2) != 0;
+      g_autoptr (GByteArray) b = g_byte_array_new ();
+      WalkProgress progress;
+      GError *error = NULL;
+      CsCaptureSet *set;
+      gint64 first_ns, last_ns;
+      guint corrupt_at;
+
+      pcap_header (b, be, ns, 256, 1);
+      for (guint i = 0; i < n; i++)
+        {
+          guint8 payload[64];
+          /* one step back in time (frame 50001): the earliest time is not the first */
+          guint32 sec = i == 50000 ? 7 : 1000 + i / 10;
+
+          memset (payload, (guint8) i, sizeof payload);
+          pcap_record_data (b, be, sec, (i % 10) * (ns ? 100000000u : 100000u), payload,
+                            1 + i % 64);
+        }
+      set = index_walk_file (b, "walk.pcap", TRUE, &error, &progress);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, n);
+      g_assert_cmpuint (progress.last_n_frames, ==, n);
+      g_assert_cmpuint (progress.calls, ==, n / 8192 + 1); /* every 8192 records and at the end */
+      cs_capture_set_get_time_range (set, &first_ns, &last_ns);
+      g_assert_cmpint (first_ns, ==, G_GINT64_CONSTANT (7000000000));
+      g_assert_cmpint (last_ns, ==, (gint64) (1000 + (n - 1) / 10) * 1000000000 + 900000000);
+      for (guint32 number = 1; number <= n; number += 997)
+        {
+          CsFrame frame = frame_at (set, number);
+          guint i = number - 1;
+
+          g_assert_cmpuint (frame.caplen, ==, 1 + i % 64);
+          g_assert_cmpint (frame.ts_ns, ==,
+                           (gint64) (i == 50000 ? 7 : 1000 + i / 10) * 1000000000
+                               + (i % 10) * 100000000);
+          g_assert_cmpuint (frame_bytes (set, number)[0], ==, (guint8) i);
+        }
+      /* record 4100's captured length over the snap length: 4099 frames stay */
+      corrupt_at = (guint) frame_at (set, 4100).offset - 8;
+      cs_capture_set_free (set);
+      if (be)
+        {
+          b->data[corrupt_at] = 0;
+          b->data[corrupt_at + 1] = 0;
+          b->data[corrupt_at + 2] = 1;
+          b->data[corrupt_at + 3] = 1;
+        }
+      else
+        {
+          b->data[corrupt_at] = 1;
+          b->data[corrupt_at + 1] = 1;
+          b->data[corrupt_at + 2] = 0;
+          b->data[corrupt_at + 3] = 0;
+        }
+      set = index_walk_file (b, "walk-corrupt.pcap", FALSE, &error, &progress);
+      g_assert_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_CORRUPT);
+      g_clear_error (&error);
+      g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 4099);
+      g_assert_cmpuint (frame_bytes (set, 4099)[0], ==, (guint8) 4098);
+      cs_capture_set_free (set);
+
+      /* a cut record header after frame 4099 */
+      g_byte_array_set_size (b, corrupt_at - 8 + 10);
+      set = index_walk_file (b, "walk-cut.pcap", FALSE, &error, &progress);
+      g_assert_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_TRUNCATED);
+      g_clear_error (&error);
+      g_assert_cmpuint (cs_capture_set_get_n_frames (set), ==, 4099);
+      cs_capture_set_free (set);
+    }
+}
+
 /* A single pcapng file is walked from its anchors too: sections with either byte order,
  * interfaces defined between packets, comments, simple packet blocks (no timestamp of
  * their own) must read back as the frame array of cs_capture_index has them. */
@@ -559,6 +678,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-set/samples-merged", test_samples_merged);
   g_test_add_func ("/capture-set/single-file-anchors", test_single_file_anchors);
   g_test_add_func ("/capture-set/single-pcapng-anchors", test_single_pcapng_anchors);
+  g_test_add_func ("/capture-set/single-file-anchors-walk", test_single_file_anchors_walk);
 
   status = g_test_run ();
   remove_tmp_dir (tmp_dir);
