@@ -85,7 +85,13 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
   p->frame += (frame_z >> 1) ^ (0 - (frame_z & 1));
   state->arrival_step += (arrival_z >> 1) ^ (0 - (arrival_z & 1));
   p->arrival_ns = (gint64) ((guint64) p->arrival_ns + state->arrival_step);
-  if (G_LIKELY (header & CS_RTP_PACK_SEQ_NEXT))
+  if (G_LIKELY (header >= 0xf0u)) /* the usual record: every other field as predicted */
+    {
+      p->seq++;
+      p->timestamp += state->timestamp_step;
+      return in;
+    }
+  if (header & CS_RTP_PACK_SEQ_NEXT)
     p->seq++;
   else
     {
@@ -95,7 +101,7 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
       p->seq = GUINT16_FROM_LE (half);
       in += 2;
     }
-  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_STEP)))
+  if (!(header & CS_RTP_PACK_SAME_STEP))
     {
       guint32 step;
 
@@ -104,7 +110,7 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
       in += 4;
     }
   p->timestamp += state->timestamp_step;
-  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_LENGTH)))
+  if (!(header & CS_RTP_PACK_SAME_LENGTH))
     {
       guint16 half;
 
@@ -112,7 +118,7 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
       p->payload_len = GUINT16_FROM_LE (half);
       in += 2;
     }
-  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_TYPE)))
+  if (!(header & CS_RTP_PACK_SAME_TYPE))
     {
       guint32 type;
 
@@ -175,7 +181,12 @@ cs_rtp_pack_encode_one (guint8 *out, CsRtpPackState *state, const CsRtpPacket *p
   guint32 timestamp_step = p->timestamp - last->timestamp;
   guint32 type = cs_rtp_pack_type_word (p);
   guint header = frame_code | arrival_code << 2;
-  CsRtpPacket predicted;
+  struct
+  {
+    guint16 seq, payload_len;
+    guint8 payload_type, flags;
+    guint16 reserved;
+  } predicted; /* CsRtpPacket from seq on */
   guint64 tail, predicted_tail;
 
   o = cs_rtp_pack_store_le (o, frame_z, cs_rtp_pack_frame_size[frame_code]);
@@ -183,10 +194,10 @@ cs_rtp_pack_encode_one (guint8 *out, CsRtpPackState *state, const CsRtpPacket *p
   /* seq, payload length, type, flags and reserved are one word: the usual record is
    * told by one comparison */
   G_STATIC_ASSERT (G_STRUCT_OFFSET (CsRtpPacket, seq) + 8 == sizeof (CsRtpPacket));
-  predicted = *last;
+  memcpy (&predicted, &last->seq, 8); /* only seq .. reserved */
   predicted.seq++;
   memcpy (&tail, &p->seq, sizeof tail);
-  memcpy (&predicted_tail, &predicted.seq, sizeof predicted_tail);
+  memcpy (&predicted_tail, &predicted, sizeof predicted_tail);
   if (G_LIKELY (tail == predicted_tail && timestamp_step == state->timestamp_step))
     header |= CS_RTP_PACK_SEQ_NEXT | CS_RTP_PACK_SAME_STEP | CS_RTP_PACK_SAME_LENGTH
               | CS_RTP_PACK_SAME_TYPE;
