@@ -1,5 +1,6 @@
 /* test-rtp-pack.c — packed RTP records round-trip exactly and stay small */
 #include "cs-rtp-pack.h"
+#include "cs-stream-private.h"
 
 #include <string.h>
 
@@ -142,11 +143,55 @@ test_any_values_round_trip (void)
   g_rand_free (rand);
 }
 
+/* A stream keeps its records packed and hands them out exactly: counted, copied on
+ * request, or as one array made once and kept. */
+static void
+test_stream_records (void)
+{
+  enum
+  {
+    N = 500
+  };
+  GArray *records = g_array_new (FALSE, TRUE, sizeof (CsRtpPacket));
+  g_autofree CsRtpPacket *expected = g_new0 (CsRtpPacket, N);
+  g_autofree CsRtpPacket *copy = NULL;
+  CsEndpoint src = { 0 }, dst = { 0 };
+  CsRtpClockMap clocks;
+  CsStream *stream;
+  const GArray *view;
+  guint n = 0;
+
+  for (guint i = 0; i < N; i++)
+    {
+      expected[i].arrival_ns = 1000000000ll + i * 20000000ll + (i % 3) * 125000;
+      expected[i].frame = 1 + 3 * i;
+      expected[i].timestamp = 160 * i;
+      expected[i].seq = (guint16) (i == 250 ? 7 : i); /* one out of place */
+      expected[i].payload_len = 160;
+      expected[i].payload_type = 8;
+    }
+  g_array_append_vals (records, expected, N);
+  cs_rtp_clock_map_init_static (&clocks);
+  stream = cs_stream_new (1, &src, &dst, 0x1234, 0, records, &clocks, NULL);
+  cs_stream_measure (stream);
+  g_assert_cmpuint (cs_stream_get_n_packets (stream), ==, N);
+  g_assert_cmpuint (cs_stream_get_stats (stream)->packets, ==, N);
+  copy = cs_stream_dup_packet_records (stream, &n);
+  g_assert_cmpuint (n, ==, N);
+  g_assert_cmpmem (copy, N * sizeof (CsRtpPacket), expected, N * sizeof (CsRtpPacket));
+  view = cs_stream_get_packets (stream);
+  g_assert_cmpmem (view->data, view->len * sizeof (CsRtpPacket), expected,
+                   N * sizeof (CsRtpPacket));
+  g_assert_true (cs_stream_get_packets (stream) == view);
+  g_object_unref (stream);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rtp-pack/steady-stream-is-small", test_steady_stream_is_small);
   g_test_add_func ("/rtp-pack/any-values-round-trip", test_any_values_round_trip);
+  g_test_add_func ("/rtp-pack/stream-records", test_stream_records);
   return g_test_run ();
 }
