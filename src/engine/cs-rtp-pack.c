@@ -106,7 +106,7 @@ cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out)
   static const guint32 frame_mask[4] = { 0xffu, 0xffffu, 0xffffffu, 0xffffffffu };
   static const guint64 arrival_mask[4] = { 0, 0xffffu, 0xffffffu, G_MAXUINT64 };
   const guint8 *in = data;
-  guint32 frame = 0, timestamp = 0, timestamp_step = 0;
+  guint32 frame = 0, frame_step = 0, timestamp = 0, timestamp_step = 0;
   guint64 arrival = 0, arrival_step = 0;
   CsRtpPackState slow; /* the other fields, and all of them for unusual records */
 
@@ -126,12 +126,14 @@ cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out)
           slow.last.timestamp = timestamp;
           slow.arrival_step = arrival_step;
           slow.timestamp_step = timestamp_step;
+          slow.frame_step = frame_step;
           in = cs_rtp_pack_decode_one (in, &slow);
           frame = slow.last.frame;
           arrival = (guint64) slow.last.arrival_ns;
           timestamp = slow.last.timestamp;
           arrival_step = slow.arrival_step;
           timestamp_step = slow.timestamp_step;
+          frame_step = slow.frame_step;
           out[i] = slow.last;
           continue;
         }
@@ -141,7 +143,8 @@ cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out)
       memcpy (&word, in, sizeof word);
       arrival_z = GUINT64_FROM_LE (word) & arrival_mask[arrival_code];
       in += cs_rtp_pack_arrival_size[arrival_code];
-      frame += (frame_z >> 1) ^ (0 - (frame_z & 1));
+      frame_step += (frame_z >> 1) ^ (0 - (frame_z & 1));
+      frame += frame_step;
       arrival_step += (arrival_z >> 1) ^ (0 - (arrival_z & 1));
       arrival += arrival_step;
       timestamp += timestamp_step;
