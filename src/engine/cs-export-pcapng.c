@@ -146,13 +146,14 @@ cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *streams, GHashT
     {
       CsStream *stream
           = g_hash_table_lookup (streams, GUINT_TO_POINTER (g_array_index (ids, guint, i)));
-      const GArray *packets;
+      g_autofree CsRtpPacket *packets = NULL;
+      guint n_packets;
 
       if (stream == NULL)
         continue;
-      packets = cs_stream_get_packets (stream);
-      for (guint p = 0; p < packets->len; p++)
-        g_hash_table_add (frames, GUINT_TO_POINTER (g_array_index (packets, CsRtpPacket, p).frame));
+      packets = cs_stream_dup_packet_records (stream, &n_packets); /* not kept with the stream */
+      for (guint p = 0; p < n_packets; p++)
+        g_hash_table_add (frames, GUINT_TO_POINTER (packets[p].frame));
       for (guint16 up = 0; up <= 1; up++)
         {
           cs_add_flow (flows, cs_stream_get_src (stream), cs_stream_get_dst (stream), up);

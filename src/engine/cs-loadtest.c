@@ -166,18 +166,18 @@ cs_load_add_streams (CsLoadBuilder *b, GListModel *streams)
   for (guint s = 0; s < n; s++)
     {
       g_autoptr (CsStream) stream = g_list_model_get_item (streams, s);
-      const GArray *packets = cs_stream_get_packets (stream);
+      guint n_packets;
+      /* unpacked for this pass only (cs_stream_get_packets would keep every stream's) */
+      g_autofree CsRtpPacket *packets = cs_stream_dup_packet_records (stream, &n_packets);
       guint first, last;
 
-      if (packets == NULL || packets->len == 0)
+      if (n_packets == 0)
         continue;
-      for (guint p = 0; p < packets->len; p++)
-        cs_load_builder_interval (b, g_array_index (packets, CsRtpPacket, p).arrival_ns)
-            ->rtp_packets++;
-      b->report->totals.rtp_packets += packets->len;
-      first = cs_load_builder_index (b, g_array_index (packets, CsRtpPacket, 0).arrival_ns);
-      last = cs_load_builder_index (
-          b, g_array_index (packets, CsRtpPacket, packets->len - 1).arrival_ns);
+      for (guint p = 0; p < n_packets; p++)
+        cs_load_builder_interval (b, packets[p].arrival_ns)->rtp_packets++;
+      b->report->totals.rtp_packets += n_packets;
+      first = cs_load_builder_index (b, packets[0].arrival_ns);
+      last = cs_load_builder_index (b, packets[n_packets - 1].arrival_ns);
       for (guint i = first; i <= last; i++)
         g_array_index (b->report->intervals, CsLoadInterval, i).streams_alive++;
     }

@@ -7,11 +7,11 @@
 
 G_BEGIN_DECLS
 
-/* Streams keep their records packed (24-byte CsRtpPacket → 3–6 bytes for a steady stream):
- * each record is a header byte, the frame delta in 1–4 bytes, the change of the arrival
- * delta in 0, 2, 3 or 8 bytes, and only those of seq, timestamp step, payload length and
- * payload type/flags that differ from what the previous record predicts. Every field
- * round-trips exactly, whatever the values (wrapping arithmetic throughout). */
+/* Streams keep their records packed (24-byte CsRtpPacket → 2–6 bytes for a steady stream):
+ * each record is a header byte, the change of the frame-number step in 1–4 bytes, the change
+ * of the arrival step in 0, 2, 3 or 8 bytes, and only those of seq, timestamp step, payload
+ * length and payload type/flags that differ from what the previous record predicts. Every
+ * field round-trips exactly, whatever the values (wrapping arithmetic throughout). */
 
 /* Decoding loads 8 bytes at a time: every packed buffer has this many readable bytes
  * after its end. */
@@ -25,6 +25,7 @@ typedef struct
   CsRtpPacket last;
   guint64 arrival_step;   /* last arrival delta (ns, wrapping) */
   guint32 timestamp_step; /* last RTP timestamp delta (wrapping) */
+  guint32 frame_step;     /* last frame number delta (wrapping) */
 } CsRtpPackState;
 
 /* Records packed one after the other; data (g_malloc) has capacity + CS_RTP_PACK_SLACK bytes. */
@@ -51,7 +52,7 @@ void cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out
 /* The same into a new g_malloc array (NULL when n_packets is 0). */
 CsRtpPacket *cs_rtp_pack_unpack_new (const guint8 *data, guint32 n_packets);
 
-/* Header byte: bits 0–1 the frame delta's size code, bits 2–3 the arrival change's, then
+/* Header byte: bits 0–1 the frame step change's size code, bits 2–3 the arrival change's, then
  * one bit per field the previous record predicted. */
 #define CS_RTP_PACK_SEQ_NEXT (1u << 4)    /* seq = previous + 1 */
 #define CS_RTP_PACK_SAME_STEP (1u << 5)   /* timestamp step = previous step */
@@ -82,10 +83,17 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
   arrival_z = GUINT64_FROM_LE (word) & arrival_mask[arrival_code];
   in += cs_rtp_pack_arrival_size[arrival_code];
   /* zigzag: the sign in the lowest bit */
-  p->frame += (frame_z >> 1) ^ (0 - (frame_z & 1));
+  state->frame_step += (frame_z >> 1) ^ (0 - (frame_z & 1));
+  p->frame += state->frame_step;
   state->arrival_step += (arrival_z >> 1) ^ (0 - (arrival_z & 1));
   p->arrival_ns = (gint64) ((guint64) p->arrival_ns + state->arrival_step);
-  if (G_LIKELY (header & CS_RTP_PACK_SEQ_NEXT))
+  if (G_LIKELY (header >= 0xf0u)) /* the usual record: every other field as predicted */
+    {
+      p->seq++;
+      p->timestamp += state->timestamp_step;
+      return in;
+    }
+  if (header & CS_RTP_PACK_SEQ_NEXT)
     p->seq++;
   else
     {
@@ -95,7 +103,7 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
       p->seq = GUINT16_FROM_LE (half);
       in += 2;
     }
-  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_STEP)))
+  if (!(header & CS_RTP_PACK_SAME_STEP))
     {
       guint32 step;
 
@@ -104,7 +112,7 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
       in += 4;
     }
   p->timestamp += state->timestamp_step;
-  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_LENGTH)))
+  if (!(header & CS_RTP_PACK_SAME_LENGTH))
     {
       guint16 half;
 
@@ -112,7 +120,7 @@ cs_rtp_pack_decode_one (const guint8 *in, CsRtpPackState *state)
       p->payload_len = GUINT16_FROM_LE (half);
       in += 2;
     }
-  if (G_UNLIKELY (!(header & CS_RTP_PACK_SAME_TYPE)))
+  if (!(header & CS_RTP_PACK_SAME_TYPE))
     {
       guint32 type;
 
@@ -166,7 +174,8 @@ cs_rtp_pack_encode_one (guint8 *out, CsRtpPackState *state, const CsRtpPacket *p
   static const guint8 arrival_code_by_bytes[9] = { 0, 1, 1, 2, 3, 3, 3, 3, 3 };
   const CsRtpPacket *last = &state->last;
   guint8 *o = out + 1;
-  guint32 frame_z = cs_rtp_pack_zigzag32 (p->frame - last->frame);
+  guint32 frame_step = p->frame - last->frame;
+  guint32 frame_z = cs_rtp_pack_zigzag32 (frame_step - state->frame_step);
   guint frame_code = (guint) (31 - __builtin_clz (frame_z | 1)) >> 3;
   guint64 arrival_step = (guint64) p->arrival_ns - (guint64) last->arrival_ns;
   guint64 arrival_z = cs_rtp_pack_zigzag64 (arrival_step - state->arrival_step);
@@ -175,7 +184,12 @@ cs_rtp_pack_encode_one (guint8 *out, CsRtpPackState *state, const CsRtpPacket *p
   guint32 timestamp_step = p->timestamp - last->timestamp;
   guint32 type = cs_rtp_pack_type_word (p);
   guint header = frame_code | arrival_code << 2;
-  CsRtpPacket predicted;
+  struct
+  {
+    guint16 seq, payload_len;
+    guint8 payload_type, flags;
+    guint16 reserved;
+  } predicted; /* CsRtpPacket from seq on */
   guint64 tail, predicted_tail;
 
   o = cs_rtp_pack_store_le (o, frame_z, cs_rtp_pack_frame_size[frame_code]);
@@ -183,10 +197,10 @@ cs_rtp_pack_encode_one (guint8 *out, CsRtpPackState *state, const CsRtpPacket *p
   /* seq, payload length, type, flags and reserved are one word: the usual record is
    * told by one comparison */
   G_STATIC_ASSERT (G_STRUCT_OFFSET (CsRtpPacket, seq) + 8 == sizeof (CsRtpPacket));
-  predicted = *last;
+  memcpy (&predicted, &last->seq, 8); /* only seq .. reserved */
   predicted.seq++;
   memcpy (&tail, &p->seq, sizeof tail);
-  memcpy (&predicted_tail, &predicted.seq, sizeof predicted_tail);
+  memcpy (&predicted_tail, &predicted, sizeof predicted_tail);
   if (G_LIKELY (tail == predicted_tail && timestamp_step == state->timestamp_step))
     header |= CS_RTP_PACK_SEQ_NEXT | CS_RTP_PACK_SAME_STEP | CS_RTP_PACK_SAME_LENGTH
               | CS_RTP_PACK_SAME_TYPE;
@@ -213,6 +227,7 @@ cs_rtp_pack_encode_one (guint8 *out, CsRtpPackState *state, const CsRtpPacket *p
   state->last = *p;
   state->arrival_step = arrival_step;
   state->timestamp_step = timestamp_step;
+  state->frame_step = frame_step;
   return o;
 }
 

@@ -6,30 +6,46 @@
 
 #include <string.h>
 
+/* 40 000 of these on a busy capture: the fields are ordered without holes, and pointers
+ * whose lifetimes do not overlap share a slot (400 bytes, ten to a GSlice slab). */
 struct _CsStream
 {
   GObject parent_instance;
   guint id;
-  CsEndpoint src, dst;
   guint32 ssrc;
   guint call_number;
-  const char *codec; /* static or interned: not one copy per stream */
-  const CsCodecInfo *codec_info;
-  CsRtpClockMap *clocks;             /* atomic rc box shared with the call's other streams */
-  const char *const *encoding_by_pt; /* until measured: the call's rtpmap names */
-  CsRtpStats stats;
-  CsRtpMarks *marks; /* one block with its frame lists; NULL without gaps nor order problems */
   guint32 max_jitter_frame;
-  double packetisation_ms;
-  CsMos mos;
-  /* The records packed (cs-rtp-pack.h, ~5 bytes each instead of 24), unpacked for a
-   * measurement and dropped again; readers that want them all as an array get one made on
-   * first request and kept (published with a compare-and-exchange). */
-  guint8 *packed;
   guint32 n_packets;
-  GArray *unpacked;
+  guint flags; /* CS_STREAM_* */
+  CsEndpoint src, dst;
+  union
+  {
+    const CsCodecInfo *info; /* without CS_STREAM_CODEC_IS_NAME */
+    const char *name;        /* with it: static or interned, not one copy per stream */
+  } codec;
+  CsRtpClockMap *clocks; /* atomic rc box shared with the call's other streams */
+  union
+  {
+    const char *const *encoding_by_pt; /* until measured: the call's rtpmap names */
+    CsRtpMarks *marks; /* once measured: one block with its frame lists; NULL without gaps
+                          nor order problems */
+  } call_or_marks;
+  /* The records packed (cs-rtp-pack.h, a few bytes each instead of 24), unpacked for a
+   * measurement and dropped again; readers that want them all as an array get one made on
+   * first request and kept as the object's data (cs_stream_unpacked_quark). */
+  guint8 *packed;
   CsStreamRtcp *rtcp; /* NULL when no RTCP reported on the stream */
+  double packetisation_ms;
+  CsRtpStats stats;
+  CsMos mos;
 };
+
+#define CS_STREAM_MEASURED (1u << 0)
+#define CS_STREAM_CODEC_IS_NAME (1u << 1)
+
+G_STATIC_ASSERT (sizeof (struct _CsStream) <= 400 || sizeof (gpointer) != 8);
+
+G_DEFINE_QUARK (cs - stream - unpacked, cs_stream_unpacked)
 
 G_DEFINE_FINAL_TYPE (CsStream, cs_stream, G_TYPE_OBJECT)
 
@@ -38,10 +54,9 @@ cs_stream_finalize (GObject *object)
 {
   CsStream *self = CS_STREAM (object);
 
-  g_free (self->marks);
+  if (self->flags & CS_STREAM_MEASURED)
+    g_free (self->call_or_marks.marks);
   g_free (self->packed);
-  if (self->unpacked != NULL)
-    g_array_unref (self->unpacked);
   g_atomic_rc_box_release (self->clocks);
   g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   G_OBJECT_CLASS (cs_stream_parent_class)->finalize (object);
@@ -75,7 +90,7 @@ cs_stream_new_sharing_clocks (guint id, const CsEndpoint *src, const CsEndpoint 
   self->packed = packed;
   self->n_packets = n_packets;
   self->clocks = g_atomic_rc_box_acquire (shared_clocks);
-  self->encoding_by_pt = encoding_by_pt;
+  self->call_or_marks.encoding_by_pt = encoding_by_pt;
   return self;
 }
 
@@ -136,45 +151,51 @@ cs_stream_measure (CsStream *self)
   guint n = self->n_packets;
   /* unpacked for this pass only: all streams' records at 24 bytes would be most of a load */
   g_autofree CsRtpPacket *packets = cs_rtp_pack_unpack_new (self->packed, n);
+  const char *const *encoding_by_pt;
   const char *encoding;
+  const CsCodecInfo *info;
   guint32 gap_frames[CS_STREAM_MARK_FRAMES], order_frames[CS_STREAM_MARK_FRAMES];
   CsRtpStepTable steps;
   CsRtpMarks marks = { CS_STREAM_MARK_FRAMES, gap_frames, order_frames };
 
   marks.steps = &steps;
   cs_rtp_stats_compute_marks (packets, n, self->clocks, &self->stats, &marks);
-  g_free (self->marks);
-  self->marks = marks_keep (&marks);
+  /* the call's encodings are read before their slot takes the marks */
+  encoding_by_pt = (self->flags & CS_STREAM_MEASURED) ? NULL : self->call_or_marks.encoding_by_pt;
+  if (self->flags & CS_STREAM_MEASURED)
+    g_free (self->call_or_marks.marks);
+  self->call_or_marks.marks = marks_keep (&marks);
+  self->flags |= CS_STREAM_MEASURED;
   self->max_jitter_frame = marks.max_jitter_frame;
-  encoding
-      = self->encoding_by_pt != NULL ? self->encoding_by_pt[self->stats.payload_type & 0x7f] : NULL;
-  self->encoding_by_pt = NULL;
+  encoding = encoding_by_pt != NULL ? encoding_by_pt[self->stats.payload_type & 0x7f] : NULL;
+  info = cs_stream_get_codec_info (self);
   if (encoding != NULL)
-    self->codec_info = cs_codec_lookup_encoding (encoding, self->stats.clock_rate);
-  if (self->codec_info == NULL)
-    self->codec_info = cs_codec_lookup_static (self->stats.payload_type);
-  if (self->codec_info != NULL)
-    self->codec = self->codec_info->name;
-  else if (encoding != NULL)
-    self->codec = g_intern_string (encoding);
-  else
+    info = cs_codec_lookup_encoding (encoding, self->stats.clock_rate);
+  if (info == NULL)
+    info = cs_codec_lookup_static (self->stats.payload_type);
+  self->flags &= ~CS_STREAM_CODEC_IS_NAME;
+  self->codec.info = info;
+  if (info == NULL)
     {
       char name[16];
 
-      g_snprintf (name, sizeof name, "PT %u", self->stats.payload_type);
-      self->codec = g_intern_string (name); /* at most 256 of them */
+      if (encoding == NULL)
+        g_snprintf (name, sizeof name, "PT %u", self->stats.payload_type);
+      /* at most 256 "PT" names */
+      self->codec.name = g_intern_string (encoding != NULL ? encoding : name);
+      self->flags |= CS_STREAM_CODEC_IS_NAME;
     }
-  if (self->codec_info != NULL && self->codec_info->is_audio)
+  if (info != NULL && info->is_audio)
     {
       /* One payload type throughout (the usual case): it is the most frequent one. */
       guint8 media_pt = !marks.mixed_payload_types && n > 0
                             ? packets[0].payload_type & 0x7f
                             : cs_jitter_buffer_media_payload_type (packets, n);
-      guint clock_rate = cs_mos_clock_rate (self->clocks, self->codec_info, media_pt);
+      guint clock_rate = cs_mos_clock_rate (self->clocks, info, media_pt);
 
       cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
-                            stream_packetisation_ms (packets, n, &steps, clock_rate),
-                            self->codec_info, NULL, &self->mos);
+                            stream_packetisation_ms (packets, n, &steps, clock_rate), info, NULL,
+                            &self->mos);
     }
   self->packetisation_ms = stream_packetisation_ms (packets, n, &steps, self->stats.clock_rate);
 }
@@ -224,13 +245,15 @@ cs_stream_is_associated (CsStream *self)
 const char *
 cs_stream_get_codec (CsStream *self)
 {
-  return self->codec;
+  if (self->flags & CS_STREAM_CODEC_IS_NAME)
+    return self->codec.name;
+  return self->codec.info != NULL ? self->codec.info->name : NULL;
 }
 
 const CsCodecInfo *
 cs_stream_get_codec_info (CsStream *self)
 {
-  return self->codec_info;
+  return (self->flags & CS_STREAM_CODEC_IS_NAME) ? NULL : self->codec.info;
 }
 
 const CsRtpStats *
@@ -242,8 +265,10 @@ cs_stream_get_stats (CsStream *self)
 void
 cs_stream_get_marks (CsStream *self, CsRtpMarks *out)
 {
-  if (self->marks != NULL)
-    *out = *self->marks;
+  const CsRtpMarks *marks = (self->flags & CS_STREAM_MEASURED) ? self->call_or_marks.marks : NULL;
+
+  if (marks != NULL)
+    *out = *marks;
   else
     {
       memset (out, 0, sizeof *out);
@@ -273,17 +298,19 @@ cs_stream_get_clock_map (CsStream *self)
 const GArray *
 cs_stream_get_packets (CsStream *self)
 {
-  GArray *unpacked = g_atomic_pointer_get (&self->unpacked);
+  GQuark quark = cs_stream_unpacked_quark ();
+  GArray *unpacked = g_object_get_qdata (G_OBJECT (self), quark);
 
   if (unpacked != NULL)
     return unpacked;
   unpacked = g_array_sized_new (FALSE, FALSE, sizeof (CsRtpPacket), self->n_packets);
   g_array_set_size (unpacked, self->n_packets);
   cs_rtp_pack_unpack (self->packed, self->n_packets, (CsRtpPacket *) unpacked->data);
-  if (!g_atomic_pointer_compare_and_exchange (&self->unpacked, NULL, unpacked))
+  if (!g_object_replace_qdata (G_OBJECT (self), quark, NULL, unpacked,
+                               (GDestroyNotify) g_array_unref, NULL))
     {
       g_array_unref (unpacked); /* another thread published its copy first */
-      unpacked = g_atomic_pointer_get (&self->unpacked);
+      unpacked = g_object_get_qdata (G_OBJECT (self), quark);
     }
   return unpacked;
 }

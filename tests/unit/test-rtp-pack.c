@@ -1,5 +1,9 @@
 /* test-rtp-pack.c — packed RTP records round-trip exactly and stay small */
 #include "cs-rtp-pack.h"
+#include "cs-analysis.h"
+#include "cs-chunk.h"
+#include "cs-merge.h"
+#include "cs-stream-private.h"
 
 #include <string.h>
 
@@ -142,11 +146,127 @@ test_any_values_round_trip (void)
   g_rand_free (rand);
 }
 
+/* A stream keeps its records packed and hands them out exactly: counted, copied on
+ * request, or as one array made once and kept. */
+static void
+test_stream_records (void)
+{
+  enum
+  {
+    N = 500
+  };
+  GArray *records = g_array_new (FALSE, TRUE, sizeof (CsRtpPacket));
+  g_autofree CsRtpPacket *expected = g_new0 (CsRtpPacket, N);
+  g_autofree CsRtpPacket *copy = NULL;
+  CsEndpoint src = { 0 }, dst = { 0 };
+  CsRtpClockMap clocks;
+  CsStream *stream;
+  const GArray *view;
+  guint n = 0;
+
+  for (guint i = 0; i < N; i++)
+    {
+      expected[i].arrival_ns = 1000000000ll + i * 20000000ll + (i % 3) * 125000;
+      expected[i].frame = 1 + 3 * i;
+      expected[i].timestamp = 160 * i;
+      expected[i].seq = (guint16) (i == 250 ? 7 : i); /* one out of place */
+      expected[i].payload_len = 160;
+      expected[i].payload_type = 8;
+    }
+  g_array_append_vals (records, expected, N);
+  cs_rtp_clock_map_init_static (&clocks);
+  stream = cs_stream_new (1, &src, &dst, 0x1234, 0, records, &clocks, NULL);
+  cs_stream_measure (stream);
+  g_assert_cmpuint (cs_stream_get_n_packets (stream), ==, N);
+  g_assert_cmpuint (cs_stream_get_stats (stream)->packets, ==, N);
+  copy = cs_stream_dup_packet_records (stream, &n);
+  g_assert_cmpuint (n, ==, N);
+  g_assert_cmpmem (copy, N * sizeof (CsRtpPacket), expected, N * sizeof (CsRtpPacket));
+  view = cs_stream_get_packets (stream);
+  g_assert_cmpmem (view->data, view->len * sizeof (CsRtpPacket), expected,
+                   N * sizeof (CsRtpPacket));
+  g_assert_true (cs_stream_get_packets (stream) == view);
+  g_object_unref (stream);
+}
+
+/* Workers pack each chunk's runs; the merge joins a stream's pieces from successive chunks
+ * into one packed run, builds the stream from it and can then free the emptied runs. */
+static void
+test_chunks_join_in_merge (void)
+{
+  enum
+  {
+    N = 300,
+    PER_CHUNK = 70
+  };
+  g_autofree CsRtpPacket *expected = g_new0 (CsRtpPacket, N);
+  g_autofree CsRtpPacket *records = NULL;
+  g_autoptr (GPtrArray) streams = NULL;
+  CsCaptureStats stats = { 0 };
+  CsMerge *merge = cs_merge_new (NULL, &stats);
+  CsPacket pkt = { 0 };
+  guint8 payload[12 + 20] = { 0x80, 0x00 };
+  GPtrArray *runs;
+  guint n = 0;
+
+  pkt.src.addr.family = pkt.dst.addr.family = 4;
+  pkt.src.addr.bytes[0] = 10;
+  pkt.dst.addr.bytes[0] = 192;
+  pkt.src.port = 4000;
+  pkt.dst.port = 5000;
+  pkt.ip_proto = 17;
+  pkt.ip_version = 4;
+  pkt.payload = payload;
+  pkt.payload_len = sizeof payload;
+  payload[8] = 0xca; /* SSRC */
+  cs_merge_set_threads (merge, 1);
+  for (guint c = 0; c * PER_CHUNK < N; c++)
+    {
+      CsChunk *chunk = cs_chunk_new (c * PER_CHUNK, PER_CHUNK);
+
+      for (guint i = c * PER_CHUNK; i < MIN (N, (c + 1) * PER_CHUNK); i++)
+        {
+          guint16 seq = (guint16) (i == 100 ? 3 : 65500 + i); /* wraps; one out of place */
+          guint32 ts = 1000 + 160 * i;
+          gint64 arrival = 5000000000ll + i * 20000000ll + (i % 4) * 1000;
+
+          payload[1] = (guint8) (i % 50 == 0 ? 0x80 : 0x00); /* marker now and then */
+          payload[2] = (guint8) (seq >> 8);
+          payload[3] = (guint8) seq;
+          payload[4] = (guint8) (ts >> 24);
+          payload[5] = (guint8) (ts >> 16);
+          payload[6] = (guint8) (ts >> 8);
+          payload[7] = (guint8) ts;
+          cs_chunk_add_rtp (chunk, &pkt, 1 + 2 * i + i % 3, arrival);
+          expected[i].arrival_ns = arrival;
+          expected[i].frame = 1 + 2 * i + i % 3;
+          expected[i].timestamp = ts;
+          expected[i].seq = seq;
+          expected[i].payload_len = 20;
+          expected[i].flags = i % 50 == 0 ? CS_RTP_FLAG_MARKER : 0;
+        }
+      cs_merge_add_chunk (merge, chunk);
+      cs_chunk_free (chunk);
+    }
+  runs = cs_merge_get_rtp_runs (merge);
+  g_assert_cmpuint (runs->len, ==, 1);
+  streams = cs_merge_build_streams (merge);
+  g_assert_cmpuint (streams->len, ==, 1);
+  records = cs_stream_dup_packet_records (g_ptr_array_index (streams, 0), &n);
+  g_assert_cmpuint (n, ==, N);
+  g_assert_cmpmem (records, N * sizeof (CsRtpPacket), expected, N * sizeof (CsRtpPacket));
+  cs_merge_drop_rtp_runs (merge);
+  g_assert_cmpuint (cs_merge_get_rtp_runs (merge)->len, ==, 0);
+  cs_merge_free (merge);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rtp-pack/steady-stream-is-small", test_steady_stream_is_small);
   g_test_add_func ("/rtp-pack/any-values-round-trip", test_any_values_round_trip);
+  g_test_add_func ("/rtp-pack/stream-records", test_stream_records);
+  g_test_add_func ("/rtp-pack/chunks-join-in-merge", test_chunks_join_in_merge);
   return g_test_run ();
 }
