@@ -193,12 +193,151 @@ cs_report_json_dtmf (CsJsonWriter *w, CsCall *call)
   cs_json_end_array (w);
 }
 
+/* Keys of a call (depth 3 of the report) and of its transactions (depth 5), with their
+ * separators and indentation: the pretty report's calls are written as raw text. */
+#define CS_CALL_KEY(name) ",\n      \"" name "\": "
+#define CS_TRANSACTION_KEY(name) ",\n          \"" name "\": "
+#define CS_CALL_RAW_DEPTH 3
+
+static char *
+cs_report_json_raw_optional_ms (char *p, double value, int decimals)
+{
+  if (value < 0)
+    return CS_JSON_RAW_LITERAL (p, "null");
+  return cs_json_raw_double (p, value, decimals);
+}
+
+static char *
+cs_report_json_raw_status (char *p, guint status)
+{
+  return status == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_json_raw_uint (p, status);
+}
+
+static char *
+cs_report_json_raw_transactions (CsJsonWriter *w, char *p, CsCall *call)
+{
+  guint n = cs_call_get_n_transactions (call);
+
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("transactions"));
+  if (n == 0)
+    return CS_JSON_RAW_LITERAL (p, "[]");
+  *p++ = '[';
+  for (guint i = 0; i < n; i++)
+    {
+      const CsTransaction *t = cs_call_get_transaction (call, i);
+
+      p = cs_json_raw_ensure (w, p, 0);
+      if (i > 0)
+        *p++ = ',';
+      p = CS_JSON_RAW_LITERAL (p, "\n        {\n          \"method\": ");
+      p = cs_json_raw_string (w, p, t->method_name);
+      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("cseq"));
+      p = cs_json_raw_uint (p, t->cseq);
+      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("request_frame"));
+      p = cs_json_raw_uint (p, t->request_frame);
+      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("transmissions"));
+      p = cs_json_raw_uint (p, t->transmissions);
+      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("final_status"));
+      p = cs_report_json_raw_status (p, t->final_status);
+      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("first_response_ms"));
+      p = cs_report_json_raw_optional_ms (p, cs_transaction_first_response_ms (t), 3);
+      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("final_response_ms"));
+      p = cs_report_json_raw_optional_ms (p, cs_transaction_final_response_ms (t), 3);
+      p = CS_JSON_RAW_LITERAL (p, "\n        }");
+    }
+  return CS_JSON_RAW_LITERAL (p, "\n      ]");
+}
+
+/* The call's fields as cs_report_json_call writes them, as raw text: after its '{' at
+ * depth CS_CALL_RAW_DEPTH of a pretty writer. */
+static void
+cs_report_json_call_raw (CsJsonWriter *w, CsCall *call)
+{
+  const GArray *streams = cs_call_get_stream_ids (call);
+  const GArray *digits = cs_call_get_dtmf (call);
+  char time[CS_TIME_ISO_BUF_SIZE];
+  char *p = cs_json_raw_begin (w);
+
+  cs_time_format_iso_into (cs_call_get_start_ns (call), time);
+
+  p = CS_JSON_RAW_LITERAL (p, "\n      \"id\": ");
+  p = cs_json_raw_uint (p, cs_call_get_number (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call_id"));
+  p = cs_json_raw_string (w, p, cs_call_get_call_id (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("method"));
+  p = cs_json_raw_string (w, p, cs_call_get_method_name (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("from"));
+  p = cs_json_raw_string (w, p, cs_call_get_from (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("to"));
+  p = cs_json_raw_string (w, p, cs_call_get_to (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("state"));
+  p = cs_json_raw_string (w, p, cs_call_state_to_string (cs_call_get_state (call)));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("final_status"));
+  p = cs_report_json_raw_status (p, cs_call_get_final_status (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("final_reason"));
+  p = cs_json_raw_string (w, p, cs_call_get_final_reason (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("start"));
+  p = cs_json_raw_string (w, p, time);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("pdd_ms"));
+  p = cs_report_json_raw_optional_ms (p, cs_call_get_pdd_ms (call), 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("setup_ms"));
+  p = cs_report_json_raw_optional_ms (p, cs_call_get_setup_ms (call), 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("ring_ms"));
+  p = cs_report_json_raw_optional_ms (p, cs_call_get_ring_ms (call), 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("duration_s"));
+  p = cs_report_json_raw_optional_ms (p, cs_call_get_duration_s (call), 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("messages"));
+  p = cs_json_raw_uint (p, cs_call_get_n_messages (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("retransmissions"));
+  p = cs_json_raw_uint (p, cs_call_get_retransmissions (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("first_frame"));
+  p = cs_json_raw_uint (p, cs_call_get_first_frame (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("user_agent"));
+  p = cs_json_raw_string (w, p, cs_call_get_user_agent (call));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("streams"));
+  if (streams->len == 0)
+    p = CS_JSON_RAW_LITERAL (p, "[]");
+  else
+    {
+      *p++ = '[';
+      for (guint i = 0; i < streams->len; i++)
+        {
+          p = cs_json_raw_ensure (w, p, 0);
+          if (i > 0)
+            *p++ = ',';
+          p = CS_JSON_RAW_LITERAL (p, "\n        ");
+          p = cs_json_raw_uint (p, g_array_index (streams, guint, i));
+        }
+      p = CS_JSON_RAW_LITERAL (p, "\n      ]");
+    }
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mos"));
+  p = cs_report_json_raw_optional_ms (p, cs_call_get_mos (call), 2);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("findings"));
+  p = cs_json_raw_uint (p, cs_call_get_n_findings (call));
+  p = cs_report_json_raw_transactions (w, p, call);
+  if (digits == NULL || digits->len == 0)
+    {
+      p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("dtmf"));
+      p = CS_JSON_RAW_LITERAL (p, "[]");
+      cs_json_raw_end (w, p);
+      return;
+    }
+  cs_json_raw_end (w, p);
+  cs_report_json_dtmf (w, call);
+}
+
 static void
 cs_report_json_call (CsJsonWriter *w, CsCall *call)
 {
   const GArray *streams = cs_call_get_stream_ids (call);
 
   cs_json_begin_object (w);
+  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_CALL_RAW_DEPTH)
+    {
+      cs_report_json_call_raw (w, call);
+      cs_json_end_object (w);
+      return;
+    }
   CS_JSON_KEY_UINT (w, "id", cs_call_get_number (call));
   CS_JSON_KEY_STRING (w, "call_id", cs_call_get_call_id (call));
   CS_JSON_KEY_STRING (w, "method", cs_call_get_method_name (call));

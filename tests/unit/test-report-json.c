@@ -1,0 +1,148 @@
+/* The JSON report's calls: the raw text of the usual depth is the same as the writer's
+ * generic calls produce one level deeper (indented two more), escapes and all. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs-analysis-private.h"
+#include "cs-call-dtmf.h"
+#include "cs-call-private.h"
+#include "cs-json-writer.h"
+#include "cs-report-json.h"
+#include "cs-sip-message.h"
+
+static CsSipMessage *
+message (const char *text, guint32 frame, gint64 ts_ns)
+{
+  CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
+
+  g_assert_nonnull (msg);
+  msg->frame = msg->first_frame = frame;
+  msg->ts_ns = ts_ns;
+  return msg;
+}
+
+static CsCall *
+make_call (guint number, const char *call_id, const char *from_user, const char *agent,
+           gboolean with_dtmf)
+{
+  g_autofree char *invite = g_strdup_printf (
+      "INVITE sip:bob@example.com SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-%u\r\n"
+      "From: <sip:%s@example.com>;tag=a%u\r\nTo: <sip:bob@example.com>\r\n"
+      "Call-ID: %s\r\nCSeq: 1 INVITE\r\nUser-Agent: %s\r\nContent-Length: 0\r\n\r\n",
+      number, from_user, number, call_id, agent);
+  g_autofree char *busy = g_strdup_printf (
+      "SIP/2.0 486 Busy \"Here\"\r\nVia: SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-%u\r\n"
+      "From: <sip:%s@example.com>;tag=a%u\r\nTo: <sip:bob@example.com>;tag=b\r\n"
+      "Call-ID: %s\r\nCSeq: 1 INVITE\r\nContent-Length: 0\r\n\r\n",
+      number, from_user, number, call_id);
+  g_autofree char *info = g_strdup_printf (
+      "INFO sip:bob@example.com SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-i%u\r\n"
+      "From: <sip:%s@example.com>;tag=a%u\r\nTo: <sip:bob@example.com>;tag=b\r\n"
+      "Call-ID: %s\r\nCSeq: 2 INFO\r\nContent-Type: application/dtmf\r\n"
+      "Content-Length: 1\r\n\r\n5",
+      number, from_user, number, call_id);
+  CsSipMessage *first = message (invite, 10 * number, 1000000000LL * number);
+  CsCall *call = cs_call_new (number, first);
+
+  cs_call_add_message (call, first);
+  cs_sip_message_unref (first);
+  first = message (busy, 10 * number + 1, 1000000000LL * number + 2500000);
+  cs_call_add_message (call, first);
+  cs_sip_message_unref (first);
+  if (with_dtmf)
+    {
+      first = message (info, 10 * number + 2, 1000000000LL * number + 7000000);
+      cs_call_add_message (call, first);
+      cs_sip_message_unref (first);
+    }
+  cs_call_finish (call, 1000000000LL * (number + 5));
+  return call;
+}
+
+/* The report's calls list, `extra` arrays deep. */
+static char *
+write_calls (CsAnalysis *analysis, guint extra)
+{
+  char *data = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream (&data, &size);
+  CsJsonWriter *w = cs_json_writer_new (out, TRUE);
+
+  for (guint i = 0; i < extra; i++)
+    cs_json_begin_array (w);
+  cs_json_begin_object (w);
+  cs_report_json_calls (w, analysis);
+  cs_json_end_object (w);
+  for (guint i = 0; i < extra; i++)
+    cs_json_end_array (w);
+  g_assert_true (cs_json_writer_free (w));
+  fclose (out);
+  return data;
+}
+
+/* The lines from the one starting with `"calls"` to the calls' closing bracket, with
+ * `strip` leading spaces fewer each. */
+static char *
+calls_lines (const char *text, guint strip)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  GString *out = g_string_new (NULL);
+  gboolean inside = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (!inside && strstr (line, "\"calls\": [") == NULL)
+        continue;
+      inside = TRUE;
+      g_assert_true (strspn (line, " ") >= strip);
+      g_string_append (out, line + strip);
+      g_string_append_c (out, '\n');
+      if (strcmp (line + strip, "  ]") == 0 || strcmp (line + strip, "  \"calls\": []") == 0)
+        break;
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_raw_calls (void)
+{
+  g_autofree char *long_agent = g_strnfill (70000, 'u');
+  CsAnalysis *analysis = cs_analysis_new (cs_capture_set_new ());
+  g_autoptr (GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *raw = NULL, *generic = NULL, *raw_calls = NULL, *generic_calls = NULL;
+
+  g_ptr_array_add (calls, make_call (1, "plain@example.com", "alice", "agent/1.0", TRUE));
+  g_ptr_array_add (calls, make_call (2, "quote\"back\\slash@x", "b\tob", "agent", FALSE));
+  g_ptr_array_add (calls, make_call (3, "bad-\xff-utf8@x", "carol", long_agent, TRUE));
+  cs_call_add_stream_id (g_ptr_array_index (calls, 0), 7);
+  cs_call_add_stream_id (g_ptr_array_index (calls, 0), 12);
+  cs_call_dtmf_attach_all (calls, NULL, NULL);
+  cs_analysis_take_calls (analysis, calls);
+  cs_analysis_publish (analysis);
+
+  raw = write_calls (analysis, 0);     /* calls at the raw writer's depth */
+  generic = write_calls (analysis, 1); /* one deeper: the generic calls */
+  raw_calls = calls_lines (raw, 0);
+  generic_calls = calls_lines (generic, 2);
+  g_assert_cmpstr (raw_calls, ==, generic_calls);
+  /* the cases meant to be covered are there */
+  g_assert_nonnull (strstr (raw, "\"quote\\\"back\\\\slash@x\""));
+  g_assert_nonnull (strstr (raw, "\"b\\tob\""));
+  g_assert_nonnull (strstr (raw, "\"digit\": \"5\""));
+  g_assert_nonnull (strstr (raw, "\"final_status\": 486"));
+  /* longer than the writer's buffer (the parser keeps 64 KiB of it) */
+  g_assert_nonnull (strstr (raw, long_agent + 70000 - 65000));
+  g_assert_nonnull (strstr (raw, "\"streams\": [\n        7,\n        12\n      ]"));
+  g_object_unref (analysis);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/report-json/raw-calls", test_raw_calls);
+  return g_test_run ();
+}
