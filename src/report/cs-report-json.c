@@ -564,12 +564,57 @@ cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis)
   cs_json_end_array (w);
 }
 
+/* The finding's fields as cs_report_json_finding writes them, as raw text (after its '{'
+ * at depth CS_CALL_RAW_DEPTH of a pretty writer, like a call's). */
+static void
+cs_report_json_finding_raw (CsJsonWriter *w, CsFinding *finding)
+{
+  const GArray *frames = cs_finding_get_frames (finding);
+  guint call = cs_finding_get_call_number (finding);
+  guint stream = cs_finding_get_stream_id (finding);
+  char *p = cs_json_raw_begin (w);
+
+  p = CS_JSON_RAW_LITERAL (p, "\n      \"kind\": ");
+  p = cs_json_raw_string (w, p, cs_finding_kind_to_string (cs_finding_get_kind (finding)));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("severity"));
+  p = cs_json_raw_string (w, p, cs_severity_to_string (cs_finding_get_severity (finding)));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call"));
+  p = call == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_json_raw_uint (p, call);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("stream"));
+  p = stream == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_json_raw_uint (p, stream);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("frames"));
+  if (frames->len == 0)
+    p = CS_JSON_RAW_LITERAL (p, "[]");
+  else
+    {
+      *p++ = '[';
+      for (guint i = 0; i < frames->len; i++)
+        {
+          p = cs_json_raw_ensure (w, p, 0);
+          if (i > 0)
+            *p++ = ',';
+          p = CS_JSON_RAW_LITERAL (p, "\n        ");
+          p = cs_json_raw_uint (p, g_array_index (frames, guint32, i));
+        }
+      p = CS_JSON_RAW_LITERAL (p, "\n      ]");
+    }
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("text"));
+  p = cs_json_raw_string (w, p, cs_finding_get_text (finding));
+  cs_json_raw_end (w, p);
+}
+
 static void
 cs_report_json_finding (CsJsonWriter *w, CsFinding *finding)
 {
   const GArray *frames = cs_finding_get_frames (finding);
 
   cs_json_begin_object (w);
+  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_CALL_RAW_DEPTH)
+    {
+      cs_report_json_finding_raw (w, finding);
+      cs_json_end_object (w);
+      return;
+    }
   CS_JSON_KEY_STRING (w, "kind", cs_finding_kind_to_string (cs_finding_get_kind (finding)));
   CS_JSON_KEY_STRING (w, "severity", cs_severity_to_string (cs_finding_get_severity (finding)));
   CS_JSON_KEY (w, "call");

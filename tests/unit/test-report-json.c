@@ -7,6 +7,7 @@
 #include "cs-analysis-private.h"
 #include "cs-call-dtmf.h"
 #include "cs-call-private.h"
+#include "cs-finding.h"
 #include "cs-json-writer.h"
 #include "cs-report-json.h"
 #include "cs-sip-message.h"
@@ -73,6 +74,7 @@ write_calls (CsAnalysis *analysis, guint extra)
     cs_json_begin_array (w);
   cs_json_begin_object (w);
   cs_report_json_calls (w, analysis);
+  cs_report_json_findings (w, analysis);
   cs_json_end_object (w);
   for (guint i = 0; i < extra; i++)
     cs_json_end_array (w);
@@ -81,26 +83,28 @@ write_calls (CsAnalysis *analysis, guint extra)
   return data;
 }
 
-/* The lines from the one starting with `"calls"` to the calls' closing bracket, with
+/* The lines from the one starting with `"<list>"` to the list's closing bracket, with
  * `strip` leading spaces fewer each. */
 static char *
-calls_lines (const char *text, guint strip)
+list_lines (const char *text, const char *list, guint strip)
 {
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   GString *out = g_string_new (NULL);
   gboolean inside = FALSE;
+  g_autofree char *start = g_strdup_printf ("\"%s\": [", list);
+  g_autofree char *empty = g_strdup_printf ("  \"%s\": []", list);
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
       const char *line = lines[i];
 
-      if (!inside && strstr (line, "\"calls\": [") == NULL)
+      if (!inside && strstr (line, start) == NULL)
         continue;
       inside = TRUE;
       g_assert_true (strspn (line, " ") >= strip);
       g_string_append (out, line + strip);
       g_string_append_c (out, '\n');
-      if (strcmp (line + strip, "  ]") == 0 || strcmp (line + strip, "  \"calls\": []") == 0)
+      if (strcmp (line + strip, "  ]") == 0 || strcmp (line + strip, empty) == 0)
         break;
     }
   return g_string_free (out, FALSE);
@@ -112,7 +116,11 @@ test_raw_calls (void)
   g_autofree char *long_agent = g_strnfill (70000, 'u');
   CsAnalysis *analysis = cs_analysis_new (cs_capture_set_new ());
   g_autoptr (GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) findings = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autofree char *raw = NULL, *generic = NULL, *raw_calls = NULL, *generic_calls = NULL;
+  g_autofree char *raw_findings = NULL, *generic_findings = NULL;
+  static const guint32 some_frames[] = { 3, 17, 4000000000u };
 
   g_ptr_array_add (calls, make_call (1, "plain@example.com", "alice", "agent/1.0", TRUE));
   g_ptr_array_add (calls, make_call (2, "quote\"back\\slash@x", "b\tob", "agent", FALSE));
@@ -121,13 +129,28 @@ test_raw_calls (void)
   cs_call_add_stream_id (g_ptr_array_index (calls, 0), 12);
   cs_call_dtmf_attach_all (calls, NULL, NULL);
   cs_analysis_take_calls (analysis, calls);
+  g_array_append_vals (frames, some_frames, G_N_ELEMENTS (some_frames));
+  g_ptr_array_add (findings, cs_finding_new (CS_FINDING_FAILED_CALL, CS_SEVERITY_INFO, 1, 0, frames,
+                                             "rejected: 486 Busy \"Here\"\n"));
+  g_ptr_array_add (findings, cs_finding_new (CS_FINDING_LOSS_BURST, CS_SEVERITY_WARNING, 0, 9, NULL,
+                                             "plain text"));
+  g_ptr_array_add (
+      findings, cs_finding_new (CS_FINDING_DAMAGED_CAPTURE, CS_SEVERITY_ERROR, 0, 0, NULL, NULL));
+  cs_analysis_take_findings (analysis, findings);
   cs_analysis_publish (analysis);
 
   raw = write_calls (analysis, 0);     /* calls at the raw writer's depth */
   generic = write_calls (analysis, 1); /* one deeper: the generic calls */
-  raw_calls = calls_lines (raw, 0);
-  generic_calls = calls_lines (generic, 2);
+  raw_calls = list_lines (raw, "calls", 0);
+  generic_calls = list_lines (generic, "calls", 2);
   g_assert_cmpstr (raw_calls, ==, generic_calls);
+  raw_findings = list_lines (raw, "findings", 0);
+  generic_findings = list_lines (generic, "findings", 2);
+  g_assert_cmpstr (raw_findings, ==, generic_findings);
+  g_assert_nonnull (strstr (raw_findings, "\"rejected: 486 Busy \\\"Here\\\"\\n\""));
+  g_assert_nonnull (strstr (raw_findings, "\"frames\": [\n        3,\n        17,\n"));
+  g_assert_nonnull (strstr (raw_findings, "\"stream\": 9"));
+  g_assert_nonnull (strstr (raw_findings, "\"text\": null"));
   /* the cases meant to be covered are there */
   g_assert_nonnull (strstr (raw, "\"quote\\\"back\\\\slash@x\""));
   g_assert_nonnull (strstr (raw, "\"b\\tob\""));
