@@ -411,18 +411,14 @@ cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis)
 
 /* IPv4 "a.b.c.d:port" as inet_ntop and "%u" write it, without their cost (two
  * per stream); IPv6 and unset addresses through cs_endpoint_to_string. */
-static void
-cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep)
+static const char *
+cs_report_json_endpoint_text (const CsEndpoint *ep, char buf[CS_ENDPOINT_STRLEN])
 {
-  char buf[CS_ENDPOINT_STRLEN];
-  char *end = buf + sizeof buf - 1;
+  char *end = buf + CS_ENDPOINT_STRLEN - 1;
   char *p = end;
 
   if (ep->addr.family != 4)
-    {
-      cs_json_string (w, cs_endpoint_to_string (ep, buf));
-      return;
-    }
+    return cs_endpoint_to_string (ep, buf);
   *end = '\0';
   p = cs_decimal_digits_before (p, ep->port, 1);
   *--p = ':';
@@ -432,7 +428,15 @@ cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep)
       if (i > 0)
         *--p = '.';
     }
-  cs_json_string (w, p);
+  return p;
+}
+
+static void
+cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep)
+{
+  char buf[CS_ENDPOINT_STRLEN];
+
+  cs_json_string (w, cs_report_json_endpoint_text (ep, buf));
 }
 
 static void
@@ -494,6 +498,95 @@ cs_report_json_hex32 (char out[11], guint32 value)
   out[10] = '\0';
 }
 
+/* The stream's fields as cs_report_json_stream writes them, as raw text (after its '{'
+ * at depth CS_CALL_RAW_DEPTH of a pretty writer, like a call's); RTCP the generic way. */
+static void
+cs_report_json_stream_raw (CsJsonWriter *w, CsStream *stream, const char *ssrc)
+{
+  const CsRtpStats *st = cs_stream_get_stats (stream);
+  const CsMos *mos = cs_stream_get_mos (stream);
+  const CsStreamRtcp *rtcp = cs_stream_get_rtcp (stream);
+  gboolean associated = cs_stream_is_associated (stream);
+  char text[MAX (CS_ENDPOINT_STRLEN, CS_TIME_ISO_BUF_SIZE)];
+  char *p = cs_json_raw_begin (w);
+
+  p = CS_JSON_RAW_LITERAL (p, "\n      \"id\": ");
+  p = cs_json_raw_uint (p, cs_stream_get_id (stream));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call"));
+  p = associated ? cs_json_raw_uint (p, cs_stream_get_call_number (stream))
+                 : CS_JSON_RAW_LITERAL (p, "null");
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("ssrc"));
+  p = cs_json_raw_string (w, p, ssrc);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("src"));
+  p = cs_json_raw_string (w, p, cs_report_json_endpoint_text (cs_stream_get_src (stream), text));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("dst"));
+  p = cs_json_raw_string (w, p, cs_report_json_endpoint_text (cs_stream_get_dst (stream), text));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("payload_type"));
+  p = cs_json_raw_uint (p, st->payload_type);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("codec"));
+  p = cs_json_raw_string (w, p, cs_stream_get_codec (stream));
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("clock_rate"));
+  p = cs_json_raw_uint (p, st->clock_rate);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("associated"));
+  p = associated ? CS_JSON_RAW_LITERAL (p, "true") : CS_JSON_RAW_LITERAL (p, "false");
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("packets"));
+  p = cs_json_raw_uint (p, st->packets);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("expected"));
+  p = cs_json_raw_uint (p, st->expected);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("lost"));
+  if (st->lost < 0)
+    *p++ = '-';
+  /* the magnitude of G_MININT64 does not fit a gint64: negate in unsigned */
+  p = cs_json_raw_uint (p, st->lost < 0 ? 0 - (guint64) st->lost : (guint64) st->lost);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("duplicates"));
+  p = cs_json_raw_uint (p, st->duplicates);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("out_of_order"));
+  p = cs_json_raw_uint (p, st->out_of_order);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("sequence_errors"));
+  p = cs_json_raw_uint (p, st->sequence_errors);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("min_delta_ms"));
+  p = cs_json_raw_double (p, st->min_delta_ms, 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_delta_ms"));
+  p = cs_json_raw_double (p, st->mean_delta_ms, 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_delta_ms"));
+  p = cs_json_raw_double (p, st->max_delta_ms, 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_delta_frame"));
+  p = cs_json_raw_uint (p, st->max_delta_frame);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("min_jitter_ms"));
+  p = cs_json_raw_double (p, st->min_jitter_ms, 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_jitter_ms"));
+  p = cs_json_raw_double (p, st->mean_jitter_ms, 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_jitter_ms"));
+  p = cs_json_raw_double (p, st->max_jitter_ms, 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_skew_ms"));
+  p = cs_json_raw_double (p, st->max_skew_ms, 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_bitrate_kbps"));
+  p = cs_json_raw_double (p, st->mean_bitrate_kbps, 3);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("r_factor"));
+  p = cs_report_json_raw_optional_ms (p, mos->r, 2);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mos"));
+  p = cs_report_json_raw_optional_ms (p, mos->mos, 2);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("first_frame"));
+  p = cs_json_raw_uint (p, st->first_frame);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("last_frame"));
+  p = cs_json_raw_uint (p, st->last_frame);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("start"));
+  cs_time_format_iso_into (st->first_ns, text);
+  p = cs_json_raw_string (w, p, text);
+  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("end"));
+  cs_time_format_iso_into (st->last_ns, text);
+  p = cs_json_raw_string (w, p, text);
+  if (rtcp == NULL)
+    {
+      p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("rtcp"));
+      p = CS_JSON_RAW_LITERAL (p, "null");
+      cs_json_raw_end (w, p);
+      return;
+    }
+  cs_json_raw_end (w, p);
+  cs_report_json_rtcp (w, rtcp);
+}
+
 static void
 cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
 {
@@ -503,6 +596,12 @@ cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
 
   cs_report_json_hex32 (ssrc, cs_stream_get_ssrc (stream));
   cs_json_begin_object (w);
+  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_CALL_RAW_DEPTH)
+    {
+      cs_report_json_stream_raw (w, stream, ssrc);
+      cs_json_end_object (w);
+      return;
+    }
   CS_JSON_KEY_UINT (w, "id", cs_stream_get_id (stream));
   CS_JSON_KEY (w, "call");
   if (cs_stream_is_associated (stream))

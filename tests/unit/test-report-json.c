@@ -11,6 +11,7 @@
 #include "cs-json-writer.h"
 #include "cs-report-json.h"
 #include "cs-sip-message.h"
+#include "cs-stream-private.h"
 
 static CsSipMessage *
 message (const char *text, guint32 frame, gint64 ts_ns)
@@ -61,6 +62,37 @@ make_call (guint number, const char *call_id, const char *from_user, const char 
   return call;
 }
 
+static CsStream *
+make_stream (guint id, const char *src, const char *dst, guint call, guint n, guint lose_every)
+{
+  GArray *packets = g_array_new (FALSE, TRUE, sizeof (CsRtpPacket));
+  CsRtpClockMap clocks;
+  CsEndpoint s = { 0 }, d = { 0 };
+  CsStream *stream;
+
+  cs_rtp_clock_map_init_static (&clocks);
+  for (guint i = 0; i < n; i++)
+    {
+      CsRtpPacket p = { 0 };
+
+      if (lose_every > 0 && i % lose_every == lose_every - 1)
+        continue;
+      p.arrival_ns = 1709287202000000000LL + (i * 20 + (i % 3)) * 1000000LL;
+      p.frame = 100 + i;
+      p.timestamp = 160 * i;
+      p.seq = (guint16) (1000 + i);
+      p.payload_len = 160;
+      g_array_append_val (packets, p);
+    }
+  g_assert_true (cs_addr_parse (&s.addr, src));
+  g_assert_true (cs_addr_parse (&d.addr, dst));
+  s.port = 4000;
+  d.port = 65535;
+  stream = cs_stream_new (id, &s, &d, 0xdeadbeef + id, call, packets, &clocks, NULL);
+  cs_stream_measure (stream);
+  return stream;
+}
+
 /* The report's calls list, `extra` arrays deep. */
 static char *
 write_calls (CsAnalysis *analysis, guint extra)
@@ -74,6 +106,7 @@ write_calls (CsAnalysis *analysis, guint extra)
     cs_json_begin_array (w);
   cs_json_begin_object (w);
   cs_report_json_calls (w, analysis);
+  cs_report_json_streams (w, analysis);
   cs_report_json_findings (w, analysis);
   cs_json_end_object (w);
   for (guint i = 0; i < extra; i++)
@@ -117,9 +150,11 @@ test_raw_calls (void)
   CsAnalysis *analysis = cs_analysis_new (cs_capture_set_new ());
   g_autoptr (GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GPtrArray) findings = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) streams = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autofree char *raw = NULL, *generic = NULL, *raw_calls = NULL, *generic_calls = NULL;
   g_autofree char *raw_findings = NULL, *generic_findings = NULL;
+  g_autofree char *raw_streams = NULL, *generic_streams = NULL;
   static const guint32 some_frames[] = { 3, 17, 4000000000u };
 
   g_ptr_array_add (calls, make_call (1, "plain@example.com", "alice", "agent/1.0", TRUE));
@@ -129,6 +164,9 @@ test_raw_calls (void)
   cs_call_add_stream_id (g_ptr_array_index (calls, 0), 12);
   cs_call_dtmf_attach_all (calls, NULL, NULL);
   cs_analysis_take_calls (analysis, calls);
+  g_ptr_array_add (streams, make_stream (7, "10.0.0.1", "192.168.200.254", 1, 200, 7));
+  g_ptr_array_add (streams, make_stream (12, "2001:db8::1", "2001:db8::2", 0, 3, 0));
+  cs_analysis_take_streams (analysis, streams);
   g_array_append_vals (frames, some_frames, G_N_ELEMENTS (some_frames));
   g_ptr_array_add (findings, cs_finding_new (CS_FINDING_FAILED_CALL, CS_SEVERITY_INFO, 1, 0, frames,
                                              "rejected: 486 Busy \"Here\"\n"));
@@ -144,6 +182,15 @@ test_raw_calls (void)
   raw_calls = list_lines (raw, "calls", 0);
   generic_calls = list_lines (generic, "calls", 2);
   g_assert_cmpstr (raw_calls, ==, generic_calls);
+  raw_streams = list_lines (raw, "streams", 0);
+  generic_streams = list_lines (generic, "streams", 2);
+  g_assert_cmpstr (raw_streams, ==, generic_streams);
+  g_assert_nonnull (strstr (raw_streams, "\"src\": \"10.0.0.1:4000\""));
+  g_assert_nonnull (strstr (raw_streams, "\"dst\": \"192.168.200.254:65535\""));
+  g_assert_nonnull (strstr (raw_streams, "\"call\": null"));
+  g_assert_nonnull (strstr (raw_streams, "2001:db8::2"));
+  g_assert_nonnull (strstr (raw_streams, "\"lost\": 28,"));
+  g_assert_nonnull (strstr (raw_streams, "\"mean_delta_ms\": 23.281,"));
   raw_findings = list_lines (raw, "findings", 0);
   generic_findings = list_lines (generic, "findings", 2);
   g_assert_cmpstr (raw_findings, ==, generic_findings);
@@ -158,7 +205,7 @@ test_raw_calls (void)
   g_assert_nonnull (strstr (raw, "\"final_status\": 486"));
   /* longer than the writer's buffer (the parser keeps 64 KiB of it) */
   g_assert_nonnull (strstr (raw, long_agent + 70000 - 65000));
-  g_assert_nonnull (strstr (raw, "\"streams\": [\n        7,\n        12\n      ]"));
+  g_assert_nonnull (strstr (raw, "\"streams\": [\n        7,\n        12,\n        7\n      ]"));
   g_object_unref (analysis);
 }
 
