@@ -312,12 +312,25 @@ cs_json_copy_plain (char *dst, const char *s, gsize len)
 
   if (len < 8)
     {
-      for (; i < len; i++)
+      guint32 head, tail;
+
+      if (len < 4)
         {
-          if (cs_json_byte_is_special ((guchar) s[i]))
-            return FALSE;
-          dst[i] = s[i];
+          for (; i < len; i++)
+            {
+              if (cs_json_byte_is_special ((guchar) s[i]))
+                return FALSE;
+              dst[i] = s[i];
+            }
+          return TRUE;
         }
+      /* 4 to 7 bytes: two overlapping 4-byte words checked as one */
+      memcpy (&head, s, 4);
+      memcpy (&tail, s + len - 4, 4);
+      if (cs_json_word_is_special (head | (guint64) tail << 32))
+        return FALSE;
+      memcpy (dst, &head, 4);
+      memcpy (dst + len - 4, &tail, 4);
       return TRUE;
     }
   for (; i + 8 <= len; i += 8)
