@@ -122,6 +122,9 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray **out)
 static void
 cs_collect_info_dtmf (CsCall *call, GArray **out)
 {
+  /* counted as they were stored: most calls need not be walked at all */
+  if (call->info_requests_stored == 0)
+    return;
   for (guint i = 0; i < cs_call_get_n_messages (call); i++)
     {
       const CsSipMessage *msg = cs_call_get_message (call, i);
