@@ -533,7 +533,7 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       findings
           = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
                                     cs_merge_get_orphans (p->merge), &thresholds, p->n_workers);
-      cs_analysis_take_findings (analysis, findings);
+      cs_analysis_adopt_findings (analysis, findings);
       cs_loader_profile ("findings");
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));
     }

@@ -209,10 +209,39 @@ test_raw_calls (void)
   g_object_unref (analysis);
 }
 
+/* Adopted findings move in with their references: the array is left empty, the calls
+ * count them, and the list has them. */
+static void
+test_adopt_findings (void)
+{
+  CsAnalysis *analysis = cs_analysis_new (cs_capture_set_new ());
+  g_autoptr (GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) findings = g_ptr_array_new_with_free_func (g_object_unref);
+  CsFinding *finding;
+  GListModel *list;
+
+  g_ptr_array_add (calls, make_call (1, "one@x", "alice", "agent", FALSE));
+  cs_analysis_take_calls (analysis, calls);
+  finding = cs_finding_new (CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, 1, 0, NULL, "none");
+  g_ptr_array_add (findings, finding);
+  g_ptr_array_add (findings,
+                   cs_finding_new (CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, 1, 0, NULL, "again"));
+  cs_analysis_adopt_findings (analysis, findings);
+  g_assert_cmpuint (findings->len, ==, 0);
+  g_assert_cmpuint (cs_call_get_n_findings (g_ptr_array_index (calls, 0)), ==, 2);
+  cs_analysis_publish (analysis);
+  list = cs_analysis_get_findings (analysis);
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 2);
+  g_assert_true (g_list_model_get_object (list, 0) == (GObject *) finding);
+  g_object_unref (finding); /* the reference get_object gave */
+  g_object_unref (analysis);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report-json/raw-calls", test_raw_calls);
+  g_test_add_func ("/report-json/adopt-findings", test_adopt_findings);
   return g_test_run ();
 }
