@@ -10,6 +10,8 @@ CsCaptureStats *cs_analysis_get_stats_mutable (CsAnalysis *self);
 void cs_analysis_set_damage (CsAnalysis *self, const GError *damage);
 /* Calls found by the merge, kept until published to the model. */
 void cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls);
+/* The same, moving the array's references in (calls is left empty). */
+void cs_analysis_adopt_calls (CsAnalysis *self, GPtrArray *calls);
 /* Streams (CsStream*) found by the merge; bound to their calls. */
 void cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams);
 /* Findings (CsFinding*); counted on their calls. */

@@ -249,6 +249,14 @@ cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls)
   g_mutex_unlock (&self->calls_lock);
 }
 
+void
+cs_analysis_adopt_calls (CsAnalysis *self, GPtrArray *calls)
+{
+  g_mutex_lock (&self->calls_lock);
+  g_ptr_array_extend_and_steal (self->calls, g_ptr_array_ref (calls));
+  g_mutex_unlock (&self->calls_lock);
+}
+
 /* Items of `all` not yet in `list`, appended outside the lock. */
 static void
 cs_analysis_publish_store (CsAnalysis *self, CsObjectList *list, GPtrArray *all)

@@ -209,7 +209,7 @@ test_raw_calls (void)
   g_object_unref (analysis);
 }
 
-/* Adopted findings move in with their references: the array is left empty, the calls
+/* Adopted calls and findings move in with their references: the array is left empty, the calls
  * count them, and the list has them. */
 static void
 test_adopt_findings (void)
@@ -220,20 +220,26 @@ test_adopt_findings (void)
   CsFinding *finding;
   GListModel *list;
 
-  g_ptr_array_add (calls, make_call (1, "one@x", "alice", "agent", FALSE));
-  cs_analysis_take_calls (analysis, calls);
+  CsCall *call = make_call (1, "one@x", "alice", "agent", FALSE);
+
+  g_ptr_array_add (calls, call);
+  cs_analysis_adopt_calls (analysis, calls);
+  g_assert_cmpuint (calls->len, ==, 0);
   finding = cs_finding_new (CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, 1, 0, NULL, "none");
   g_ptr_array_add (findings, finding);
   g_ptr_array_add (findings,
                    cs_finding_new (CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, 1, 0, NULL, "again"));
   cs_analysis_adopt_findings (analysis, findings);
   g_assert_cmpuint (findings->len, ==, 0);
-  g_assert_cmpuint (cs_call_get_n_findings (g_ptr_array_index (calls, 0)), ==, 2);
+  g_assert_cmpuint (cs_call_get_n_findings (call), ==, 2);
   cs_analysis_publish (analysis);
   list = cs_analysis_get_findings (analysis);
   g_assert_cmpuint (g_list_model_get_n_items (list), ==, 2);
   g_assert_true (g_list_model_get_object (list, 0) == (GObject *) finding);
   g_object_unref (finding); /* the reference get_object gave */
+  g_assert_cmpuint (g_list_model_get_n_items (cs_analysis_get_calls (analysis)), ==, 1);
+  g_assert_true (g_list_model_get_object (cs_analysis_get_calls (analysis), 0) == (GObject *) call);
+  g_object_unref (call);
   g_object_unref (analysis);
 }
 
