@@ -10,10 +10,15 @@ CsCaptureStats *cs_analysis_get_stats_mutable (CsAnalysis *self);
 void cs_analysis_set_damage (CsAnalysis *self, const GError *damage);
 /* Calls found by the merge, kept until published to the model. */
 void cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls);
+/* The same, moving the array's references in (calls is left empty). */
+void cs_analysis_adopt_calls (CsAnalysis *self, GPtrArray *calls);
 /* Streams (CsStream*) found by the merge; bound to their calls. */
 void cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams);
 /* Findings (CsFinding*); counted on their calls. */
 void cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings);
+/* The same, moving the array's references in instead of taking new ones (findings is
+ * left empty): no visit to each finding only to count its references up and down. */
+void cs_analysis_adopt_findings (CsAnalysis *self, GPtrArray *findings);
 /* RTCP references kept by the merge (a GArray of CsRtcpRef; a reference is taken). */
 void cs_analysis_set_rtcp (CsAnalysis *self, GArray *rtcp);
 /* Load thread: copies of the calls changed since the last call, for the

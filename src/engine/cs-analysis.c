@@ -164,8 +164,8 @@ cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams)
   g_mutex_unlock (&self->calls_lock);
 }
 
-void
-cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings)
+static void
+cs_analysis_add_findings (CsAnalysis *self, GPtrArray *findings, gboolean move)
 {
   g_mutex_lock (&self->calls_lock);
   for (guint i = 0; i < findings->len; i++)
@@ -175,8 +175,23 @@ cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings)
       if (number > 0 && number <= self->calls->len)
         ((CsCall *) g_ptr_array_index (self->calls, number - 1))->n_findings++;
     }
-  g_ptr_array_extend (self->findings, findings, cs_copy_object_ref, NULL);
+  if (move)
+    g_ptr_array_extend_and_steal (self->findings, g_ptr_array_ref (findings));
+  else
+    g_ptr_array_extend (self->findings, findings, cs_copy_object_ref, NULL);
   g_mutex_unlock (&self->calls_lock);
+}
+
+void
+cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings)
+{
+  cs_analysis_add_findings (self, findings, FALSE);
+}
+
+void
+cs_analysis_adopt_findings (CsAnalysis *self, GPtrArray *findings)
+{
+  cs_analysis_add_findings (self, findings, TRUE);
 }
 
 GListModel *
@@ -231,6 +246,14 @@ cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls)
 {
   g_mutex_lock (&self->calls_lock);
   g_ptr_array_extend (self->calls, calls, cs_copy_object_ref, NULL);
+  g_mutex_unlock (&self->calls_lock);
+}
+
+void
+cs_analysis_adopt_calls (CsAnalysis *self, GPtrArray *calls)
+{
+  g_mutex_lock (&self->calls_lock);
+  g_ptr_array_extend_and_steal (self->calls, g_ptr_array_ref (calls));
   g_mutex_unlock (&self->calls_lock);
 }
 

@@ -124,17 +124,20 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray **out)
 static void
 cs_collect_info_dtmf (CsCall *call, GArray **out)
 {
+  /* counted as they were stored: most calls need not be walked at all */
+  if (call->info_requests_stored == 0)
+    return;
   for (guint i = 0; i < cs_call_get_n_messages (call); i++)
     {
       const CsSipMessage *msg = cs_call_get_message (call, i);
-      gboolean repeated = cs_call_message_is_retransmission (call, i);
       CsCallDtmf entry = { 0 };
       guint duration_ms = 0;
       gsize body_len;
       const char *body;
 
-      /* only INFO bodies: a file-backed message reads an SDP body from the file */
-      if (!msg->is_request || msg->method != CS_SIP_METHOD_INFO || repeated)
+      /* the method first: most messages are not INFO requests */
+      if (!msg->is_request || msg->method != CS_SIP_METHOD_INFO
+          || cs_call_message_is_retransmission (call, i))
         continue;
       body = cs_sip_message_get_body (msg, &body_len);
       if (!cs_dtmf_parse_sip_info (msg->content_type, (const guint8 *) body, body_len, &entry.digit,

@@ -60,6 +60,10 @@ struct _CsCall
   guintptr first_messages[8]; /* most calls have fewer: no allocation for them */
   GHashTable *signatures;     /* NULL, or for long calls: signatures seen, for retransmissions */
   guint retransmissions;
+  /* Read from the stored messages when they are stored: findings and DTMF then need not
+   * visit every call's messages again. */
+  guint32 first_stored_frame, last_stored_frame;
+  guint info_requests_stored; /* INFO requests (DTMF may be in them) */
   CsTransactionLog transactions;
 
   CsCallKey tracker_key; /* the call tracker's key: its Call-ID and From-tag */

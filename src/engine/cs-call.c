@@ -303,6 +303,11 @@ cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
       else
         self->messages = g_renew (guintptr, self->messages, self->messages_cap);
     }
+  if (self->n_messages == 0)
+    self->first_stored_frame = msg->frame;
+  self->last_stored_frame = msg->frame;
+  if (msg->is_request && msg->method == CS_SIP_METHOD_INFO)
+    self->info_requests_stored++;
   self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | (repeated ? 1u : 0u);
   if (msg->is_request && msg->method == CS_SIP_METHOD_ACK)
     self->ack_stored = TRUE;
@@ -442,6 +447,9 @@ cs_call_snapshot (CsCall *self)
       copy->messages[i] = self->messages[i]; /* with its retransmission bit */
     }
   copy->n_messages = self->n_messages;
+  copy->first_stored_frame = self->first_stored_frame;
+  copy->last_stored_frame = self->last_stored_frame;
+  copy->info_requests_stored = self->info_requests_stored;
   copy->version = self->version;
   return copy;
 }
@@ -598,13 +606,13 @@ cs_call_get_retransmissions (CsCall *self)
 guint32
 cs_call_get_first_frame (CsCall *self)
 {
-  return self->n_messages > 0 ? cs_call_get_message (self, 0)->frame : 0;
+  return self->n_messages > 0 ? self->first_stored_frame : 0;
 }
 
 guint32
 cs_call_get_last_frame (CsCall *self)
 {
-  return self->n_messages > 0 ? cs_call_get_message (self, self->n_messages - 1)->frame : 0;
+  return self->n_messages > 0 ? self->last_stored_frame : 0;
 }
 
 const GArray *

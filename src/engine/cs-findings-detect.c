@@ -488,8 +488,10 @@ cs_findings_sort (GPtrArray *findings)
   g_free (keys);
 }
 
-/* Work is handed out in blocks, each with its own output array: one per stream (heavy),
- * then calls by this many (light: an array per call cost more than its findings). */
+/* Work is handed out in blocks, each with its own output array: streams by a few (heavy,
+ * but an array per stream cost more than most streams' findings), then calls by this
+ * many (light). */
+#define CS_FINDINGS_STREAM_BLOCK 8
 #define CS_FINDINGS_CALL_BLOCK 64
 
 typedef struct
@@ -499,6 +501,7 @@ typedef struct
   GPtrArray **call_streams; /* per call: its CsStream*, NULL when none */
   GPtrArray *no_streams;    /* empty, shared by calls without streams */
   GPtrArray **found;        /* findings per block */
+  guint n_stream_blocks;
   const CsFindingThresholds *t;
 } CsFindingsJob;
 
@@ -509,11 +512,16 @@ cs_findings_detect_block (guint block, gpointer data)
   GPtrArray *out = g_ptr_array_new ();
   guint first, end;
 
-  if (block < job->streams->len)
-    cs_findings_detect_stream (g_ptr_array_index (job->streams, block), job->t, out);
+  if (block < job->n_stream_blocks)
+    {
+      first = block * CS_FINDINGS_STREAM_BLOCK;
+      end = MIN (job->streams->len, first + CS_FINDINGS_STREAM_BLOCK);
+      for (guint s = first; s < end; s++)
+        cs_findings_detect_stream (g_ptr_array_index (job->streams, s), job->t, out);
+    }
   else
     {
-      first = (block - job->streams->len) * CS_FINDINGS_CALL_BLOCK;
+      first = (block - job->n_stream_blocks) * CS_FINDINGS_CALL_BLOCK;
       end = MIN (job->calls->len, first + CS_FINDINGS_CALL_BLOCK);
       for (guint c = first; c < end; c++)
         {
@@ -532,13 +540,15 @@ cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureSta
                         const CsFindingThresholds *t, guint n_threads)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_stream_blocks = (streams->len + CS_FINDINGS_STREAM_BLOCK - 1) / CS_FINDINGS_STREAM_BLOCK;
   guint n_blocks
-      = streams->len + (calls->len + CS_FINDINGS_CALL_BLOCK - 1) / CS_FINDINGS_CALL_BLOCK;
+      = n_stream_blocks + (calls->len + CS_FINDINGS_CALL_BLOCK - 1) / CS_FINDINGS_CALL_BLOCK;
   CsFindingsJob job = { calls,
                         streams,
                         g_new0 (GPtrArray *, MAX (calls->len, 1)),
                         NULL,
                         g_new0 (GPtrArray *, MAX (n_blocks, 1)),
+                        n_stream_blocks,
                         t };
 
   job.no_streams = g_ptr_array_new ();

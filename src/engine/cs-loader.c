@@ -509,6 +509,19 @@ cs_pipeline_index_progress (guint64 done, guint64 total, gpointer user_data)
     cs_pipeline_plan (p, FALSE);
 }
 
+/* Moves calls (and their references) into the analysis; returns a view of them that
+ * holds no references. */
+static GPtrArray *
+cs_loader_adopt_calls (CsAnalysis *analysis, GPtrArray *calls)
+{
+  GPtrArray *view = g_ptr_array_sized_new (calls->len);
+
+  g_ptr_array_extend (view, calls, NULL, NULL);
+  cs_analysis_adopt_calls (analysis, calls);
+  g_ptr_array_unref (calls);
+  return view;
+}
+
 /* After the index: decodes and merges the rest, then (when analyse) measures and
  * judges. Always called once the pipeline started: it stops the workers. */
 static void
@@ -547,7 +560,9 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       p->snapshots_staged = FALSE;
       calls = cs_call_tracker_finish (cs_merge_get_tracker (p->merge), stats->last_ns);
       cs_loader_profile ("merge");
-      cs_analysis_take_calls (analysis, calls);
+      /* the analysis takes the tracker's references; the calls are read here through a
+       * view without references of its own (no count up and down on every call) */
+      calls = cs_loader_adopt_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
       streams = cs_merge_build_streams (p->merge);
       cs_merge_drop_rtp_runs (p->merge);
@@ -559,7 +574,7 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       findings
           = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
                                     cs_merge_get_orphans (p->merge), &thresholds, p->n_workers);
-      cs_analysis_take_findings (analysis, findings);
+      cs_analysis_adopt_findings (analysis, findings);
       cs_loader_profile ("findings");
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));
     }

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 #include <stdio.h>
+#include <string.h>
 
 G_BEGIN_DECLS
 
@@ -51,6 +52,26 @@ void cs_json_key_quoted_string (CsJsonWriter *w, const char *quoted, gsize len, 
 void cs_json_key_quoted_double (CsJsonWriter *w, const char *quoted, gsize len, double value,
                                 int decimals);
 void cs_json_string (CsJsonWriter *w, const char *value); /* NULL writes null */
+
+/* Raw output, for objects written many times in one known shape: the caller writes the
+ * exact text (separators, indentation, keys) itself between cs_json_raw_begin and
+ * cs_json_raw_end, always with CS_JSON_RAW_MARGIN bytes of room left at p.
+ * cs_json_raw_end records that this depth has an element and no key is pending. */
+#define CS_JSON_RAW_MARGIN 2048
+gboolean cs_json_writer_is_pretty (CsJsonWriter *w);
+guint cs_json_writer_get_depth (CsJsonWriter *w);
+char *cs_json_raw_begin (CsJsonWriter *w);
+void cs_json_raw_end (CsJsonWriter *w, char *p);
+/* Room for `room` + CS_JSON_RAW_MARGIN bytes at the returned position (p's text kept). */
+char *cs_json_raw_ensure (CsJsonWriter *w, char *p, gsize room);
+/* After a raw key: the string as cs_json_string writes it; returns where to go on. */
+char *cs_json_raw_string (CsJsonWriter *w, char *p, const char *value);
+/* A number as cs_json_uint / cs_json_double write it (at most 40 bytes). */
+char *cs_json_raw_uint (char *p, guint64 value);
+char *cs_json_raw_double (char *p, double value, int decimals);
+/* Copies a literal (a key with its separator and indentation). */
+#define CS_JSON_RAW_LITERAL(p, literal)                                                            \
+  (memcpy ((p), (literal), sizeof (literal) - 1), (p) + sizeof (literal) - 1)
 void cs_json_int (CsJsonWriter *w, gint64 value);
 void cs_json_uint (CsJsonWriter *w, guint64 value);
 /* Writes a number with up to `decimals` places; NaN/inf write null. */

@@ -107,6 +107,35 @@ test_attach_none (void)
   cs_sip_message_unref (digit);
 }
 
+/* First and last frames and the INFO count are kept as messages are stored, and a
+ * snapshot has them too. */
+static void
+test_stored_frames (void)
+{
+  CsSipMessage *a = info ("application/dtmf", "1", 2, 40, 1000);
+  CsSipMessage *b = info ("application/dtmf", "2", 3, 12, 2000);
+  CsSipMessage *c = info ("application/dtmf", "3", 4, 77, 3000);
+  g_autoptr (CsCall) call = cs_call_new (1, a);
+  g_autoptr (CsCall) copy = NULL;
+
+  g_assert_cmpuint (cs_call_get_first_frame (call), ==, 0);
+  g_assert_cmpuint (cs_call_get_last_frame (call), ==, 0);
+  cs_call_add_message (call, a);
+  cs_call_add_message (call, b);
+  g_assert_cmpuint (cs_call_get_first_frame (call), ==, 40);
+  g_assert_cmpuint (cs_call_get_last_frame (call), ==, 12);
+  cs_call_add_message (call, c);
+  g_assert_cmpuint (cs_call_get_last_frame (call), ==, 77);
+  g_assert_cmpuint (call->info_requests_stored, ==, 3);
+  copy = cs_call_snapshot (call);
+  g_assert_cmpuint (cs_call_get_first_frame (copy), ==, 40);
+  g_assert_cmpuint (cs_call_get_last_frame (copy), ==, 77);
+  g_assert_cmpuint (copy->info_requests_stored, ==, 3);
+  cs_sip_message_unref (a);
+  cs_sip_message_unref (b);
+  cs_sip_message_unref (c);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -114,5 +143,6 @@ main (int argc, char **argv)
   g_test_add_func ("/call-dtmf/sip-info", test_sip_info);
   g_test_add_func ("/call-dtmf/attach-all", test_attach_all);
   g_test_add_func ("/call-dtmf/attach-none", test_attach_none);
+  g_test_add_func ("/call-dtmf/stored-frames", test_stored_frames);
   return g_test_run ();
 }

@@ -3,7 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "cs-findings-detect.h"
 #include "cs-findings-private.h"
+#include "cs-stream-private.h"
 
 /* Formats one finding's text and compares it with g_strdup_printf's. */
 #define CHECK_TEXT(format, ...)                                                                    \
@@ -85,6 +87,74 @@ test_static_text_and_frames (void)
   g_assert_cmpuint (cs_finding_get_frames (g_ptr_array_index (out, 3))->len, ==, 0);
 }
 
+/* A stream losing every `lose_every`-th of 300 packets (0: none). */
+static CsStream *
+lossy_stream (guint id, guint lose_every)
+{
+  GArray *packets = g_array_new (FALSE, TRUE, sizeof (CsRtpPacket));
+  CsRtpClockMap clocks;
+  CsEndpoint src = { 0 }, dst = { 0 };
+  CsStream *stream;
+
+  cs_rtp_clock_map_init_static (&clocks);
+  for (guint i = 0; i < 300; i++)
+    {
+      CsRtpPacket p = { 0 };
+
+      if (lose_every > 0 && i % lose_every == lose_every - 1)
+        continue;
+      p.arrival_ns = (G_GINT64_CONSTANT (1709287202) * 1000 + id + i * 20) * 1000000;
+      p.frame = 1000 * id + i;
+      p.timestamp = 160 * i;
+      p.seq = (guint16) i;
+      p.payload_len = 160;
+      g_array_append_val (packets, p);
+    }
+  g_assert_true (cs_addr_parse (&src.addr, "10.0.0.1"));
+  g_assert_true (cs_addr_parse (&dst.addr, "10.0.0.2"));
+  src.port = (guint16) (4000 + 2 * id);
+  dst.port = 5000;
+  stream = cs_stream_new (id, &src, &dst, id, 0, packets, &clocks, NULL);
+  cs_stream_measure (stream);
+  return stream;
+}
+
+/* Streams are judged in blocks: every stream's findings come out, in the same order on
+ * one thread and on two. */
+static void
+test_detect_stream_blocks (void)
+{
+  g_autoptr (GPtrArray) calls = g_ptr_array_new ();
+  g_autoptr (GPtrArray) streams = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) one = NULL, two = NULL;
+  CsCaptureStats stats = { 0 };
+  CsFindingThresholds t;
+  guint per_stream[20] = { 0 };
+
+  cs_finding_thresholds_init (&t);
+  for (guint id = 1; id <= G_N_ELEMENTS (per_stream); id++)
+    g_ptr_array_add (streams, lossy_stream (id, id % 3 == 0 ? 0 : 4));
+  one = cs_findings_detect_all (calls, streams, &stats, NULL, NULL, &t, 1);
+  two = cs_findings_detect_all (calls, streams, &stats, NULL, NULL, &t, 2);
+  g_assert_cmpuint (one->len, ==, two->len);
+  for (guint i = 0; i < one->len; i++)
+    {
+      CsFinding *a = g_ptr_array_index (one, i), *b = g_ptr_array_index (two, i);
+      guint id = cs_finding_get_stream_id (a);
+
+      g_assert_true (cs_finding_get_kind (a) == cs_finding_get_kind (b));
+      g_assert_cmpuint (id, ==, cs_finding_get_stream_id (b));
+      g_assert_cmpstr (cs_finding_get_text (a), ==, cs_finding_get_text (b));
+      if (id >= 1 && id <= G_N_ELEMENTS (per_stream))
+        per_stream[id - 1]++;
+    }
+  for (guint id = 1; id <= G_N_ELEMENTS (per_stream); id++)
+    if (id % 3 == 0)
+      g_assert_cmpuint (per_stream[id - 1], ==, 0);
+    else
+      g_assert_cmpuint (per_stream[id - 1], >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -92,5 +162,6 @@ main (int argc, char **argv)
   g_test_add_func ("/findings/text-conversions", test_text_conversions);
   g_test_add_func ("/findings/text-fixed-point", test_text_fixed_point);
   g_test_add_func ("/findings/static-text-and-frames", test_static_text_and_frames);
+  g_test_add_func ("/findings/detect-stream-blocks", test_detect_stream_blocks);
   return g_test_run ();
 }

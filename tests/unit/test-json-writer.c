@@ -191,6 +191,23 @@ test_strings (void)
         g_assert_cmpuint (strlen (got), >=, 20);
         g_assert_true ((c >= 0x20 && c != '"' && c != '\\') == (strlen (got) == 22));
       }
+  /* and in short strings of every length (their words overlap) */
+  for (int len = 1; len <= 16; len++)
+    for (int pos = 0; pos < len; pos++)
+      for (int c = 1; c < 0x100; c++)
+        {
+          char s[20];
+          g_autofree char *got = NULL;
+          gboolean plain_byte = c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+
+          memset (s, 'x', sizeof s);
+          s[pos] = (char) c;
+          s[len] = '\0';
+          got = write_string (s);
+          g_assert_true (plain_byte == ((int) strlen (got) == len + 5));
+          if (plain_byte)
+            g_assert_true (strncmp (got + 2, s, (size_t) len) == 0);
+        }
   /* longer than the writer's buffer */
   for (int i = 0; i < 100000; i++)
     {
