@@ -274,8 +274,9 @@ fold_line (HeaderReader *r, const char *line, const char *end)
     cs_sip_note_malformed (r->msg, "bad header line");
 }
 
-/* One header line without its line ending (inlined in the loop: once per line). */
-static inline __attribute__ ((always_inline)) void
+/* One header line without its line ending, any kind (the usual ones take
+ * read_usual_line; kept out of the loop so that its registers hold the usual path). */
+static __attribute__ ((noinline)) void
 read_header_line (HeaderReader *r, const char *line, gsize n, const char *colon, gboolean plain)
 {
   const char *end = line + n;
