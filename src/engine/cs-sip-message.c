@@ -399,9 +399,8 @@ read_usual_line (HeaderReader *r, const char *line, gsize n, const char *colon)
 
   if (line[0] == ' ' || line[0] == '\t' || r->n_headers >= CS_SIP_MAX_HEADERS)
     return FALSE;
-  if (G_UNLIKELY (name_end[-1] == ' ' || name_end[-1] == '\t'))
-    while (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
-      name_end--;
+  while (G_UNLIKELY (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t')))
+    name_end--;
   gsize name_len = (gsize) (name_end - line);
   int known = cs_sip_header_known_index_at (line, name_len, (gsize) (r->data_end - line));
   if (known < 0)
