@@ -234,15 +234,83 @@ parse_address (CsAddr *into, const char *text)
   cs_addr_set_v4 (into, bytes);
 }
 
+/* The end of the field starting at s (split_fields' rule: NUL, space or tab). */
+static inline const char *
+field_stop (const char *s)
+{
+  while (!field_end[(guint8) *s])
+    s++;
+  return s;
+}
+
+/* A field that is 1 to 19 digits (no overflow) followed by one space: its value, *s moved
+ * past the space; FALSE otherwise. */
+static inline gboolean
+digits_then_space (const char **s, guint64 *out)
+{
+  const char *q = *s;
+  guint64 v = 0;
+
+  while (g_ascii_isdigit (*q))
+    {
+      v = v * 10 + (guint) (*q++ - '0');
+      if (q - *s > 19)
+        return FALSE;
+    }
+  if (q == *s || *q != ' ')
+    return FALSE;
+  *out = v;
+  *s = q + 1;
+  return TRUE;
+}
+
+/* A token (no space, tab or NUL) and one space after it: *s moved past the space. */
+static inline gboolean
+token_then_space (const char **s)
+{
+  const char *q = field_stop (*s);
+
+  if (q == *s || *q != ' ')
+    return FALSE;
+  *s = q + 1;
+  return TRUE;
+}
+
+/* The usual o= line, "user id version nettype addrtype address" with single spaces and
+ * numeric ids, without splitting a copy: what parse_origin makes of it. FALSE (nothing
+ * done) for any other line. */
+static gboolean
+parse_origin_usual (SdpParser *p, const char *value)
+{
+  const char *q = value, *user = value;
+  guint64 id, version;
+
+  if (!token_then_space (&q))
+    return FALSE;
+  gsize user_len = (gsize) (q - 1 - user);
+  if (!digits_then_space (&q, &id) || !digits_then_space (&q, &version) || !token_then_space (&q)
+      || !token_then_space (&q))
+    return FALSE;
+  /* the address is the rest of the line, already without trailing white space */
+  if (*q == '\0' || g_ascii_isspace (*q))
+    return FALSE;
+  p->sdp->origin_username = scratch_strndup (p->s, user, user_len);
+  p->sdp->session_id = id;
+  p->sdp->session_version = version;
+  parse_address (&p->sdp->origin_address, q);
+  return TRUE;
+}
+
 static void
 parse_origin (SdpParser *p, char *value)
 {
   CsSdp *sdp = p->sdp;
+
+  if (sdp->origin_username != NULL || parse_origin_usual (p, value))
+    return;
+
   char *f[MAX_FIELDS];
   int n = split_fields (value, f, 6);
-
-  if (sdp->origin_username != NULL)
-    return;
   if (n < 6)
     {
       note_malformed (sdp, "bad o= line");
@@ -258,9 +326,30 @@ parse_origin (SdpParser *p, char *value)
   parse_address (&sdp->origin_address, f[5]);
 }
 
+/* The usual c= line, "IN nettype address" with single spaces and no "/ttl": what
+ * parse_connection makes of it, without splitting; FALSE (nothing done) otherwise. */
+static gboolean
+parse_connection_usual (CsAddr *into, const char *value)
+{
+  const char *q = value + 3;
+
+  /* "IN" in any case: (c | 0x20) folds only 'I'/'i' to 'i' and 'N'/'n' to 'n' */
+  if ((value[0] | 0x20) != 'i' || (value[1] | 0x20) != 'n' || value[2] != ' '
+      || !token_then_space (&q) || *q == '\0' || g_ascii_isspace (*q))
+    return FALSE;
+  for (const char *r = q; *r != '\0'; r++)
+    if (*r == '/')
+      return FALSE;
+  parse_address (into, q);
+  return TRUE;
+}
+
 static void
 parse_connection (CsSdp *sdp, CsAddr *into, char *value)
 {
+  if (parse_connection_usual (into, value))
+    return;
+
   char *f[MAX_FIELDS];
   int n = split_fields (value, f, 3);
 
@@ -491,8 +580,12 @@ parse_attribute (SdpParser *p, char *value)
   char *attr_value = NULL;
   char *name = value, *name_end = value;
 
-  /* the name: up to the first ':', without surrounding white space (one pass) */
-  name_end = strchrnul (name, ':');
+  /* the name: up to the first ':', without surrounding white space; the usual one is
+   * lowercase letters and '-' right up to the ':' or the end, with nothing to trim */
+  while ((*name_end >= 'a' && *name_end <= 'z') || *name_end == '-')
+    name_end++;
+  if (*name_end != ':' && *name_end != '\0')
+    name_end = strchrnul (name_end, ':');
   if (*name_end == ':')
     attr_value = name_end + 1;
   while (name < name_end && g_ascii_isspace (*name))

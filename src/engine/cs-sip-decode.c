@@ -140,14 +140,16 @@ parse_address (CsSipScratch *s, char *value, char **whole, char **display, char 
   CsSipAddrSpans a;
   CsSipSpan user_span;
 
+  gboolean has_user;
+
   *whole = value;
-  if (!cs_sip_addr_scan (value, &a))
+  if (!cs_sip_addr_scan_user (value, &a, &user_span, &has_user))
     return FALSE;
   if (a.has_display)
     *display = span_string (s, &a.display, FALSE);
   if (a.has_tag)
     *tag = span_string (s, &a.tag, TRUE);
-  if (cs_sip_uri_user_span (a.uri.start, a.uri.len, &user_span))
+  if (has_user)
     *user = span_string (s, &user_span, FALSE);
   return TRUE;
 }

@@ -77,15 +77,18 @@ cs_sip_first_line_length (const guint8 *data, gsize len, gboolean *has_eol)
 gboolean
 cs_sip_looks_like (const guint8 *data, gsize len)
 {
-  gboolean has_eol;
-  gsize n;
-
   /* the shortest start lines, "SIP/2.0 200\n" and "A b SIP/2.0\n", are 12 bytes; the
    * first byte rules out RTP (0x80…) and binary protocols before any scan */
   if (data == NULL || len < 12 || !cs_sip_is_token_char (data[0]))
     return FALSE;
-  n = cs_sip_first_line_length (data, len, &has_eol);
-  return has_eol && cs_sip_is_strict_start_line (data, n);
+  /* cs_sip_first_line_length without its call: this runs on every UDP payload */
+  const guint8 *eol = memchr (data, '\n', len);
+  if (eol == NULL)
+    return FALSE;
+  gsize n = (gsize) (eol - data);
+  if (n > 0 && data[n - 1] == '\r')
+    n--;
+  return cs_sip_is_strict_start_line (data, n);
 }
 
 /* Looser than cs_sip_looks_like: what deserves a message with ->malformed rather than

@@ -138,6 +138,9 @@ typedef struct
   gboolean has_display, has_tag;
 } CsSipAddrSpans;
 gboolean cs_sip_addr_scan (const char *value, CsSipAddrSpans *out);
+/* cs_sip_addr_scan and cs_sip_uri_user_span of its URI (*has_user) in one call. */
+gboolean cs_sip_addr_scan_user (const char *value, CsSipAddrSpans *out, CsSipSpan *user,
+                                gboolean *has_user);
 /* TRUE when the n bytes hold no NUL and no byte >= 0x80 (eight at a time). */
 gboolean cs_sip_text_is_plain (const char *p, gsize n);
 /* cs_sip_uri_dup_user without the copy: FALSE when the URI has no user part. */

@@ -275,8 +275,9 @@ fold_line (HeaderReader *r, const char *line, const char *end)
     cs_sip_note_malformed (r->msg, "bad header line");
 }
 
-/* One header line without its line ending (inlined in the loop: once per line). */
-static inline __attribute__ ((always_inline)) void
+/* One header line without its line ending, any kind (the usual ones take
+ * read_usual_line; kept out of the loop so that its registers hold the usual path). */
+static __attribute__ ((noinline)) void
 read_header_line (HeaderReader *r, const char *line, gsize n, const char *colon, gboolean plain)
 {
   const char *end = line + n;
@@ -399,9 +400,8 @@ read_usual_line (HeaderReader *r, const char *line, gsize n, const char *colon)
 
   if (line[0] == ' ' || line[0] == '\t' || r->n_headers >= CS_SIP_MAX_HEADERS)
     return FALSE;
-  if (G_UNLIKELY (name_end[-1] == ' ' || name_end[-1] == '\t'))
-    while (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t'))
-      name_end--;
+  while (G_UNLIKELY (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t')))
+    name_end--;
   gsize name_len = (gsize) (name_end - line);
   int known = cs_sip_header_known_index_at (line, name_len, (gsize) (r->data_end - line));
   if (known < 0)

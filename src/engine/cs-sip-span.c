@@ -27,11 +27,12 @@ enum
   CLASS_ADDR_END = 1 << 4,   /* NUL < ; — the end of an unquoted display name */
   CLASS_LEAD = 1 << 5,       /* ; or space — skipped before a parameter */
   CLASS_USER = 1 << 6,       /* @ ? > : — where a URI's user part needs a look */
+  CLASS_USER_END = 1 << 7,   /* the same and NUL */
 };
 
 #define SPACE_CLASSES (CLASS_SPACE | CLASS_NAME_END | CLASS_LEAD)
 static const guint8 byte_class[256] = {
-  ['\0'] = CLASS_PARAM_END | CLASS_NAME_END | CLASS_QUOTED_END | CLASS_ADDR_END,
+  ['\0'] = CLASS_PARAM_END | CLASS_NAME_END | CLASS_QUOTED_END | CLASS_ADDR_END | CLASS_USER_END,
   [' '] = SPACE_CLASSES,
   ['\t'] = SPACE_CLASSES,
   ['\n'] = SPACE_CLASSES,
@@ -44,10 +45,10 @@ static const guint8 byte_class[256] = {
   ['"'] = CLASS_QUOTED_END,
   ['\\'] = CLASS_QUOTED_END,
   ['<'] = CLASS_ADDR_END,
-  ['@'] = CLASS_USER,
-  ['?'] = CLASS_USER,
-  ['>'] = CLASS_USER,
-  [':'] = CLASS_USER,
+  ['@'] = CLASS_USER | CLASS_USER_END,
+  ['?'] = CLASS_USER | CLASS_USER_END,
+  ['>'] = CLASS_USER | CLASS_USER_END,
+  [':'] = CLASS_USER | CLASS_USER_END,
 };
 #undef SPACE_CLASSES
 
@@ -264,6 +265,81 @@ cs_sip_addr_scan (const char *value, CsSipAddrSpans *out)
     out->has_tag = params_find_first (params, "tag", 3, &out->tag)
                    || cs_sip_params_find (params, "tag", 3, &out->tag);
   return out->uri.len > 0;
+}
+
+/* cs_sip_addr_scan, then cs_sip_uri_user_span of the URI (*has_user), in one pass for the
+ * usual From/To: an optional quoted display name without escapes, then <sip:…> or
+ * <sips:…>. Anything else takes the two general scanners. */
+gboolean
+cs_sip_addr_scan_user (const char *value, CsSipAddrSpans *out, CsSipSpan *user, gboolean *has_user)
+{
+  const char *p = value, *lt, *params;
+
+  memset (out, 0, sizeof *out);
+  if (*p == '"')
+    {
+      const char *q = p + 1;
+      while (!IS_CLASS (*q, CLASS_QUOTED_END))
+        q++;
+      if (*q != '"')
+        goto general;
+      out->display.start = p + 1;
+      out->display.len = (gsize) (q - (p + 1));
+      out->has_display = out->display.len > 0;
+      lt = skip_lws (q + 1);
+      if (*lt != '<')
+        goto general;
+    }
+  else if (*p == '<')
+    {
+      lt = p;
+      out->display.start = p; /* empty, as span_trimmed leaves it */
+    }
+  else
+    goto general;
+
+  /* "sip:" or "sips:" in any case (| 0x20 folds only the letter itself) */
+  const char *uri = lt + 1, *user_start;
+  if ((uri[0] | 0x20) != 's' || (uri[1] | 0x20) != 'i' || (uri[2] | 0x20) != 'p')
+    goto general;
+  if (uri[3] == ':')
+    user_start = uri + 4;
+  else if ((uri[3] == 's' || uri[3] == 'S') && uri[4] == ':')
+    user_start = uri + 5;
+  else
+    goto general;
+  /* the user part ends at '@'; '?' or '>' first means none; ':' (a password, or a host
+   * and port) and NUL take the general scanners */
+  const char *q = user_start;
+  while (!IS_CLASS (*q, CLASS_USER_END))
+    q++;
+  if (*q == '@')
+    {
+      user->start = user_start;
+      user->len = (gsize) (q - user_start);
+      user->escaped = FALSE;
+      *has_user = user->len > 0;
+    }
+  else if (*q == '?' || *q == '>')
+    *has_user = FALSE;
+  else
+    goto general;
+  const char *gt = *q == '>' ? q : strchr (q, '>');
+  if (gt == NULL || g_ascii_isspace (gt[-1]))
+    goto general;
+  out->uri.start = uri;
+  out->uri.len = (gsize) (gt - uri);
+  params = skip_lws (gt + 1);
+  if (*params != '\0')
+    out->has_tag = params_find_first (params, "tag", 3, &out->tag)
+                   || cs_sip_params_find (params, "tag", 3, &out->tag);
+  return TRUE;
+
+general:
+  if (!cs_sip_addr_scan (value, out))
+    return FALSE;
+  *has_user = cs_sip_uri_user_span (out->uri.start, out->uri.len, user);
+  return TRUE;
 }
 
 gboolean

@@ -357,6 +357,51 @@ test_direction_strings (void)
   g_assert_cmpstr (cs_sdp_direction_to_string (CS_SDP_INACTIVE), ==, "inactive");
 }
 
+/* o= and c= lines in their usual spelling (read without splitting) and in odd ones (read
+ * by splitting a copy) give the same description. */
+static void
+test_usual_lines (void)
+{
+  static const char *const pairs[][2] = {
+    { "o=alice 123 456 IN IP4 10.0.0.1", "o=alice  123\t456 IN  IP4 \t10.0.0.1" },
+    { "o=- 12345678901234567890 1 IN IP4 1.2.3.4", "o=-\t12345678901234567890 1 IN IP4  1.2.3.4" },
+    { "o=- 1 2 IN IP6 ::1", "o=-  1 2 IN IP6 ::1" },
+    { "o=- 1 2 IN IP4 host.example", "o=- 1 2\tIN IP4 host.example" },
+    { "o=- 1x 2 IN IP4 1.2.3.4", "o=-  1x 2 IN IP4 1.2.3.4" },
+    { "c=IN IP4 10.0.0.2", "c=IN  IP4\t10.0.0.2" },
+    { "c=in IP4 10.0.0.3/127", "c=IN IP4 10.0.0.3/127" },
+    { "c=IN IP4 host.example", "c=IN\tIP4 host.example" },
+    { "c=IN IP4 010.0.0.1", "c=IN  IP4 010.0.0.1" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_autofree char *a = g_strdup_printf ("v=0\r\n%s\r\ns=x\r\n", pairs[i][0]);
+      g_autofree char *b = g_strdup_printf ("v=0\r\n%s\r\ns=x\r\n", pairs[i][1]);
+      g_autoptr (CsSdp) usual = cs_sdp_parse (a, strlen (a), NULL);
+      g_autoptr (CsSdp) odd = cs_sdp_parse (b, strlen (b), NULL);
+
+      g_assert_nonnull (usual);
+      g_assert_nonnull (odd);
+      g_assert_cmpstr (usual->origin_username, ==, odd->origin_username);
+      g_assert_cmpuint (usual->session_id, ==, odd->session_id);
+      g_assert_cmpuint (usual->session_version, ==, odd->session_version);
+      g_assert_cmpmem (&usual->origin_address, sizeof (CsAddr), &odd->origin_address,
+                       sizeof (CsAddr));
+      g_assert_cmpmem (&usual->connection, sizeof (CsAddr), &odd->connection, sizeof (CsAddr));
+      g_assert_cmpstr (usual->malformed, ==, odd->malformed);
+    }
+  /* and the usual ones read as they should */
+  const char text[] = "v=0\r\no=bob 7 8 IN IP4 192.0.2.1\r\nc=IN IP4 192.0.2.2\r\n";
+  g_autoptr (CsSdp) sdp = cs_sdp_parse (text, strlen (text), NULL);
+  g_assert_cmpstr (sdp->origin_username, ==, "bob");
+  g_assert_cmpuint (sdp->session_id, ==, 7);
+  g_assert_cmpuint (sdp->session_version, ==, 8);
+  g_assert_cmpuint (sdp->origin_address.bytes[3], ==, 1);
+  g_assert_cmpuint (sdp->connection.bytes[3], ==, 2);
+  g_assert_null (sdp->malformed);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -372,5 +417,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sdp/truncated", test_truncated);
   g_test_add_func ("/sdp/mutations", test_mutations);
   g_test_add_func ("/sdp/direction-strings", test_direction_strings);
+  g_test_add_func ("/sdp/usual-lines", test_usual_lines);
   return g_test_run ();
 }

@@ -227,6 +227,51 @@ test_sdp_views (void)
   g_assert_cmpstr (sdp->session_name, ==, "x");
 }
 
+/* The one-pass From/To scanner gives exactly the spans of cs_sip_addr_scan and
+ * cs_sip_uri_user_span, on values shaped like the usual ones and on random ones. */
+static void
+test_addr_user_differential (void)
+{
+  static const char *const usual[] = {
+    "\"Bob\" <sip:", "<sip:", "<SIPS:", "\"\" <sip:", "\"A\tB\"\t<sip:", "<sip:", "\"x\" <sips:",
+  };
+  GRand *rand = g_rand_new_with_seed (13);
+  guint users = 0;
+
+  for (int i = 0; i < 40000; i++)
+    {
+      const char *prefix = i % 2 == 0 ? usual[(i / 2) % G_N_ELEMENTS (usual)]
+                                      : prefixes[(i / 2) % G_N_ELEMENTS (prefixes)];
+      g_autofree char *tail = random_value (rand, 32);
+      g_autofree char *value = g_strconcat (prefix, i % 3 == 0 ? "1001@h>;tag=" : "", tail, NULL);
+      CsSipAddrSpans a, b;
+      CsSipSpan user_a, user_b;
+      gboolean has_user_b = FALSE;
+      gboolean ok_a = cs_sip_addr_scan (value, &a);
+      gboolean ok_b = cs_sip_addr_scan_user (value, &b, &user_b, &has_user_b);
+
+      g_assert_cmpint (ok_a, ==, ok_b);
+      if (!ok_a)
+        continue;
+      gboolean has_user_a = cs_sip_uri_user_span (a.uri.start, a.uri.len, &user_a);
+      g_assert_cmpint (a.has_display, ==, b.has_display);
+      g_assert_cmpint (a.has_tag, ==, b.has_tag);
+      g_assert_true (a.uri.start == b.uri.start && a.uri.len == b.uri.len);
+      if (a.has_display)
+        g_assert_true (a.display.start == b.display.start && a.display.len == b.display.len
+                       && a.display.escaped == b.display.escaped);
+      if (a.has_tag)
+        g_assert_true (a.tag.start == b.tag.start && a.tag.len == b.tag.len
+                       && a.tag.escaped == b.tag.escaped);
+      g_assert_cmpint (has_user_a, ==, has_user_b);
+      if (has_user_a)
+        g_assert_true (user_a.start == user_b.start && user_a.len == user_b.len);
+      users += has_user_a;
+    }
+  g_rand_free (rand);
+  g_assert_cmpuint (users, >, 2000);
+}
+
 static void
 test_via_branch_differential (void)
 {
@@ -296,6 +341,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-scan/headers-view", test_headers_view);
   g_test_add_func ("/sip-scan/sdp-views", test_sdp_views);
   g_test_add_func ("/sip-scan/via-branch-differential", test_via_branch_differential);
+  g_test_add_func ("/sip-scan/addr-user-differential", test_addr_user_differential);
   g_test_add_func ("/sip-scan/text-is-plain", test_text_is_plain);
   return g_test_run ();
 }
