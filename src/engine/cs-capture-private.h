@@ -56,6 +56,8 @@ struct _CsCapture
   GArray *sections;   /* CsPcapngSection, in file order */
   GArray *interfaces; /* CsPcapngInterface of every section */
   GRWLock walk_lock;  /* guards both: the index appends while decode workers read */
+
+  gboolean keep_walked_pages; /* the index walk leaves its pages to the decoders */
 };
 
 /* Counts records, reports progress every ~64k and checks cancellation every 4k. */
@@ -66,7 +68,7 @@ typedef struct
   CsCaptureProgressFunc progress;
   gpointer user_data;
   guint64 records;
-  guint64 released; /* bytes before this offset were dropped from memory */
+  guint64 released; /* bytes before this offset were dropped from memory (or kept) */
 } CsIndexRun;
 
 #define CS_INDEX_PROGRESS_EVERY_RECORDS 8192 /* also how often the loader plans chunks */

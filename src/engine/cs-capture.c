@@ -247,10 +247,12 @@ cs_index_run_tick_slow (CsIndexRun *run, guint64 bytes_done, GError **error)
     return FALSE;
   /* The walk only reads record headers: drop its pages behind it so that indexing
    * does not hold the whole file in memory (decoding faults them back from the page
-   * cache chunk by chunk, and drops them again after the merge). */
+   * cache chunk by chunk, and drops them again after the merge) — unless the readers
+   * that follow close behind drop them themselves. */
   if (bytes_done >= run->released + CS_INDEX_RELEASE_EVERY_BYTES)
     {
-      cs_capture_release_range (run->capture, run->released, bytes_done);
+      if (!run->capture->keep_walked_pages)
+        cs_capture_release_range (run->capture, run->released, bytes_done);
       run->released = bytes_done;
     }
   if (run->progress != NULL && run->records % CS_INDEX_PROGRESS_EVERY_RECORDS == 0)
@@ -284,6 +286,12 @@ cs_capture_frame_data (CsCapture *capture, const CsFrame *frame)
   if (frame->offset > capture->size || frame->caplen > capture->size - frame->offset)
     return NULL;
   return capture->data + frame->offset;
+}
+
+void
+cs_capture_keep_walked_pages (CsCapture *capture, gboolean keep)
+{
+  capture->keep_walked_pages = keep;
 }
 
 void

@@ -150,6 +150,10 @@ const guint8 *cs_capture_frame_data (CsCapture *capture, const CsFrame *frame);
 
 /* Drops the whole pages inside [from, to) from memory; they stay readable. */
 void cs_capture_release_range (CsCapture *capture, guint64 from, guint64 to);
+/* With keep, the index walk does not drop the pages it read: whoever reads the frames
+ * right after it (the loader's decode workers) drops them once done, and does not
+ * fault them in a second time. */
+void cs_capture_keep_walked_pages (CsCapture *capture, gboolean keep);
 
 /* The first section's comment (pcapng shb_comment), or NULL. */
 const char *cs_capture_get_comment (CsCapture *capture);

@@ -20,7 +20,7 @@
  * that follows the last decode is short. */
 #define CS_FIRST_CHUNK_FRAMES 2000
 #define CS_CHUNK_FRAMES 32768
-#define CS_TAIL_CHUNK_MIN_FRAMES 4096
+#define CS_TAIL_CHUNK_MIN_FRAMES 8192
 #define CS_CHUNKS_IN_FLIGHT_PER_WORKER 2
 #define CS_SNAPSHOT_INTERVAL_US (G_USEC_PER_SEC / 5)
 #define CS_INDEX_SHARE 0.1 /* part of the progress bar spent indexing */
@@ -304,7 +304,8 @@ typedef struct
   CsAnalysis *analysis;
   GCancellable *cancellable;
   CsMerge *merge;
-  GAsyncQueue *todo; /* CsChunk* to decode; the pipeline itself is the stop sentinel */
+  GAsyncQueue *todo;  /* CsChunk* to decode; the pipeline itself is the stop sentinel */
+  GAsyncQueue *spent; /* CsChunk* merged: the workers free them between decodes */
   GThread **workers;
   guint n_workers;
   GMutex lock; /* guards CsChunk.decoded */
@@ -336,9 +337,13 @@ cs_pipeline_worker (gpointer user_data)
 
   for (;;)
     {
-      gpointer item = g_async_queue_pop (p->todo);
+      gpointer item;
       CsChunk *chunk;
 
+      /* the merge's thread is the pipeline's busiest: it leaves the frees to us */
+      while ((item = g_async_queue_try_pop (p->spent)) != NULL)
+        cs_chunk_free (item);
+      item = g_async_queue_pop (p->todo);
       if (item == (gpointer) p)
         break;
       chunk = item;
@@ -365,6 +370,7 @@ cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis, GCancell
   p->merge = cs_merge_new (p->set, stats);
   cs_merge_set_threads (p->merge, cs_loader_get_threads (self));
   p->todo = g_async_queue_new ();
+  p->spent = g_async_queue_new ();
   p->chunks = g_ptr_array_new ();
   g_mutex_init (&p->lock);
   g_cond_init (&p->cond);
@@ -399,8 +405,9 @@ cs_pipeline_chunk_size (CsPipeline *p, guint32 available, gboolean final)
     return p->loader->chunk_frames;
   if (p->chunks->len == 0)
     return CS_FIRST_CHUNK_FRAMES;
-  /* about two chunks per worker for what is left */
-  tail = cs_pipeline_frames_left (p, available, final) / (2 * p->n_workers);
+  /* about one chunk per worker for what is left (a chunk costs a little in the merge,
+   * per stream it holds) */
+  tail = cs_pipeline_frames_left (p, available, final) / p->n_workers;
   return (guint32) CLAMP (tail, CS_TAIL_CHUNK_MIN_FRAMES, CS_CHUNK_FRAMES);
 }
 
@@ -474,7 +481,7 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
     }
   p->merged_frames += chunk->n_frames;
   stats->bytes += chunk->bytes;
-  cs_chunk_free (chunk);
+  g_async_queue_push (p->spent, chunk);
   p->chunks->pdata[p->n_merged++] = NULL;
   n_frames = cs_capture_set_get_n_frames (p->set);
   if (p->indexing)
@@ -543,6 +550,12 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
     g_async_queue_push (p->todo, p);
   for (guint i = 0; i < p->n_workers; i++)
     g_thread_join (p->workers[i]);
+  {
+    gpointer spent;
+
+    while ((spent = g_async_queue_try_pop (p->spent)) != NULL)
+      cs_chunk_free (spent);
+  }
 
   if (analyse && !g_cancellable_is_cancelled (cancellable))
     {
@@ -581,6 +594,7 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
   cs_merge_free (p->merge);
   g_ptr_array_unref (p->chunks);
   g_async_queue_unref (p->todo);
+  g_async_queue_unref (p->spent);
   g_mutex_clear (&p->lock);
   g_cond_clear (&p->cond);
   g_free (p->workers);
@@ -626,8 +640,12 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
   g_mutex_unlock (&self->lock);
   cs_loader_report (self, 0, 0, "Indexing frames", TRUE);
 
-  /* Without a filter, chunks decode while the index walk is still running. */
+  /* Without a filter, chunks decode while the index walk is still running, close behind
+   * it: one file's chunks drop their pages once decoded (cs_chunk_decode), so the walk
+   * leaves them mapped rather than have the workers fault them in again. */
   cs_pipeline_start (&pipeline, self, analysis, cancellable, filter == NULL);
+  if (filter == NULL && cs_capture_set_get_n_files (set) == 1)
+    cs_capture_keep_walked_pages (cs_capture_set_get_file (set, 0), TRUE);
   if (!cs_capture_set_index (set, cancellable, cs_pipeline_index_progress, &pipeline, &damage))
     {
       if (g_error_matches (damage, G_IO_ERROR, G_IO_ERROR_CANCELLED)

@@ -578,6 +578,66 @@ test_progress_and_cancel (void)
   g_free (path);
 }
 
+/* KiB of the file's mapping in memory (/proc/self/smaps), or -1 if not found. */
+static gint64
+mapping_rss_kib (const char *path)
+{
+  g_autofree char *smaps = NULL;
+  const char *at, *rss;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return -1;
+  at = strstr (smaps, path);
+  rss = at != NULL ? strstr (at, "\nRss:") : NULL;
+  return rss != NULL ? g_ascii_strtoll (rss + 5, NULL, 10) : -1;
+}
+
+/* The index walk drops the pages it read behind it, unless told that its readers
+ * drop them (the loader's pipeline: decoding would otherwise fault them in again). */
+static void
+test_walked_pages (void)
+{
+  GByteArray *b = g_byte_array_new ();
+  guint8 payload[1000];
+  char *path;
+
+  memset (payload, 0x55, sizeof payload);
+  pcap_header (b, FALSE, FALSE, 65535, 1);
+  for (guint i = 0; i < 24000; i++) /* 24 MiB */
+    pcap_record_data (b, FALSE, i, 0, payload, sizeof payload);
+  path = write_file ("walked.pcap", b);
+  for (guint keep = 0; keep < 2; keep++)
+    {
+      GError *error = NULL;
+      CsCapture *capture = cs_capture_open (path, &error);
+      CsFrameAnchors index = { g_array_new (FALSE, FALSE, sizeof (CsFramePosition)), 0, 0, 0 };
+      gint64 rss;
+
+      g_assert_no_error (error);
+      cs_capture_keep_walked_pages (capture, keep);
+      g_assert_true (cs_capture_index_anchors (capture, &index, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (index.n_frames, ==, 24000);
+      rss = mapping_rss_kib (path);
+      if (rss < 0)
+        {
+          g_test_skip ("no /proc/self/smaps");
+          cs_capture_free (capture);
+          g_array_unref (index.anchors);
+          break;
+        }
+      /* released every 8 MiB: at most the last 8 MiB (and the fault-around) stay */
+      if (keep)
+        g_assert_cmpint (rss, >, 20 * 1024);
+      else
+        g_assert_cmpint (rss, <, 9 * 1024);
+      cs_capture_free (capture);
+      g_array_unref (index.anchors);
+    }
+  g_byte_array_unref (b);
+  g_free (path);
+}
+
 /* A sparse pcapng whose second packet lies beyond 4 GiB, reached over two
  * big skipped blocks: offsets and sizes must be 64-bit all the way. */
 static void
@@ -760,6 +820,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture/random-bodies", test_random_bodies);
   g_test_add_func ("/capture/progress-and-cancel", test_progress_and_cancel);
   g_test_add_func ("/capture/beyond-4gib", test_beyond_4gib);
+  g_test_add_func ("/capture/walked-pages", test_walked_pages);
   g_test_add_func ("/capture/linktype-names", test_linktype_names);
   g_test_add_func ("/capture/samples", test_samples);
 
