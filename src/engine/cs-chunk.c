@@ -3,7 +3,6 @@
 
 #include "cs-decode.h"
 #include "cs-hep.h"
-#include "cs-slab.h"
 
 #define CS_HEP_PORT 9060
 #define CS_CANCEL_CHECK_INTERVAL 4096
@@ -355,8 +354,6 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
   CsFrameIter iter = chunk->start;
   guint64 first_offset = 0, end_offset = 0;
 
-  /* the messages decoded here live as long as the analysis, all together */
-  cs_slab_thread_enable ();
   for (guint32 i = 0; i < chunk->n_frames; i++)
     {
       guint32 number = chunk->first_index + i + 1;

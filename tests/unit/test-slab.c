@@ -1,9 +1,12 @@
 /* test-slab.c — per-thread slab: alignment, the heap for threads that did not opt in and
  * for large objects, block reuse, blocks outliving their thread, frees from other
  * threads, SIP messages parsed on a decode thread that ends */
+#include "cs-loader.h"
 #include "cs-sip-message.h"
 #include "cs-slab.h"
 
+#include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 
 static void
@@ -250,6 +253,87 @@ test_sip_messages (void)
   g_ptr_array_unref (msgs);
 }
 
+static void
+put_le32 (guint8 *p, guint32 v)
+{
+  for (int i = 0; i < 4; i++)
+    p[i] = (guint8) (v >> (8 * i));
+}
+
+/* A raw-IP pcap of n INVITEs, each its own call. */
+static char *
+write_invites (const char *dir, guint n)
+{
+  char *path = g_build_filename (dir, "invites.pcap", NULL);
+  FILE *out = fopen (path, "wb");
+  guint8 header[24] = { 0 };
+
+  g_assert_nonnull (out);
+  put_le32 (header, 0xa1b2c3d4);
+  header[4] = 2, header[6] = 4;
+  put_le32 (header + 16, 65535);
+  put_le32 (header + 20, 101); /* LINKTYPE_RAW */
+  fwrite (header, 1, sizeof header, out);
+  for (guint i = 0; i < n; i++)
+    {
+      char sip[512];
+      int len = g_snprintf (sip, sizeof sip,
+                            "INVITE sip:bob@example.com SIP/2.0\r\n"
+                            "Via: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK%u\r\n"
+                            "From: <sip:alice@example.com>;tag=a%u\r\n"
+                            "To: <sip:bob@example.com>\r\n"
+                            "Call-ID: slab-%u@example.com\r\n"
+                            "CSeq: 1 INVITE\r\n"
+                            "Content-Length: 0\r\n\r\n",
+                            i, i, i);
+      guint total = 28 + (guint) len;
+      guint8 rec[16 + 28] = { 0 };
+
+      put_le32 (rec, 1700000000 + i);
+      put_le32 (rec + 8, total);
+      put_le32 (rec + 12, total);
+      rec[16] = 0x45; /* IPv4, 20-byte header */
+      rec[18] = (guint8) (total >> 8), rec[19] = (guint8) total;
+      rec[24] = 64, rec[25] = 17;                                     /* TTL, UDP */
+      rec[28] = 10, rec[31] = 1;                                      /* 10.0.0.1 */
+      rec[32] = 10, rec[35] = 2;                                      /* 10.0.0.2 */
+      rec[36] = 0x13, rec[37] = 0xc4, rec[38] = 0x13, rec[39] = 0xc4; /* 5060 -> 5060 */
+      rec[40] = (guint8) ((8 + len) >> 8), rec[41] = (guint8) (8 + len);
+      fwrite (rec, 1, sizeof rec, out);
+      fwrite (sip, 1, (gsize) len, out);
+    }
+  g_assert_cmpint (fclose (out), ==, 0);
+  return path;
+}
+
+/* A load's decode workers put their messages in blocks, which go with the analysis. */
+static void
+test_loader_workers (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cs-slab-XXXXXX", NULL);
+  g_autofree char *path = write_invites (dir, 3000);
+  const char *paths[] = { path, NULL };
+  guint base = cs_slab_blocks_alive ();
+
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      CsLoader *loader = cs_loader_new ();
+      g_autoptr (GError) error = NULL;
+
+      cs_loader_set_threads (loader, threads);
+      CsAnalysis *analysis = cs_loader_load (loader, paths, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (g_list_model_get_n_items (cs_analysis_get_calls (analysis)), ==, 3000);
+      g_assert_cmpuint (cs_slab_blocks_alive (), >, base);
+      /* the loader may hold the analysis too */
+      g_object_unref (loader);
+      g_object_unref (analysis);
+      g_assert_cmpuint (cs_slab_blocks_alive (), ==, base);
+    }
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -260,5 +344,6 @@ main (int argc, char **argv)
   g_test_add_func ("/slab/objects-outlive-thread", test_objects_outlive_thread);
   g_test_add_func ("/slab/concurrent-frees", test_concurrent_frees);
   g_test_add_func ("/slab/sip-messages", test_sip_messages);
+  g_test_add_func ("/slab/loader-workers", test_loader_workers);
   return g_test_run ();
 }
