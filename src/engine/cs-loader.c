@@ -6,6 +6,7 @@
 #include "cs-error.h"
 #include "cs-findings-detect.h"
 #include "cs-merge.h"
+#include "cs-slab.h"
 #include "cs-stream-rtcp.h"
 
 #ifdef __linux__
@@ -335,6 +336,8 @@ cs_pipeline_worker (gpointer user_data)
 {
   CsPipeline *p = user_data;
 
+  /* the SIP messages a worker decodes live as long as the analysis, all together */
+  cs_slab_thread_enable ();
   for (;;)
     {
       gpointer item;

@@ -2,12 +2,16 @@
  *
  * Why: parsed SIP messages were one malloc each on the decode workers; a worker's glibc
  * arena then grew one page per mprotect (124k calls on a 100k-call capture) and every
- * object paid a malloc header. Here a thread bump-allocates from its own 2 MiB block
+ * object paid a malloc header. Here a worker bump-allocates from its own 2 MiB block
  * (madvised for a huge page: one fault instead of 512).
  *
- * Lifetime without a per-allocation atomic: a block's `live` starts at a large bias
- * that stands for the owning thread; frees subtract one each. When the owner retires
- * the block (full, or thread end) it adds the number it handed out minus the bias, so
+ * Every object is preceded by one tag word, so a free knows where the object came from
+ * without a lookup: the heap (the word starts the malloc'd memory) or a block (found by
+ * masking the address).
+ *
+ * Block lifetime without a per-allocation atomic: `live` starts at a large bias that
+ * stands for the owning thread; frees subtract one each. When the owner retires the
+ * block (full, or thread end) it adds the number it handed out minus the bias, so
  * `live` becomes the number still alive; whoever brings it to zero unmaps it. */
 #include "cs-slab.h"
 
@@ -24,59 +28,35 @@
 #endif
 
 #define OWNER_BIAS (1 << 30)
+#define TAG_SIZE sizeof (guint64)
+#define TAG_HEAP G_GUINT64_CONSTANT (0x68656170)  /* "heap" */
+#define TAG_BLOCK G_GUINT64_CONSTANT (0x626c6f63) /* "bloc" */
 
 typedef struct
 {
   gint live;      /* objects alive, plus OWNER_BIAS while a thread allocates from it */
   guint32 handed; /* objects handed out (owner only) */
   gsize used;     /* bytes used from the block start, header included (owner only) */
-  gsize map_size; /* length of the mapping */
 } SlabBlock;
 
 #define HEADER_SIZE ((sizeof (SlabBlock) + 15) & ~(gsize) 15)
 
-static gint mappings_alive;
+static gint blocks_alive;
 
-static void retire (SlabBlock *b);
 static void thread_end (gpointer data);
 
 static GPrivate block_key = G_PRIVATE_INIT (thread_end);
 /* the same pointer without g_private_get on every allocation; the GPrivate retires the
  * block when the thread ends */
 static _Thread_local SlabBlock *thread_block;
-
-/* A mapping of `size` bytes (a multiple of the page size) aligned to CS_SLAB_BLOCK_SIZE. */
-static SlabBlock *
-map_aligned (gsize size, gboolean huge)
-{
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
-  gsize span = size + CS_SLAB_BLOCK_SIZE - page;
-  char *raw = mmap (NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-  if (raw == MAP_FAILED)
-    g_error ("cs-slab: failed to map %" G_GSIZE_FORMAT " bytes", span);
-  char *start = (char *) (((guintptr) raw + CS_SLAB_BLOCK_SIZE - 1) & ~(CS_SLAB_BLOCK_SIZE - 1));
-  if (start > raw)
-    munmap (raw, (gsize) (start - raw));
-  if (raw + span > start + size)
-    munmap (start + size, (gsize) (raw + span - (start + size)));
-  g_atomic_int_inc (&mappings_alive);
-  /* before the first touch, or that touch maps a small page and the rest follow; THP is
-   * often "madvise" only, and without it the block simply faults in small pages */
-  if (huge)
-    (void) madvise (start, size, MADV_HUGEPAGE);
-
-  SlabBlock *b = (SlabBlock *) start;
-  b->map_size = size;
-  return b;
-}
+static _Thread_local gboolean thread_enabled;
 
 static void
 unmap (SlabBlock *b)
 {
-  SLAB_UNPOISON (b, b->map_size);
-  munmap (b, b->map_size);
-  g_atomic_int_add (&mappings_alive, -1);
+  SLAB_UNPOISON (b, CS_SLAB_BLOCK_SIZE);
+  munmap (b, CS_SLAB_BLOCK_SIZE);
+  g_atomic_int_add (&blocks_alive, -1);
 }
 
 static void
@@ -85,14 +65,30 @@ block_reset (SlabBlock *b)
   b->live = OWNER_BIAS;
   b->handed = 0;
   b->used = HEADER_SIZE;
-  SLAB_POISON ((char *) b + HEADER_SIZE, b->map_size - HEADER_SIZE);
+  SLAB_POISON ((char *) b + HEADER_SIZE, CS_SLAB_BLOCK_SIZE - HEADER_SIZE);
 }
 
+/* A block aligned to its size, or NULL. */
 static SlabBlock *
 block_new (void)
 {
-  SlabBlock *b = map_aligned (CS_SLAB_BLOCK_SIZE, TRUE);
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  gsize span = 2 * CS_SLAB_BLOCK_SIZE - page;
+  char *raw = mmap (NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
+  if (raw == MAP_FAILED)
+    return NULL;
+  char *start = (char *) (((guintptr) raw + CS_SLAB_BLOCK_SIZE - 1) & ~(CS_SLAB_BLOCK_SIZE - 1));
+  if (start > raw)
+    munmap (raw, (gsize) (start - raw));
+  if (raw + span > start + CS_SLAB_BLOCK_SIZE)
+    munmap (start + CS_SLAB_BLOCK_SIZE, (gsize) (raw + span - (start + CS_SLAB_BLOCK_SIZE)));
+  /* before the first touch, or that touch maps a small page and the rest follow; THP is
+   * often "madvise" only, and without it the block simply faults in small pages */
+  (void) madvise (start, CS_SLAB_BLOCK_SIZE, MADV_HUGEPAGE);
+  g_atomic_int_inc (&blocks_alive);
+
+  SlabBlock *b = (SlabBlock *) start;
   block_reset (b);
   return b;
 }
@@ -108,35 +104,44 @@ owner_release (SlabBlock *b)
 }
 
 static void
-retire (SlabBlock *b)
-{
-  if (owner_release (b))
-    unmap (b);
-}
-
-static void
 thread_end (gpointer data)
 {
-  retire (data);
+  if (owner_release (data))
+    unmap (data);
+}
+
+void
+cs_slab_thread_enable (void)
+{
+  thread_enabled = TRUE;
 }
 
 static gpointer
-alloc_large (gsize size)
+heap_alloc (gsize size)
 {
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
-  SlabBlock *b = map_aligned ((HEADER_SIZE + size + page - 1) & ~(page - 1), FALSE);
+  guint64 *tag = g_malloc (TAG_SIZE + size);
 
-  b->live = 1;
-  b->handed = 1;
-  b->used = HEADER_SIZE + size;
-  return (char *) b + HEADER_SIZE;
+  *tag = TAG_HEAP;
+  return tag + 1;
 }
 
-static gpointer
-alloc_slow (gsize size)
+static inline gpointer
+block_take (SlabBlock *b, gsize need)
 {
-  if (size > CS_SLAB_MAX_SHARED)
-    return alloc_large (size);
+  guint64 *tag = (guint64 *) ((char *) b + b->used);
+
+  SLAB_UNPOISON (tag, need);
+  b->used += need;
+  b->handed++;
+  *tag = TAG_BLOCK;
+  return tag + 1;
+}
+
+static __attribute__ ((noinline)) gpointer
+alloc_slow (gsize size, gsize need)
+{
+  if (!thread_enabled || size > CS_SLAB_MAX_OBJECT)
+    return heap_alloc (size);
 
   SlabBlock *b = thread_block;
   if (b != NULL && owner_release (b))
@@ -146,29 +151,21 @@ alloc_slow (gsize size)
       b = block_new ();
       thread_block = b;
       g_private_set (&block_key, b);
+      if (b == NULL)
+        return heap_alloc (size);
     }
-  gpointer p = (char *) b + b->used;
-  b->used += size;
-  b->handed++;
-  SLAB_UNPOISON (p, size);
-  return p;
+  return block_take (b, need);
 }
 
 gpointer
 cs_slab_alloc (gsize size)
 {
   SlabBlock *b = thread_block;
+  gsize need = TAG_SIZE + ((size + 7) & ~(gsize) 7);
 
-  size = (size + 7) & ~(gsize) 7;
-  if (G_LIKELY (b != NULL && size <= CS_SLAB_BLOCK_SIZE - b->used))
-    {
-      gpointer p = (char *) b + b->used;
-      b->used += size;
-      b->handed++;
-      SLAB_UNPOISON (p, size);
-      return p;
-    }
-  return alloc_slow (size);
+  if (G_LIKELY (b != NULL && size <= CS_SLAB_MAX_OBJECT && need <= CS_SLAB_BLOCK_SIZE - b->used))
+    return block_take (b, need);
+  return alloc_slow (size, need);
 }
 
 void
@@ -177,13 +174,20 @@ cs_slab_free (gpointer mem)
   if (mem == NULL)
     return;
 
+  guint64 *tag = (guint64 *) mem - 1;
+  if (*tag == TAG_HEAP)
+    {
+      g_free (tag);
+      return;
+    }
+  g_assert (*tag == TAG_BLOCK);
   SlabBlock *b = (SlabBlock *) ((guintptr) mem & ~(CS_SLAB_BLOCK_SIZE - 1));
   if (g_atomic_int_add (&b->live, -1) == 1)
     unmap (b);
 }
 
 guint
-cs_slab_mappings_alive (void)
+cs_slab_blocks_alive (void)
 {
-  return (guint) g_atomic_int_get (&mappings_alive);
+  return (guint) g_atomic_int_get (&blocks_alive);
 }
