@@ -22,8 +22,10 @@ cs_sip_message_unref (CsSipMessage *msg)
     return;
   if (cs_sip_message_is_lean (msg))
     {
+      CsSipLeanTail *tail = (CsSipLeanTail *) (msg + 1);
       cs_sip_message_unref (msg->priv_headers_view);
-      cs_mapped_bytes_unref (((CsSipLeanTail *) (msg + 1))->bytes);
+      cs_sip_message_unref (tail->donor); /* a message without a donor of its own */
+      cs_mapped_bytes_unref (tail->bytes);
     }
   else
     g_free (msg->priv_headers_view);
@@ -69,8 +71,8 @@ lean_full (const CsSipMessage *msg)
 
   if (full != NULL)
     return full;
-  full = cs_sip_message_parse (cs_mapped_bytes_get_data (tail->bytes) + msg->offset, tail->wire_len,
-                               NULL);
+  full = cs_sip_message_parse (cs_mapped_bytes_get_data (tail->bytes) + msg->offset,
+                               msg->priv_header_offset, NULL);
   if (full == NULL || !same_decoded (msg, full))
     {
       static const char empty[] = "X x SIP/2.0\r\n\r\n";

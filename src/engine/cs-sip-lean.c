@@ -1,0 +1,208 @@
+/* cs-sip-lean.c — SIP messages whose text stays in the mapped capture file: only the
+ * decoded strings are kept, and those equal to an earlier message's of the same call
+ * (Call-ID, From, To, users, the branch a response shares with its request…) are that
+ * message's bytes rather than a copy */
+#include "cs-sdp.h"
+#include "cs-sip-message-private.h"
+
+#include <string.h>
+
+/* Direct-mapped by a hash of the Call-ID: a newer call takes an older one's slot. */
+#define SHARE_SLOTS 1024
+
+typedef struct
+{
+  guint32 hash;
+  CsSipMessage *msg; /* a message without a donor, referenced */
+} ShareSlot;
+
+struct _CsSipShare
+{
+  ShareSlot slots[SHARE_SLOTS];
+};
+
+CsSipShare *
+cs_sip_share_new (void)
+{
+  return g_new0 (CsSipShare, 1);
+}
+
+void
+cs_sip_share_free (CsSipShare *share)
+{
+  if (share == NULL)
+    return;
+  for (guint i = 0; i < SHARE_SLOTS; i++)
+    cs_sip_message_unref (share->slots[i].msg);
+  g_free (share);
+}
+
+/* Its length and first and last 8 bytes (hostile Call-IDs only share a slot: the
+ * donor is still checked with strcmp). */
+static guint32
+call_id_hash (const char *call_id)
+{
+  gsize len = strlen (call_id);
+  guint64 head = 0, tail = 0;
+
+  memcpy (&head, call_id, MIN (len, 8));
+  if (len > 8)
+    memcpy (&tail, call_id + len - MIN (len - 8, 8), MIN (len - 8, 8));
+  guint64 h = (head * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) ^ (tail + len);
+  h *= G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
+  return (guint32) (h >> 32);
+}
+
+/* Fields by their index in cs_sip_string_fields. */
+enum
+{
+  F_FROM = 4,
+  F_FROM_TAG,
+  F_FROM_USER,
+  F_FROM_DISPLAY,
+  F_TO,
+  F_TO_TAG,
+  F_TO_USER,
+  F_TO_DISPLAY,
+  F_MALFORMED = 17,
+};
+
+/* The donor's field a field may equal besides its own: a request the other way round
+ * swaps From and To. */
+static guint
+swapped_field (guint i)
+{
+  if (i >= F_FROM && i <= F_FROM_DISPLAY)
+    return i + (F_TO - F_FROM);
+  if (i >= F_TO && i <= F_TO_DISPLAY)
+    return i - (F_TO - F_FROM);
+  return i;
+}
+
+/* The donor's string equal to text (size bytes with its NUL), or NULL. */
+static const char *
+donor_string (char **donor_fields[CS_SIP_N_STRING_FIELDS], guint i, const char *text, gsize size)
+{
+  guint candidates[2] = { i, swapped_field (i) };
+
+  for (guint k = 0; k < (candidates[1] != i ? 2u : 1u); k++)
+    {
+      const char *d = *donor_fields[candidates[k]];
+      if (d != NULL && d[0] == text[0] && memcmp (d, text, size) == 0)
+        return d;
+    }
+  return NULL;
+}
+
+/* Where each string goes: a donor's string, or an offset in the message's own text. */
+typedef struct
+{
+  gsize from, size;
+  const char *shared; /* in the donor */
+  gsize own;          /* G_MAXSIZE when shared or absent */
+  gboolean copied;    /* placed on its own rather than inside another */
+} Placement;
+
+CsSipMessage *
+cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const CsSipLeanText *text,
+                            const CsSdp *sdp, gsize sdp_size)
+{
+  char **fields[CS_SIP_N_STRING_FIELDS], **donor_fields[CS_SIP_N_STRING_FIELDS];
+  Placement place[CS_SIP_N_STRING_FIELDS];
+  gsize strings = 0;
+  gboolean body_is_sdp = sdp_size > 0 && strcmp (parsed->content_type, "application/sdp") == 0;
+  gsize kept_body = body_is_sdp ? 0 : text->body_len;
+  CsSipMessage *donor = NULL;
+  ShareSlot *slot = NULL;
+  guint32 hash = 0;
+
+  if (text->share != NULL && parsed->call_id != NULL)
+    {
+      hash = call_id_hash (parsed->call_id);
+      slot = &text->share->slots[hash & (SHARE_SLOTS - 1)];
+      if (slot->msg != NULL && slot->hash == hash
+          && strcmp (slot->msg->call_id, parsed->call_id) == 0)
+        donor = slot->msg;
+    }
+  if (donor != NULL)
+    cs_sip_string_fields (donor, donor_fields);
+
+  /* a tag inside its header's value goes with it */
+  cs_sip_string_fields ((CsSipMessage *) parsed, fields); /* read here, written in msg */
+  for (guint i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
+    {
+      Placement *p = &place[i];
+      guintptr at = (guintptr) *fields[i] - (guintptr) s->data;
+
+      p->from = at;
+      p->shared = NULL;
+      p->own = G_MAXSIZE;
+      p->copied = FALSE;
+      if (at >= s->used)
+        continue; /* NULL, a constant */
+      p->size = strlen (s->data + at) + 1;
+      if (i == F_FROM_TAG || i == F_TO_TAG)
+        {
+          /* the tag written last: the end of its header's value */
+          const Placement *q = &place[i == F_FROM_TAG ? F_FROM : F_TO];
+          if ((q->shared != NULL || q->own != G_MAXSIZE) && at >= q->from && at < q->from + q->size)
+            {
+              if (q->shared != NULL)
+                p->shared = q->shared + (at - q->from);
+              else
+                p->own = q->own + (at - q->from);
+            }
+        }
+      if (p->shared != NULL || p->own != G_MAXSIZE)
+        continue;
+      if (donor != NULL && i != F_MALFORMED)
+        p->shared = donor_string (donor_fields, i, s->data + at, p->size);
+      if (p->shared == NULL)
+        {
+          p->own = strings;
+          p->copied = TRUE;
+          strings += p->size;
+        }
+    }
+
+  gsize end = sizeof (CsSipMessage) + sizeof (CsSipLeanTail) + kept_body + 1 + strings;
+  gsize sdp_at = (end + 7) & ~(gsize) 7;
+  CsSipMessage *msg = g_malloc (sdp_size > 0 ? sdp_at + sdp_size : end);
+  CsSipLeanTail *tail = (CsSipLeanTail *) (msg + 1);
+  char *body_copy = (char *) (tail + 1);
+  char *own = body_copy + kept_body + 1;
+
+  *msg = *parsed;
+  cs_sip_string_fields (msg, fields);
+  for (guint i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
+    {
+      const Placement *p = &place[i];
+      if (p->shared != NULL)
+        *fields[i] = (char *) p->shared;
+      else if (p->own != G_MAXSIZE)
+        {
+          *fields[i] = own + p->own;
+          if (p->copied) /* one inside it comes along */
+            memcpy (own + p->own, s->data + p->from, p->size);
+        }
+    }
+  tail->bytes = cs_mapped_bytes_ref (text->bytes);
+  tail->donor = donor != NULL ? cs_sip_message_ref (donor) : NULL;
+  if (kept_body > 0)
+    memcpy (body_copy, text->body, kept_body);
+  body_copy[kept_body] = '\0';
+  msg->offset = text->offset;
+  msg->priv_body_len = body_is_sdp ? CS_SIP_BODY_ELSEWHERE : (guint32) kept_body;
+  msg->priv_header_offset = text->len;
+  msg->priv_n_headers = CS_SIP_LEAN;
+  msg->sdp = sdp_size > 0 ? cs_sdp_freeze_to (sdp, (char *) msg + sdp_at) : NULL;
+  cs_sip_scratch_trim (s);
+  /* only a message without a donor donates: no chain keeps dropped messages alive */
+  if (slot != NULL && donor == NULL)
+    {
+      cs_sip_message_unref (slot->msg);
+      slot->msg = cs_sip_message_ref (msg);
+      slot->hash = hash;
+    }
+  return msg;
+}
