@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Direct-mapped by a hash of the Call-ID: a newer call takes an older one's slot. */
-#define SHARE_SLOTS 1024
+#define SHARE_SLOTS 4096
 
 typedef struct
 {
@@ -120,8 +120,10 @@ cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const C
     {
       hash = call_id_hash (parsed->call_id);
       slot = &text->share->slots[hash & (SHARE_SLOTS - 1)];
+      /* the donor holds the bytes for both: they must be the same */
       if (slot->msg != NULL && slot->hash == hash
-          && strcmp (slot->msg->call_id, parsed->call_id) == 0)
+          && strcmp (slot->msg->call_id, parsed->call_id) == 0
+          && cs_sip_lean_bytes (slot->msg) == text->bytes)
         donor = slot->msg;
     }
   if (donor != NULL)
@@ -186,8 +188,9 @@ cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const C
             memcpy (own + p->own, s->data + p->from, p->size);
         }
     }
-  tail->bytes = cs_mapped_bytes_ref (text->bytes);
-  tail->donor = donor != NULL ? cs_sip_message_ref (donor) : NULL;
+  /* the donor's text is in the same bytes: it holds them for both */
+  tail->owner = donor != NULL ? (guintptr) cs_sip_message_ref (donor) | 1
+                              : (guintptr) cs_mapped_bytes_ref (text->bytes);
   if (kept_body > 0)
     memcpy (body_copy, text->body, kept_body);
   body_copy[kept_body] = '\0';

@@ -210,12 +210,12 @@ typedef struct
 /* A lean message (cs_sip_message_parse_mapped; priv_n_headers CS_SIP_LEAN): after the
  * struct come this, the body unless it is the SDP (priv_body_len CS_SIP_BODY_ELSEWHERE),
  * its own decoded strings and the SDP description. Its text is priv_header_offset bytes
- * at msg->offset in tail->bytes; priv_headers_view caches a full parse of it. Strings
- * equal to those of an earlier message of the call point into that one (tail->donor). */
+ * at msg->offset in the mapped bytes; priv_headers_view caches a full parse of it.
+ * Strings equal to those of an earlier message of the call point into that one, the
+ * donor, which then holds the bytes for both (a donor has no donor of its own). */
 typedef struct
 {
-  CsMappedBytes *bytes;
-  CsSipMessage *donor;
+  guintptr owner; /* CsMappedBytes *, or the donor CsSipMessage * | 1 */
 } CsSipLeanTail;
 #define CS_SIP_LEAN G_MAXUINT16
 #define CS_SIP_BODY_ELSEWHERE G_MAXUINT32
@@ -224,6 +224,24 @@ static inline gboolean
 cs_sip_message_is_lean (const CsSipMessage *msg)
 {
   return msg->priv_n_headers == CS_SIP_LEAN;
+}
+
+/* A lean message's donor, or NULL. */
+static inline CsSipMessage *
+cs_sip_lean_donor (const CsSipMessage *msg)
+{
+  guintptr owner = ((const CsSipLeanTail *) (msg + 1))->owner;
+
+  return (owner & 1) != 0 ? (CsSipMessage *) (owner & ~(guintptr) 1) : NULL;
+}
+
+/* The mapped bytes a lean message's text is in. */
+static inline CsMappedBytes *
+cs_sip_lean_bytes (const CsSipMessage *msg)
+{
+  const CsSipMessage *donor = cs_sip_lean_donor (msg);
+
+  return (CsMappedBytes *) ((const CsSipLeanTail *) ((donor != NULL ? donor : msg) + 1))->owner;
 }
 
 /* The decoded strings message_finish and the lean one relocate; a string that may hold

@@ -246,6 +246,30 @@ test_shared_strings (void)
     }
 }
 
+/* A message of other bytes never shares: its donor would hold the wrong bytes. */
+static void
+test_share_other_bytes (void)
+{
+  gsize len = strlen (invite_sdp);
+  CsSipShare *share = cs_sip_share_new ();
+  CsMappedBytes *one = cs_mapped_bytes_new_take (g_memdup2 (invite_sdp, len), len);
+  CsMappedBytes *two = cs_mapped_bytes_new_take (g_memdup2 (invite_sdp, len), len);
+  CsSipMessage *first = cs_sip_message_parse_mapped (one, share, one->data, len);
+  CsSipMessage *second = cs_sip_message_parse_mapped (two, share, two->data, len);
+  CsSipMessage *third = cs_sip_message_parse_mapped (two, share, two->data, len);
+
+  cs_sip_share_free (share);
+  g_assert_false (second->call_id == first->call_id);
+  g_assert_true (third->call_id == second->call_id); /* the newer one took the slot */
+  cs_sip_message_unref (first);
+  cs_sip_message_unref (second); /* third keeps it, and the bytes */
+  cs_mapped_bytes_unref (one);
+  cs_mapped_bytes_unref (two);
+  g_autoptr (CsSipMessage) full = cs_sip_message_parse ((const guint8 *) invite_sdp, len, NULL);
+  assert_same_message (third, full);
+  cs_sip_message_unref (third);
+}
+
 /* Ethernet + IPv4 + UDP around a SIP text. */
 static void
 put_udp_frame (GByteArray *b, const char *sip, guint32 ts)
@@ -317,6 +341,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-lean/reads-back", test_reads_back);
   g_test_add_func ("/sip-lean/outside", test_outside);
   g_test_add_func ("/sip-lean/shared-strings", test_shared_strings);
+  g_test_add_func ("/sip-lean/share-other-bytes", test_share_other_bytes);
   g_test_add_func ("/sip-lean/changed-bytes", test_changed_bytes);
   g_test_add_func ("/sip-lean/outlives-capture", test_outlives_capture);
   return g_test_run ();
