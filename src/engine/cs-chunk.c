@@ -372,8 +372,9 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
 
   if (cs_capture_set_get_n_files (set) == 1)
     {
-      chunk->mapped = cs_capture_get_mapped_bytes (cs_capture_set_get_file (set, 0));
-      chunk->sip_share = cs_sip_share_new ();
+      CsCapture *file = cs_capture_set_get_file (set, 0);
+      chunk->mapped = cs_capture_get_mapped_bytes (file);
+      chunk->sip_share = cs_capture_get_sip_share (file);
     }
   for (guint32 i = 0; i < chunk->n_frames; i++)
     {
@@ -386,7 +387,7 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
       if (i % CS_CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
         {
           chunk->mapped = NULL;
-          g_clear_pointer (&chunk->sip_share, cs_sip_share_free);
+          chunk->sip_share = NULL;
           return;
         }
       if (!cs_frame_iter_next (&iter, &frame, &data))
@@ -424,7 +425,7 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
         chunk->undecodable++;
     }
   chunk->mapped = NULL;
-  g_clear_pointer (&chunk->sip_share, cs_sip_share_free);
+  chunk->sip_share = NULL;
   /* Drop the chunk's pages now rather than after its merge: workers may run ahead of
    * the merge, and the few frames the merge reads again fault back from the page cache. */
   if (chunk->n_frames > 0 && cs_capture_set_get_n_files (set) == 1)

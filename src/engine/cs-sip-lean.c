@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Direct-mapped by a hash of the Call-ID: a newer call takes an older one's slot. */
-#define SHARE_SLOTS 4096
+#define SHARE_SLOTS 8192
 
 typedef struct
 {
@@ -16,15 +16,20 @@ typedef struct
   CsSipMessage *msg; /* a message without a donor, referenced */
 } ShareSlot;
 
+/* Decode workers parse through one table at once: lock, look up, ref, unlock. */
 struct _CsSipShare
 {
+  GMutex lock;
   ShareSlot slots[SHARE_SLOTS];
 };
 
 CsSipShare *
 cs_sip_share_new (void)
 {
-  return g_new0 (CsSipShare, 1);
+  CsSipShare *share = g_new0 (CsSipShare, 1);
+
+  g_mutex_init (&share->lock);
+  return share;
 }
 
 void
@@ -34,6 +39,7 @@ cs_sip_share_free (CsSipShare *share)
     return;
   for (guint i = 0; i < SHARE_SLOTS; i++)
     cs_sip_message_unref (share->slots[i].msg);
+  g_mutex_clear (&share->lock);
   g_free (share);
 }
 
@@ -120,11 +126,13 @@ cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const C
     {
       hash = call_id_hash (parsed->call_id);
       slot = &text->share->slots[hash & (SHARE_SLOTS - 1)];
+      g_mutex_lock (&text->share->lock);
       /* the donor holds the bytes for both: they must be the same */
       if (slot->msg != NULL && slot->hash == hash
           && strcmp (slot->msg->call_id, parsed->call_id) == 0
           && cs_sip_lean_bytes (slot->msg) == text->bytes)
-        donor = slot->msg;
+        donor = cs_sip_message_ref (slot->msg); /* the new message's reference */
+      g_mutex_unlock (&text->share->lock);
     }
   if (donor != NULL)
     cs_sip_string_fields (donor, donor_fields);
@@ -189,8 +197,7 @@ cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const C
         }
     }
   /* the donor's text is in the same bytes: it holds them for both */
-  tail->owner = donor != NULL ? (guintptr) cs_sip_message_ref (donor) | 1
-                              : (guintptr) cs_mapped_bytes_ref (text->bytes);
+  tail->owner = donor != NULL ? (guintptr) donor | 1 : (guintptr) cs_mapped_bytes_ref (text->bytes);
   if (kept_body > 0)
     memcpy (body_copy, text->body, kept_body);
   body_copy[kept_body] = '\0';
@@ -203,9 +210,14 @@ cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const C
   /* only a message without a donor donates: no chain keeps dropped messages alive */
   if (slot != NULL && donor == NULL)
     {
-      cs_sip_message_unref (slot->msg);
+      CsSipMessage *old;
+
+      g_mutex_lock (&text->share->lock);
+      old = slot->msg;
       slot->msg = cs_sip_message_ref (msg);
       slot->hash = hash;
+      g_mutex_unlock (&text->share->lock);
+      cs_sip_message_unref (old);
     }
   return msg;
 }

@@ -90,8 +90,8 @@ typedef struct _CsMappedBytes CsMappedBytes;
 typedef struct _CsSipShare CsSipShare;
 CsSipMessage *cs_sip_message_parse_mapped (CsMappedBytes *bytes, CsSipShare *share,
                                            const guint8 *data, gsize len);
-/* A few recent messages by Call-ID for cs_sip_message_parse_mapped (one thread at a
- * time); freeing it keeps the messages. */
+/* The first messages of recent Call-IDs for cs_sip_message_parse_mapped (thread-safe;
+ * it keeps a few thousand messages alive until freed, and freeing it keeps the others). */
 CsSipShare *cs_sip_share_new (void);
 void cs_sip_share_free (CsSipShare *share);
 CsSipMessage *cs_sip_message_ref (CsSipMessage *msg);

@@ -324,6 +324,7 @@ test_outlives_capture (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 
   g_assert_cmpuint (invite->offset, ==, invite_at);
+  g_assert_true (info->call_id == invite->call_id); /* through the capture's share */
   g_autoptr (CsSipMessage) full
       = cs_sip_message_parse ((const guint8 *) invite_sdp, strlen (invite_sdp), NULL);
   assert_same_message (invite, full);
