@@ -85,25 +85,25 @@ swapped_field (guint i)
   return i;
 }
 
-/* The donor's string equal to text (size bytes with its NUL), or NULL. */
-static const char *
-donor_string (char **donor_fields[CS_SIP_N_STRING_FIELDS], guint i, const char *text, gsize size)
+/* The donor's string equal to text, or NULL. */
+static inline const char *
+donor_string (const char *const donor_values[CS_SIP_N_STRING_FIELDS], guint i, const char *text)
 {
-  guint candidates[2] = { i, swapped_field (i) };
+  const char *d = donor_values[i];
+  guint j = swapped_field (i);
 
-  for (guint k = 0; k < (candidates[1] != i ? 2u : 1u); k++)
-    {
-      const char *d = *donor_fields[candidates[k]];
-      if (d != NULL && d[0] == text[0] && memcmp (d, text, size) == 0)
-        return d;
-    }
+  if (d != NULL && d[0] == text[0] && strcmp (d, text) == 0)
+    return d;
+  d = donor_values[j];
+  if (j != i && d != NULL && d[0] == text[0] && strcmp (d, text) == 0)
+    return d;
   return NULL;
 }
 
 /* Where each string goes: a donor's string, or an offset in the message's own text. */
 typedef struct
 {
-  gsize from, size;
+  gsize from, size;   /* size with the NUL; 0 until needed for a shared one */
   const char *shared; /* in the donor */
   gsize own;          /* G_MAXSIZE when shared or absent */
   gboolean copied;    /* placed on its own rather than inside another */
@@ -113,7 +113,8 @@ CsSipMessage *
 cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const CsSipLeanText *text,
                             const CsSdp *sdp, gsize sdp_size)
 {
-  char **fields[CS_SIP_N_STRING_FIELDS], **donor_fields[CS_SIP_N_STRING_FIELDS];
+  char **fields[CS_SIP_N_STRING_FIELDS];
+  const char *donor_values[CS_SIP_N_STRING_FIELDS];
   Placement place[CS_SIP_N_STRING_FIELDS];
   gsize strings = 0;
   gboolean body_is_sdp = sdp_size > 0 && strcmp (parsed->content_type, "application/sdp") == 0;
@@ -135,44 +136,50 @@ cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const C
       g_mutex_unlock (&text->share->lock);
     }
   if (donor != NULL)
-    cs_sip_string_fields (donor, donor_fields);
+    {
+      cs_sip_string_fields (donor, fields);
+      for (guint i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
+        donor_values[i] = *fields[i];
+    }
 
-  /* a tag inside its header's value goes with it */
   cs_sip_string_fields ((CsSipMessage *) parsed, fields); /* read here, written in msg */
   for (guint i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
     {
       Placement *p = &place[i];
       guintptr at = (guintptr) *fields[i] - (guintptr) s->data;
+      const char *str = s->data + at;
 
       p->from = at;
+      p->size = 0;
       p->shared = NULL;
       p->own = G_MAXSIZE;
       p->copied = FALSE;
       if (at >= s->used)
         continue; /* NULL, a constant */
-      p->size = strlen (s->data + at) + 1;
       if (i == F_FROM_TAG || i == F_TO_TAG)
         {
-          /* the tag written last: the end of its header's value */
-          const Placement *q = &place[i == F_FROM_TAG ? F_FROM : F_TO];
-          if ((q->shared != NULL || q->own != G_MAXSIZE) && at >= q->from && at < q->from + q->size)
+          /* a tag written last is the end of its header's value: it goes with it */
+          Placement *q = &place[i == F_FROM_TAG ? F_FROM : F_TO];
+          if (q->shared != NULL || q->own != G_MAXSIZE)
             {
-              if (q->shared != NULL)
-                p->shared = q->shared + (at - q->from);
-              else
-                p->own = q->own + (at - q->from);
+              if (q->size == 0)
+                q->size = strlen (s->data + q->from) + 1;
+              if (at >= q->from && at < q->from + q->size)
+                {
+                  if (q->shared != NULL)
+                    p->shared = q->shared + (at - q->from);
+                  else
+                    p->own = q->own + (at - q->from);
+                  continue;
+                }
             }
         }
-      if (p->shared != NULL || p->own != G_MAXSIZE)
+      if (donor != NULL && i != F_MALFORMED && (p->shared = donor_string (donor_values, i, str)))
         continue;
-      if (donor != NULL && i != F_MALFORMED)
-        p->shared = donor_string (donor_fields, i, s->data + at, p->size);
-      if (p->shared == NULL)
-        {
-          p->own = strings;
-          p->copied = TRUE;
-          strings += p->size;
-        }
+      p->size = strlen (str) + 1;
+      p->own = strings;
+      p->copied = TRUE;
+      strings += p->size;
     }
 
   gsize end = sizeof (CsSipMessage) + sizeof (CsSipLeanTail) + kept_body + 1 + strings;
