@@ -5,6 +5,7 @@
 #include "cs-cursor.h"
 #include "cs-error.h"
 #include "cs-mapped-bytes.h"
+#include "cs-sip-message.h"
 
 G_BEGIN_DECLS
 
@@ -39,8 +40,9 @@ typedef struct
 struct _CsCapture
 {
   char *path;
-  const guint8 *data;   /* MAP_PRIVATE, PROT_READ */
-  CsMappedBytes *bytes; /* owns the mapping: parsed messages may hold it longer */
+  const guint8 *data;    /* MAP_PRIVATE, PROT_READ */
+  CsMappedBytes *bytes;  /* owns the mapping: parsed messages may hold it longer */
+  CsSipShare *sip_share; /* strings shared between its SIP messages of one call */
   guint64 size;
   CsCaptureFormat format;
 

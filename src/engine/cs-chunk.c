@@ -320,9 +320,10 @@ cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
     case CS_UDP_PAYLOAD_SIP:
       /* a datagram read straight from the mapped file need not be copied */
       msg = chunk->mapped != NULL
-                ? cs_sip_message_stamp (
-                    cs_sip_message_parse_mapped (chunk->mapped, pkt->payload, pkt->payload_len),
-                    &pkt->src, &pkt->dst, CS_SIP_TRANSPORT_UDP, frame, ts_ns)
+                ? cs_sip_message_stamp (cs_sip_message_parse_mapped (chunk->mapped,
+                                                                     chunk->sip_share, pkt->payload,
+                                                                     pkt->payload_len),
+                                        &pkt->src, &pkt->dst, CS_SIP_TRANSPORT_UDP, frame, ts_ns)
                 : cs_sip_message_from_payload (pkt->payload, pkt->payload_len, &pkt->src, &pkt->dst,
                                                CS_SIP_TRANSPORT_UDP, frame, ts_ns);
       if (msg != NULL)
@@ -363,7 +364,11 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
   guint64 first_offset = 0, end_offset = 0;
 
   if (cs_capture_set_get_n_files (set) == 1)
-    chunk->mapped = cs_capture_get_mapped_bytes (cs_capture_set_get_file (set, 0));
+    {
+      CsCapture *file = cs_capture_set_get_file (set, 0);
+      chunk->mapped = cs_capture_get_mapped_bytes (file);
+      chunk->sip_share = cs_capture_get_sip_share (file);
+    }
   for (guint32 i = 0; i < chunk->n_frames; i++)
     {
       guint32 number = chunk->first_index + i + 1;
@@ -375,6 +380,7 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
       if (i % CS_CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
         {
           chunk->mapped = NULL;
+          chunk->sip_share = NULL;
           return;
         }
       if (!cs_frame_iter_next (&iter, &frame, &data))
@@ -412,6 +418,7 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
         chunk->undecodable++;
     }
   chunk->mapped = NULL;
+  chunk->sip_share = NULL;
   /* Drop the chunk's pages now rather than after its merge: workers may run ahead of
    * the merge, and the few frames the merge reads again fault back from the page cache. */
   if (chunk->n_frames > 0 && cs_capture_set_get_n_files (set) == 1)

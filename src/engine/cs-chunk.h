@@ -76,6 +76,7 @@ typedef struct
   CsFrameIter start;
   CsFrame *frames;
   CsMappedBytes *mapped; /* borrowed while decoding one file: its SIP messages stay lean */
+  CsSipShare *sip_share; /* borrowed too: their strings shared within a call */
   gint decoded;          /* atomic: the loader's hand-off flag (see cs-loader.c) */
 } CsChunk;
 

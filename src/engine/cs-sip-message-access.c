@@ -23,8 +23,12 @@ cs_sip_message_unref (CsSipMessage *msg)
     return;
   if (cs_sip_message_is_lean (msg))
     {
+      CsSipMessage *donor = cs_sip_lean_donor (msg);
       cs_sip_message_unref (msg->priv_headers_view);
-      cs_mapped_bytes_unref (((CsSipLeanTail *) (msg + 1))->bytes);
+      if (donor != NULL)
+        cs_sip_message_unref (donor); /* a message without a donor of its own */
+      else
+        cs_mapped_bytes_unref (cs_sip_lean_bytes (msg));
     }
   else
     g_free (msg->priv_headers_view);
@@ -66,12 +70,11 @@ lean_full (const CsSipMessage *msg)
 {
   gpointer *slot = (gpointer *) &((CsSipMessage *) msg)->priv_headers_view;
   CsSipMessage *full = g_atomic_pointer_get (slot);
-  const CsSipLeanTail *tail = (const CsSipLeanTail *) (msg + 1);
 
   if (full != NULL)
     return full;
-  full = cs_sip_message_parse (cs_mapped_bytes_get_data (tail->bytes) + msg->offset, tail->wire_len,
-                               NULL);
+  full = cs_sip_message_parse (cs_mapped_bytes_get_data (cs_sip_lean_bytes (msg)) + msg->offset,
+                               msg->priv_header_offset, NULL);
   if (full == NULL || !same_decoded (msg, full))
     {
       static const char empty[] = "X x SIP/2.0\r\n\r\n";

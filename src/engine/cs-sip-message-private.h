@@ -212,23 +212,88 @@ typedef struct
   guint8 id;   /* CsSipHeaderId */
 } CsSipScannedHeader;
 
-/* A lean message (cs_sip_message_parse_mapped; priv_header_offset 0): after the struct
- * come this, the body unless it is the SDP (priv_body_len CS_SIP_BODY_ELSEWHERE), the
- * decoded strings and the SDP description. The message's text is tail->wire_len bytes
- * at msg->offset in tail->bytes; priv_headers_view caches a full parse of it. */
+/* A lean message (cs_sip_message_parse_mapped; priv_n_headers CS_SIP_LEAN): after the
+ * struct come this, the body unless it is the SDP (priv_body_len CS_SIP_BODY_ELSEWHERE),
+ * its own decoded strings and the SDP description. Its text is priv_header_offset bytes
+ * at msg->offset in the mapped bytes; priv_headers_view caches a full parse of it.
+ * Strings equal to those of an earlier message of the call point into that one, the
+ * donor, which then holds the bytes for both (a donor has no donor of its own). */
 typedef struct
 {
-  CsMappedBytes *bytes;
-  guint32 wire_len;
-  guint32 reserved;
+  guintptr owner; /* CsMappedBytes *, or the donor CsSipMessage * | 1 */
 } CsSipLeanTail;
+#define CS_SIP_LEAN G_MAXUINT16
 #define CS_SIP_BODY_ELSEWHERE G_MAXUINT32
 
 static inline gboolean
 cs_sip_message_is_lean (const CsSipMessage *msg)
 {
-  return msg->priv_header_offset == 0;
+  return msg->priv_n_headers == CS_SIP_LEAN;
 }
+
+/* A lean message's donor, or NULL. */
+static inline CsSipMessage *
+cs_sip_lean_donor (const CsSipMessage *msg)
+{
+  guintptr owner = ((const CsSipLeanTail *) (msg + 1))->owner;
+
+  return (owner & 1) != 0 ? (CsSipMessage *) (owner & ~(guintptr) 1) : NULL;
+}
+
+/* The mapped bytes a lean message's text is in. */
+static inline CsMappedBytes *
+cs_sip_lean_bytes (const CsSipMessage *msg)
+{
+  const CsSipMessage *donor = cs_sip_lean_donor (msg);
+
+  return (CsMappedBytes *) ((const CsSipLeanTail *) ((donor != NULL ? donor : msg) + 1))->owner;
+}
+
+/* The decoded strings message_finish and the lean one relocate; a string that may hold
+ * another's text (From, then its tag) comes before it. */
+#define CS_SIP_N_STRING_FIELDS 18
+static inline void
+cs_sip_string_fields (CsSipMessage *msg, char **fields[CS_SIP_N_STRING_FIELDS])
+{
+  char **all[CS_SIP_N_STRING_FIELDS] = {
+    &msg->method_name,      &msg->request_uri,  &msg->reason,
+    &msg->call_id,          &msg->from,         &msg->from_tag,
+    &msg->from_user,        &msg->from_display, &msg->to,
+    &msg->to_tag,           &msg->to_user,      &msg->to_display,
+    &msg->cseq_method_name, &msg->via_branch,   &msg->user_agent,
+    &msg->contact,          &msg->content_type, &msg->malformed,
+  };
+
+  memcpy (fields, all, sizeof all);
+}
+
+/* a thread keeps at most this much scratch between messages */
+#define CS_SIP_SCRATCH_KEEP (256 * 1024)
+static inline void
+cs_sip_scratch_trim (CsSipScratch *s)
+{
+  if (s->size > CS_SIP_SCRATCH_KEEP)
+    {
+      s->size = CS_SIP_SCRATCH_KEEP;
+      s->data = g_realloc (s->data, s->size);
+    }
+}
+
+/* Where a lean message's text is, and its body in it. */
+typedef struct
+{
+  CsMappedBytes *bytes;
+  CsSipShare *share; /* or NULL */
+  guint64 offset;
+  guint32 len;
+  const char *body;
+  gsize body_len;
+} CsSipLeanText;
+
+/* cs-sip-lean.c: the lean message from the parse in *parsed and s. */
+CsSipMessage *cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s,
+                                          const CsSipLeanText *text, const CsSdp *sdp,
+                                          gsize sdp_size);
 
 /* Literal reasons are kept as they are; they outlive every message. */
 static inline void

@@ -21,9 +21,6 @@
  * a tag written last…); the GPtrArray view of the headers is only built on request
  * (cs-sip-message-access.c). The decoded fields come from cs-sip-decode.c. */
 
-/* a thread keeps at most this much scratch between messages */
-#define SCRATCH_KEEP (256 * 1024)
-
 static void
 scratch_free (gpointer data)
 {
@@ -668,24 +665,6 @@ relocate (char *p, const CsSipScratch *s, char *to)
   return at < s->used ? to + at : p;
 }
 
-/* The fields message_finish and message_finish_lean relocate, a string that may hold
- * another's text (From, then its tag) before it. */
-#define N_STRING_FIELDS 18
-static void
-string_fields (CsSipMessage *msg, char **fields[N_STRING_FIELDS])
-{
-  char **all[N_STRING_FIELDS] = {
-    &msg->method_name,      &msg->request_uri,  &msg->reason,
-    &msg->call_id,          &msg->from,         &msg->from_tag,
-    &msg->from_user,        &msg->from_display, &msg->to,
-    &msg->to_tag,           &msg->to_user,      &msg->to_display,
-    &msg->cseq_method_name, &msg->via_branch,   &msg->user_agent,
-    &msg->contact,          &msg->content_type, &msg->malformed,
-  };
-
-  memcpy (fields, all, sizeof all);
-}
-
 /* The message, its body, then its strings, in one allocation: the body sits right after
  * the struct, so only the headers need an offset. */
 static CsSipMessage *
@@ -698,12 +677,12 @@ message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, 
   CsSipMessage *msg = cs_slab_alloc (sdp_size > 0 ? sdp_at + sdp_size : end);
   char *body_copy = (char *) (msg + 1);
   char *to = body_copy + body_len + 1;
-  char **fields[N_STRING_FIELDS];
+  char **fields[CS_SIP_N_STRING_FIELDS];
 
-  string_fields (msg, fields);
+  cs_sip_string_fields (msg, fields);
   *msg = *parsed;
   memcpy (to, s->data, s->used);
-  for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
+  for (gsize i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
     *fields[i] = relocate (*fields[i], s, to);
   if (body_len > 0)
     memcpy (body_copy, body, body_len);
@@ -711,90 +690,14 @@ message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, 
   msg->priv_body_len = (guint32) body_len;
   msg->priv_header_offset = (guint32) (to + header_text - (char *) msg);
   msg->sdp = sdp_size > 0 ? cs_sdp_freeze_to (sdp, (char *) msg + sdp_at) : NULL;
-  if (s->size > SCRATCH_KEEP)
-    {
-      s->size = SCRATCH_KEEP;
-      s->data = g_realloc (s->data, s->size);
-    }
-  return msg;
-}
-
-/* A message whose text stays in `bytes`: the struct, where the text is, the body only
- * when it is not the SDP (the merge reads DTMF bodies), the decoded strings alone and
- * the SDP description. The packed headers are built again on request
- * (cs-sip-message-access.c). */
-static CsSipMessage *
-message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, CsMappedBytes *bytes,
-                     guint64 offset, gsize wire_len, const char *body, gsize body_len,
-                     const CsSdp *sdp, gsize sdp_size)
-{
-  CsSipMessage staged = *parsed;
-  char **fields[N_STRING_FIELDS];
-  gsize from[N_STRING_FIELDS], to[N_STRING_FIELDS], size[N_STRING_FIELDS], strings = 0;
-  gboolean copied[N_STRING_FIELDS];
-  gboolean body_is_sdp = sdp_size > 0 && strcmp (parsed->content_type, "application/sdp") == 0;
-  gsize kept_body = body_is_sdp ? 0 : body_len;
-
-  /* where each string comes from in the scratch and goes to after the body; a string
-   * inside one already placed (a tag at the end of its header) shares its bytes */
-  string_fields (&staged, fields);
-  for (guint i = 0; i < N_STRING_FIELDS; i++)
-    {
-      guintptr at = (guintptr) *fields[i] - (guintptr) s->data;
-
-      from[i] = at;
-      to[i] = G_MAXSIZE;
-      copied[i] = FALSE;
-      if (at >= s->used)
-        continue; /* NULL, a constant */
-      size[i] = strlen (s->data + at) + 1;
-      for (guint j = 0; j < i && to[i] == G_MAXSIZE; j++)
-        if (copied[j] && at >= from[j] && at < from[j] + size[j])
-          to[i] = to[j] + (at - from[j]);
-      if (to[i] == G_MAXSIZE)
-        {
-          to[i] = strings;
-          strings += size[i];
-          copied[i] = TRUE;
-        }
-    }
-
-  gsize end = sizeof (CsSipMessage) + sizeof (CsSipLeanTail) + kept_body + 1 + strings;
-  gsize sdp_at = (end + 7) & ~(gsize) 7;
-  CsSipMessage *msg = cs_slab_alloc (sdp_size > 0 ? sdp_at + sdp_size : end);
-  CsSipLeanTail *tail = (CsSipLeanTail *) (msg + 1);
-  char *body_copy = (char *) (tail + 1);
-  char *text = body_copy + kept_body + 1;
-
-  string_fields (&staged, fields);
-  for (guint i = 0; i < N_STRING_FIELDS; i++)
-    if (to[i] != G_MAXSIZE)
-      {
-        *fields[i] = text + to[i];
-        if (copied[i])
-          memcpy (text + to[i], s->data + from[i], size[i]);
-      }
-  *msg = staged;
-  tail->bytes = cs_mapped_bytes_ref (bytes);
-  tail->wire_len = (guint32) wire_len;
-  if (kept_body > 0)
-    memcpy (body_copy, body, kept_body);
-  body_copy[kept_body] = '\0';
-  msg->offset = offset;
-  msg->priv_body_len = body_is_sdp ? CS_SIP_BODY_ELSEWHERE : (guint32) kept_body;
-  msg->priv_header_offset = 0; /* lean: the headers are in bytes */
-  msg->sdp = sdp_size > 0 ? cs_sdp_freeze_to (sdp, (char *) msg + sdp_at) : NULL;
-  if (s->size > SCRATCH_KEEP)
-    {
-      s->size = SCRATCH_KEEP;
-      s->data = g_realloc (s->data, s->size);
-    }
+  cs_sip_scratch_trim (s);
   return msg;
 }
 
 /* Parses data; with bytes (which hold data), the message is a lean one. */
 static CsSipMessage *
-message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, guint64 offset, GError **error)
+message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *share,
+               guint64 offset, GError **error)
 {
   CsSipMessage parsed = { 0 }, *msg = &parsed;
   CsSipScannedHeader headers[CS_SIP_MAX_HEADERS];
@@ -854,22 +757,25 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, guint64 offs
   CsSdp sdp;
   gsize sdp_size = parse_sdp_body (msg, content_type, body, body_len, &sdp);
   if (bytes != NULL && len <= G_MAXUINT32)
-    return message_finish_lean (msg, s, bytes, offset, len, body, body_len, &sdp, sdp_size);
+    {
+      CsSipLeanText text = { bytes, share, offset, (guint32) len, body, body_len };
+      return cs_sip_message_finish_lean (msg, s, &text, &sdp, sdp_size);
+    }
   return message_finish (msg, s, header_text, body, body_len, &sdp, sdp_size);
 }
 
 CsSipMessage *
 cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
 {
-  return message_parse (data, len, NULL, 0, error);
+  return message_parse (data, len, NULL, NULL, 0, error);
 }
 
 CsSipMessage *
-cs_sip_message_parse_mapped (CsMappedBytes *bytes, const guint8 *data, gsize len)
+cs_sip_message_parse_mapped (CsMappedBytes *bytes, CsSipShare *share, const guint8 *data, gsize len)
 {
   guint64 offset;
 
   if (bytes == NULL || len == 0 || !cs_mapped_bytes_contains (bytes, data, len, &offset))
-    return message_parse (data, len, NULL, 0, NULL);
-  return message_parse (data, len, bytes, offset, NULL);
+    return message_parse (data, len, NULL, NULL, 0, NULL);
+  return message_parse (data, len, bytes, share, offset, NULL);
 }

@@ -84,9 +84,16 @@ CsSipMessage *cs_sip_message_parse (const guint8 *data, gsize len, GError **erro
 /* The same message from len bytes at data inside bytes (a mapped capture file), kept
  * lean: it holds a reference to bytes and its decoded fields, and reads the headers and
  * an SDP body again from bytes on first request. Anything else in the body is kept.
- * Data outside bytes gives an ordinary message. */
+ * Data outside bytes gives an ordinary message. With share, strings equal to those of
+ * an earlier message with the same Call-ID parsed through it are not copied again. */
 typedef struct _CsMappedBytes CsMappedBytes;
-CsSipMessage *cs_sip_message_parse_mapped (CsMappedBytes *bytes, const guint8 *data, gsize len);
+typedef struct _CsSipShare CsSipShare;
+CsSipMessage *cs_sip_message_parse_mapped (CsMappedBytes *bytes, CsSipShare *share,
+                                           const guint8 *data, gsize len);
+/* The first messages of recent Call-IDs for cs_sip_message_parse_mapped (thread-safe;
+ * it keeps a few thousand messages alive until freed, and freeing it keeps the others). */
+CsSipShare *cs_sip_share_new (void);
+void cs_sip_share_free (CsSipShare *share);
 CsSipMessage *cs_sip_message_ref (CsSipMessage *msg);
 void cs_sip_message_unref (CsSipMessage *msg);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSipMessage, cs_sip_message_unref)

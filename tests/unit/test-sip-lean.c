@@ -150,7 +150,7 @@ test_reads_back (void)
       memcpy (block + 40, texts[i], len);
       CsMappedBytes *bytes = cs_mapped_bytes_new_take (block, len + 64);
       g_autoptr (CsSipMessage) full = cs_sip_message_parse ((const guint8 *) texts[i], len, NULL);
-      g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, block + 40, len);
+      g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, NULL, block + 40, len);
 
       g_assert_nonnull (full);
       g_assert_nonnull (lean);
@@ -169,12 +169,12 @@ test_outside (void)
   g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (g_memdup2 (block, 16), 16);
   gsize len = strlen (info_dtmf);
   g_autoptr (CsSipMessage) msg
-      = cs_sip_message_parse_mapped (bytes, (const guint8 *) info_dtmf, len);
+      = cs_sip_message_parse_mapped (bytes, NULL, (const guint8 *) info_dtmf, len);
   g_autoptr (CsSipMessage) full = cs_sip_message_parse ((const guint8 *) info_dtmf, len, NULL);
 
   g_assert_cmpuint (msg->offset, ==, 0);
   assert_same_message (msg, full);
-  g_assert_null (cs_sip_message_parse_mapped (bytes, bytes->data, 16));
+  g_assert_null (cs_sip_message_parse_mapped (bytes, NULL, bytes->data, 16));
 }
 
 /* Bytes that changed under the message give no headers rather than wrong ones. */
@@ -184,7 +184,7 @@ test_changed_bytes (void)
   gsize len = strlen (invite_sdp);
   guint8 *block = g_memdup2 (invite_sdp, len);
   g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (block, len);
-  g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, block, len);
+  g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, NULL, block, len);
   gsize body_len;
   const char *at = strstr ((char *) block, "lean-1");
 
@@ -194,6 +194,80 @@ test_changed_bytes (void)
   g_assert_null (cs_sip_message_get_header (lean, "Call-ID"));
   g_assert_cmpstr (cs_sip_message_get_body (lean, &body_len), ==, "");
   g_assert_cmpuint (body_len, ==, 0);
+}
+
+static const char bye_reversed[] = "BYE sip:alice@10.0.0.1 SIP/2.0\r\n"
+                                   "Via: SIP/2.0/UDP 10.0.0.2:5060;branch=z9hG4bK-9\r\n"
+                                   "From: Bob <sip:bob@example.com>;tag=b2\r\n"
+                                   "To: <sip:alice@example.com>;tag=a1\r\n"
+                                   "Call-ID: lean-1@10.0.0.1\r\n"
+                                   "CSeq: 7 BYE\r\n"
+                                   "Content-Length: 0\r\n"
+                                   "\r\n";
+
+/* Messages of one call parsed through a share point at the first one's strings where
+ * they are equal, even From and To swapped, and read back as an ordinary parse. */
+static void
+test_shared_strings (void)
+{
+  const char *texts[] = { invite_sdp, response_compact, info_dtmf, bye_reversed, odd_request };
+  CsSipMessage *lean[G_N_ELEMENTS (texts)];
+  g_autoptr (GByteArray) b = g_byte_array_new ();
+  gsize at[G_N_ELEMENTS (texts)];
+  CsSipShare *share = cs_sip_share_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      at[i] = b->len;
+      put_bytes (b, texts[i], strlen (texts[i]));
+    }
+  gsize size = b->len;
+  g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (g_byte_array_steal (b, NULL), size);
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    lean[i] = cs_sip_message_parse_mapped (bytes, share, bytes->data + at[i], strlen (texts[i]));
+  cs_sip_share_free (share);
+
+  g_assert_true (lean[1]->call_id == lean[0]->call_id);
+  g_assert_true (lean[1]->via_branch == lean[0]->via_branch);
+  g_assert_true (lean[1]->to_user == lean[0]->to_user);
+  g_assert_false (lean[1]->from == lean[0]->from); /* differs: no display name */
+  g_assert_true (lean[2]->from_user == lean[0]->from_user);
+  g_assert_true (lean[3]->to_user == lean[0]->from_user); /* the other way round */
+  g_assert_false (lean[3]->from == lean[0]->to);          /* differs: Bob and a tag */
+  g_assert_false (lean[4]->call_id == lean[0]->call_id);  /* another call */
+  /* the first message goes first: the others keep its strings alive */
+  cs_sip_message_unref (lean[0]);
+  for (guint i = 1; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr (CsSipMessage) full
+          = cs_sip_message_parse ((const guint8 *) texts[i], strlen (texts[i]), NULL);
+      assert_same_message (lean[i], full);
+      cs_sip_message_unref (lean[i]);
+    }
+}
+
+/* A message of other bytes never shares: its donor would hold the wrong bytes. */
+static void
+test_share_other_bytes (void)
+{
+  gsize len = strlen (invite_sdp);
+  CsSipShare *share = cs_sip_share_new ();
+  CsMappedBytes *one = cs_mapped_bytes_new_take (g_memdup2 (invite_sdp, len), len);
+  CsMappedBytes *two = cs_mapped_bytes_new_take (g_memdup2 (invite_sdp, len), len);
+  CsSipMessage *first = cs_sip_message_parse_mapped (one, share, one->data, len);
+  CsSipMessage *second = cs_sip_message_parse_mapped (two, share, two->data, len);
+  CsSipMessage *third = cs_sip_message_parse_mapped (two, share, two->data, len);
+
+  cs_sip_share_free (share);
+  g_assert_false (second->call_id == first->call_id);
+  g_assert_true (third->call_id == second->call_id); /* the newer one took the slot */
+  cs_sip_message_unref (first);
+  cs_sip_message_unref (second); /* third keeps it, and the bytes */
+  cs_mapped_bytes_unref (one);
+  cs_mapped_bytes_unref (two);
+  g_autoptr (CsSipMessage) full = cs_sip_message_parse ((const guint8 *) invite_sdp, len, NULL);
+  assert_same_message (third, full);
+  cs_sip_message_unref (third);
 }
 
 /* Ethernet + IPv4 + UDP around a SIP text. */
@@ -250,6 +324,7 @@ test_outlives_capture (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 
   g_assert_cmpuint (invite->offset, ==, invite_at);
+  g_assert_true (info->call_id == invite->call_id); /* through the capture's share */
   g_autoptr (CsSipMessage) full
       = cs_sip_message_parse ((const guint8 *) invite_sdp, strlen (invite_sdp), NULL);
   assert_same_message (invite, full);
@@ -266,6 +341,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sip-lean/reads-back", test_reads_back);
   g_test_add_func ("/sip-lean/outside", test_outside);
+  g_test_add_func ("/sip-lean/shared-strings", test_shared_strings);
+  g_test_add_func ("/sip-lean/share-other-bytes", test_share_other_bytes);
   g_test_add_func ("/sip-lean/changed-bytes", test_changed_bytes);
   g_test_add_func ("/sip-lean/outlives-capture", test_outlives_capture);
   return g_test_run ();
