@@ -409,19 +409,16 @@ cs_sip_header_names_init (void)
       for (gsize i = 0; i < G_N_ELEMENTS (known_names); i++)
         {
           const KnownName *known = &known_names[i];
-          guint h = cs_sip_known_hash (known->name, known->len);
-          char head[8] = { 0 };
+          guint64 head = 0, tail = 0;
 
+          memcpy (&head, known->name, MIN (known->len, 8));
+          if (known->len > 8)
+            memcpy (&tail, known->name + 8, MIN (known->len - 8, 8));
+          guint h = cs_sip_known_hash (head, tail, known->len);
           while (cs_sip_known_slots[h].index != 0)
             h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1);
-          memcpy (head, known->name, MIN (known->len, 8));
-          memcpy (&cs_sip_known_slots[h].head, head, 8);
-          if (known->len > 8)
-            {
-              char tail[8] = { 0 };
-              memcpy (tail, known->name + 8, MIN (known->len - 8, 8));
-              memcpy (&cs_sip_known_slots[h].tail, tail, 8);
-            }
+          cs_sip_known_slots[h].head = head;
+          cs_sip_known_slots[h].tail = tail;
           cs_sip_known_slots[h].len = (guint8) known->len;
           cs_sip_known_slots[h].index = (guint8) (i + 1);
           cs_sip_known_slots[h].name = known->name;
@@ -433,9 +430,14 @@ cs_sip_header_names_init (void)
 int
 cs_sip_header_known_index (const char *name, gsize len)
 {
+  guint64 head = 0, tail = 0;
+
   if (len == 0 || len > 255)
     return -1;
-  for (guint h = cs_sip_known_hash (name, len);; h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1))
+  memcpy (&head, name, MIN (len, 8));
+  if (len > 8)
+    memcpy (&tail, name + 8, MIN (len - 8, 8));
+  for (guint h = cs_sip_known_hash (head, tail, len);; h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1))
     {
       const CsSipKnownSlot *slot = &cs_sip_known_slots[h];
       if (slot->index == 0)

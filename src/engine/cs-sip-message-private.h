@@ -58,8 +58,9 @@ gboolean cs_sip_starts_like_sip (const guint8 *line, gsize n);
  * -1 when name is not one of them; and back. */
 int cs_sip_header_known_index (const char *name, gsize len);
 
-/* The table behind it: a hash of length, first and last byte, open addressing; each slot
- * keeps the name's first 8 bytes as a word so most checks are one compare. */
+/* The table behind it: open addressing on a hash of the name's first 16 bytes (two words,
+ * zero past its end) and its length; each slot keeps those words, so a name of up to 16
+ * bytes is found with two compares. */
 #define CS_SIP_KNOWN_SLOTS 256
 typedef struct
 {
@@ -73,41 +74,34 @@ extern CsSipKnownSlot cs_sip_known_slots[CS_SIP_KNOWN_SLOTS];
 extern guint64 cs_sip_known_masks[9]; /* the first n bytes of a word set */
 
 static inline guint
-cs_sip_known_hash (const char *name, gsize len)
+cs_sip_known_hash (guint64 head, guint64 tail, gsize len)
 {
-  return ((guint) len * 31u + (guint8) name[0] * 7u + (guint8) name[len - 1])
+  /* Fibonacci hashing: the multiply mixes every byte into the top bits */
+  return (guint) (((head ^ (tail << 1) ^ len) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 56)
          & (CS_SIP_KNOWN_SLOTS - 1);
 }
 
-/* cs_sip_header_known_index when 8 bytes from name may be read (readable >= 8). */
+/* cs_sip_header_known_index when 16 bytes from name may be read (readable >= 16). */
 static inline int
 cs_sip_header_known_index_at (const char *name, gsize len, gsize readable)
 {
-  guint64 w;
+  guint64 head, tail;
 
-  if (len == 0 || len > 255 || readable < 8)
+  /* longer names (and len 0, which wraps) take the general lookup */
+  if (len - 1 >= 16 || readable < 16)
     return cs_sip_header_known_index (name, len);
-  memcpy (&w, name, 8);
-  w &= cs_sip_known_masks[MIN (len, 8)];
-  for (guint h = cs_sip_known_hash (name, len);; h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1))
+  memcpy (&head, name, 8);
+  memcpy (&tail, name + 8, 8);
+  head &= cs_sip_known_masks[MIN (len, 8)];
+  tail &= cs_sip_known_masks[len > 8 ? len - 8 : 0];
+  for (guint h = cs_sip_known_hash (head, tail, len);; h = (h + 1) & (CS_SIP_KNOWN_SLOTS - 1))
     {
       const CsSipKnownSlot *slot = &cs_sip_known_slots[h];
+      /* an empty slot has len 0: it never matches */
+      if (slot->head == head && slot->tail == tail && slot->len == len)
+        return slot->index - 1;
       if (slot->index == 0)
         return -1;
-      if (slot->len != len || slot->head != w)
-        continue;
-      if (len <= 8)
-        return slot->index - 1;
-      if (len <= 16 && readable >= 16)
-        {
-          /* the second word: names up to 16 bytes need no memcmp */
-          guint64 t;
-          memcpy (&t, name + 8, 8);
-          if ((t & cs_sip_known_masks[len - 8]) == slot->tail)
-            return slot->index - 1;
-        }
-      else if (memcmp (slot->name + 8, name + 8, len - 8) == 0)
-        return slot->index - 1;
     }
 }
 /* Builds the table cs_sip_header_known_index reads; call once before it. */

@@ -124,7 +124,20 @@ test_known_names (void)
   for (int i = 0; cs_sip_header_known_by_index (i) != NULL; i++)
     {
       const char *name = cs_sip_header_known_by_index (i);
-      g_assert_cmpint (cs_sip_header_known_index (name, strlen (name)), ==, i);
+      gsize len = strlen (name);
+      g_assert_cmpint (cs_sip_header_known_index (name, len), ==, i);
+      /* the word lookup (16 readable bytes) finds it too, and not its near misses */
+      char buf[64] = { 0 };
+      memcpy (buf, name, len);
+      memcpy (buf + len, ": value\r\n", 9);
+      g_assert_cmpint (cs_sip_header_known_index_at (buf, len, sizeof buf), ==, i);
+      g_assert_cmpint (cs_sip_header_known_index_at (buf, len + 1, sizeof buf), !=, i);
+      if (len > 1)
+        g_assert_cmpint (cs_sip_header_known_index_at (buf, len - 1, sizeof buf), !=, i);
+      buf[len - 1] ^= 0x20; /* another case of its last letter (or another byte) */
+      g_assert_cmpint (cs_sip_header_known_index_at (buf, len, sizeof buf), !=, i);
+      g_assert_cmpint (cs_sip_header_known_index_at (buf, len, sizeof buf), ==,
+                       cs_sip_header_known_index (buf, len));
     }
 }
 
