@@ -44,16 +44,19 @@ cs_report_json_time (CsJsonWriter *w, gint64 ts_ns, gboolean valid)
 }
 
 /* A list model's items in an array, so that two threads can read them (a GListStore's
- * lookups move its cursor): the analysis' own lists lend theirs, others are copied. */
+ * lookups move its cursor). Once every call is published the analysis' lists no longer
+ * change: they lend their arrays. Before, the items are copied with references (a GUI
+ * export may run while the main context still places calls). */
 static GPtrArray *
-cs_report_json_model_items (GListModel *model)
+cs_report_json_model_items (CsAnalysis *analysis, GListModel *model)
 {
+  gboolean settled = cs_analysis_get_published (analysis);
   guint n;
   GPtrArray *items;
 
-  if (CS_IS_CALL_LIST (model))
+  if (settled && CS_IS_CALL_LIST (model))
     return g_ptr_array_ref (cs_call_list_peek_calls (CS_CALL_LIST (model)));
-  if (CS_IS_OBJECT_LIST (model))
+  if (settled && CS_IS_OBJECT_LIST (model))
     return g_ptr_array_ref (cs_object_list_peek_items (CS_OBJECT_LIST (model)));
   n = g_list_model_get_n_items (model);
   items = g_ptr_array_new_full (n, g_object_unref);
@@ -268,7 +271,8 @@ cs_report_json_call_item (CsJsonWriter *w, gpointer call)
 void
 cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) calls = cs_report_json_model_items (cs_analysis_get_calls (analysis));
+  g_autoptr (GPtrArray) calls
+      = cs_report_json_model_items (analysis, cs_analysis_get_calls (analysis));
 
   CS_JSON_KEY (w, "calls");
   cs_json_begin_array (w);
@@ -413,7 +417,8 @@ cs_report_json_stream_item (CsJsonWriter *w, gpointer stream)
 void
 cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) streams = cs_report_json_model_items (cs_analysis_get_streams (analysis));
+  g_autoptr (GPtrArray) streams
+      = cs_report_json_model_items (analysis, cs_analysis_get_streams (analysis));
 
   CS_JSON_KEY (w, "streams");
   cs_json_begin_array (w);
@@ -463,7 +468,8 @@ cs_report_json_finding_item (CsJsonWriter *w, gpointer finding)
 void
 cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) findings = cs_report_json_model_items (cs_analysis_get_findings (analysis));
+  g_autoptr (GPtrArray) findings
+      = cs_report_json_model_items (analysis, cs_analysis_get_findings (analysis));
 
   CS_JSON_KEY (w, "findings");
   cs_json_begin_array (w);
