@@ -6,9 +6,9 @@
 #include "cs-call-dtmf.h"
 #include "cs-call-list.h"
 #include "cs-finding.h"
-#include "cs-fixed-format.h"
 #include "cs-json-parallel.h"
 #include "cs-object-list.h"
+#include "cs-report-json-raw.h"
 #include "cs-stream-rtcp.h"
 #include "cs-stream.h"
 #include "cs-time-format.h"
@@ -44,16 +44,19 @@ cs_report_json_time (CsJsonWriter *w, gint64 ts_ns, gboolean valid)
 }
 
 /* A list model's items in an array, so that two threads can read them (a GListStore's
- * lookups move its cursor): the analysis' own lists lend theirs, others are copied. */
+ * lookups move its cursor). Once every call is published the analysis' lists no longer
+ * change: they lend their arrays. Before, the items are copied with references (a GUI
+ * export may run while the main context still places calls). */
 static GPtrArray *
-cs_report_json_model_items (GListModel *model)
+cs_report_json_model_items (CsAnalysis *analysis, GListModel *model)
 {
+  gboolean settled = cs_analysis_get_published (analysis);
   guint n;
   GPtrArray *items;
 
-  if (CS_IS_CALL_LIST (model))
+  if (settled && CS_IS_CALL_LIST (model))
     return g_ptr_array_ref (cs_call_list_peek_calls (CS_CALL_LIST (model)));
-  if (CS_IS_OBJECT_LIST (model))
+  if (settled && CS_IS_OBJECT_LIST (model))
     return g_ptr_array_ref (cs_object_list_peek_items (CS_OBJECT_LIST (model)));
   n = g_list_model_get_n_items (model);
   items = g_ptr_array_new_full (n, g_object_unref);
@@ -164,7 +167,7 @@ cs_report_json_frames (CsJsonWriter *w, const GArray *frames)
   cs_json_end_array (w);
 }
 
-static void
+void
 cs_report_json_dtmf (CsJsonWriter *w, CsCall *call)
 {
   const GArray *digits = cs_call_get_dtmf (call);
@@ -193,146 +196,13 @@ cs_report_json_dtmf (CsJsonWriter *w, CsCall *call)
   cs_json_end_array (w);
 }
 
-/* Keys of a call (depth 3 of the report) and of its transactions (depth 5), with their
- * separators and indentation: the pretty report's calls are written as raw text. */
-#define CS_CALL_KEY(name) ",\n      \"" name "\": "
-#define CS_TRANSACTION_KEY(name) ",\n          \"" name "\": "
-#define CS_CALL_RAW_DEPTH 3
-
-static char *
-cs_report_json_raw_optional_ms (char *p, double value, int decimals)
-{
-  if (value < 0)
-    return CS_JSON_RAW_LITERAL (p, "null");
-  return cs_json_raw_double (p, value, decimals);
-}
-
-static char *
-cs_report_json_raw_status (char *p, guint status)
-{
-  return status == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_json_raw_uint (p, status);
-}
-
-static char *
-cs_report_json_raw_transactions (CsJsonWriter *w, char *p, CsCall *call)
-{
-  guint n = cs_call_get_n_transactions (call);
-
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("transactions"));
-  if (n == 0)
-    return CS_JSON_RAW_LITERAL (p, "[]");
-  *p++ = '[';
-  for (guint i = 0; i < n; i++)
-    {
-      const CsTransaction *t = cs_call_get_transaction (call, i);
-
-      p = cs_json_raw_ensure (w, p, 0);
-      if (i > 0)
-        *p++ = ',';
-      p = CS_JSON_RAW_LITERAL (p, "\n        {\n          \"method\": ");
-      p = cs_json_raw_string (w, p, t->method_name);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("cseq"));
-      p = cs_json_raw_uint (p, t->cseq);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("request_frame"));
-      p = cs_json_raw_uint (p, t->request_frame);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("transmissions"));
-      p = cs_json_raw_uint (p, t->transmissions);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("final_status"));
-      p = cs_report_json_raw_status (p, t->final_status);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("first_response_ms"));
-      p = cs_report_json_raw_optional_ms (p, cs_transaction_first_response_ms (t), 3);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("final_response_ms"));
-      p = cs_report_json_raw_optional_ms (p, cs_transaction_final_response_ms (t), 3);
-      p = CS_JSON_RAW_LITERAL (p, "\n        }");
-    }
-  return CS_JSON_RAW_LITERAL (p, "\n      ]");
-}
-
-/* The call's fields as cs_report_json_call writes them, as raw text: after its '{' at
- * depth CS_CALL_RAW_DEPTH of a pretty writer. */
-static void
-cs_report_json_call_raw (CsJsonWriter *w, CsCall *call)
-{
-  const GArray *streams = cs_call_get_stream_ids (call);
-  const GArray *digits = cs_call_get_dtmf (call);
-  char time[CS_TIME_ISO_BUF_SIZE];
-  char *p = cs_json_raw_begin (w);
-
-  cs_time_format_iso_into (cs_call_get_start_ns (call), time);
-
-  p = CS_JSON_RAW_LITERAL (p, "\n      \"id\": ");
-  p = cs_json_raw_uint (p, cs_call_get_number (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call_id"));
-  p = cs_json_raw_string (w, p, cs_call_get_call_id (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("method"));
-  p = cs_json_raw_string (w, p, cs_call_get_method_name (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("from"));
-  p = cs_json_raw_string (w, p, cs_call_get_from (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("to"));
-  p = cs_json_raw_string (w, p, cs_call_get_to (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("state"));
-  p = cs_json_raw_string (w, p, cs_call_state_to_string (cs_call_get_state (call)));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("final_status"));
-  p = cs_report_json_raw_status (p, cs_call_get_final_status (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("final_reason"));
-  p = cs_json_raw_string (w, p, cs_call_get_final_reason (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("start"));
-  p = cs_json_raw_string (w, p, time);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("pdd_ms"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_pdd_ms (call), 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("setup_ms"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_setup_ms (call), 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("ring_ms"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_ring_ms (call), 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("duration_s"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_duration_s (call), 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("messages"));
-  p = cs_json_raw_uint (p, cs_call_get_n_messages (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("retransmissions"));
-  p = cs_json_raw_uint (p, cs_call_get_retransmissions (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("first_frame"));
-  p = cs_json_raw_uint (p, cs_call_get_first_frame (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("user_agent"));
-  p = cs_json_raw_string (w, p, cs_call_get_user_agent (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("streams"));
-  if (streams->len == 0)
-    p = CS_JSON_RAW_LITERAL (p, "[]");
-  else
-    {
-      *p++ = '[';
-      for (guint i = 0; i < streams->len; i++)
-        {
-          p = cs_json_raw_ensure (w, p, 0);
-          if (i > 0)
-            *p++ = ',';
-          p = CS_JSON_RAW_LITERAL (p, "\n        ");
-          p = cs_json_raw_uint (p, g_array_index (streams, guint, i));
-        }
-      p = CS_JSON_RAW_LITERAL (p, "\n      ]");
-    }
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mos"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_mos (call), 2);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("findings"));
-  p = cs_json_raw_uint (p, cs_call_get_n_findings (call));
-  p = cs_report_json_raw_transactions (w, p, call);
-  if (digits == NULL || digits->len == 0)
-    {
-      p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("dtmf"));
-      p = CS_JSON_RAW_LITERAL (p, "[]");
-      cs_json_raw_end (w, p);
-      return;
-    }
-  cs_json_raw_end (w, p);
-  cs_report_json_dtmf (w, call);
-}
-
 static void
 cs_report_json_call (CsJsonWriter *w, CsCall *call)
 {
   const GArray *streams = cs_call_get_stream_ids (call);
 
   cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_CALL_RAW_DEPTH)
+  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
     {
       cs_report_json_call_raw (w, call);
       cs_json_end_object (w);
@@ -401,7 +271,8 @@ cs_report_json_call_item (CsJsonWriter *w, gpointer call)
 void
 cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) calls = cs_report_json_model_items (cs_analysis_get_calls (analysis));
+  g_autoptr (GPtrArray) calls
+      = cs_report_json_model_items (analysis, cs_analysis_get_calls (analysis));
 
   CS_JSON_KEY (w, "calls");
   cs_json_begin_array (w);
@@ -411,26 +282,6 @@ cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis)
 
 /* IPv4 "a.b.c.d:port" as inet_ntop and "%u" write it, without their cost (two
  * per stream); IPv6 and unset addresses through cs_endpoint_to_string. */
-static const char *
-cs_report_json_endpoint_text (const CsEndpoint *ep, char buf[CS_ENDPOINT_STRLEN])
-{
-  char *end = buf + CS_ENDPOINT_STRLEN - 1;
-  char *p = end;
-
-  if (ep->addr.family != 4)
-    return cs_endpoint_to_string (ep, buf);
-  *end = '\0';
-  p = cs_decimal_digits_before (p, ep->port, 1);
-  *--p = ':';
-  for (int i = 3; i >= 0; i--)
-    {
-      p = cs_decimal_digits_before (p, ep->addr.bytes[i], 1);
-      if (i > 0)
-        *--p = '.';
-    }
-  return p;
-}
-
 static void
 cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep)
 {
@@ -439,7 +290,7 @@ cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep)
   cs_json_string (w, cs_report_json_endpoint_text (ep, buf));
 }
 
-static void
+void
 cs_report_json_rtcp (CsJsonWriter *w, const CsStreamRtcp *r)
 {
   CS_JSON_KEY (w, "rtcp");
@@ -498,95 +349,6 @@ cs_report_json_hex32 (char out[11], guint32 value)
   out[10] = '\0';
 }
 
-/* The stream's fields as cs_report_json_stream writes them, as raw text (after its '{'
- * at depth CS_CALL_RAW_DEPTH of a pretty writer, like a call's); RTCP the generic way. */
-static void
-cs_report_json_stream_raw (CsJsonWriter *w, CsStream *stream, const char *ssrc)
-{
-  const CsRtpStats *st = cs_stream_get_stats (stream);
-  const CsMos *mos = cs_stream_get_mos (stream);
-  const CsStreamRtcp *rtcp = cs_stream_get_rtcp (stream);
-  gboolean associated = cs_stream_is_associated (stream);
-  char text[MAX (CS_ENDPOINT_STRLEN, CS_TIME_ISO_BUF_SIZE)];
-  char *p = cs_json_raw_begin (w);
-
-  p = CS_JSON_RAW_LITERAL (p, "\n      \"id\": ");
-  p = cs_json_raw_uint (p, cs_stream_get_id (stream));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call"));
-  p = associated ? cs_json_raw_uint (p, cs_stream_get_call_number (stream))
-                 : CS_JSON_RAW_LITERAL (p, "null");
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("ssrc"));
-  p = cs_json_raw_string (w, p, ssrc);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("src"));
-  p = cs_json_raw_string (w, p, cs_report_json_endpoint_text (cs_stream_get_src (stream), text));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("dst"));
-  p = cs_json_raw_string (w, p, cs_report_json_endpoint_text (cs_stream_get_dst (stream), text));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("payload_type"));
-  p = cs_json_raw_uint (p, st->payload_type);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("codec"));
-  p = cs_json_raw_string (w, p, cs_stream_get_codec (stream));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("clock_rate"));
-  p = cs_json_raw_uint (p, st->clock_rate);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("associated"));
-  p = associated ? CS_JSON_RAW_LITERAL (p, "true") : CS_JSON_RAW_LITERAL (p, "false");
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("packets"));
-  p = cs_json_raw_uint (p, st->packets);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("expected"));
-  p = cs_json_raw_uint (p, st->expected);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("lost"));
-  if (st->lost < 0)
-    *p++ = '-';
-  /* the magnitude of G_MININT64 does not fit a gint64: negate in unsigned */
-  p = cs_json_raw_uint (p, st->lost < 0 ? 0 - (guint64) st->lost : (guint64) st->lost);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("duplicates"));
-  p = cs_json_raw_uint (p, st->duplicates);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("out_of_order"));
-  p = cs_json_raw_uint (p, st->out_of_order);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("sequence_errors"));
-  p = cs_json_raw_uint (p, st->sequence_errors);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("min_delta_ms"));
-  p = cs_json_raw_double (p, st->min_delta_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_delta_ms"));
-  p = cs_json_raw_double (p, st->mean_delta_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_delta_ms"));
-  p = cs_json_raw_double (p, st->max_delta_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_delta_frame"));
-  p = cs_json_raw_uint (p, st->max_delta_frame);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("min_jitter_ms"));
-  p = cs_json_raw_double (p, st->min_jitter_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_jitter_ms"));
-  p = cs_json_raw_double (p, st->mean_jitter_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_jitter_ms"));
-  p = cs_json_raw_double (p, st->max_jitter_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_skew_ms"));
-  p = cs_json_raw_double (p, st->max_skew_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_bitrate_kbps"));
-  p = cs_json_raw_double (p, st->mean_bitrate_kbps, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("r_factor"));
-  p = cs_report_json_raw_optional_ms (p, mos->r, 2);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mos"));
-  p = cs_report_json_raw_optional_ms (p, mos->mos, 2);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("first_frame"));
-  p = cs_json_raw_uint (p, st->first_frame);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("last_frame"));
-  p = cs_json_raw_uint (p, st->last_frame);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("start"));
-  cs_time_format_iso_into (st->first_ns, text);
-  p = cs_json_raw_string (w, p, text);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("end"));
-  cs_time_format_iso_into (st->last_ns, text);
-  p = cs_json_raw_string (w, p, text);
-  if (rtcp == NULL)
-    {
-      p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("rtcp"));
-      p = CS_JSON_RAW_LITERAL (p, "null");
-      cs_json_raw_end (w, p);
-      return;
-    }
-  cs_json_raw_end (w, p);
-  cs_report_json_rtcp (w, rtcp);
-}
-
 static void
 cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
 {
@@ -596,7 +358,7 @@ cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
 
   cs_report_json_hex32 (ssrc, cs_stream_get_ssrc (stream));
   cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_CALL_RAW_DEPTH)
+  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
     {
       cs_report_json_stream_raw (w, stream, ssrc);
       cs_json_end_object (w);
@@ -655,51 +417,13 @@ cs_report_json_stream_item (CsJsonWriter *w, gpointer stream)
 void
 cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) streams = cs_report_json_model_items (cs_analysis_get_streams (analysis));
+  g_autoptr (GPtrArray) streams
+      = cs_report_json_model_items (analysis, cs_analysis_get_streams (analysis));
 
   CS_JSON_KEY (w, "streams");
   cs_json_begin_array (w);
   cs_json_write_items (w, streams, cs_report_json_stream_item);
   cs_json_end_array (w);
-}
-
-/* The finding's fields as cs_report_json_finding writes them, as raw text (after its '{'
- * at depth CS_CALL_RAW_DEPTH of a pretty writer, like a call's). */
-static void
-cs_report_json_finding_raw (CsJsonWriter *w, CsFinding *finding)
-{
-  const GArray *frames = cs_finding_get_frames (finding);
-  guint call = cs_finding_get_call_number (finding);
-  guint stream = cs_finding_get_stream_id (finding);
-  char *p = cs_json_raw_begin (w);
-
-  p = CS_JSON_RAW_LITERAL (p, "\n      \"kind\": ");
-  p = cs_json_raw_string (w, p, cs_finding_kind_to_string (cs_finding_get_kind (finding)));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("severity"));
-  p = cs_json_raw_string (w, p, cs_severity_to_string (cs_finding_get_severity (finding)));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call"));
-  p = call == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_json_raw_uint (p, call);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("stream"));
-  p = stream == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_json_raw_uint (p, stream);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("frames"));
-  if (frames->len == 0)
-    p = CS_JSON_RAW_LITERAL (p, "[]");
-  else
-    {
-      *p++ = '[';
-      for (guint i = 0; i < frames->len; i++)
-        {
-          p = cs_json_raw_ensure (w, p, 0);
-          if (i > 0)
-            *p++ = ',';
-          p = CS_JSON_RAW_LITERAL (p, "\n        ");
-          p = cs_json_raw_uint (p, g_array_index (frames, guint32, i));
-        }
-      p = CS_JSON_RAW_LITERAL (p, "\n      ]");
-    }
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("text"));
-  p = cs_json_raw_string (w, p, cs_finding_get_text (finding));
-  cs_json_raw_end (w, p);
 }
 
 static void
@@ -708,7 +432,7 @@ cs_report_json_finding (CsJsonWriter *w, CsFinding *finding)
   const GArray *frames = cs_finding_get_frames (finding);
 
   cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_CALL_RAW_DEPTH)
+  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
     {
       cs_report_json_finding_raw (w, finding);
       cs_json_end_object (w);
@@ -744,7 +468,8 @@ cs_report_json_finding_item (CsJsonWriter *w, gpointer finding)
 void
 cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) findings = cs_report_json_model_items (cs_analysis_get_findings (analysis));
+  g_autoptr (GPtrArray) findings
+      = cs_report_json_model_items (analysis, cs_analysis_get_findings (analysis));
 
   CS_JSON_KEY (w, "findings");
   cs_json_begin_array (w);

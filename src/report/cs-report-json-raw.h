@@ -1,0 +1,30 @@
+/* cs-report-json-raw.h — the JSON report's objects written as raw text (pretty report) */
+#pragma once
+
+#include "cs-analysis.h"
+#include "cs-finding.h"
+#include "cs-json-writer.h"
+#include "cs-stream.h"
+
+G_BEGIN_DECLS
+
+/* The depth of a call, stream or finding object of the report (inside its '{'): the raw
+ * writers apply there, on a pretty writer. */
+#define CS_REPORT_JSON_RAW_DEPTH 3
+
+/* The object's fields after its '{' (the caller closes it), as cs-report-json.c's
+ * generic functions write them. */
+void cs_report_json_call_raw (CsJsonWriter *w, CsCall *call);
+void cs_report_json_stream_raw (CsJsonWriter *w, CsStream *stream, const char *ssrc);
+void cs_report_json_finding_raw (CsJsonWriter *w, CsFinding *finding);
+
+/* IPv4 endpoints as "a.b.c.d:port" without inet_ntop and printf; others as
+ * cs_endpoint_to_string. */
+const char *cs_report_json_endpoint_text (const CsEndpoint *ep, char buf[CS_ENDPOINT_STRLEN]);
+
+/* Generic writers (cs-report-json.c) of the parts the raw ones leave: a call's DTMF
+ * digits ("dtmf" key and list) and a stream's RTCP block ("rtcp" key and object). */
+void cs_report_json_dtmf (CsJsonWriter *w, CsCall *call);
+void cs_report_json_rtcp (CsJsonWriter *w, const CsStreamRtcp *r);
+
+G_END_DECLS
