@@ -140,7 +140,19 @@ assert_same_message (const CsSipMessage *lean, const CsSipMessage *full)
 static void
 test_reads_back (void)
 {
-  const char *texts[] = { invite_sdp, response_compact, info_dtmf, odd_request, cut_request };
+  /* long values: the strings are staged beyond the stack */
+  g_autoptr (GString) long_values = g_string_new ("MESSAGE sip:x@y SIP/2.0\r\nCall-ID: ");
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_c (long_values, 'a' + i % 26);
+  g_string_append (long_values, "\r\nFrom: <sip:");
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_c (long_values, 'b');
+  g_string_append (long_values, "@h>;tag=t\r\nUser-Agent: ");
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_c (long_values, 'u');
+  g_string_append (long_values, "\r\nCSeq: 1 MESSAGE\r\n\r\n");
+  const char *texts[]
+      = { invite_sdp, response_compact, info_dtmf, odd_request, cut_request, long_values->str };
 
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     {
