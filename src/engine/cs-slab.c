@@ -5,9 +5,9 @@
  * object paid a malloc header. Here a worker bump-allocates from its own 2 MiB block
  * (madvised for a huge page: one fault instead of 512).
  *
- * Every object is preceded by one tag word, so a free knows where the object came from
- * without a lookup: the heap (the word starts the malloc'd memory) or a block (found by
- * masking the address).
+ * A free tells block objects from heap ones by one bit per 2 MiB of address space, set
+ * while a block is mapped there (no header per object); a block object finds its block
+ * by masking its address.
  *
  * Block lifetime without a per-allocation atomic: `live` starts at a large bias that
  * stands for the owning thread; frees subtract one each. When the owner retires the
@@ -28,9 +28,11 @@
 #endif
 
 #define OWNER_BIAS (1 << 30)
-#define TAG_SIZE sizeof (guint64)
-#define TAG_HEAP G_GUINT64_CONSTANT (0x68656170)  /* "heap" */
-#define TAG_BLOCK G_GUINT64_CONSTANT (0x626c6f63) /* "bloc" */
+/* user space addresses are below 2^47 (x86-64 and arm64 with 4-level tables; a block
+ * mapped higher is given back and the heap used instead) */
+#define ADDRESS_BITS 47
+#define BLOCK_SHIFT 21
+#define MAP_WORDS (((gsize) 1 << (ADDRESS_BITS - BLOCK_SHIFT)) / 64)
 
 typedef struct
 {
@@ -42,6 +44,50 @@ typedef struct
 #define HEADER_SIZE ((sizeof (SlabBlock) + 15) & ~(gsize) 15)
 
 static gint blocks_alive;
+/* the bit per 2 MiB: 8 MiB of address space, reserved without memory; reading a part
+ * never written maps the shared zero page */
+static guint64 *block_map;
+
+static guint64 *
+block_map_get (void)
+{
+  static gsize once;
+
+  if (g_once_init_enter (&once))
+    {
+      void *map = mmap (NULL, MAP_WORDS * sizeof (guint64), PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      g_atomic_pointer_set (&block_map, map == MAP_FAILED ? NULL : map);
+      g_once_init_leave (&once, 1);
+    }
+  return g_atomic_pointer_get (&block_map);
+}
+
+static inline gboolean
+is_block_address (gconstpointer mem)
+{
+  guintptr at = (guintptr) mem;
+  guint64 *map = g_atomic_pointer_get (&block_map);
+
+  if (map == NULL || at >> ADDRESS_BITS != 0)
+    return FALSE;
+  return (__atomic_load_n (&map[at >> (BLOCK_SHIFT + 6)], __ATOMIC_ACQUIRE)
+          >> ((at >> BLOCK_SHIFT) & 63))
+         & 1;
+}
+
+static void
+block_map_set (gconstpointer block, gboolean mapped)
+{
+  guintptr at = (guintptr) block;
+  guint64 bit = G_GUINT64_CONSTANT (1) << ((at >> BLOCK_SHIFT) & 63);
+  guint64 *word = &block_map[at >> (BLOCK_SHIFT + 6)];
+
+  if (mapped)
+    __atomic_fetch_or (word, bit, __ATOMIC_RELEASE);
+  else
+    __atomic_fetch_and (word, ~bit, __ATOMIC_RELEASE);
+}
 
 static void thread_end (gpointer data);
 
@@ -55,6 +101,7 @@ static void
 unmap (SlabBlock *b)
 {
   SLAB_UNPOISON (b, CS_SLAB_BLOCK_SIZE);
+  block_map_set (b, FALSE); /* before the range can hold anything else */
   munmap (b, CS_SLAB_BLOCK_SIZE);
   g_atomic_int_add (&blocks_alive, -1);
 }
@@ -76,16 +123,26 @@ block_new (void)
   gsize span = 2 * CS_SLAB_BLOCK_SIZE - page;
   char *raw = mmap (NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-  if (raw == MAP_FAILED)
-    return NULL;
+  if (raw == MAP_FAILED || block_map_get () == NULL)
+    {
+      if (raw != MAP_FAILED)
+        munmap (raw, span);
+      return NULL;
+    }
   char *start = (char *) (((guintptr) raw + CS_SLAB_BLOCK_SIZE - 1) & ~(CS_SLAB_BLOCK_SIZE - 1));
   if (start > raw)
     munmap (raw, (gsize) (start - raw));
   if (raw + span > start + CS_SLAB_BLOCK_SIZE)
     munmap (start + CS_SLAB_BLOCK_SIZE, (gsize) (raw + span - (start + CS_SLAB_BLOCK_SIZE)));
+  if ((guintptr) start >> ADDRESS_BITS != 0)
+    {
+      munmap (start, CS_SLAB_BLOCK_SIZE);
+      return NULL;
+    }
   /* before the first touch, or that touch maps a small page and the rest follow; THP is
    * often "madvise" only, and without it the block simply faults in small pages */
   (void) madvise (start, CS_SLAB_BLOCK_SIZE, MADV_HUGEPAGE);
+  block_map_set (start, TRUE);
   g_atomic_int_inc (&blocks_alive);
 
   SlabBlock *b = (SlabBlock *) start;
@@ -116,32 +173,22 @@ cs_slab_thread_enable (void)
   thread_enabled = TRUE;
 }
 
-static gpointer
-heap_alloc (gsize size)
-{
-  guint64 *tag = g_malloc (TAG_SIZE + size);
-
-  *tag = TAG_HEAP;
-  return tag + 1;
-}
-
 static inline gpointer
 block_take (SlabBlock *b, gsize need)
 {
-  guint64 *tag = (guint64 *) ((char *) b + b->used);
+  gpointer p = (char *) b + b->used;
 
-  SLAB_UNPOISON (tag, need);
+  SLAB_UNPOISON (p, need);
   b->used += need;
   b->handed++;
-  *tag = TAG_BLOCK;
-  return tag + 1;
+  return p;
 }
 
 static __attribute__ ((noinline)) gpointer
 alloc_slow (gsize size, gsize need)
 {
   if (!thread_enabled || size > CS_SLAB_MAX_OBJECT)
-    return heap_alloc (size);
+    return g_malloc (size);
 
   SlabBlock *b = thread_block;
   if (b != NULL && owner_release (b))
@@ -152,7 +199,7 @@ alloc_slow (gsize size, gsize need)
       thread_block = b;
       g_private_set (&block_key, b);
       if (b == NULL)
-        return heap_alloc (size);
+        return g_malloc (size);
     }
   return block_take (b, need);
 }
@@ -161,7 +208,7 @@ gpointer
 cs_slab_alloc (gsize size)
 {
   SlabBlock *b = thread_block;
-  gsize need = TAG_SIZE + ((size + 7) & ~(gsize) 7);
+  gsize need = (size + 7) & ~(gsize) 7;
 
   if (G_LIKELY (b != NULL && size <= CS_SLAB_MAX_OBJECT && need <= CS_SLAB_BLOCK_SIZE - b->used))
     return block_take (b, need);
@@ -174,13 +221,11 @@ cs_slab_free (gpointer mem)
   if (mem == NULL)
     return;
 
-  guint64 *tag = (guint64 *) mem - 1;
-  if (*tag == TAG_HEAP)
+  if (!is_block_address (mem))
     {
-      g_free (tag);
+      g_free (mem);
       return;
     }
-  g_assert (*tag == TAG_BLOCK);
   SlabBlock *b = (SlabBlock *) ((guintptr) mem & ~(CS_SLAB_BLOCK_SIZE - 1));
   if (g_atomic_int_add (&b->live, -1) == 1)
     unmap (b);
