@@ -169,6 +169,8 @@ struct _CsChunkRtpScratch
   guint32 *next_record; /* index of the next record of the same run */
   guint32 n_records;
   guint32 records_capacity;
+  guint8 *packed; /* the chunk's packs while they are made */
+  gsize packed_capacity;
 };
 
 static void
@@ -180,6 +182,7 @@ cs_chunk_rtp_scratch_free (gpointer data)
   g_free (scratch->places);
   g_free (scratch->records);
   g_free (scratch->next_record);
+  g_free (scratch->packed);
   g_free (scratch);
 }
 
@@ -442,15 +445,21 @@ cs_chunk_group_rtp (CsChunk *chunk)
 {
   CsChunkRtpScratch *scratch = chunk->rtp_scratch;
   guint8 *out;
-  gsize used;
+  gsize want, used;
 
   chunk->rtp_grouped = TRUE;
   if (scratch == NULL)
     return;
   chunk->rtp_scratch = NULL;
+  want = (gsize) scratch->n_records * CS_RTP_PACK_MAX_RECORD;
+  if (want > scratch->packed_capacity)
+    {
+      g_free (scratch->packed);
+      scratch->packed = g_malloc (want);
+      scratch->packed_capacity = want;
+    }
   /* every run packed from nothing, as a pack of its own would be, one after the other */
-  out = chunk->rtp_pack_bytes
-      = g_malloc ((gsize) scratch->n_records * CS_RTP_PACK_MAX_RECORD + CS_RTP_PACK_SLACK);
+  out = scratch->packed;
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     {
       CsChunkRtpRunPlace *place = &scratch->places[r];
@@ -469,13 +478,14 @@ cs_chunk_group_rtp (CsChunk *chunk)
         }
       pack->n_packets = slot->n_packets;
       pack->n_bytes = pack->capacity = (gsize) (out - start);
-      place->first = (guint32) (start - chunk->rtp_pack_bytes);
+      place->first = (guint32) (start - scratch->packed);
       slot->run = 0;
     }
-  /* the packs are a few bytes a record: give the rest back, then point them into the block */
-  used = (gsize) (out - chunk->rtp_pack_bytes);
-  memset (out, 0, CS_RTP_PACK_SLACK);
-  chunk->rtp_pack_bytes = g_realloc (chunk->rtp_pack_bytes, used + CS_RTP_PACK_SLACK);
+  /* a few bytes a record: the chunk keeps just those (the scratch's block is its worst case) */
+  used = (gsize) (out - scratch->packed);
+  chunk->rtp_pack_bytes = g_malloc (used + CS_RTP_PACK_SLACK);
+  memcpy (chunk->rtp_pack_bytes, scratch->packed, used);
+  memset (chunk->rtp_pack_bytes + used, 0, CS_RTP_PACK_SLACK);
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     chunk->rtp_runs[r].pack.data = chunk->rtp_pack_bytes + scratch->places[r].first;
   cs_chunk_rtp_scratch_give_back (scratch);
