@@ -415,11 +415,8 @@ static inline __attribute__ ((always_inline)) void
 cs_chunk_append_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
 {
   CsChunkRtpScratch *scratch = chunk->rtp_scratch;
-  CsRtpPacket rec;
   guint32 ssrc, n;
 
-  if (!cs_chunk_rtp_record (pkt->payload, pkt->payload_len, ts_ns, frame, &rec, &ssrc))
-    return;
   if (G_UNLIKELY (scratch == NULL))
     {
       g_return_if_fail (!chunk->rtp_grouped);
@@ -428,7 +425,10 @@ cs_chunk_append_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 
   n = scratch->n_records;
   if (G_UNLIKELY (n == scratch->records_capacity))
     cs_chunk_reserve_rtp_record (chunk, scratch);
-  scratch->records[n] = rec;
+  /* written in place; kept only if the payload is RTP */
+  if (!cs_chunk_rtp_record (pkt->payload, pkt->payload_len, ts_ns, frame, &scratch->records[n],
+                            &ssrc))
+    return;
   cs_chunk_link_rtp_record (chunk, scratch, &pkt->src, &pkt->dst, ssrc, n);
   scratch->n_records = n + 1;
   chunk->rtp_packets++;
@@ -451,6 +451,11 @@ cs_chunk_group_rtp (CsChunk *chunk)
   if (scratch == NULL)
     return;
   chunk->rtp_scratch = NULL;
+  if (scratch->n_records == 0) /* only payloads that were not RTP */
+    {
+      cs_chunk_rtp_scratch_give_back (scratch);
+      return;
+    }
   want = (gsize) scratch->n_records * CS_RTP_PACK_MAX_RECORD;
   if (want > scratch->packed_capacity)
     {

@@ -202,6 +202,23 @@ test_runs_in_order (void)
   chunk = cs_chunk_new (0, 10);
   cs_chunk_group_rtp (chunk);
   g_assert_cmpuint (chunk->n_rtp_runs, ==, 0);
+  cs_chunk_free (chunk);
+
+  /* payloads that are not RTP only */
+  chunk = cs_chunk_new (0, 10);
+  {
+    guint8 short_payload[6] = { 0x80, 0 };
+    CsPacket pkt;
+
+    memset (&pkt, 0, sizeof pkt);
+    pkt.src = streams[0].src;
+    pkt.dst = streams[0].dst;
+    pkt.payload = short_payload;
+    pkt.payload_len = sizeof short_payload;
+    cs_chunk_add_rtp (chunk, &pkt, frame++, 0);
+  }
+  cs_chunk_group_rtp (chunk);
+  g_assert_cmpuint (chunk->n_rtp_runs, ==, 0);
   g_assert_cmpuint (chunk->rtp_packets, ==, 0);
   cs_chunk_free (chunk);
 }
