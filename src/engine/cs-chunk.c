@@ -613,9 +613,10 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
         chunk->undecodable++;
     }
   chunk->mapped = NULL;
-  cs_chunk_group_rtp (chunk);
   /* Drop the chunk's pages now rather than after its merge: workers may run ahead of
    * the merge, and the few frames the merge reads again fault back from the page cache. */
   if (chunk->n_frames > 0 && cs_capture_set_get_n_files (set) == 1)
     cs_capture_release_range (cs_capture_set_get_file (set, 0), first_offset, end_offset);
+  /* packed here on the worker, so the merge only copies */
+  cs_chunk_group_rtp (chunk);
 }
