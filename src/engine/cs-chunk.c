@@ -133,27 +133,23 @@ cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint
   return msg;
 }
 
-/* A slot of the run table: the key packed in two words (exact for IPv4: addresses, then
- * ports and SSRC), the run's packet count and its last record, so a packet touches one
- * slot and no run. */
-typedef struct
-{
-  guint64 words[2];
-  guint32 hash; /* low bit set: both ends IPv4, so the words alone identify the key */
-  guint32 run;  /* index into the chunk's rtp_runs + 1; 0 = free */
-  guint32 n_packets;
-  guint32 last; /* index of the run's last record */
-} CsChunkRtpSlot;
-
-G_STATIC_ASSERT (sizeof (CsChunkRtpSlot) == 32);
+/* A slot of the run table: the key's hash in the high half, the index of its run + 1 in
+ * the low one (0 = free). Eight bytes, so the table of a chunk with tens of thousands of
+ * live streams stays small enough for the caches (it is read at random, once a packet). */
+typedef guint64 CsChunkRtpSlot;
 
 #define CS_CHUNK_RTP_MIN_SLOTS 1024u
 
-/* Where a run is while the chunk is filled. */
+/* A run while the chunk is filled, in the order of its first packet. */
 typedef struct
 {
-  guint32 slot;  /* in the table */
-  guint32 first; /* index of its first record; its pack's offset once packed */
+  guint64 words[2]; /* the key packed (exact for IPv4: addresses, then ports and SSRC) */
+  guint32 hash;     /* top bit set: both ends IPv4, so the words alone identify the key */
+  guint32 slot;     /* in the table */
+  guint32 first;    /* index of its first record; its pack's offset once packed */
+  guint32 last;     /* index of its last record */
+  guint32 n_packets;
+  guint32 unused;
 } CsChunkRtpRunPlace;
 
 /* A thread's tables for building runs, kept between its chunks: a chunk borrows them while
@@ -161,7 +157,7 @@ typedef struct
  * faults per chunk. The slots are left free again when the chunk is grouped. */
 struct _CsChunkRtpScratch
 {
-  CsChunkRtpSlot *slots;      /* at most half full; cache-line aligned */
+  CsChunkRtpSlot *slots;      /* at most half full */
   guint32 slot_mask;          /* slots - 1 (a power of two) */
   CsChunkRtpRunPlace *places; /* of each run of the chunk */
   guint32 places_capacity;
@@ -178,7 +174,7 @@ cs_chunk_rtp_scratch_free (gpointer data)
 {
   CsChunkRtpScratch *scratch = data;
 
-  g_aligned_free (scratch->slots);
+  g_free (scratch->slots);
   g_free (scratch->places);
   g_free (scratch->records);
   g_free (scratch->next_record);
@@ -200,7 +196,7 @@ cs_chunk_rtp_scratch_take (void)
       return scratch;
     }
   scratch = g_new0 (CsChunkRtpScratch, 1);
-  scratch->slots = g_aligned_alloc0 (CS_CHUNK_RTP_MIN_SLOTS, sizeof (CsChunkRtpSlot), 64);
+  scratch->slots = g_new0 (CsChunkRtpSlot, CS_CHUNK_RTP_MIN_SLOTS);
   scratch->slot_mask = CS_CHUNK_RTP_MIN_SLOTS - 1;
   return scratch;
 }
@@ -225,7 +221,7 @@ cs_chunk_drop_rtp_scratch (CsChunk *chunk)
   if (scratch == NULL)
     return;
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
-    scratch->slots[scratch->places[r].slot].run = 0;
+    scratch->slots[scratch->places[r].slot] = 0;
   cs_chunk_rtp_scratch_give_back (scratch);
   chunk->rtp_scratch = NULL;
 }
@@ -252,8 +248,9 @@ cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, 
   words[1] = ((guint64) src->port << 48) | ((guint64) dst->port << 32) | ssrc;
 }
 
-/* The run table's own hash: the two words, and for IPv6 the other address words. The low
- * bit tells IPv4 keys, so for them equal hashes and words are equal keys. */
+/* The run table's own hash: the two words, and for IPv6 the other address words. The top
+ * bit (never part of a slot index) tells IPv4 keys, so for them equal hashes and words are
+ * equal keys. */
 static inline guint32
 cs_chunk_rtp_hash (const CsEndpoint *src, const CsEndpoint *dst, const guint64 words[2],
                    gboolean v4)
@@ -271,30 +268,29 @@ cs_chunk_rtp_hash (const CsEndpoint *src, const CsEndpoint *dst, const guint64 w
         h = (h ^ (((guint64) s[i] << 32) | d[i])) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
       h ^= ((guint64) src->addr.family << 8) | dst->addr.family;
     }
-  return ((guint32) (h ^ (h >> 29)) & ~1u) | (v4 ? 1u : 0u);
+  return ((guint32) (h ^ (h >> 29)) & 0x7fffffffu) | (v4 ? 0x80000000u : 0u);
 }
 
 /* Doubles the slot table and moves the chunk's runs over. */
 static void
 cs_chunk_grow_rtp_slots (CsChunk *chunk, CsChunkRtpScratch *scratch)
 {
-  CsChunkRtpSlot *old = scratch->slots;
   guint32 n_slots = 2 * (scratch->slot_mask + 1);
 
-  scratch->slots = g_aligned_alloc0 (n_slots, sizeof (CsChunkRtpSlot), 64);
+  g_free (scratch->slots);
+  scratch->slots = g_new0 (CsChunkRtpSlot, n_slots);
   scratch->slot_mask = n_slots - 1;
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     {
-      const CsChunkRtpSlot *from = &old[scratch->places[r].slot];
+      CsChunkRtpRunPlace *place = &scratch->places[r];
       guint32 slot;
 
-      for (slot = from->hash & scratch->slot_mask; scratch->slots[slot].run != 0;
+      for (slot = place->hash & scratch->slot_mask; scratch->slots[slot] != 0;
            slot = (slot + 1) & scratch->slot_mask)
         ;
-      scratch->slots[slot] = *from;
-      scratch->places[r].slot = slot;
+      scratch->slots[slot] = ((guint64) place->hash << 32) | (r + 1);
+      place->slot = slot;
     }
-  g_aligned_free (old);
 }
 
 /* A new run for the key, whose first record is record, at the end of the order, in the
@@ -305,7 +301,7 @@ cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
                       const guint64 words[2], guint32 hash, guint32 record)
 {
   guint32 run = chunk->n_rtp_runs;
-  CsChunkRtpSlot *s = &scratch->slots[slot];
+  CsChunkRtpRunPlace *place;
 
   if (run == chunk->rtp_runs_capacity)
     {
@@ -320,14 +316,15 @@ cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
   chunk->rtp_runs[run].key.src = *src;
   chunk->rtp_runs[run].key.dst = *dst;
   chunk->rtp_runs[run].key.ssrc = ssrc;
-  s->words[0] = words[0];
-  s->words[1] = words[1];
-  s->hash = hash;
-  s->run = run + 1;
-  s->n_packets = 1;
-  s->last = record;
-  scratch->places[run].slot = slot;
-  scratch->places[run].first = record;
+  place = &scratch->places[run];
+  place->words[0] = words[0];
+  place->words[1] = words[1];
+  place->hash = hash;
+  place->slot = slot;
+  place->first = record;
+  place->last = record;
+  place->n_packets = 1;
+  scratch->slots[slot] = ((guint64) hash << 32) | (run + 1);
   chunk->n_rtp_runs++;
   if (2 * chunk->n_rtp_runs > scratch->slot_mask)
     cs_chunk_grow_rtp_slots (chunk, scratch);
@@ -341,20 +338,25 @@ cs_chunk_link_rtp_record (CsChunk *chunk, CsChunkRtpScratch *scratch, const CsEn
   guint64 words[2];
   gboolean v4 = src->addr.family == 4 && dst->addr.family == 4;
   guint32 hash, slot;
+  CsChunkRtpSlot entry;
 
   cs_chunk_rtp_words (src, dst, ssrc, words);
   hash = cs_chunk_rtp_hash (src, dst, words, v4);
-  for (slot = hash & scratch->slot_mask; scratch->slots[slot].run != 0;
+  for (slot = hash & scratch->slot_mask; (entry = scratch->slots[slot]) != 0;
        slot = (slot + 1) & scratch->slot_mask)
     {
-      CsChunkRtpSlot *s = &scratch->slots[slot];
+      CsChunkRtpRunPlace *place;
+      guint32 run = (guint32) entry - 1;
 
-      if (s->hash == hash && s->words[0] == words[0] && s->words[1] == words[1]
-          && (v4 || cs_rtp_stream_key_same (&chunk->rtp_runs[s->run - 1].key, src, dst, ssrc)))
+      if ((guint32) (entry >> 32) != hash)
+        continue;
+      place = &scratch->places[run];
+      if (place->words[0] == words[0] && place->words[1] == words[1]
+          && (v4 || cs_rtp_stream_key_same (&chunk->rtp_runs[run].key, src, dst, ssrc)))
         {
-          scratch->next_record[s->last] = record;
-          s->last = record;
-          s->n_packets++;
+          scratch->next_record[place->last] = record;
+          place->last = record;
+          place->n_packets++;
           return;
         }
     }
@@ -468,7 +470,6 @@ cs_chunk_group_rtp (CsChunk *chunk)
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     {
       CsChunkRtpRunPlace *place = &scratch->places[r];
-      CsChunkRtpSlot *slot = &scratch->slots[place->slot];
       CsRtpPack *pack = &chunk->rtp_runs[r].pack;
       guint32 record = place->first;
       guint8 *start = out;
@@ -477,14 +478,14 @@ cs_chunk_group_rtp (CsChunk *chunk)
       for (guint32 k = 0;;)
         {
           out = cs_rtp_pack_encode_one (out, &pack->tail, &scratch->records[record]);
-          if (++k == slot->n_packets)
+          if (++k == place->n_packets)
             break;
           record = scratch->next_record[record];
         }
-      pack->n_packets = slot->n_packets;
+      pack->n_packets = place->n_packets;
       pack->n_bytes = pack->capacity = (gsize) (out - start);
       place->first = (guint32) (start - scratch->packed);
-      slot->run = 0;
+      scratch->slots[place->slot] = 0;
     }
   /* a few bytes a record: the chunk keeps just those (the scratch's block is its worst case) */
   used = (gsize) (out - scratch->packed);
