@@ -49,6 +49,8 @@ cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b)
          && cs_endpoint_equal (&x->dst, &y->dst);
 }
 
+static void cs_chunk_drop_rtp_scratch (CsChunk *chunk);
+
 CsChunk *
 cs_chunk_new (guint32 first_index, guint32 n_frames)
 {
@@ -69,10 +71,9 @@ cs_chunk_free (CsChunk *chunk)
     return;
   g_ptr_array_unref (chunk->sip);
   g_array_unref (chunk->deferred);
-  for (guint32 i = 0; i < chunk->n_rtp_runs; i++)
-    g_free (chunk->rtp_runs[i].pack.data);
+  cs_chunk_drop_rtp_scratch (chunk);
   g_free (chunk->rtp_runs);
-  g_free (chunk->rtp_slots);
+  g_free (chunk->rtp_pack_bytes);
   g_array_unref (chunk->rtcp);
   g_free (chunk->frames);
   g_free (chunk);
@@ -132,15 +133,109 @@ cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint
   return msg;
 }
 
-static inline gboolean
-cs_rtp_stream_key_same (const CsRtpStreamKey *x, const CsRtpStreamKey *y)
+/* A slot of the run table: the key's hash in the high half, the index of its run + 1 in
+ * the low one (0 = free). Eight bytes, so the table of a chunk with tens of thousands of
+ * live streams stays small enough for the caches (it is read at random, once a packet). */
+typedef guint64 CsChunkRtpSlot;
+
+#define CS_CHUNK_RTP_MIN_SLOTS 1024u
+
+/* A run while the chunk is filled, in the order of its first packet. */
+typedef struct
 {
-  return x->ssrc == y->ssrc && x->src.port == y->src.port && x->dst.port == y->dst.port
-         && memcmp (&x->src.addr, &y->src.addr, sizeof x->src.addr) == 0
-         && memcmp (&x->dst.addr, &y->dst.addr, sizeof x->dst.addr) == 0;
+  guint64 words[2]; /* the key packed (exact for IPv4: addresses, then ports and SSRC) */
+  guint32 hash;     /* top bit set: both ends IPv4, so the words alone identify the key */
+  guint32 slot;     /* in the table */
+  guint32 first;    /* index of its first record; its pack's offset once packed */
+  guint32 last;     /* index of its last record */
+  guint32 n_packets;
+  guint32 unused;
+} CsChunkRtpRunPlace;
+
+/* A thread's tables for building runs, kept between its chunks: a chunk borrows them while
+ * it is filled, so thousands of interleaved streams cost no allocation, zeroing or page
+ * faults per chunk. The slots are left free again when the chunk is grouped. */
+struct _CsChunkRtpScratch
+{
+  CsChunkRtpSlot *slots;      /* at most half full */
+  guint32 slot_mask;          /* slots - 1 (a power of two) */
+  CsChunkRtpRunPlace *places; /* of each run of the chunk */
+  guint32 places_capacity;
+  CsRtpPacket *records; /* capture order */
+  guint32 *next_record; /* index of the next record of the same run */
+  guint32 n_records;
+  guint32 records_capacity;
+  guint8 *packed; /* the chunk's packs while they are made */
+  gsize packed_capacity;
+};
+
+static void
+cs_chunk_rtp_scratch_free (gpointer data)
+{
+  CsChunkRtpScratch *scratch = data;
+
+  g_free (scratch->slots);
+  g_free (scratch->places);
+  g_free (scratch->records);
+  g_free (scratch->next_record);
+  g_free (scratch->packed);
+  g_free (scratch);
 }
 
-/* The chunk table's keys in two words when both ends are IPv4 (addresses, then ports and
+/* The calling thread's spare scratch (freed when the thread ends). */
+static GPrivate cs_chunk_rtp_scratch_key = G_PRIVATE_INIT (cs_chunk_rtp_scratch_free);
+
+static CsChunkRtpScratch *
+cs_chunk_rtp_scratch_take (void)
+{
+  CsChunkRtpScratch *scratch = g_private_get (&cs_chunk_rtp_scratch_key);
+
+  if (scratch != NULL)
+    {
+      g_private_set (&cs_chunk_rtp_scratch_key, NULL);
+      return scratch;
+    }
+  scratch = g_new0 (CsChunkRtpScratch, 1);
+  scratch->slots = g_new0 (CsChunkRtpSlot, CS_CHUNK_RTP_MIN_SLOTS);
+  scratch->slot_mask = CS_CHUNK_RTP_MIN_SLOTS - 1;
+  return scratch;
+}
+
+/* Gives scratch (all slots free) back to the calling thread. */
+static void
+cs_chunk_rtp_scratch_give_back (CsChunkRtpScratch *scratch)
+{
+  scratch->n_records = 0;
+  if (g_private_get (&cs_chunk_rtp_scratch_key) == NULL)
+    g_private_set (&cs_chunk_rtp_scratch_key, scratch);
+  else
+    cs_chunk_rtp_scratch_free (scratch);
+}
+
+/* Gives the scratch of a chunk that was never grouped back (a cancelled decode). */
+static void
+cs_chunk_drop_rtp_scratch (CsChunk *chunk)
+{
+  CsChunkRtpScratch *scratch = chunk->rtp_scratch;
+
+  if (scratch == NULL)
+    return;
+  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
+    scratch->slots[scratch->places[r].slot] = 0;
+  cs_chunk_rtp_scratch_give_back (scratch);
+  chunk->rtp_scratch = NULL;
+}
+
+static inline gboolean
+cs_rtp_stream_key_same (const CsRtpStreamKey *x, const CsEndpoint *src, const CsEndpoint *dst,
+                        guint32 ssrc)
+{
+  return x->ssrc == ssrc && x->src.port == src->port && x->dst.port == dst->port
+         && memcmp (&x->src.addr, &src->addr, sizeof x->src.addr) == 0
+         && memcmp (&x->dst.addr, &dst->addr, sizeof x->dst.addr) == 0;
+}
+
+/* The run table's keys in two words when both ends are IPv4 (addresses, then ports and
  * SSRC): compared and hashed with a few instructions, once per packet. */
 static inline void
 cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, guint64 words[2])
@@ -153,85 +248,133 @@ cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, 
   words[1] = ((guint64) src->port << 48) | ((guint64) dst->port << 32) | ssrc;
 }
 
-/* The chunk table's own hash: the two words, and for IPv6 the other address words. */
+/* The run table's own hash: the two words, and for IPv6 the other address words. The top
+ * bit (never part of a slot index) tells IPv4 keys, so for them equal hashes and words are
+ * equal keys. */
 static inline guint32
-cs_chunk_rtp_hash (const CsRtpStreamKey *k, const guint64 words[2], gboolean v4)
+cs_chunk_rtp_hash (const CsEndpoint *src, const CsEndpoint *dst, const guint64 words[2],
+                   gboolean v4)
 {
   guint64 h = words[0] * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)
               ^ words[1] * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
 
   if (G_UNLIKELY (!v4))
     {
-      guint32 src[4], dst[4];
+      guint32 s[4], d[4];
 
-      memcpy (src, k->src.addr.bytes, sizeof src);
-      memcpy (dst, k->dst.addr.bytes, sizeof dst);
+      memcpy (s, src->addr.bytes, sizeof s);
+      memcpy (d, dst->addr.bytes, sizeof d);
       for (guint i = 1; i < 4; i++)
-        h = (h ^ (((guint64) src[i] << 32) | dst[i])) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-      h ^= ((guint64) k->src.addr.family << 8) | k->dst.addr.family;
+        h = (h ^ (((guint64) s[i] << 32) | d[i])) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      h ^= ((guint64) src->addr.family << 8) | dst->addr.family;
     }
-  return (guint32) (h ^ (h >> 29));
+  return ((guint32) (h ^ (h >> 29)) & 0x7fffffffu) | (v4 ? 0x80000000u : 0u);
 }
 
-/* Doubles the slot table and re-inserts every run (their hashes are kept). */
+/* Doubles the slot table and moves the chunk's runs over. */
 static void
-cs_chunk_grow_rtp_slots (CsChunk *chunk)
+cs_chunk_grow_rtp_slots (CsChunk *chunk, CsChunkRtpScratch *scratch)
 {
-  guint32 n_slots = chunk->rtp_slots == NULL ? 64 : 2 * (chunk->rtp_slot_mask + 1);
+  guint32 n_slots = 2 * (scratch->slot_mask + 1);
 
-  g_free (chunk->rtp_slots);
-  chunk->rtp_slots = g_new0 (guint32, n_slots);
-  chunk->rtp_slot_mask = n_slots - 1;
-  for (guint32 i = 0; i < chunk->n_rtp_runs; i++)
+  g_free (scratch->slots);
+  scratch->slots = g_new0 (CsChunkRtpSlot, n_slots);
+  scratch->slot_mask = n_slots - 1;
+  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     {
-      guint32 slot = chunk->rtp_runs[i].hash & chunk->rtp_slot_mask;
+      CsChunkRtpRunPlace *place = &scratch->places[r];
+      guint32 slot;
 
-      while (chunk->rtp_slots[slot] != 0)
-        slot = (slot + 1) & chunk->rtp_slot_mask;
-      chunk->rtp_slots[slot] = i + 1;
+      for (slot = place->hash & scratch->slot_mask; scratch->slots[slot] != 0;
+           slot = (slot + 1) & scratch->slot_mask)
+        ;
+      scratch->slots[slot] = ((guint64) place->hash << 32) | (r + 1);
+      place->slot = slot;
     }
 }
 
-/* The chunk's run for key, created at the end of the order when new. */
-static CsChunkRtpRun *
-cs_chunk_get_rtp_run (CsChunk *chunk, const CsRtpStreamKey *key)
+/* A new run for the key, whose first record is record, at the end of the order, in the
+ * free slot at index slot. */
+static G_GNUC_NO_INLINE void
+cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
+                      const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
+                      const guint64 words[2], guint32 hash, guint32 record)
 {
-  CsChunkRtpRun *run;
-  guint64 words[2];
-  gboolean v4 = key->src.addr.family == 4 && key->dst.addr.family == 4;
-  guint32 hash, slot;
+  guint32 run = chunk->n_rtp_runs;
+  CsChunkRtpRunPlace *place;
 
-  cs_chunk_rtp_words (&key->src, &key->dst, key->ssrc, words);
-  hash = cs_chunk_rtp_hash (key, words, v4);
-  if (chunk->rtp_slots == NULL)
-    cs_chunk_grow_rtp_slots (chunk);
-  for (slot = hash & chunk->rtp_slot_mask; chunk->rtp_slots[slot] != 0;
-       slot = (slot + 1) & chunk->rtp_slot_mask)
-    {
-      run = &chunk->rtp_runs[chunk->rtp_slots[slot] - 1];
-      /* IPv4 keys are equal when their words are (the unused address bytes are zero) */
-      if (run->hash == hash && run->words[0] == words[0] && run->words[1] == words[1]
-          && (v4 ? run->v4 : !run->v4 && cs_rtp_stream_key_same (&run->key, key)))
-        return run;
-    }
-
-  if (chunk->n_rtp_runs == chunk->rtp_runs_capacity)
+  if (run == chunk->rtp_runs_capacity)
     {
       chunk->rtp_runs_capacity = MAX (16u, 2 * chunk->rtp_runs_capacity);
       chunk->rtp_runs = g_renew (CsChunkRtpRun, chunk->rtp_runs, chunk->rtp_runs_capacity);
     }
-  run = &chunk->rtp_runs[chunk->n_rtp_runs++];
-  run->key = *key;
-  run->hash = hash;
-  run->words[0] = words[0];
-  run->words[1] = words[1];
-  run->v4 = v4;
-  memset (&run->pack, 0, sizeof run->pack);
-  chunk->rtp_slots[slot] = chunk->n_rtp_runs;
-  /* at most half full keeps probe runs short */
-  if (2 * chunk->n_rtp_runs > chunk->rtp_slot_mask)
-    cs_chunk_grow_rtp_slots (chunk);
-  return &chunk->rtp_runs[chunk->n_rtp_runs - 1];
+  if (run == scratch->places_capacity)
+    {
+      scratch->places_capacity = MAX (256u, 2 * scratch->places_capacity);
+      scratch->places = g_renew (CsChunkRtpRunPlace, scratch->places, scratch->places_capacity);
+    }
+  chunk->rtp_runs[run].key.src = *src;
+  chunk->rtp_runs[run].key.dst = *dst;
+  chunk->rtp_runs[run].key.ssrc = ssrc;
+  place = &scratch->places[run];
+  place->words[0] = words[0];
+  place->words[1] = words[1];
+  place->hash = hash;
+  place->slot = slot;
+  place->first = record;
+  place->last = record;
+  place->n_packets = 1;
+  scratch->slots[slot] = ((guint64) hash << 32) | (run + 1);
+  chunk->n_rtp_runs++;
+  if (2 * chunk->n_rtp_runs > scratch->slot_mask)
+    cs_chunk_grow_rtp_slots (chunk, scratch);
+}
+
+/* Links record (the newest) to the chunk's run for the key, made when new. */
+static inline void
+cs_chunk_link_rtp_record (CsChunk *chunk, CsChunkRtpScratch *scratch, const CsEndpoint *src,
+                          const CsEndpoint *dst, guint32 ssrc, guint32 record)
+{
+  guint64 words[2];
+  gboolean v4 = src->addr.family == 4 && dst->addr.family == 4;
+  guint32 hash, slot;
+  CsChunkRtpSlot entry;
+
+  cs_chunk_rtp_words (src, dst, ssrc, words);
+  hash = cs_chunk_rtp_hash (src, dst, words, v4);
+  for (slot = hash & scratch->slot_mask; (entry = scratch->slots[slot]) != 0;
+       slot = (slot + 1) & scratch->slot_mask)
+    {
+      CsChunkRtpRunPlace *place;
+      guint32 run = (guint32) entry - 1;
+
+      if ((guint32) (entry >> 32) != hash)
+        continue;
+      place = &scratch->places[run];
+      if (place->words[0] == words[0] && place->words[1] == words[1]
+          && (v4 || cs_rtp_stream_key_same (&chunk->rtp_runs[run].key, src, dst, ssrc)))
+        {
+          scratch->next_record[place->last] = record;
+          place->last = record;
+          place->n_packets++;
+          return;
+        }
+    }
+  cs_chunk_new_rtp_run (chunk, scratch, slot, src, dst, ssrc, words, hash, record);
+}
+
+/* Room for one more record: as many as the chunk has frames at once, then doubling. */
+static G_GNUC_NO_INLINE void
+cs_chunk_reserve_rtp_record (CsChunk *chunk, CsChunkRtpScratch *scratch)
+{
+  gsize want
+      = MAX ((gsize) chunk->n_frames, MAX ((gsize) 64, 2 * (gsize) scratch->records_capacity));
+
+  want = MIN (want, (gsize) G_MAXUINT32);
+  g_assert (want > scratch->records_capacity);
+  scratch->records = g_renew (CsRtpPacket, scratch->records, want);
+  scratch->next_record = g_renew (guint32, scratch->next_record, want);
+  scratch->records_capacity = (guint32) want;
 }
 
 /* The record of an RTP packet; FALSE if the payload is not RTP. The usual header (version 2,
@@ -270,22 +413,26 @@ cs_chunk_rtp_record (const guint8 *data, gsize len, gint64 ts_ns, guint32 frame,
 }
 
 /* cs_chunk_add_rtp, inline in the decode loop */
-static inline void
+static inline __attribute__ ((always_inline)) void
 cs_chunk_append_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
 {
-  CsRtpStreamKey key;
-  CsChunkRtpRun *run;
-  CsRtpPacket rec;
-  guint32 ssrc;
+  CsChunkRtpScratch *scratch = chunk->rtp_scratch;
+  guint32 ssrc, n;
 
-  if (!cs_chunk_rtp_record (pkt->payload, pkt->payload_len, ts_ns, frame, &rec, &ssrc))
+  if (G_UNLIKELY (scratch == NULL))
+    {
+      g_return_if_fail (!chunk->rtp_grouped);
+      scratch = chunk->rtp_scratch = cs_chunk_rtp_scratch_take ();
+    }
+  n = scratch->n_records;
+  if (G_UNLIKELY (n == scratch->records_capacity))
+    cs_chunk_reserve_rtp_record (chunk, scratch);
+  /* written in place; kept only if the payload is RTP */
+  if (!cs_chunk_rtp_record (pkt->payload, pkt->payload_len, ts_ns, frame, &scratch->records[n],
+                            &ssrc))
     return;
-  /* fields are compared and hashed one by one: the padding need not be cleared */
-  key.src = pkt->src;
-  key.dst = pkt->dst;
-  key.ssrc = ssrc;
-  run = cs_chunk_get_rtp_run (chunk, &key);
-  cs_rtp_pack_push (&run->pack, &rec);
+  cs_chunk_link_rtp_record (chunk, scratch, &pkt->src, &pkt->dst, ssrc, n);
+  scratch->n_records = n + 1;
   chunk->rtp_packets++;
 }
 
@@ -293,6 +440,61 @@ void
 cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
 {
   cs_chunk_append_rtp (chunk, pkt, frame, ts_ns);
+}
+
+void
+cs_chunk_group_rtp (CsChunk *chunk)
+{
+  CsChunkRtpScratch *scratch = chunk->rtp_scratch;
+  guint8 *out;
+  gsize want, used;
+
+  chunk->rtp_grouped = TRUE;
+  if (scratch == NULL)
+    return;
+  chunk->rtp_scratch = NULL;
+  if (scratch->n_records == 0) /* only payloads that were not RTP */
+    {
+      cs_chunk_rtp_scratch_give_back (scratch);
+      return;
+    }
+  want = (gsize) scratch->n_records * CS_RTP_PACK_MAX_RECORD;
+  if (want > scratch->packed_capacity)
+    {
+      g_free (scratch->packed);
+      scratch->packed = g_malloc (want);
+      scratch->packed_capacity = want;
+    }
+  /* every run packed from nothing, as a pack of its own would be, one after the other */
+  out = scratch->packed;
+  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
+    {
+      CsChunkRtpRunPlace *place = &scratch->places[r];
+      CsRtpPack *pack = &chunk->rtp_runs[r].pack;
+      guint32 record = place->first;
+      guint8 *start = out;
+
+      memset (pack, 0, sizeof *pack);
+      for (guint32 k = 0;;)
+        {
+          out = cs_rtp_pack_encode_one (out, &pack->tail, &scratch->records[record]);
+          if (++k == place->n_packets)
+            break;
+          record = scratch->next_record[record];
+        }
+      pack->n_packets = place->n_packets;
+      pack->n_bytes = pack->capacity = (gsize) (out - start);
+      place->first = (guint32) (start - scratch->packed);
+      scratch->slots[place->slot] = 0;
+    }
+  /* a few bytes a record: the chunk keeps just those (the scratch's block is its worst case) */
+  used = (gsize) (out - scratch->packed);
+  chunk->rtp_pack_bytes = g_malloc (used + CS_RTP_PACK_SLACK);
+  memcpy (chunk->rtp_pack_bytes, scratch->packed, used);
+  memset (chunk->rtp_pack_bytes + used, 0, CS_RTP_PACK_SLACK);
+  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
+    chunk->rtp_runs[r].pack.data = chunk->rtp_pack_bytes + scratch->places[r].first;
+  cs_chunk_rtp_scratch_give_back (scratch);
 }
 
 static void
@@ -423,4 +625,6 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
    * the merge, and the few frames the merge reads again fault back from the page cache. */
   if (chunk->n_frames > 0 && cs_capture_set_get_n_files (set) == 1)
     cs_capture_release_range (cs_capture_set_get_file (set, 0), first_offset, end_offset);
+  /* packed here on the worker, so the merge only copies */
+  cs_chunk_group_rtp (chunk);
 }

@@ -30,15 +30,16 @@ typedef struct
   CsRtpPack pack; /* the records, capture order */
 } CsRtpRun;
 
-/* Packets of one stream found in one chunk: a plain buffer, appended inline. */
+/* Packets of one stream found in one chunk, packed by the worker (cs_chunk_group_rtp). The
+ * pack is a view into the chunk's rtp_pack_bytes: read it, never grow or free it. */
 typedef struct
 {
   CsRtpStreamKey key;
-  guint64 words[2]; /* addresses, ports and SSRC packed (exact for IPv4) */
-  gboolean v4;      /* both ends IPv4: words alone identify the key */
-  guint32 hash;     /* of key, for the chunk's table */
-  CsRtpPack pack;   /* capture order, packed by the worker */
+  CsRtpPack pack; /* capture order */
 } CsChunkRtpRun;
+
+/* The tables a chunk borrows from its thread while it is filled (cs-chunk.c). */
+typedef struct _CsChunkRtpScratch CsChunkRtpScratch;
 
 /* An RTCP packet: kept by frame, parsed when its stream is analysed. */
 typedef struct
@@ -65,10 +66,14 @@ typedef struct
   CsChunkRtpRun *rtp_runs; /* in order of first packet */
   guint32 n_rtp_runs;
   guint32 rtp_runs_capacity;
-  guint32 *rtp_slots;    /* open addressing: index into rtp_runs + 1, 0 = free */
-  guint32 rtp_slot_mask; /* slots - 1 (a power of two) */
-  guint64 rtp_packets;   /* packets in all runs */
-  GArray *rtcp;          /* CsRtcpRef */
+  /* While the chunk is filled its records go, in capture order, to the thread's scratch,
+   * each linked to the next of its run; cs_chunk_group_rtp then packs run after run into
+   * one block, so interleaved streams cost no allocation per run. */
+  CsChunkRtpScratch *rtp_scratch;
+  guint8 *rtp_pack_bytes; /* the runs' packs, one after the other (+ slack) */
+  gboolean rtp_grouped;
+  guint64 rtp_packets; /* packets in all runs */
+  GArray *rtcp;        /* CsRtcpRef */
   guint64 bytes;
   guint64 undecodable;
   /* Where its frames are read from (set up by the thread that indexes), and the copy of
@@ -92,6 +97,9 @@ void cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellab
 void cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns);
 /* Adds an RTP packet (UDP payload of pkt) to the chunk's run for its flow and SSRC. */
 void cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns);
+/* Packs each run's records (run->pack). cs_chunk_decode does it on its worker; the merge
+ * calls it for chunks filled otherwise. No packet may be added afterwards. */
+void cs_chunk_group_rtp (CsChunk *chunk);
 
 /* What a UDP payload carries, decided on content (SIP is found on any port). */
 typedef enum

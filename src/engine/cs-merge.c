@@ -490,6 +490,7 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
           di++;
         }
     }
+  cs_chunk_group_rtp (chunk);
   for (guint32 i = 0; i < chunk->n_rtp_runs; i++)
     {
       const CsChunkRtpRun *run = &chunk->rtp_runs[i];
