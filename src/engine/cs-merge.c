@@ -145,6 +145,19 @@ cs_merge_drop_rtp_runs (CsMerge *merge)
 }
 
 GPtrArray *
+cs_merge_take_streams (CsMerge *merge)
+{
+  CsStreamPlan *plan;
+
+  cs_merge_sync_stats (merge);
+  plan = cs_stream_binder_plan (merge->binder, merge->run_order);
+  cs_merge_drop_rtp_runs (merge);
+  cs_stream_binder_free (merge->binder);
+  merge->binder = cs_stream_binder_new ();
+  return cs_stream_plan_build (plan, merge->n_threads);
+}
+
+GPtrArray *
 cs_merge_get_orphans (CsMerge *merge)
 {
   return merge->orphans;
