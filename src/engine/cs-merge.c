@@ -8,6 +8,9 @@
 #include "cs-tcp-reassembly.h"
 
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Every store here is capped by stats->limits (CsLimits); what a cap drops is
  * counted in stats and becomes a dropped-state finding. */
@@ -166,6 +169,11 @@ cs_merge_take_streams (CsMerge *merge)
   CsStreamPlan *plan;
 
   cs_merge_sync_stats (merge);
+#ifdef __GLIBC__
+  /* The decode workers are done: their arenas' freed chunk buffers (a few MiB each) go
+   * back to the system instead of staying resident through the rest of the load. */
+  malloc_trim (0);
+#endif
   plan = cs_stream_binder_plan (merge->binder, merge->run_order);
   cs_merge_drop_rtp_runs (merge);
   cs_stream_binder_free (merge->binder);
