@@ -358,8 +358,9 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
          && pkt->dst.port != CS_HEP_PORT;
 }
 
-/* Pages of a single mapped file are dropped behind the decode walk this often. */
-#define CS_CHUNK_RELEASE_EVERY_BYTES ((guint64) 1024 * 1024)
+/* Pages of a single mapped file are dropped behind the decode walk this often (about
+ * half a MiB of a VoIP capture's frames; counted in frames, the test is one bit mask). */
+#define CS_CHUNK_RELEASE_EVERY_FRAMES 2048
 
 void
 cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
@@ -387,14 +388,18 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
       /* frames are reads of a cold mapping: fetch ahead */
       if (data != NULL)
         __builtin_prefetch (data + 2048);
-      if (i == 0)
-        first_offset = frame.offset;
-      else if (chunk->mapped != NULL && frame.offset - first_offset >= CS_CHUNK_RELEASE_EVERY_BYTES)
+      if (G_UNLIKELY (i % CS_CHUNK_RELEASE_EVERY_FRAMES == 0))
         {
-          /* a chunk is megabytes of file: its pages go as the walk leaves them (from
-           * first_offset on, the page under this frame included, they are still held) */
-          cs_capture_release_range (cs_capture_set_get_file (set, 0), first_offset, frame.offset);
-          first_offset = frame.offset & ~((guint64) sysconf (_SC_PAGESIZE) - 1);
+          if (i == 0)
+            first_offset = frame.offset;
+          else if (chunk->mapped != NULL)
+            {
+              /* a chunk is megabytes of file: its pages go as the walk leaves them (from
+               * first_offset on, the page under this frame included, they are still held) */
+              cs_capture_release_range (cs_capture_set_get_file (set, 0), first_offset,
+                                        frame.offset);
+              first_offset = frame.offset & ~((guint64) sysconf (_SC_PAGESIZE) - 1);
+            }
         }
       end_offset = frame.offset + frame.caplen;
       chunk->bytes += frame.caplen;
