@@ -75,7 +75,7 @@ typedef struct
 
 #define CS_INDEX_PROGRESS_EVERY_RECORDS 8192 /* also how often the loader plans chunks */
 #define CS_INDEX_CANCEL_CHECK_EVERY_RECORDS 4096
-#define CS_INDEX_RELEASE_EVERY_BYTES (8u * 1024 * 1024)
+#define CS_INDEX_RELEASE_EVERY_BYTES (2u * 1024 * 1024)
 
 /* The rare part of cs_index_run_tick: cancellation, page release, progress. */
 gboolean cs_index_run_tick_slow (CsIndexRun *run, guint64 bytes_done, GError **error);

@@ -4,6 +4,8 @@
 #include "cs-decode.h"
 #include "cs-hep.h"
 
+#include <unistd.h>
+
 #define CS_HEP_PORT 9060
 #define CS_CANCEL_CHECK_INTERVAL 4096
 
@@ -559,6 +561,10 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
          && pkt->dst.port != CS_HEP_PORT;
 }
 
+/* Pages of a single mapped file are dropped behind the decode walk this often (about
+ * half a MiB of a VoIP capture's frames; counted in frames, the test is one bit mask). */
+#define CS_CHUNK_RELEASE_EVERY_FRAMES 2048
+
 void
 cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
 {
@@ -590,8 +596,19 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
       /* frames are reads of a cold mapping: fetch ahead */
       if (data != NULL)
         __builtin_prefetch (data + 2048);
-      if (i == 0)
-        first_offset = frame.offset;
+      if (G_UNLIKELY (i % CS_CHUNK_RELEASE_EVERY_FRAMES == 0))
+        {
+          if (i == 0)
+            first_offset = frame.offset;
+          else if (chunk->mapped != NULL)
+            {
+              /* a chunk is megabytes of file: its pages go as the walk leaves them (from
+               * first_offset on, the page under this frame included, they are still held) */
+              cs_capture_release_range (cs_capture_set_get_file (set, 0), first_offset,
+                                        frame.offset);
+              first_offset = frame.offset & ~((guint64) sysconf (_SC_PAGESIZE) - 1);
+            }
+        }
       end_offset = frame.offset + frame.caplen;
       chunk->bytes += frame.caplen;
       if (frame.flags & CS_FRAME_FILTERED_OUT)

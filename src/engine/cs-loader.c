@@ -580,8 +580,7 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
        * view without references of its own (no count up and down on every call) */
       calls = cs_loader_adopt_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
-      streams = cs_merge_build_streams (p->merge);
-      cs_merge_drop_rtp_runs (p->merge);
+      streams = cs_merge_take_streams (p->merge);
       cs_stream_rtcp_attach_refs (streams, cs_merge_get_rtcp (p->merge), set);
       cs_call_dtmf_attach_all (calls, streams, set);
       cs_loader_profile ("streams");

@@ -2,11 +2,15 @@
 #include "cs-merge.h"
 
 #include "cs-decode.h"
+#include "cs-fixed-pool.h"
 #include "cs-ip-reassembly.h"
 #include "cs-stream-binder.h"
 #include "cs-tcp-reassembly.h"
 
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Every store here is capped by stats->limits (CsLimits); what a cap drops is
  * counted in stats and becomes a dropped-state finding. */
@@ -40,6 +44,7 @@ struct _CsMerge
   CsTcpReassembler *tcp;
   GHashTable *runs; /* CsRtpStreamKey* → CsRtpRun* */
   GPtrArray *run_order;
+  CsFixedPool *run_pool; /* the CsRtpRun structs: they go back in one piece */
   GArray *rtcp;
   GPtrArray *orphans;
   guint n_threads; /* for per-stream measurement; 0 = all processors */ /* malformed SIP messages
@@ -50,10 +55,18 @@ struct _CsMerge
 };
 
 static void
-cs_rtp_run_free (CsRtpRun *run)
+cs_merge_free_run (CsMerge *merge, CsRtpRun *run)
 {
   cs_rtp_pack_clear (&run->pack);
-  g_free (run);
+  cs_fixed_pool_release (merge->run_pool, run);
+}
+
+/* Frees every run's packets (the structs go with the pool). */
+static void
+cs_merge_clear_runs (CsMerge *merge)
+{
+  for (guint i = 0; i < merge->run_order->len; i++)
+    cs_rtp_pack_clear (&((CsRtpRun *) g_ptr_array_index (merge->run_order, i))->pack);
 }
 
 CsMerge *
@@ -74,7 +87,8 @@ cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
   merge->tcp = cs_tcp_reassembler_new (merge->limits.max_tcp_bytes_per_stream,
                                        merge->limits.max_tcp_streams);
   merge->runs = g_hash_table_new (cs_rtp_stream_key_hash, cs_rtp_stream_key_equal);
-  merge->run_order = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_rtp_run_free);
+  merge->run_order = g_ptr_array_new ();
+  merge->run_pool = cs_fixed_pool_new (sizeof (CsRtpRun));
   merge->rtcp = g_array_new (FALSE, FALSE, sizeof (CsRtcpRef));
   merge->orphans = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_sip_message_unref);
   return merge;
@@ -104,7 +118,9 @@ cs_merge_free (CsMerge *merge)
   cs_ip_reassembler_free (merge->ip);
   cs_tcp_reassembler_free (merge->tcp);
   g_hash_table_unref (merge->runs);
+  cs_merge_clear_runs (merge);
   g_ptr_array_unref (merge->run_order);
+  cs_fixed_pool_free (merge->run_pool);
   g_array_unref (merge->rtcp);
   g_ptr_array_unref (merge->orphans);
   g_free (merge);
@@ -140,8 +156,29 @@ void
 cs_merge_drop_rtp_runs (CsMerge *merge)
 {
   g_hash_table_remove_all (merge->runs);
+  cs_merge_clear_runs (merge);
   g_ptr_array_set_size (merge->run_order, 0);
+  cs_fixed_pool_free (merge->run_pool);
+  merge->run_pool = cs_fixed_pool_new (sizeof (CsRtpRun));
   merge->new_flows_since_sweep = G_MAXUINT;
+}
+
+GPtrArray *
+cs_merge_take_streams (CsMerge *merge)
+{
+  CsStreamPlan *plan;
+
+  cs_merge_sync_stats (merge);
+#ifdef __GLIBC__
+  /* The decode workers are done: their arenas' freed chunk buffers (a few MiB each) go
+   * back to the system instead of staying resident through the rest of the load. */
+  malloc_trim (0);
+#endif
+  plan = cs_stream_binder_plan (merge->binder, merge->run_order);
+  cs_merge_drop_rtp_runs (merge);
+  cs_stream_binder_free (merge->binder);
+  merge->binder = cs_stream_binder_new ();
+  return cs_stream_plan_build (plan, merge->n_threads);
 }
 
 GPtrArray *
@@ -301,7 +338,7 @@ cs_merge_evict_single_packet_runs (CsMerge *merge)
           g_hash_table_remove (merge->runs, &run->key);
           merge->stats->rtp_flows_evicted++;
           merge->stats->rtp_packets_dropped += run->pack.n_packets;
-          cs_rtp_run_free (run);
+          cs_merge_free_run (merge, run);
         }
       else
         merge->run_order->pdata[kept++] = run;
@@ -343,7 +380,7 @@ cs_merge_run_for (CsMerge *merge, const CsRtpStreamKey *key, guint n)
     }
   if (run == NULL)
     {
-      run = g_new0 (CsRtpRun, 1);
+      run = cs_fixed_pool_alloc0 (merge->run_pool);
       run->key = *key;
       g_hash_table_insert (merge->runs, &run->key, run);
       g_ptr_array_add (merge->run_order, run);
@@ -528,7 +565,7 @@ cs_merge_forget_calls (CsMerge *merge, GPtrArray *calls)
         {
           g_hash_table_remove (merge->runs, &run->key);
           dropped += run->pack.n_packets;
-          cs_rtp_run_free (run);
+          cs_merge_free_run (merge, run);
         }
       else
         merge->run_order->pdata[kept++] = run;

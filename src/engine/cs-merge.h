@@ -23,6 +23,10 @@ GPtrArray *cs_merge_build_streams (CsMerge *merge);
 /* Frees the RTP runs (~120 bytes each) once their streams are built, when the merge will
  * build no more (a live session builds again and keeps them). */
 void cs_merge_drop_rtp_runs (CsMerge *merge);
+/* cs_merge_build_streams then cs_merge_drop_rtp_runs, for a merge that builds no more
+ * streams: the runs and the SDP announcements are freed before the streams are made, so
+ * the streams and what follows reuse their memory. The merge takes later SDP afresh. */
+GPtrArray *cs_merge_take_streams (CsMerge *merge);
 /* SIP messages that belong to no call (no Call-ID). */
 GPtrArray *cs_merge_get_orphans (CsMerge *merge);
 /* Live sessions only: drops what the merge keeps for calls the tracker evicted (their SDP

@@ -331,23 +331,34 @@ cs_stream_binder_measure_one (guint index, gpointer streams)
   cs_stream_measure (g_ptr_array_index ((GPtrArray *) streams, index));
 }
 
-GPtrArray *
-cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads)
+/* A run bound to its call (NULL: announced by none), its packed records taken from it:
+ * all a stream is made of, so that runs and binder can be freed before the streams are. */
+typedef struct
 {
-  GPtrArray *streams = g_ptr_array_new_with_free_func (g_object_unref);
-  /* the streams read the encoding names until measured */
-  g_autoptr (GHashTable) expanded = g_hash_table_new_full (
-      cs_call_formats_hash, cs_call_formats_equal, NULL, cs_call_media_free);
-  /* shared by the streams no SDP announced */
-  CsRtpClockMap *static_clocks = g_atomic_rc_box_new0 (CsRtpClockMap);
+  CsRtpStreamKey key;
+  guint32 n_packets;
+  CsCall *call;
+  guint8 *packed; /* exactly sized (cs_rtp_pack_trim) */
+} CsStreamPlanEntry;
 
-  cs_rtp_clock_map_init_static (static_clocks);
+struct _CsStreamPlan
+{
+  guint n;
+  CsStreamPlanEntry entries[];
+};
+
+CsStreamPlan *
+cs_stream_binder_plan (CsStreamBinder *binder, GPtrArray *runs)
+{
+  CsStreamPlan *plan = g_malloc (sizeof (CsStreamPlan) + runs->len * sizeof (CsStreamPlanEntry));
+
+  plan->n = 0;
   for (guint i = 0; i < runs->len; i++)
     {
       CsRtpRun *run = g_ptr_array_index (runs, i);
       const CsAnnouncement *a = NULL;
       guint first = cs_stream_binder_bind (binder, run, &a);
-      CsStream *stream;
+      CsStreamPlanEntry *entry;
       CsRtpPack pack;
 
       if (a == NULL && run->pack.n_packets < CS_HEURISTIC_MIN_PACKETS)
@@ -366,25 +377,59 @@ cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads
           cs_rtp_pack_append (&pack, records + first, n - first);
         }
       cs_rtp_pack_trim (&pack);
-      if (a != NULL)
-        {
-          CsCallMedia *media = cs_stream_binder_expand_media (a->call, expanded);
+      entry = &plan->entries[plan->n++];
+      entry->key = run->key;
+      entry->n_packets = pack.n_packets;
+      entry->call = a != NULL ? a->call : NULL;
+      entry->packed = pack.data;
+    }
+  return plan;
+}
 
-          stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc,
-                                                 cs_call_get_number (a->call), pack.data,
-                                                 pack.n_packets, media->clocks, media->encodings);
+GPtrArray *
+cs_stream_plan_build (CsStreamPlan *plan, guint n_threads)
+{
+  GPtrArray *streams = g_ptr_array_new_full (plan->n, g_object_unref);
+  /* the streams read the encoding names until measured */
+  g_autoptr (GHashTable) expanded = g_hash_table_new_full (
+      cs_call_formats_hash, cs_call_formats_equal, NULL, cs_call_media_free);
+  /* shared by the streams no SDP announced */
+  CsRtpClockMap *static_clocks = g_atomic_rc_box_new0 (CsRtpClockMap);
+
+  cs_rtp_clock_map_init_static (static_clocks);
+  for (guint i = 0; i < plan->n; i++)
+    {
+      const CsStreamPlanEntry *entry = &plan->entries[i];
+      CsStream *stream;
+
+      if (entry->call != NULL)
+        {
+          CsCallMedia *media = cs_stream_binder_expand_media (entry->call, expanded);
+
+          stream
+              = cs_stream_new_sharing_clocks (0, &entry->key.src, &entry->key.dst, entry->key.ssrc,
+                                              cs_call_get_number (entry->call), entry->packed,
+                                              entry->n_packets, media->clocks, media->encodings);
         }
       else
-        stream = cs_stream_new_sharing_clocks (0, &run->key.src, &run->key.dst, run->key.ssrc, 0,
-                                               pack.data, pack.n_packets, static_clocks, NULL);
+        stream
+            = cs_stream_new_sharing_clocks (0, &entry->key.src, &entry->key.dst, entry->key.ssrc, 0,
+                                            entry->packed, entry->n_packets, static_clocks, NULL);
       g_ptr_array_add (streams, stream);
     }
+  g_free (plan);
   g_atomic_rc_box_release (static_clocks);
   cs_parallel_for (streams->len, n_threads, cs_stream_binder_measure_one, streams);
   g_ptr_array_sort (streams, cs_stream_compare_first_frame);
   for (guint i = 0; i < streams->len; i++)
     cs_stream_set_id (g_ptr_array_index (streams, i), i + 1);
   return streams;
+}
+
+GPtrArray *
+cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads)
+{
+  return cs_stream_plan_build (cs_stream_binder_plan (binder, runs), n_threads);
 }
 
 CsCall *

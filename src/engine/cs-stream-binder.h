@@ -21,6 +21,12 @@ void cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSip
  * Streams are measured on n_threads threads (0 = one per processor).
  * Returns CsStream* (transfer full). */
 GPtrArray *cs_stream_binder_build (CsStreamBinder *binder, GPtrArray *runs, guint n_threads);
+/* cs_stream_binder_build in two steps, for a load that builds its streams once: the plan
+ * binds the runs and steals their packets, so the runs and the binder itself can be freed
+ * before cs_stream_plan_build (which frees the plan) allocates the streams. */
+typedef struct _CsStreamPlan CsStreamPlan;
+CsStreamPlan *cs_stream_binder_plan (CsStreamBinder *binder, GPtrArray *runs);
+GPtrArray *cs_stream_plan_build (CsStreamPlan *plan, guint n_threads);
 /* Live eviction: the call whose SDP announced an endpoint of run by its newest packet, or NULL. */
 CsCall *cs_stream_binder_get_run_call (CsStreamBinder *binder, const CsRtpRun *run);
 /* Live eviction: forgets what the calls (a set of CsCall*) announced, so they may be freed. */
