@@ -460,7 +460,8 @@ cs_chunk_group_rtp (CsChunk *chunk)
       cs_chunk_rtp_scratch_give_back (scratch);
       return;
     }
-  want = (gsize) scratch->n_records * CS_RTP_PACK_MAX_RECORD;
+  /* the encoder stores whole 8-byte words: room for the last record's */
+  want = (gsize) scratch->n_records * CS_RTP_PACK_MAX_RECORD + CS_RTP_PACK_SLACK;
   if (want > scratch->packed_capacity)
     {
       g_free (scratch->packed);

@@ -119,7 +119,9 @@ test_any_values_round_trip (void)
       if (kind == 0)
         p->arrival_ns = extremes[g_rand_int_range (rand, 0, G_N_ELEMENTS (extremes))];
       else if (kind == 1 && i > 0)
-        p->arrival_ns = packets[i - 1].arrival_ns + g_rand_int_range (rand, -100000, 100000);
+        /* wraps like the packer's unsigned arithmetic: signed overflow is undefined */
+        p->arrival_ns = (gint64) ((guint64) packets[i - 1].arrival_ns
+                                  + (guint64) (gint64) g_rand_int_range (rand, -100000, 100000));
       else
         p->arrival_ns = (gint64) ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand));
       p->frame = kind == 2 ? G_MAXUINT32 - g_rand_int_range (rand, 0, 3) : g_rand_int (rand);

@@ -198,7 +198,7 @@ test_changed_bytes (void)
   g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (block, len);
   g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, NULL, block, len);
   gsize body_len;
-  const char *at = strstr ((char *) block, "lean-1");
+  const char *at = g_strstr_len ((char *) block, len, "lean-1");
 
   memcpy (block + (at - (char *) block), "XXXX", 4);
   g_assert_cmpstr (lean->call_id, ==, "lean-1@10.0.0.1");
