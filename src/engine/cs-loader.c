@@ -647,11 +647,11 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
   cs_loader_report (self, 0, 0, "Indexing frames", TRUE);
 
   /* Without a filter, chunks decode while the index walk is still running, close behind
-   * it: one file's chunks drop their pages once decoded (cs_chunk_decode), so the walk
-   * leaves them mapped rather than have the workers fault them in again. */
+   * it. The walk still drops the pages it has passed (cs_capture_keep_walked_pages is not
+   * used here): chunks queued behind it would otherwise hold up to 8 MiB each, and
+   * faulting them in again from the page cache costs less than that memory (B at 2
+   * threads: peak RSS 127-128 -> 124-125 MiB, 24k -> 32k minor faults, same wall time). */
   cs_pipeline_start (&pipeline, self, analysis, cancellable, filter == NULL);
-  if (filter == NULL && cs_capture_set_get_n_files (set) == 1)
-    cs_capture_keep_walked_pages (cs_capture_set_get_file (set, 0), TRUE);
   if (!cs_capture_set_index (set, cancellable, cs_pipeline_index_progress, &pipeline, &damage))
     {
       if (g_error_matches (damage, G_IO_ERROR, G_IO_ERROR_CANCELLED)
