@@ -4,6 +4,7 @@
 #include "cs-decode.h"
 #include "cs-fixed-pool.h"
 #include "cs-ip-reassembly.h"
+#include "cs-rtp-run-table.h"
 #include "cs-stream-binder.h"
 #include "cs-tcp-reassembly.h"
 
@@ -42,7 +43,7 @@ struct _CsMerge
   CsStreamBinder *binder;
   CsIpReassembler *ip;
   CsTcpReassembler *tcp;
-  GHashTable *runs; /* CsRtpStreamKey* → CsRtpRun* */
+  CsRtpRunTable runs; /* key → index in run_order */
   GPtrArray *run_order;
   CsFixedPool *run_pool; /* the CsRtpRun structs: they go back in one piece */
   GArray *rtcp;
@@ -86,7 +87,7 @@ cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
   merge->ip = cs_ip_reassembler_new (merge->limits.max_ip_bytes, merge->limits.max_ip_datagrams);
   merge->tcp = cs_tcp_reassembler_new (merge->limits.max_tcp_bytes_per_stream,
                                        merge->limits.max_tcp_streams);
-  merge->runs = g_hash_table_new (cs_rtp_stream_key_hash, cs_rtp_stream_key_equal);
+  cs_rtp_run_table_init (&merge->runs);
   merge->run_order = g_ptr_array_new ();
   merge->run_pool = cs_fixed_pool_new (sizeof (CsRtpRun));
   merge->rtcp = g_array_new (FALSE, FALSE, sizeof (CsRtcpRef));
@@ -117,7 +118,7 @@ cs_merge_free (CsMerge *merge)
   cs_stream_binder_free (merge->binder);
   cs_ip_reassembler_free (merge->ip);
   cs_tcp_reassembler_free (merge->tcp);
-  g_hash_table_unref (merge->runs);
+  cs_rtp_run_table_clear (&merge->runs);
   cs_merge_clear_runs (merge);
   g_ptr_array_unref (merge->run_order);
   cs_fixed_pool_free (merge->run_pool);
@@ -155,9 +156,9 @@ cs_merge_build_streams (CsMerge *merge)
 void
 cs_merge_drop_rtp_runs (CsMerge *merge)
 {
-  g_hash_table_remove_all (merge->runs);
   cs_merge_clear_runs (merge);
   g_ptr_array_set_size (merge->run_order, 0);
+  cs_rtp_run_table_rebuild (&merge->runs, merge->run_order);
   cs_fixed_pool_free (merge->run_pool);
   merge->run_pool = cs_fixed_pool_new (sizeof (CsRtpRun));
   merge->new_flows_since_sweep = G_MAXUINT;
@@ -335,7 +336,6 @@ cs_merge_evict_single_packet_runs (CsMerge *merge)
 
       if (run->pack.n_packets <= 1)
         {
-          g_hash_table_remove (merge->runs, &run->key);
           merge->stats->rtp_flows_evicted++;
           merge->stats->rtp_packets_dropped += run->pack.n_packets;
           cs_merge_free_run (merge, run);
@@ -344,7 +344,11 @@ cs_merge_evict_single_packet_runs (CsMerge *merge)
         merge->run_order->pdata[kept++] = run;
     }
   /* The evicted runs are freed already: shrink without the free func. */
-  merge->run_order->len = kept;
+  if (kept < merge->run_order->len)
+    {
+      merge->run_order->len = kept;
+      cs_rtp_run_table_rebuild (&merge->runs, merge->run_order);
+    }
 }
 
 /* May a new flow be tracked? At the cap, single-packet flows are evicted
@@ -371,20 +375,26 @@ cs_merge_room_for_run (CsMerge *merge)
 static CsRtpRun *
 cs_merge_run_for (CsMerge *merge, const CsRtpStreamKey *key, guint n)
 {
-  CsRtpRun *run = g_hash_table_lookup (merge->runs, key);
+  guint32 hash = cs_rtp_run_table_hash (key);
+  guint32 free_slot = 0;
+  gint64 index = cs_rtp_run_table_find (&merge->runs, merge->run_order, key, hash, &free_slot);
+  guint n_runs = merge->run_order->len;
+  CsRtpRun *run;
 
-  if (run == NULL && !cs_merge_room_for_run (merge))
+  if (index >= 0)
+    return merge->run_order->pdata[index];
+  if (!cs_merge_room_for_run (merge))
     {
       merge->stats->rtp_packets_dropped += n;
       return NULL;
     }
-  if (run == NULL)
-    {
-      run = cs_fixed_pool_alloc0 (merge->run_pool);
-      run->key = *key;
-      g_hash_table_insert (merge->runs, &run->key, run);
-      g_ptr_array_add (merge->run_order, run);
-    }
+  if (merge->run_order->len != n_runs)
+    /* a sweep evicted runs and filed the rest again: the free slot found moved */
+    cs_rtp_run_table_find (&merge->runs, merge->run_order, key, hash, &free_slot);
+  run = cs_fixed_pool_alloc0 (merge->run_pool);
+  run->key = *key;
+  cs_rtp_run_table_insert (&merge->runs, free_slot, hash, merge->run_order->len);
+  g_ptr_array_add (merge->run_order, run);
   return run;
 }
 
@@ -563,7 +573,6 @@ cs_merge_forget_calls (CsMerge *merge, GPtrArray *calls)
 
       if (owner != NULL && g_hash_table_contains (gone, owner))
         {
-          g_hash_table_remove (merge->runs, &run->key);
           dropped += run->pack.n_packets;
           cs_merge_free_run (merge, run);
         }
@@ -571,6 +580,7 @@ cs_merge_forget_calls (CsMerge *merge, GPtrArray *calls)
         merge->run_order->pdata[kept++] = run;
     }
   merge->run_order->len = kept; /* the dropped runs are freed already */
+  cs_rtp_run_table_rebuild (&merge->runs, merge->run_order);
   cs_stream_binder_forget_calls (merge->binder, gone);
   return dropped;
 }
