@@ -158,7 +158,9 @@ cs_merge_drop_rtp_runs (CsMerge *merge)
 {
   cs_merge_clear_runs (merge);
   g_ptr_array_set_size (merge->run_order, 0);
-  cs_rtp_run_table_rebuild (&merge->runs, merge->run_order);
+  /* back to its first size: the streams made next reuse the memory */
+  cs_rtp_run_table_clear (&merge->runs);
+  cs_rtp_run_table_init (&merge->runs);
   cs_fixed_pool_free (merge->run_pool);
   merge->run_pool = cs_fixed_pool_new (sizeof (CsRtpRun));
   merge->new_flows_since_sweep = G_MAXUINT;
