@@ -17,6 +17,10 @@ pack_reserve (CsRtpPack *pack, gsize more)
     return;
   if (want > CS_PACK_EXACT_BYTES)
     want = MAX (want, 2 * pack->capacity);
+  else
+    /* to the end of the 16-byte block malloc hands out anyway (8 bytes go to its header):
+     * interleaved streams append a record or two a chunk, and this spares most reallocs */
+    want = ((want + CS_RTP_PACK_SLACK + 8 + 15) & ~(gsize) 15) - 8 - CS_RTP_PACK_SLACK;
   pack->data = g_realloc (pack->data, want + CS_RTP_PACK_SLACK);
   pack->capacity = want;
 }
