@@ -63,6 +63,16 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
   if (more->n_packets == 0)
     return;
   memset (&state, 0, sizeof state);
+  if (pack->n_packets == 0 && memcmp (&pack->tail, &state, sizeof state) == 0)
+    {
+      /* an empty pack is in the state more was packed from: its bytes are taken as they are */
+      pack_reserve (pack, more->n_bytes);
+      memcpy (pack->data, more->data, more->n_bytes);
+      pack->n_bytes = more->n_bytes;
+      pack->n_packets = more->n_packets;
+      pack->tail = more->tail;
+      return;
+    }
   for (guint32 i = 0; i < n_head; i++)
     {
       in = cs_rtp_pack_decode_one (in, &state);

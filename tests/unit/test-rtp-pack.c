@@ -262,6 +262,35 @@ test_chunks_join_in_merge (void)
   cs_merge_free (merge);
 }
 
+/* A chunk's pack appended to an empty one is taken byte for byte, and what follows packs
+ * exactly as after the original. */
+static void
+test_append_to_empty_pack (void)
+{
+  CsRtpPacket packets[40];
+  CsRtpPack original = { 0 }, joined = { 0 };
+
+  memset (packets, 0, sizeof packets);
+  for (guint i = 0; i < G_N_ELEMENTS (packets); i++)
+    {
+      packets[i].seq = (guint16) (100 + i);
+      packets[i].timestamp = 8000 + 160 * i;
+      packets[i].arrival_ns = 1000000000ll + i * 20000000ll + (i % 3) * 777;
+      packets[i].frame = 3 + 2 * i;
+      packets[i].payload_len = 160;
+    }
+  cs_rtp_pack_append (&original, packets, 30);
+  cs_rtp_pack_append_pack (&joined, &original);
+  g_assert_cmpuint (joined.n_packets, ==, 30);
+  g_assert_cmpmem (joined.data, joined.n_bytes, original.data, original.n_bytes);
+  g_assert_cmpmem (&joined.tail, sizeof joined.tail, &original.tail, sizeof original.tail);
+  cs_rtp_pack_append (&original, packets + 30, 10);
+  cs_rtp_pack_append (&joined, packets + 30, 10);
+  g_assert_cmpmem (joined.data, joined.n_bytes, original.data, original.n_bytes);
+  cs_rtp_pack_clear (&original);
+  cs_rtp_pack_clear (&joined);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -270,5 +299,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rtp-pack/any-values-round-trip", test_any_values_round_trip);
   g_test_add_func ("/rtp-pack/stream-records", test_stream_records);
   g_test_add_func ("/rtp-pack/chunks-join-in-merge", test_chunks_join_in_merge);
+  g_test_add_func ("/rtp-pack/append-to-empty-pack", test_append_to_empty_pack);
   return g_test_run ();
 }
