@@ -1,6 +1,8 @@
 /* test-rtp-run-table.c — the merge's run table finds every run by its key, across growth,
  * IPv6 keys, keys that differ in one field only, and runs taken out */
 #include "cs-rtp-run-table.h"
+#include "cs-analysis.h"
+#include "cs-merge.h"
 
 #include <string.h>
 
@@ -88,10 +90,78 @@ test_finds_every_run (void)
   cs_rtp_run_table_clear (&table);
 }
 
+/* Adds one RTP packet of the flow with source port port to chunk. */
+static void
+add_packet (CsChunk *chunk, guint16 port, guint32 frame)
+{
+  CsPacket pkt = { 0 };
+  guint8 payload[12 + 20] = { 0x80, 0x00 };
+
+  pkt.src.addr.family = pkt.dst.addr.family = 4;
+  pkt.src.addr.bytes[0] = 10;
+  pkt.dst.addr.bytes[0] = 192;
+  pkt.src.port = port;
+  pkt.dst.port = 5000;
+  pkt.ip_proto = 17;
+  pkt.ip_version = 4;
+  pkt.payload = payload;
+  pkt.payload_len = sizeof payload;
+  payload[3] = (guint8) frame; /* sequence number */
+  payload[8] = 0xca;           /* SSRC */
+  cs_chunk_add_rtp (chunk, &pkt, frame, 1000000000ll + frame * 20000000ll);
+}
+
+/* At the stream cap the merge evicts single-packet flows and files the others again: a new
+ * flow right after, and the kept flows' next packets, still find their own runs. */
+static void
+test_merge_finds_runs_after_eviction (void)
+{
+  CsCaptureStats stats = { 0 };
+  CsMerge *merge;
+  GPtrArray *runs;
+  guint32 frame = 1;
+
+  stats.limits.max_streams = 10;
+  merge = cs_merge_new (NULL, &stats);
+  for (guint c = 0; c < 3; c++)
+    {
+      CsChunk *chunk = cs_chunk_new (frame - 1, 64);
+
+      if (c == 0)
+        for (guint16 f = 0; f < 10; f++)
+          {
+            add_packet (chunk, (guint16) (4000 + f), frame++);
+            if (f % 2 == 0) /* the even flows have two packets, the odd ones one */
+              add_packet (chunk, (guint16) (4000 + f), frame++);
+          }
+      else
+        {
+          add_packet (chunk, 4100, frame++); /* new at the cap: the odd flows go */
+          for (guint16 f = 0; f < 10; f += 2)
+            add_packet (chunk, (guint16) (4000 + f), frame++);
+        }
+      cs_merge_add_chunk (merge, chunk);
+      cs_chunk_free (chunk);
+    }
+  runs = cs_merge_get_rtp_runs (merge);
+  g_assert_cmpuint (stats.rtp_flows_evicted, ==, 5);
+  g_assert_cmpuint (runs->len, ==, 6);
+  for (guint i = 0; i < runs->len; i++)
+    {
+      CsRtpRun *run = g_ptr_array_index (runs, i);
+
+      g_assert_cmpuint (run->key.src.port, ==, i < 5 ? 4000 + 2 * i : 4100);
+      g_assert_cmpuint (run->pack.n_packets, ==, i < 5 ? 4 : 2);
+    }
+  cs_merge_free (merge);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rtp-run-table/finds-every-run", test_finds_every_run);
+  g_test_add_func ("/rtp-run-table/merge-finds-runs-after-eviction",
+                   test_merge_finds_runs_after_eviction);
   return g_test_run ();
 }
