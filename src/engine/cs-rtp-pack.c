@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* Small packs grow exactly up to this many bytes; longer ones double. */
+/* Small packs grow a 16-byte block at a time up to this many bytes; longer ones double. */
 #define CS_PACK_EXACT_BYTES 2048
 /* Records packed per batch on the stack before they are appended. */
 #define CS_PACK_BATCH 64

@@ -37,8 +37,9 @@ typedef struct
   CsRtpPackState tail; /* after the last record */
 } CsRtpPack;
 
-/* Packs n records after the pack's others. Small packs grow exactly (most streams of a
- * busy capture are short), long ones double; cs_rtp_pack_trim drops the slack. */
+/* Packs n records after the pack's others. Small packs grow to the end of malloc's block
+ * (most streams of a busy capture are short), long ones double; cs_rtp_pack_trim drops the
+ * slack. */
 void cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n);
 /* Appends the records of more (packed on their own, from nothing): only its first two are
  * packed again, the rest is copied. */
