@@ -9,39 +9,6 @@
 #define CS_HEP_PORT 9060
 #define CS_CANCEL_CHECK_INTERVAL 4096
 
-/* Word-wise rather than cs_endpoint_hash's byte loop: this runs once per RTP packet.
- * Fields only (never padding), so equal keys hash alike. */
-static inline guint32
-cs_hash_mix (guint32 h, guint32 value)
-{
-  h = (h ^ value) * 0x9e3779b1u;
-  return h ^ (h >> 15);
-}
-
-static inline guint32
-cs_hash_endpoint (guint32 h, const CsEndpoint *ep)
-{
-  guint32 words[4];
-
-  memcpy (words, ep->addr.bytes, sizeof words);
-  h = cs_hash_mix (h, words[0]);
-  if (ep->addr.family == 6)
-    {
-      h = cs_hash_mix (h, words[1]);
-      h = cs_hash_mix (h, words[2]);
-      h = cs_hash_mix (h, words[3]);
-    }
-  return cs_hash_mix (h, ((guint32) ep->addr.family << 16) | ep->port);
-}
-
-guint
-cs_rtp_stream_key_hash (gconstpointer key)
-{
-  const CsRtpStreamKey *k = key;
-
-  return cs_hash_mix (cs_hash_endpoint (cs_hash_endpoint (0x811c9dc5u, &k->src), &k->dst), k->ssrc);
-}
-
 gboolean
 cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b)
 {

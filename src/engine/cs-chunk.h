@@ -20,7 +20,6 @@ typedef struct
   guint32 ssrc;
 } CsRtpStreamKey;
 
-guint cs_rtp_stream_key_hash (gconstpointer key);
 gboolean cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b);
 
 /* Packets of one stream, as the merge hands them to the stream binder. */
