@@ -26,6 +26,8 @@
 #define CS_SNAPSHOT_INTERVAL_US (G_USEC_PER_SEC / 5)
 #define CS_INDEX_SHARE 0.1 /* part of the progress bar spent indexing */
 #define CS_PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
+/* below this, the walked pages kept for several workers cost little next to the file */
+#define CS_KEEP_WALKED_MAX_BYTES (256u * 1024 * 1024)
 
 struct _CsLoader
 {
@@ -158,6 +160,27 @@ guint
 cs_loader_get_threads (CsLoader *self)
 {
   return self->n_threads != 0 ? self->n_threads : MAX (1u, g_get_num_processors ());
+}
+
+gboolean
+cs_loader_keeps_walked_pages (guint n_workers, guint64 capture_bytes)
+{
+  return n_workers <= 1 || capture_bytes <= CS_KEEP_WALKED_MAX_BYTES;
+}
+
+/* Tells every file of the set whether its walk keeps its pages (see the header). */
+static void
+cs_loader_choose_walked_pages (CsLoader *self, CsCaptureSet *set)
+{
+  guint n_files = cs_capture_set_get_n_files (set);
+  guint64 bytes = 0;
+  gboolean keep;
+
+  for (guint i = 0; i < n_files; i++)
+    bytes += cs_capture_get_size (cs_capture_set_get_file (set, i));
+  keep = cs_loader_keeps_walked_pages (cs_loader_get_threads (self), bytes);
+  for (guint i = 0; i < n_files; i++)
+    cs_capture_keep_walked_pages (cs_capture_set_get_file (set, i), keep);
 }
 
 void
@@ -647,10 +670,12 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
   cs_loader_report (self, 0, 0, "Indexing frames", TRUE);
 
   /* Without a filter, chunks decode while the index walk is still running, close behind
-   * it. The walk still drops the pages it has passed (cs_capture_keep_walked_pages is not
-   * used here): chunks queued behind it would otherwise hold up to 8 MiB each, and
-   * faulting them in again from the page cache costs less than that memory (B at 2
-   * threads: peak RSS 127-128 -> 124-125 MiB, 24k -> 32k minor faults, same wall time). */
+   * it. With several workers on a big capture the walk drops the pages it has passed:
+   * chunks queued behind it would otherwise hold up to 8 MiB each, and faulting them in
+   * again from the page cache costs less than that memory (B at 2 threads: peak RSS 139 ->
+   * 129 MiB, 24k -> 32k minor faults). With one worker, or a small capture, it keeps them. */
+  if (filter == NULL)
+    cs_loader_choose_walked_pages (self, set);
   cs_pipeline_start (&pipeline, self, analysis, cancellable, filter == NULL);
   if (!cs_capture_set_index (set, cancellable, cs_pipeline_index_progress, &pipeline, &damage))
     {
