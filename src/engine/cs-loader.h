@@ -27,6 +27,10 @@ const CsLimits *cs_loader_get_limits (CsLoader *self);
  * worker (3 chunks) or a small capture, not with several workers on a big one (B at 2
  * threads: +10 MiB peak). */
 gboolean cs_loader_keeps_walked_pages (guint n_workers, guint64 capture_bytes);
+/* And whether it keeps them from here on, having passed walked_bytes in walked_frames
+ * (checked as chunks are planned): not while the frames average over 1 KiB (a chunk of
+ * 32768 frames would hold over 32 MiB). */
+gboolean cs_loader_keeps_walked_pages_for (guint64 walked_bytes, guint64 walked_frames);
 /* Optional BPF expression applied to every frame (NULL for none). */
 void cs_loader_set_filter (CsLoader *self, const char *bpf);
 
