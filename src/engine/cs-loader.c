@@ -26,6 +26,9 @@
 #define CS_SNAPSHOT_INTERVAL_US (G_USEC_PER_SEC / 5)
 #define CS_INDEX_SHARE 0.1 /* part of the progress bar spent indexing */
 #define CS_PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
+/* below this, the walked pages kept for several workers cost little next to the file */
+#define CS_KEEP_WALKED_MAX_BYTES (256u * 1024 * 1024)
+#define CS_KEEP_WALKED_MAX_FRAME_BYTES 1024
 
 struct _CsLoader
 {
@@ -158,6 +161,36 @@ guint
 cs_loader_get_threads (CsLoader *self)
 {
   return self->n_threads != 0 ? self->n_threads : MAX (1u, g_get_num_processors ());
+}
+
+gboolean
+cs_loader_keeps_walked_pages (guint n_workers, guint64 capture_bytes)
+{
+  return n_workers <= 1 || capture_bytes <= CS_KEEP_WALKED_MAX_BYTES;
+}
+
+gboolean
+cs_loader_keeps_walked_pages_for (guint64 walked_bytes, guint64 walked_frames)
+{
+  return walked_bytes <= walked_frames * CS_KEEP_WALKED_MAX_FRAME_BYTES;
+}
+
+/* Tells every file of the set whether its walk keeps its pages (see the header). */
+static void
+cs_loader_set_walked_pages (CsCaptureSet *set, gboolean keep)
+{
+  for (guint i = 0; i < cs_capture_set_get_n_files (set); i++)
+    cs_capture_keep_walked_pages (cs_capture_set_get_file (set, i), keep);
+}
+
+static gboolean
+cs_loader_may_keep_walked_pages (CsLoader *self, CsCaptureSet *set)
+{
+  guint64 bytes = 0;
+
+  for (guint i = 0; i < cs_capture_set_get_n_files (set); i++)
+    bytes += cs_capture_get_size (cs_capture_set_get_file (set, i));
+  return cs_loader_keeps_walked_pages (cs_loader_get_threads (self), bytes);
 }
 
 void
@@ -317,9 +350,11 @@ typedef struct
   guint64 merged_frames;
   guint64 indexed_bytes; /* of index_bytes, as the walk last told */
   guint64 index_bytes;
-  gboolean indexing;     /* progress: the index is still running */
-  gboolean can_pipeline; /* no filter: frames can be decoded before the index ends */
-  double index_share;    /* part of the progress bar the index walk stands for */
+  gboolean indexing;              /* progress: the index is still running */
+  gboolean can_pipeline;          /* no filter: frames can be decoded before the index ends */
+  gboolean may_keep_walked_pages; /* one worker or a small capture (see the header) */
+  gboolean keeps_walked_pages;    /* and the frames seen so far are small */
+  double index_share;             /* part of the progress bar the index walk stands for */
   double index_fraction;
   gint64 last_snapshot_us;   /* when calls were last copied for the GUI */
   gboolean snapshots_staged; /* copies wait for a publish: report at once */
@@ -518,6 +553,16 @@ cs_pipeline_index_progress (guint64 done, guint64 total, gpointer user_data)
       cs_loader_report (p->loader, p->index_fraction, 0, "Indexing frames", FALSE);
       return;
     }
+  if (p->may_keep_walked_pages)
+    {
+      /* known from the first records on (they were dropped): with big frames the chunks
+       * in flight would hold too much of the file */
+      gboolean keep = cs_loader_keeps_walked_pages_for (done, cs_capture_set_get_n_frames (p->set));
+
+      if (keep != p->keeps_walked_pages)
+        cs_loader_set_walked_pages (p->set, keep);
+      p->keeps_walked_pages = keep;
+    }
   cs_pipeline_plan (p, FALSE);
   while (p->n_merged < p->chunks->len && cs_pipeline_merge_next (p, !cs_pipeline_can_plan (p)))
     cs_pipeline_plan (p, FALSE);
@@ -647,11 +692,13 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
   cs_loader_report (self, 0, 0, "Indexing frames", TRUE);
 
   /* Without a filter, chunks decode while the index walk is still running, close behind
-   * it. The walk still drops the pages it has passed (cs_capture_keep_walked_pages is not
-   * used here): chunks queued behind it would otherwise hold up to 8 MiB each, and
-   * faulting them in again from the page cache costs less than that memory (B at 2
-   * threads: peak RSS 127-128 -> 124-125 MiB, 24k -> 32k minor faults, same wall time). */
+   * it. With several workers on a big capture the walk drops the pages it has passed:
+   * chunks queued behind it would otherwise hold up to 8 MiB each, and faulting them in
+   * again from the page cache costs less than that memory (B at 2 threads: peak RSS 139 ->
+   * 129 MiB, 24k -> 32k minor faults). With one worker, or a small capture, it keeps them
+   * once the first records showed the frames are not big. */
   cs_pipeline_start (&pipeline, self, analysis, cancellable, filter == NULL);
+  pipeline.may_keep_walked_pages = filter == NULL && cs_loader_may_keep_walked_pages (self, set);
   if (!cs_capture_set_index (set, cancellable, cs_pipeline_index_progress, &pipeline, &damage))
     {
       if (g_error_matches (damage, G_IO_ERROR, G_IO_ERROR_CANCELLED)
