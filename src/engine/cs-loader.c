@@ -164,9 +164,9 @@ cs_loader_get_threads (CsLoader *self)
 }
 
 gboolean
-cs_loader_keeps_walked_pages (guint n_workers, guint64 capture_bytes)
+cs_loader_keeps_walked_pages (guint64 capture_bytes)
 {
-  return n_workers <= 1 || capture_bytes <= CS_KEEP_WALKED_MAX_BYTES;
+  return capture_bytes <= CS_KEEP_WALKED_MAX_BYTES;
 }
 
 gboolean
@@ -184,13 +184,13 @@ cs_loader_set_walked_pages (CsCaptureSet *set, gboolean keep)
 }
 
 static gboolean
-cs_loader_may_keep_walked_pages (CsLoader *self, CsCaptureSet *set)
+cs_loader_may_keep_walked_pages (CsCaptureSet *set)
 {
   guint64 bytes = 0;
 
   for (guint i = 0; i < cs_capture_set_get_n_files (set); i++)
     bytes += cs_capture_get_size (cs_capture_set_get_file (set, i));
-  return cs_loader_keeps_walked_pages (cs_loader_get_threads (self), bytes);
+  return cs_loader_keeps_walked_pages (bytes);
 }
 
 void
@@ -692,13 +692,13 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
   cs_loader_report (self, 0, 0, "Indexing frames", TRUE);
 
   /* Without a filter, chunks decode while the index walk is still running, close behind
-   * it. With several workers on a big capture the walk drops the pages it has passed:
+   * it. On a big capture the walk drops the pages it has passed:
    * chunks queued behind it would otherwise hold up to 8 MiB each, and faulting them in
    * again from the page cache costs less than that memory (B at 2 threads: peak RSS 139 ->
-   * 129 MiB, 24k -> 32k minor faults). With one worker, or a small capture, it keeps them
-   * once the first records showed the frames are not big. */
+   * 129 MiB, 24k -> 32k minor faults). On a small capture it keeps them once the first
+   * records showed the frames are not big. */
   cs_pipeline_start (&pipeline, self, analysis, cancellable, filter == NULL);
-  pipeline.may_keep_walked_pages = filter == NULL && cs_loader_may_keep_walked_pages (self, set);
+  pipeline.may_keep_walked_pages = filter == NULL && cs_loader_may_keep_walked_pages (set);
   if (!cs_capture_set_index (set, cancellable, cs_pipeline_index_progress, &pipeline, &damage))
     {
       if (g_error_matches (damage, G_IO_ERROR, G_IO_ERROR_CANCELLED)

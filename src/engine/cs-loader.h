@@ -23,10 +23,10 @@ void cs_loader_set_limits (CsLoader *self, const CsLimits *limits);
 const CsLimits *cs_loader_get_limits (CsLoader *self);
 /* Whether the index walk leaves the pages it passed mapped for the decode that follows
  * (pipelined loads). Keeping them saves faulting them in twice (A: 7.1k -> 5.1k minor
- * faults, 9% less CPU) but holds the chunks in flight resident: cheap with one decode
- * worker (3 chunks) or a small capture, not with several workers on a big one (B at 2
- * threads: +10 MiB peak). */
-gboolean cs_loader_keeps_walked_pages (guint n_workers, guint64 capture_bytes);
+ * faults, 9% less CPU) but holds the chunks in flight resident: only on a capture of
+ * at most 256 MiB. On bigger ones it cost more than it saved, whatever the number of
+ * workers (B at 2 threads: +10 MiB peak; S at 1 thread: system time 0.2 -> 0.6 s). */
+gboolean cs_loader_keeps_walked_pages (guint64 capture_bytes);
 /* And whether it keeps them from here on, having passed walked_bytes in walked_frames
  * (checked as chunks are planned): not while the frames average over 1 KiB (a chunk of
  * 32768 frames would hold over 32 MiB). */
