@@ -1,0 +1,78 @@
+/* cs-loader-private.h — what the loader object (cs-loader.c) and its decode pipeline
+ * (cs-loader-pipeline.c) share */
+#pragma once
+
+#include "cs-loader.h"
+#include "cs-merge.h"
+
+G_BEGIN_DECLS
+
+struct _CsLoader
+{
+  GObject parent_instance;
+  guint n_threads;
+  guint chunk_frames; /* 0: the default chunk sizes */
+  CsLimits limits;
+  char *filter;
+  gboolean publish_in_slices; /* load_finish leaves the real calls to idles (a window) */
+
+  /* Progress, written by the load thread, read on the main context. */
+  GMutex lock;
+  double fraction;
+  guint64 packets;
+  double packets_per_second;
+  char *message;
+  gboolean notify_pending;
+  GMainContext *context;
+  gint64 started_us;
+  gint64 last_report_us;
+
+  CsAnalysis *analysis;
+};
+
+/* Progress for the main context (rate-limited unless force); CALLSCOPE_PROFILE phases. */
+void cs_loader_report (CsLoader *self, double fraction, guint64 packets, const char *message,
+                       gboolean force);
+void cs_loader_profile (const char *phase);
+
+/* The parallel map, pipelined with the index walk: the walk plans chunks, workers decode
+ * them, the walking thread merges them in order. */
+typedef struct
+{
+  CsLoader *loader;
+  CsCaptureSet *set;
+  CsAnalysis *analysis;
+  GCancellable *cancellable;
+  CsMerge *merge;
+  GAsyncQueue *todo;  /* CsChunk* to decode; the pipeline itself is the stop sentinel */
+  GAsyncQueue *spent; /* CsChunk* merged: the workers free them between decodes */
+  GThread **workers;
+  guint n_workers;
+  GMutex lock; /* guards CsChunk.decoded */
+  GCond cond;
+  GPtrArray *chunks; /* planned, in capture order; merged ones are NULL */
+  guint n_merged;
+  guint32 planned_frames;
+  guint64 merged_frames;
+  guint64 indexed_bytes; /* of index_bytes, as the walk last told */
+  guint64 index_bytes;
+  gboolean indexing;              /* progress: the index is still running */
+  gboolean can_pipeline;          /* no filter: frames can be decoded before the index ends */
+  gboolean may_keep_walked_pages; /* one worker or a small capture (see the header) */
+  gboolean keeps_walked_pages;    /* and the frames seen so far are small */
+  double index_share;             /* part of the progress bar the index walk stands for */
+  double index_fraction;
+  gint64 last_snapshot_us;   /* when calls were last copied for the GUI */
+  gboolean snapshots_staged; /* copies wait for a publish: report at once */
+} CsPipeline;
+
+/* Starts the workers; can_pipeline (no filter) lets chunks decode while the walk runs. */
+void cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis,
+                        GCancellable *cancellable, gboolean can_pipeline);
+/* The index walk's progress callback (user_data: the pipeline). */
+void cs_pipeline_index_progress (guint64 done, guint64 total, gpointer user_data);
+/* After the index: decodes and merges the rest, then (when analyse) measures and
+ * judges. Always called once the pipeline started: it stops the workers. */
+void cs_pipeline_finish (CsPipeline *p, gboolean analyse);
+
+G_END_DECLS
