@@ -1,4 +1,7 @@
-/* cs-sdp.c — SDP (RFC 4566) session descriptions, parsed leniently */
+/* cs-sdp.c — SDP (RFC 4566) session descriptions, parsed leniently
+ *
+ * One pass over the bytes: each line is read where it lies, as a span [b, e) with its
+ * end known, so nothing is copied but the strings a description keeps. */
 #include "cs-sdp.h"
 
 #include "cs-error.h"
@@ -6,8 +9,9 @@
 #include "cs-sip-message-private.h"
 
 #include <string.h>
-
-#define MAX_FIELDS 8
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Parsing collects the media blocks, formats and strings in a per-thread scratch (no
  * allocation once warm); sdp_freeze then copies them into one allocation. */
@@ -29,7 +33,14 @@ typedef struct
   SdpScratch *s;
   CsSdpMedia *media;   /* current m= block, NULL at session level */
   gboolean skip_media; /* past CS_SDP_MAX_MEDIA: attributes of dropped blocks are ignored */
+  gboolean audio;      /* the current block's media is "audio" */
 } SdpParser;
+
+/* A piece of a line: the bytes [b, e) */
+typedef struct
+{
+  const char *b, *e;
+} SdpSpan;
 
 static void
 scratch_free (gpointer data)
@@ -49,7 +60,8 @@ static _Thread_local SdpScratch *thread_scratch;
 #define STRINGS_KEEP (64 * 1024)
 
 /* Room for strings_room bytes of strings: every string is a piece of one line of the
- * text plus a NUL, so twice the text's length is enough and they never move. */
+ * text plus a NUL, at most two per line, so twice the text's length is enough and they
+ * never move. */
 static SdpScratch *
 scratch_get (gsize strings_room)
 {
@@ -73,19 +85,7 @@ scratch_get (gsize strings_room)
   return s;
 }
 
-static char *
-scratch_strdup (SdpScratch *s, const char *text)
-{
-  gsize n = strlen (text) + 1;
-  char *copy = s->strings + s->strings_used;
-
-  g_assert (s->strings_size - s->strings_used >= n);
-  memcpy (copy, text, n);
-  s->strings_used += n;
-  return copy;
-}
-
-/* scratch_strdup of the n bytes at text (no NUL among them) */
+/* A copy of the n bytes at text (no NUL among them) in the scratch */
 static char *
 scratch_strndup (SdpScratch *s, const char *text, gsize n)
 {
@@ -96,6 +96,42 @@ scratch_strndup (SdpScratch *s, const char *text, gsize n)
   copy[n] = '\0';
   s->strings_used += n + 1;
   return copy;
+}
+
+/* The n bytes at b as a string of the description: the usual values are literals (they
+ * outlive every description and take no room in it), anything else a copy. The result is
+ * never written to. */
+static inline char *
+keep_string (SdpScratch *s, const char *b, gsize n)
+{
+  switch (n)
+    {
+    case 1:
+      if (b[0] == '-')
+        return (char *) "-";
+      break;
+    case 4:
+      if (memcmp (b, "PCMU", 4) == 0)
+        return (char *) "PCMU";
+      if (memcmp (b, "PCMA", 4) == 0)
+        return (char *) "PCMA";
+      break;
+    case 5:
+      if (memcmp (b, "audio", 5) == 0)
+        return (char *) "audio";
+      break;
+    case 7:
+      if (memcmp (b, "RTP/AVP", 7) == 0)
+        return (char *) "RTP/AVP";
+      break;
+    case 15:
+      if (memcmp (b, "telephone-event", 15) == 0)
+        return (char *) "telephone-event";
+      break;
+    default:
+      break;
+    }
+  return scratch_strndup (s, b, n);
 }
 
 static CsSdpFormat *
@@ -110,46 +146,101 @@ scratch_add_format (SdpScratch *s)
 }
 
 /* Reasons are literals: they outlive every description. */
-static void
+static inline void
 note_malformed (CsSdp *sdp, const char *reason)
 {
   if (sdp->malformed == NULL)
     sdp->malformed = (char *) reason;
 }
 
-/* Decimal digits only, no sign, no overflow past max. */
+static inline gboolean
+is_digit (char c)
+{
+  return (guint8) (c - '0') < 10;
+}
+
+/* where a field ends (as fields are split): space and tab */
+static inline gboolean
+is_blank (char c)
+{
+  return c == ' ' || c == '\t';
+}
+
+/* g_ascii_isspace: space, \t, \n, \f, \r (not \v) */
+static inline gboolean
+is_space (char c)
+{
+  const guint64 spaces
+      = (G_GUINT64_CONSTANT (1) << ' ') | (1u << '\t') | (1u << '\n') | (1u << '\f') | (1u << '\r');
+
+  return (guint8) c <= ' ' && ((spaces >> (guint8) c) & 1) != 0;
+}
+
+static inline const char *
+skip_blanks (const char *p, const char *e)
+{
+  while (p < e && is_blank (*p))
+    p++;
+  return p;
+}
+
+/* the end of the field starting at p: the next space or tab, or e */
+static inline const char *
+field_stop (const char *p, const char *e)
+{
+  while (p < e && !is_blank (*p))
+    p++;
+  return p;
+}
+
+static inline const char *
+skip_spaces (const char *p, const char *e)
+{
+  while (p < e && is_space (*p))
+    p++;
+  return p;
+}
+
+static inline const char *
+trim_spaces_end (const char *b, const char *e)
+{
+  while (e > b && is_space (e[-1]))
+    e--;
+  return e;
+}
+
+/* Decimal digits only (at least one), no sign, no overflow past max. */
 static gboolean
-parse_uint (const char *s, guint64 max, guint64 *out)
+parse_uint (const char *b, const char *e, guint64 max, guint64 *out)
 {
   guint64 v = 0;
 
-  if (s == NULL || !g_ascii_isdigit (*s))
+  if (b == e)
     return FALSE;
-  for (; g_ascii_isdigit (*s); s++)
+  for (; b < e; b++)
     {
-      guint d = (guint) (*s - '0');
+      guint d = (guint8) (*b - '0');
       /* v * 10 + d <= max, without a division per digit */
-      if (v > max / 10 || (v == max / 10 && d > max % 10))
+      if (d > 9 || v > max / 10 || (v == max / 10 && d > max % 10))
         return FALSE;
       v = v * 10 + d;
     }
-  if (*s != '\0')
-    return FALSE;
   *out = v;
   return TRUE;
 }
 
-/* Leading integer of s ("20", "20.5" → 20), FALSE when s does not start with a digit. */
+/* Leading integer of [b, e) ("20", "20.5" → 20), FALSE when it does not start with a
+ * digit or passes max. */
 static gboolean
-parse_uint_prefix (const char *s, guint max, guint *out)
+parse_uint_prefix (const char *b, const char *e, guint max, guint *out)
 {
   guint64 v = 0;
 
-  if (s == NULL || !g_ascii_isdigit (*s))
+  if (b == e || !is_digit (*b))
     return FALSE;
-  for (; g_ascii_isdigit (*s); s++)
+  for (; b < e && is_digit (*b); b++)
     {
-      v = v * 10 + (guint) (*s - '0');
+      v = v * 10 + (guint) (*b - '0');
       if (v > max)
         return FALSE;
     }
@@ -157,46 +248,31 @@ parse_uint_prefix (const char *s, guint max, guint *out)
   return TRUE;
 }
 
-/* NUL, space and tab: where a field ends */
-static const guint8 field_end[256] = { ['\0'] = 1, [' '] = 1, ['\t'] = 1 };
-
-/* Splits s in place on spaces and tabs; the last field keeps the rest of the line. */
+/* Splits [p, e) on runs of spaces and tabs into at most max fields; the last field keeps
+ * the rest of the line. */
 static int
-split_fields (char *s, char **fields, int max)
+split_fields (const char *p, const char *e, SdpSpan *fields, int max)
 {
   int n = 0;
 
   while (n < max)
     {
-      while (*s == ' ' || *s == '\t')
-        s++;
-      if (*s == '\0')
+      p = skip_blanks (p, e);
+      if (p == e)
         break;
-      fields[n++] = s;
-      if (n == max)
+      fields[n].b = p;
+      if (++n == max)
+        {
+          fields[n - 1].e = e;
+          break;
+        }
+      p = field_stop (p, e);
+      fields[n - 1].e = p;
+      if (p == e)
         break;
-      while (!field_end[(guint8) *s])
-        s++;
-      if (*s == '\0')
-        break;
-      *s++ = '\0';
+      p++;
     }
   return n;
-}
-
-/* g_strstrip without moving the text: the stripped string starts at the result */
-static char *
-strip (char *s)
-{
-  char *end;
-
-  while (g_ascii_isspace (*s))
-    s++;
-  end = s + strlen (s);
-  while (end > s && g_ascii_isspace (end[-1]))
-    end--;
-  *end = '\0';
-  return s;
 }
 
 void
@@ -205,184 +281,263 @@ cs_sdp_free (CsSdp *sdp)
   g_free (sdp); /* one allocation, see sdp_freeze */
 }
 
-/* cs_addr_parse with the usual dotted quad read by hand (inet_pton costs ~250
- * instructions); it accepts exactly what inet_pton (AF_INET) accepts: four decimal
- * octets <= 255 without leading zeros. Anything else goes to cs_addr_parse. */
-static void
-parse_address (CsAddr *into, const char *text)
+/* A dotted quad filling [b, e) exactly as inet_pton (AF_INET) reads one: four decimal
+ * octets <= 255 without leading zeros. FALSE for anything else. */
+static inline gboolean
+parse_quad (const char *b, const char *e, guint8 bytes[4])
 {
-  guint8 bytes[4];
-  const char *p = text;
+  const char *p = b;
 
   for (int i = 0; i < 4; i++)
     {
-      guint v = 0, digits = 0;
-      while (g_ascii_isdigit (*p) && digits < 4)
-        {
-          v = v * 10 + (guint) (*p++ - '0');
-          digits++;
-        }
-      if (digits == 0 || digits > 3 || v > 255 || (digits > 1 && p[-(int) digits] == '0')
-          || *p != (i < 3 ? '.' : '\0'))
-        {
-          cs_addr_parse (into, text);
-          return;
-        }
-      bytes[i] = (guint8) v;
-      p++;
-    }
-  cs_addr_set_v4 (into, bytes);
-}
-
-/* The end of the field starting at s (split_fields' rule: NUL, space or tab). */
-static inline const char *
-field_stop (const char *s)
-{
-  while (!field_end[(guint8) *s])
-    s++;
-  return s;
-}
-
-/* A field that is 1 to 19 digits (no overflow) followed by one space: its value, *s moved
- * past the space; FALSE otherwise. */
-static inline gboolean
-digits_then_space (const char **s, guint64 *out)
-{
-  const char *q = *s;
-  guint64 v = 0;
-
-  while (g_ascii_isdigit (*q))
-    {
-      v = v * 10 + (guint) (*q++ - '0');
-      if (q - *s > 19)
+      if (p == e || !is_digit (*p))
         return FALSE;
+      guint v = (guint) (*p++ - '0');
+      if (p < e && is_digit (*p))
+        {
+          if (v == 0)
+            return FALSE; /* a leading zero */
+          v = v * 10 + (guint) (*p++ - '0');
+          if (p < e && is_digit (*p))
+            {
+              v = v * 10 + (guint) (*p++ - '0');
+              if (v > 255)
+                return FALSE;
+            }
+        }
+      /* a fourth digit fails here too */
+      if (i < 3 ? p == e || *p++ != '.' : p != e)
+        return FALSE;
+      bytes[i] = (guint8) v;
     }
-  if (q == *s || *q != ' ')
-    return FALSE;
-  *out = v;
-  *s = q + 1;
   return TRUE;
 }
 
-/* A token (no space, tab or NUL) and one space after it: *s moved past the space. */
-static inline gboolean
-token_then_space (const char **s)
+/* cs_addr_parse of [b, e) with the usual dotted quad read by hand (inet_pton costs ~250
+ * instructions); anything else goes to cs_addr_parse. */
+static void
+parse_address (CsAddr *into, const char *b, const char *e)
 {
-  const char *q = field_stop (*s);
+  guint8 bytes[4];
 
-  if (q == *s || *q != ' ')
+  if (G_LIKELY (parse_quad (b, e, bytes)))
+    {
+      /* cs_addr_set_v4 without the call */
+      *into = (CsAddr){ .family = 4 };
+      memcpy (into->bytes, bytes, 4);
+      return;
+    }
+
+  gsize n = (gsize) (e - b);
+  char text[64];
+
+  if (n < sizeof text)
+    {
+      memcpy (text, b, n);
+      text[n] = '\0';
+      cs_addr_parse (into, text);
+    }
+  else
+    {
+      g_autofree char *copy = g_strndup (b, n);
+      cs_addr_parse (into, copy);
+    }
+}
+
+/* A field of 1 to 19 digits (no overflow) followed by one space: its value, *p moved past
+ * the space; FALSE otherwise. */
+static inline gboolean
+digits_then_space (const char **p, const char *e, guint64 *out)
+{
+  const char *q = *p;
+  guint64 v = 0;
+
+  while (q < e && is_digit (*q))
+    {
+      v = v * 10 + (guint) (*q++ - '0');
+      if (q - *p > 19)
+        return FALSE;
+    }
+  if (q == *p || q == e || *q != ' ')
     return FALSE;
-  *s = q + 1;
+  *out = v;
+  *p = q + 1;
+  return TRUE;
+}
+
+/* A field (no space or tab) and one space after it: *p moved past the space. */
+static inline gboolean
+token_then_space (const char **p, const char *e)
+{
+  const char *q = field_stop (*p, e);
+
+  if (q == *p || q == e || *q != ' ')
+    return FALSE;
+  *p = q + 1;
   return TRUE;
 }
 
 /* The usual o= line, "user id version nettype addrtype address" with single spaces and
- * numeric ids, without splitting a copy: what parse_origin makes of it. FALSE (nothing
- * done) for any other line. */
+ * numeric ids: what parse_origin makes of it. FALSE (nothing done) for any other line. */
 static gboolean
-parse_origin_usual (SdpParser *p, const char *value)
+parse_origin_usual (SdpParser *p, const char *b, const char *e)
 {
-  const char *q = value, *user = value;
+  const char *q = b;
   guint64 id, version;
 
-  if (!token_then_space (&q))
+  if (!token_then_space (&q, e))
     return FALSE;
-  gsize user_len = (gsize) (q - 1 - user);
-  if (!digits_then_space (&q, &id) || !digits_then_space (&q, &version) || !token_then_space (&q)
-      || !token_then_space (&q))
+  gsize user_len = (gsize) (q - 1 - b);
+  if (!digits_then_space (&q, e, &id) || !digits_then_space (&q, e, &version)
+      || !token_then_space (&q, e) || !token_then_space (&q, e))
     return FALSE;
   /* the address is the rest of the line, already without trailing white space */
-  if (*q == '\0' || g_ascii_isspace (*q))
+  if (q == e || is_space (*q))
     return FALSE;
-  p->sdp->origin_username = scratch_strndup (p->s, user, user_len);
+  p->sdp->origin_username = keep_string (p->s, b, user_len);
   p->sdp->session_id = id;
   p->sdp->session_version = version;
-  parse_address (&p->sdp->origin_address, q);
+  parse_address (&p->sdp->origin_address, q, e);
   return TRUE;
 }
 
 static void
-parse_origin (SdpParser *p, char *value)
+parse_origin (SdpParser *p, const char *b, const char *e)
 {
   CsSdp *sdp = p->sdp;
 
-  if (sdp->origin_username != NULL || parse_origin_usual (p, value))
+  if (sdp->origin_username != NULL || parse_origin_usual (p, b, e))
     return;
 
-  char *f[MAX_FIELDS];
-  int n = split_fields (value, f, 6);
+  SdpSpan f[6];
+  int n = split_fields (b, e, f, 6);
   if (n < 6)
     {
       note_malformed (sdp, "bad o= line");
       if (n >= 1)
-        sdp->origin_username = scratch_strdup (p->s, f[0]);
+        sdp->origin_username = keep_string (p->s, f[0].b, (gsize) (f[0].e - f[0].b));
       return;
     }
-  sdp->origin_username = scratch_strdup (p->s, f[0]);
-  if (!parse_uint (f[1], G_MAXUINT64, &sdp->session_id)
-      || !parse_uint (f[2], G_MAXUINT64, &sdp->session_version))
+  sdp->origin_username = keep_string (p->s, f[0].b, (gsize) (f[0].e - f[0].b));
+  if (!parse_uint (f[1].b, f[1].e, G_MAXUINT64, &sdp->session_id)
+      || !parse_uint (f[2].b, f[2].e, G_MAXUINT64, &sdp->session_version))
     note_malformed (sdp, "bad o= line");
-  f[5] = strip (f[5]);
-  parse_address (&sdp->origin_address, f[5]);
+  const char *address = skip_spaces (f[5].b, f[5].e);
+  parse_address (&sdp->origin_address, address, trim_spaces_end (address, f[5].e));
+}
+
+/* "IN" in any case: (c | 0x20) folds only 'I'/'i' to 'i' and 'N'/'n' to 'n' */
+static inline gboolean
+is_in (const char *b)
+{
+  return (b[0] | 0x20) == 'i' && (b[1] | 0x20) == 'n';
 }
 
 /* The usual c= line, "IN nettype address" with single spaces and no "/ttl": what
- * parse_connection makes of it, without splitting; FALSE (nothing done) otherwise. */
+ * parse_connection makes of it; FALSE (nothing done) otherwise. */
 static gboolean
-parse_connection_usual (CsAddr *into, const char *value)
+parse_connection_usual (CsAddr *into, const char *b, const char *e)
 {
-  const char *q = value + 3;
+  const char *q = b + 3;
+  guint8 bytes[4];
 
-  /* "IN" in any case: (c | 0x20) folds only 'I'/'i' to 'i' and 'N'/'n' to 'n' */
-  if ((value[0] | 0x20) != 'i' || (value[1] | 0x20) != 'n' || value[2] != ' '
-      || !token_then_space (&q) || *q == '\0' || g_ascii_isspace (*q))
+  /* "IN IP4 " and a dotted quad (which has no '/') */
+  if (e - b > 7 && memcmp (b, "IN IP4 ", 7) == 0 && parse_quad (b + 7, e, bytes))
+    {
+      *into = (CsAddr){ .family = 4 };
+      memcpy (into->bytes, bytes, 4);
+      return TRUE;
+    }
+  if (e - b < 3 || !is_in (b) || b[2] != ' ' || !token_then_space (&q, e) || q == e || is_space (*q)
+      || memchr (q, '/', (gsize) (e - q)) != NULL)
     return FALSE;
-  for (const char *r = q; *r != '\0'; r++)
-    if (*r == '/')
-      return FALSE;
-  parse_address (into, q);
+  parse_address (into, q, e);
   return TRUE;
 }
 
 static void
-parse_connection (CsSdp *sdp, CsAddr *into, char *value)
+parse_connection (CsSdp *sdp, CsAddr *into, const char *b, const char *e)
 {
-  if (parse_connection_usual (into, value))
+  if (parse_connection_usual (into, b, e))
     return;
 
-  char *f[MAX_FIELDS];
-  int n = split_fields (value, f, 3);
+  SdpSpan f[3];
+  int n = split_fields (b, e, f, 3);
 
-  /* "IN" in any case: (c | 0x20) folds only 'I'/'i' to 'i' and 'N'/'n' to 'n' */
-  if (n < 3 || (f[0][0] | 0x20) != 'i' || (f[0][1] | 0x20) != 'n' || f[0][2] != '\0')
+  if (n < 3 || f[0].e - f[0].b != 2 || !is_in (f[0].b))
     {
       note_malformed (sdp, "bad c= line");
       return;
     }
-  char *slash = strchr (f[2], '/');
-  if (slash != NULL)
-    *slash = '\0';
-  f[2] = strip (f[2]);
+  const char *slash = memchr (f[2].b, '/', (gsize) (f[2].e - f[2].b));
+  const char *address = skip_spaces (f[2].b, slash != NULL ? slash : f[2].e);
   /* an FQDN is legal here; it simply leaves the family unset */
-  parse_address (into, f[2]);
+  parse_address (into, address, trim_spaces_end (address, slash != NULL ? slash : f[2].e));
 }
 
-/* strstr (proto, "RTP") != NULL, without the call: protos are short */
+/* "RTP" inside [b, e): protos are short */
 static gboolean
-contains_rtp (const char *proto)
+contains_rtp (const char *b, const char *e)
 {
-  for (const char *q = proto; *q != '\0'; q++)
+  for (const char *q = b; e - q >= 3; q++)
     if (q[0] == 'R' && q[1] == 'T' && q[2] == 'P')
       return TRUE;
   return FALSE;
 }
 
+/* The fields of an m= line before its formats, as split_fields reads them; the start of
+ * the proto (the line's third field), NULL when there is none. */
+static const char *
+parse_media_fields (SdpParser *p, CsSdpMedia *media, const char *b, const char *e)
+{
+  SdpSpan f[3];
+  guint64 port = 0, n_ports = 1;
+  int n = split_fields (b, e, f, 3);
+
+  media->media = n >= 1 ? keep_string (p->s, f[0].b, (gsize) (f[0].e - f[0].b)) : (char *) "";
+  p->audio = strcmp (media->media, "audio") == 0;
+  if (n < 3)
+    {
+      note_malformed (p->sdp, "bad m= line");
+      return NULL;
+    }
+  const char *slash = memchr (f[1].b, '/', (gsize) (f[1].e - f[1].b));
+  if (!parse_uint (f[1].b, slash != NULL ? slash : f[1].e, G_MAXUINT16, &port)
+      || (slash != NULL && !parse_uint (slash + 1, f[1].e, G_MAXUINT16, &n_ports)))
+    note_malformed (p->sdp, "bad m= port");
+  media->port = (guint16) port;
+  media->n_ports = (guint) n_ports;
+  return f[2].b;
+}
+
+/* The usual "audio PORT " (single spaces, a port without "/n"): parse_media_fields' result
+ * without splitting; NULL (nothing done) otherwise. */
+static inline const char *
+parse_media_fields_usual (SdpParser *p, CsSdpMedia *media, const char *b, const char *e)
+{
+  const char *q = b + 6;
+  guint port = 0;
+
+  if (e - b < 8 || memcmp (b, "audio ", 6) != 0 || !is_digit (*q))
+    return NULL;
+  for (; q < e && is_digit (*q); q++)
+    {
+      port = port * 10 + (guint) (*q - '0');
+      if (port > G_MAXUINT16)
+        return NULL;
+    }
+  if (e - q < 2 || *q != ' ' || is_blank (q[1]))
+    return NULL;
+  media->media = (char *) "audio";
+  p->audio = TRUE;
+  media->port = (guint16) port;
+  return q + 1;
+}
+
 static void
-parse_media (SdpParser *p, char *value)
+parse_media (SdpParser *p, const char *b, const char *e)
 {
   CsSdp *sdp = p->sdp;
-  char *f[MAX_FIELDS];
-  guint64 port = 0, n_ports = 1;
 
   if (p->s->n_media >= CS_SDP_MAX_MEDIA)
     {
@@ -404,48 +559,41 @@ parse_media (SdpParser *p, char *value)
   media->n_ports = 1;
   p->media = media;
 
-  int n = split_fields (value, f, 3);
-  if (n < 3)
+  const char *proto = parse_media_fields_usual (p, media, b, e);
+  if (proto == NULL && (proto = parse_media_fields (p, media, b, e)) == NULL)
+    return;
+
+  /* proto is "proto fmt fmt …" */
+  const char *proto_end;
+  gboolean is_rtp;
+  if (e - proto >= 7 && memcmp (proto, "RTP/AVP", 7) == 0
+      && (e - proto == 7 || is_blank (proto[7])))
     {
-      note_malformed (sdp, "bad m= line");
-      media->media = scratch_strdup (s, n >= 1 ? f[0] : "");
-      return;
+      proto_end = proto + 7;
+      media->proto = (char *) "RTP/AVP";
+      is_rtp = TRUE;
     }
-  media->media = scratch_strdup (s, f[0]);
-  char *slash = strchr (f[1], '/');
-  if (slash != NULL)
-    *slash = '\0';
-  if (!parse_uint (f[1], G_MAXUINT16, &port)
-      || (slash != NULL && !parse_uint (slash + 1, G_MAXUINT16, &n_ports)))
-    note_malformed (sdp, "bad m= port");
-  media->port = (guint16) port;
-  media->n_ports = (guint) n_ports;
-
-  /* f[2] is "proto fmt fmt …" */
-  char *rest = f[2];
-  while (*rest != '\0' && *rest != ' ' && *rest != '\t')
-    rest++;
-  if (*rest != '\0')
-    *rest++ = '\0';
-  media->proto = scratch_strdup (s, f[2]);
-  gboolean is_rtp = contains_rtp (media->proto);
-
-  /* the formats: tokens between runs of spaces and tabs (as strtok_r would split) */
-  for (char *q = rest;;)
+  else
     {
-      while (*q == ' ' || *q == '\t')
-        q++;
-      if (*q == '\0')
+      proto_end = field_stop (proto, e);
+      media->proto = keep_string (s, proto, (gsize) (proto_end - proto));
+      is_rtp = contains_rtp (proto, proto_end);
+    }
+
+  /* the formats: fields between runs of spaces and tabs, payload types when they are
+   * digits only up to 127 */
+  for (const char *q = proto_end;;)
+    {
+      q = skip_blanks (q, e);
+      if (q == e)
         break;
-      char *fmt = q;
-      while (*q != '\0' && *q != ' ' && *q != '\t')
-        q++;
-      if (*q != '\0')
-        *q++ = '\0';
-      guint64 pt;
-      if (!parse_uint (fmt, 127, &pt))
+      guint pt = 0;
+      while (q < e && is_digit (*q) && pt <= 127)
+        pt = pt * 10 + (guint) (*q++ - '0');
+      if (pt > 127 || (q < e && !is_blank (*q)))
         {
           /* udptl "t38" and friends are not payload types; only RTP needs numbers */
+          q = field_stop (q, e);
           if (is_rtp)
             note_malformed (sdp, "bad format in m= line");
           continue;
@@ -461,13 +609,13 @@ parse_media (SdpParser *p, char *value)
     }
 }
 
-/* The current block's format for a payload type written as text, or NULL. */
+/* The current block's format for a payload type written as [b, e), or NULL. */
 static CsSdpFormat *
-find_format (SdpParser *p, const char *pt_text)
+find_format (SdpParser *p, const char *b, const char *e)
 {
   guint64 pt;
 
-  if (p->media == NULL || !parse_uint (pt_text, 127, &pt))
+  if (p->media == NULL || !parse_uint (b, e, 127, &pt))
     return NULL;
   guint index = (guint) (p->media - p->s->media);
   CsSdpFormat *formats = p->s->formats + p->s->first_format[index];
@@ -477,53 +625,53 @@ find_format (SdpParser *p, const char *pt_text)
   return NULL;
 }
 
-static void
-parse_rtpmap (SdpParser *p, char *value)
+/* The first c in [p, e), or e: for the short spans of a line (memchr is a call) */
+static inline const char *
+find_char (const char *p, const char *e, char c)
 {
-  char *f[MAX_FIELDS];
-  int n = split_fields (value, f, 2);
+  while (p < e && *p != c)
+    p++;
+  return p;
+}
 
-  if (n < 2)
+static void
+parse_rtpmap (SdpParser *p, const char *b, const char *e)
+{
+  /* split_fields (b, e, f, 2) without the array: the payload type and the rest */
+  const char *pt_text = skip_blanks (b, e);
+  const char *pt_end = field_stop (pt_text, e);
+  const char *rest = pt_end < e ? skip_blanks (pt_end + 1, e) : e;
+
+  if (pt_text == e || rest == e)
     {
       note_malformed (p->sdp, "bad rtpmap");
       return;
     }
-  CsSdpFormat *format = find_format (p, f[0]);
+  CsSdpFormat *format = find_format (p, pt_text, pt_end);
   if (format == NULL)
     {
-      if (p->media != NULL && !parse_uint (f[0], 127, &(guint64){ 0 }))
+      if (p->media != NULL && !parse_uint (pt_text, pt_end, 127, &(guint64){ 0 }))
         note_malformed (p->sdp, "bad rtpmap");
       return;
     }
-  f[1] = strip (f[1]);
   /* "encoding/rate[/channels…]": the third part keeps any further '/' */
-  char *parts[3] = { f[1], NULL, NULL };
-  char *slash = strchr (f[1], '/');
-  if (slash != NULL)
-    {
-      *slash = '\0';
-      parts[1] = slash + 1;
-      slash = strchr (parts[1], '/');
-      if (slash != NULL)
-        {
-          *slash = '\0';
-          parts[2] = slash + 1;
-        }
-    }
+  const char *name = skip_spaces (rest, e);
+  const char *slash = find_char (name, e, '/');
   guint rate = 0, channels = 0;
-  if (parts[0][0] == '\0' || parts[1] == NULL
-      || !parse_uint_prefix (parts[1], G_MAXUINT32 / 10, &rate))
+  if (slash == e || slash == name)
     note_malformed (p->sdp, "bad rtpmap");
-  if (parts[1] != NULL && parts[2] != NULL && !parse_uint_prefix (parts[2], 255, &channels))
-    note_malformed (p->sdp, "bad rtpmap");
-  const char *m = p->media->media;
-  /* g_strcmp0 (m, "audio") == 0, without the call */
-  if (channels == 0 && m != NULL && m[0] == 'a' && m[1] == 'u' && m[2] == 'd' && m[3] == 'i'
-      && m[4] == 'o' && m[5] == '\0')
+  if (slash < e)
+    {
+      /* the rate's digits stop at a second '/' */
+      if (slash != name && !parse_uint_prefix (slash + 1, e, G_MAXUINT32 / 10, &rate))
+        note_malformed (p->sdp, "bad rtpmap");
+      const char *slash2 = find_char (slash + 1, e, '/');
+      if (slash2 < e && !parse_uint_prefix (slash2 + 1, e, 255, &channels))
+        note_malformed (p->sdp, "bad rtpmap");
+    }
+  if (channels == 0 && p->audio)
     channels = 1;
-  format->encoding = parts[1] != NULL
-                         ? scratch_strndup (p->s, parts[0], (gsize) (parts[1] - 1 - parts[0]))
-                         : scratch_strdup (p->s, parts[0]);
+  format->encoding = keep_string (p->s, name, (gsize) (slash - name));
   format->clock_rate = rate;
   format->channels = channels;
 }
@@ -543,56 +691,95 @@ typedef enum
   ATTR_RTCP,
 } SdpAttribute;
 
-/* The attributes we read, by exact (case-sensitive) name: length first, then one compare. */
-static SdpAttribute
+/* The attributes we read, by exact (case-sensitive) name: by length, then fixed-size
+ * compares (len bytes are readable at name). */
+static inline SdpAttribute
 attribute_of (const char *name, gsize len)
 {
-#define A(n, a)                                                                                    \
-  {                                                                                                \
-    n, sizeof (n) - 1, a                                                                           \
-  }
-  static const struct
-  {
-    const char *name;
-    gsize len;
-    SdpAttribute attribute;
-  } attributes[] = {
-    A ("sendrecv", ATTR_SENDRECV), A ("sendonly", ATTR_SENDONLY), A ("recvonly", ATTR_RECVONLY),
-    A ("inactive", ATTR_INACTIVE), A ("rtcp-mux", ATTR_RTCP_MUX), A ("rtpmap", ATTR_RTPMAP),
-    A ("fmtp", ATTR_FMTP),         A ("ptime", ATTR_PTIME),       A ("maxptime", ATTR_MAXPTIME),
-    A ("rtcp", ATTR_RTCP),
-  };
-#undef A
-
-  if (len < 4 || len > 8)
-    return ATTR_OTHER;
-  for (gsize i = 0; i < G_N_ELEMENTS (attributes); i++)
-    if (attributes[i].len == len && attributes[i].name[0] == name[0]
-        && memcmp (attributes[i].name, name, len) == 0)
-      return attributes[i].attribute;
-  return ATTR_OTHER;
+#define IS(lit) (memcmp (name, lit, sizeof (lit) - 1) == 0)
+  switch (len)
+    {
+    case 4:
+      return IS ("fmtp") ? ATTR_FMTP : IS ("rtcp") ? ATTR_RTCP : ATTR_OTHER;
+    case 5:
+      return IS ("ptime") ? ATTR_PTIME : ATTR_OTHER;
+    case 6:
+      return IS ("rtpmap") ? ATTR_RTPMAP : ATTR_OTHER;
+    case 8:
+      {
+        guint64 w;
+        memcpy (&w, name, 8);
+        if (memcmp (&w, "sendrecv", 8) == 0)
+          return ATTR_SENDRECV;
+        if (memcmp (&w, "sendonly", 8) == 0)
+          return ATTR_SENDONLY;
+        if (memcmp (&w, "recvonly", 8) == 0)
+          return ATTR_RECVONLY;
+        if (memcmp (&w, "inactive", 8) == 0)
+          return ATTR_INACTIVE;
+        if (memcmp (&w, "rtcp-mux", 8) == 0)
+          return ATTR_RTCP_MUX;
+        if (memcmp (&w, "maxptime", 8) == 0)
+          return ATTR_MAXPTIME;
+        return ATTR_OTHER;
+      }
+    default:
+      return ATTR_OTHER;
+    }
+#undef IS
 }
 
+/* What an attribute line says, given its value (NULL: the line has no ':') */
+static void apply_attribute (SdpParser *p, SdpAttribute attribute, const char *value,
+                             const char *e);
+
 static void
-parse_attribute (SdpParser *p, char *value)
+parse_attribute (SdpParser *p, const char *b, const char *e)
 {
-  CsSdpDirection *direction = p->media != NULL ? &p->media->direction : &p->sdp->direction;
-  char *attr_value = NULL;
-  char *name = value, *name_end = value;
+  const char *name = b, *name_end = b;
+  gsize n = (gsize) (e - b);
+
+  /* the usual names, right up to the ':' or the end: no trimming to do */
+  if (n >= 7 && memcmp (b, "rtpmap:", 7) == 0)
+    {
+      if (p->media != NULL)
+        parse_rtpmap (p, b + 7, e);
+      return;
+    }
+  if (n >= 8 && (n == 8 || b[8] == ':'))
+    {
+      SdpAttribute attribute = attribute_of (b, 8);
+      if (attribute != ATTR_OTHER)
+        {
+          apply_attribute (p, attribute, n > 8 ? b + 9 : NULL, e);
+          return;
+        }
+    }
+  if (n >= 6 && memcmp (b, "ptime:", 6) == 0)
+    {
+      apply_attribute (p, ATTR_PTIME, b + 6, e);
+      return;
+    }
 
   /* the name: up to the first ':', without surrounding white space; the usual one is
    * lowercase letters and '-' right up to the ':' or the end, with nothing to trim */
-  while ((*name_end >= 'a' && *name_end <= 'z') || *name_end == '-')
+  while (name_end < e && ((*name_end >= 'a' && *name_end <= 'z') || *name_end == '-'))
     name_end++;
-  if (*name_end != ':' && *name_end != '\0')
-    name_end = strchrnul (name_end, ':');
-  if (*name_end == ':')
-    attr_value = name_end + 1;
-  while (name < name_end && g_ascii_isspace (*name))
-    name++;
-  while (name_end > name && g_ascii_isspace (name_end[-1]))
-    name_end--;
-  SdpAttribute attribute = attribute_of (name, (gsize) (name_end - name));
+  if (name_end < e && *name_end != ':')
+    {
+      const char *colon = memchr (name_end, ':', (gsize) (e - name_end));
+      name_end = colon != NULL ? colon : e;
+    }
+  const char *value = name_end < e ? name_end + 1 : NULL;
+  name = skip_spaces (name, name_end);
+  name_end = trim_spaces_end (name, name_end);
+  apply_attribute (p, attribute_of (name, (gsize) (name_end - name)), value, e);
+}
+
+static void
+apply_attribute (SdpParser *p, SdpAttribute attribute, const char *value, const char *e)
+{
+  CsSdpDirection *direction = p->media != NULL ? &p->media->direction : &p->sdp->direction;
 
   if (attribute == ATTR_SENDRECV)
     *direction = CS_SDP_SENDRECV;
@@ -606,35 +793,38 @@ parse_attribute (SdpParser *p, char *value)
     return; /* other session-level attributes carry nothing we keep */
   else if (attribute == ATTR_RTCP_MUX)
     p->media->rtcp_mux = TRUE;
-  else if (attr_value == NULL)
+  else if (value == NULL)
     return;
   else if (attribute == ATTR_RTPMAP)
-    parse_rtpmap (p, attr_value);
+    parse_rtpmap (p, value, e);
   else if (attribute == ATTR_FMTP)
     {
-      char *f[MAX_FIELDS];
-      if (split_fields (attr_value, f, 2) == 2)
+      SdpSpan f[2];
+      if (split_fields (value, e, f, 2) == 2)
         {
-          CsSdpFormat *format = find_format (p, f[0]);
+          CsSdpFormat *format = find_format (p, f[0].b, f[0].e);
           if (format != NULL && format->fmtp == NULL)
-            format->fmtp = scratch_strdup (p->s, strip (f[1]));
+            {
+              const char *fmtp = skip_spaces (f[1].b, e);
+              format->fmtp = scratch_strndup (p->s, fmtp, (gsize) (e - fmtp));
+            }
         }
     }
   else if (attribute == ATTR_PTIME)
     {
-      if (!parse_uint_prefix (strip (attr_value), 100000, &p->media->ptime))
+      if (!parse_uint_prefix (skip_spaces (value, e), e, 100000, &p->media->ptime))
         note_malformed (p->sdp, "bad ptime");
     }
   else if (attribute == ATTR_MAXPTIME)
     {
-      if (!parse_uint_prefix (strip (attr_value), 100000, &p->media->maxptime))
+      if (!parse_uint_prefix (skip_spaces (value, e), e, 100000, &p->media->maxptime))
         note_malformed (p->sdp, "bad maxptime");
     }
   else if (attribute == ATTR_RTCP)
     {
-      char *f[MAX_FIELDS];
+      SdpSpan f[2];
       guint64 port;
-      if (split_fields (attr_value, f, 2) >= 1 && parse_uint (f[0], G_MAXUINT16, &port))
+      if (split_fields (value, e, f, 2) >= 1 && parse_uint (f[0].b, f[0].e, G_MAXUINT16, &port))
         p->media->rtcp_port = (guint16) port;
       else
         note_malformed (p->sdp, "bad rtcp attribute");
@@ -701,96 +891,160 @@ sdp_freeze (const CsSdp *parsed, const SdpScratch *s, void *block)
   return sdp;
 }
 
-/* g_strstrip for a string known to end without white space */
-static char *
-skip_space (char *s)
+#ifdef __SSE2__
+/* The first '\n' in [p, end), or end; every byte loaded is ORed into *seen, a NUL as
+ * 0xff (a sign bit set there: the text is not plain). 16 bytes at a time, all inside the
+ * text, which is at least 16 bytes long and ends at end. */
+static inline const char *
+find_newline (const char *p, const char *end, __m128i *seen)
 {
-  while (g_ascii_isspace (*s))
-    s++;
-  return s;
+  const __m128i newline = _mm_set1_epi8 ('\n'), nul = _mm_setzero_si128 ();
+
+  for (; end - p >= 16; p += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+      *seen = _mm_or_si128 (*seen, _mm_or_si128 (v, _mm_cmpeq_epi8 (v, nul)));
+      int mask = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, newline));
+      if (mask != 0)
+        return p + __builtin_ctz ((guint) mask);
+    }
+  if (p == end)
+    return end;
+  /* the text's last 16 bytes, of which only the last `left` are new */
+  guint left = (guint) (end - p);
+  __m128i v = _mm_loadu_si128 ((const __m128i *) (end - 16));
+  *seen = _mm_or_si128 (*seen, _mm_or_si128 (v, _mm_cmpeq_epi8 (v, nul)));
+  guint mask = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, newline)) >> (16 - left);
+  return mask != 0 ? p + __builtin_ctz (mask) : end;
+}
+#endif
+
+/* Reads the lines of [text, end) into p; FALSE when plain is unknown (check_plain) and a
+ * NUL or a byte >= 0x80 turned up: the text then needs the repaired copy. */
+static gboolean
+parse_lines (SdpParser *p, const char *text, const char *end, gboolean check_plain,
+             gboolean *has_version)
+{
+#ifdef __SSE2__
+  __m128i seen = _mm_setzero_si128 ();
+#else
+  if (check_plain && !cs_sip_text_is_plain (text, (gsize) (end - text)))
+    return FALSE;
+#endif
+
+  for (const char *line = text; line < end;)
+    {
+#ifdef __SSE2__
+      const char *line_end = find_newline (line, end, &seen);
+#else
+      const char *line_end = memchr (line, '\n', (gsize) (end - line));
+      if (line_end == NULL)
+        line_end = end;
+#endif
+      const char *next = line_end < end ? line_end + 1 : end;
+      const char *e = trim_spaces_end (line, line_end);
+
+      if (e == line)
+        {
+          line = next;
+          continue;
+        }
+      /* a letter and '=' */
+      if (e - line < 2 || (guint8) ((line[0] | 0x20) - 'a') >= 26 || line[1] != '=')
+        {
+          note_malformed (p->sdp, "bad line");
+          line = next;
+          continue;
+        }
+      char type = line[0];
+      const char *value = line + 2;
+
+      if (type == 'v')
+        {
+          const char *version = skip_spaces (value, e);
+          if (e - version != 1 || *version != '0')
+            note_malformed (p->sdp, "bad v= line");
+          else if (*has_version)
+            note_malformed (p->sdp, "repeated v= line");
+          *has_version = TRUE;
+        }
+      else if (!*has_version)
+        note_malformed (p->sdp, "v= is not the first line");
+
+      if (type == 'a')
+        {
+          if (!p->skip_media)
+            parse_attribute (p, value, e);
+        }
+      else if (type == 'm')
+        parse_media (p, value, e);
+      else if (p->skip_media)
+        ; /* lines of a dropped m= block */
+      else if (type == 'o')
+        parse_origin (p, value, e);
+      else if (type == 's' && p->media == NULL && p->sdp->session_name == NULL)
+        {
+          const char *name = skip_spaces (value, e);
+          p->sdp->session_name = keep_string (p->s, name, (gsize) (e - name));
+        }
+      else if (type == 'c')
+        parse_connection (p->sdp, p->media != NULL ? &p->media->connection : &p->sdp->connection,
+                          value, e);
+      line = next;
+    }
+#ifdef __SSE2__
+  return !check_plain || _mm_movemask_epi8 (seen) == 0;
+#else
+  return TRUE;
+#endif
+}
+
+/* Parses [text, text + len) (no NUL in it when !check_plain) into the thread's scratch
+ * and *parsed; FALSE as parse_lines. */
+static gboolean
+parse_text (const char *text, gsize len, gboolean check_plain, CsSdp *parsed, gboolean *has_version)
+{
+  SdpParser p = { 0 };
+  char padded[16];
+
+  *parsed = (CsSdp){ 0 };
+  *has_version = FALSE;
+  p.sdp = parsed;
+  p.sdp->direction = CS_SDP_SENDRECV;
+  p.s = scratch_get (2 * len + 64);
+#ifdef __SSE2__
+  /* find_newline reads 16 bytes at a time: a short text goes at the end of 16 */
+  if (len < sizeof padded)
+    {
+      memset (padded, 'x', sizeof padded);
+      text = memcpy (padded + sizeof padded - len, text, len);
+    }
+#else
+  (void) padded;
+#endif
+  return parse_lines (&p, text, text + len, check_plain, has_version);
 }
 
 /* Parses into the thread's scratch and *parsed; FALSE when there is no v= line. */
 static gboolean
 sdp_parse_pending (const char *text, gsize len, CsSdp *parsed)
 {
-  char stack[2048];
-  g_autofree char *heap = NULL;
-  char *copy, *line, *end;
   gboolean has_version = FALSE;
-  SdpParser p = { 0 };
 
-  if (text == NULL)
-    len = 0;
-  /* a private copy, split in place; plain text (the usual) needs no UTF-8 repair */
-  if (len > 0 && cs_sip_text_is_plain (text, len))
+  if (text == NULL || len == 0)
     {
-      copy = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
-      memcpy (copy, text, len);
-      copy[len] = '\0';
+      *parsed = (CsSdp){ 0 };
+      parsed->direction = CS_SDP_SENDRECV;
+      return FALSE;
     }
-  else
+  /* plain text (the usual) is read where it lies; otherwise a copy without NULs and with
+   * valid UTF-8 */
+  if (!parse_text (text, len, TRUE, parsed, &has_version))
     {
-      copy = heap = cs_sip_dup_text (text != NULL ? text : "", len);
-      len = strlen (copy);
+      g_autofree char *copy = cs_sip_dup_text (text, len);
+
+      parse_text (copy, strlen (copy), FALSE, parsed, &has_version);
     }
-  end = copy + len;
-  *parsed = (CsSdp){ 0 };
-  p.sdp = parsed;
-  p.sdp->direction = CS_SDP_SENDRECV;
-  p.s = scratch_get (2 * len + 64);
-
-  line = copy;
-  while (line != NULL)
-    {
-      char *next = memchr (line, '\n', (gsize) (end - line));
-      char *line_end = next != NULL ? next : end;
-      if (next != NULL)
-        next++;
-      while (line_end > line && g_ascii_isspace (line_end[-1]))
-        line_end--;
-      *line_end = '\0';
-      if (*line == '\0')
-        {
-          line = next;
-          continue;
-        }
-      if (!g_ascii_isalpha (line[0]) || line[1] != '=')
-        {
-          note_malformed (p.sdp, "bad line");
-          line = next;
-          continue;
-        }
-      char type = line[0];
-      char *value = line + 2;
-
-      if (type == 'v')
-        {
-          if (strcmp (skip_space (value), "0") != 0)
-            note_malformed (p.sdp, "bad v= line");
-          else if (has_version)
-            note_malformed (p.sdp, "repeated v= line");
-          has_version = TRUE;
-        }
-      else if (!has_version)
-        note_malformed (p.sdp, "v= is not the first line");
-
-      if (type == 'm')
-        parse_media (&p, value);
-      else if (p.skip_media)
-        ; /* lines of a dropped m= block */
-      else if (type == 'o')
-        parse_origin (&p, value);
-      else if (type == 's' && p.media == NULL && p.sdp->session_name == NULL)
-        p.sdp->session_name = scratch_strdup (p.s, skip_space (value));
-      else if (type == 'c')
-        parse_connection (p.sdp, p.media != NULL ? &p.media->connection : &p.sdp->connection,
-                          value);
-      else if (type == 'a')
-        parse_attribute (&p, value);
-      line = next;
-    }
-
   return has_version;
 }
 

@@ -402,6 +402,120 @@ test_usual_lines (void)
   g_assert_null (sdp->malformed);
 }
 
+/* m= and a= lines in their usual spelling (read by the short paths) and in odd ones (read
+ * by splitting) give the same description. */
+static void
+test_usual_media_lines (void)
+{
+  static const char *const pairs[][2] = {
+    { "m=audio 16384 RTP/AVP 0 101", "m=audio  16384\tRTP/AVP  0\t101" },
+    { "m=audio 65535 RTP/AVP 0 8 18", "m=audio 65535  RTP/AVP 0 8 18" },
+    { "m=audio 65536 RTP/AVP 0", "m=audio  65536 RTP/AVP 0" },
+    { "m=audio 016384 RTP/AVP 0127 128 1x", "m=audio\t016384 RTP/AVP 0127\t128 1x" },
+    { "m=audio 4000/2 RTP/AVP 0", "m=audio\t4000/2 RTP/AVP 0" },
+    { "m=audio 4000 RTP/AVPF 0", "m=audio\t4000 RTP/AVPF 0" },
+    { "m=audio 4000 RTP/AVP", "m=audio  4000 RTP/AVP" },
+    { "m=audio 4000 udptl t38", "m=audio\t4000 udptl t38" },
+    { "m=audio 4000  RTP/AVP 0", "m=audio\t4000  RTP/AVP 0" },
+  };
+  static const char *const attributes[][2] = {
+    { "a=rtpmap:0 PCMU/8000", "a= rtpmap :0 PCMU/8000" },
+    { "a=rtpmap:101 telephone-event/8000/1", "a=rtpmap :101\ttelephone-event/8000/1" },
+    { "a=rtpmap:0 PCMU", "a= rtpmap:0 PCMU" },
+    { "a=rtpmap:0 /8000", "a=rtpmap :0 /8000" },
+    { "a=rtpmap:0 PCMU/x/300", "a=rtpmap :0 PCMU/x/300" },
+    { "a=ptime:20", "a= ptime:20" },
+    { "a=ptime:x", "a=ptime :x" },
+    { "a=sendonly", "a= sendonly" },
+    { "a=inactive:x", "a=inactive :x" },
+    { "a=maxptime:40", "a=maxptime :40" },
+    { "a=rtcp-mux", "a=rtcp-mux " },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs) + G_N_ELEMENTS (attributes); i++)
+    {
+      gboolean media = i < G_N_ELEMENTS (pairs);
+      const char *const *pair = media ? pairs[i] : attributes[i - G_N_ELEMENTS (pairs)];
+      const char *m = media ? "" : "m=audio 4000 RTP/AVP 0 101\r\n";
+      g_autofree char *a = g_strdup_printf ("v=0\r\n%s%s\r\n", m, pair[0]);
+      g_autofree char *b = g_strdup_printf ("v=0\r\n%s%s\r\n", m, pair[1]);
+      g_autoptr (CsSdp) usual = cs_sdp_parse (a, strlen (a), NULL);
+      g_autoptr (CsSdp) odd = cs_sdp_parse (b, strlen (b), NULL);
+
+      g_assert_cmpstr (usual->malformed, ==, odd->malformed);
+      g_assert_cmpuint (usual->media->len, ==, 1);
+      g_assert_cmpuint (odd->media->len, ==, 1);
+      CsSdpMedia *x = media_at (usual, 0), *y = media_at (odd, 0);
+      g_assert_cmpstr (x->media, ==, y->media);
+      g_assert_cmpstr (x->proto, ==, y->proto);
+      g_assert_cmpuint (x->port, ==, y->port);
+      g_assert_cmpuint (x->n_ports, ==, y->n_ports);
+      g_assert_cmpint (x->direction, ==, y->direction);
+      g_assert_cmpuint (x->ptime, ==, y->ptime);
+      g_assert_cmpuint (x->maxptime, ==, y->maxptime);
+      g_assert_cmpuint (x->rtcp_mux, ==, y->rtcp_mux);
+      g_assert_cmpuint (x->formats->len, ==, y->formats->len);
+      for (guint f = 0; f < x->formats->len; f++)
+        {
+          const CsSdpFormat *p = &g_array_index (x->formats, CsSdpFormat, f);
+          const CsSdpFormat *q = &g_array_index (y->formats, CsSdpFormat, f);
+          g_assert_cmpuint (p->payload_type, ==, q->payload_type);
+          g_assert_cmpstr (p->encoding, ==, q->encoding);
+          g_assert_cmpuint (p->clock_rate, ==, q->clock_rate);
+          g_assert_cmpuint (p->channels, ==, q->channels);
+        }
+    }
+  /* and the usual ones read as they should */
+  const char text[] = "v=0\r\nm=audio 16384 RTP/AVP 0 101\r\na=rtpmap:101 telephone-event/8000\r\n"
+                      "a=ptime:20\r\na=sendonly\r\n";
+  g_autoptr (CsSdp) sdp = cs_sdp_parse (text, strlen (text), NULL);
+  CsSdpMedia *audio = media_at (sdp, 0);
+  g_assert_null (sdp->malformed);
+  g_assert_cmpstr (audio->media, ==, "audio");
+  g_assert_cmpstr (audio->proto, ==, "RTP/AVP");
+  g_assert_cmpuint (audio->port, ==, 16384);
+  g_assert_cmpuint (audio->formats->len, ==, 2);
+  g_assert_cmpstr (cs_sdp_media_find_format (audio, 101)->encoding, ==, "telephone-event");
+  g_assert_cmpuint (cs_sdp_media_find_format (audio, 101)->clock_rate, ==, 8000);
+  g_assert_cmpuint (cs_sdp_media_find_format (audio, 101)->channels, ==, 1);
+  g_assert_cmpuint (audio->ptime, ==, 20);
+  g_assert_cmpint (audio->direction, ==, CS_SDP_SENDONLY);
+}
+
+/* The text is read where it lies: a NUL or a byte that is not ASCII anywhere in it (even
+ * in its last bytes) still gives the repaired reading, NULs as spaces and UTF-8 made
+ * valid. */
+static void
+test_not_plain (void)
+{
+  static const char nul[] = "v=0\r\ns=a\0b\r\nm=audio 4000 RTP/AVP 0\r\n";
+  g_autoptr (CsSdp) with_nul = cs_sdp_parse (nul, sizeof nul - 1, NULL);
+  g_assert_cmpstr (with_nul->session_name, ==, "a b");
+  g_assert_cmpuint (media_at (with_nul, 0)->port, ==, 4000);
+
+  static const char latin1[] = "v=0\r\no=- 1 2 IN IP4 10.0.0.1\r\ns=caf\xe9";
+  g_autoptr (CsSdp) with_latin1 = cs_sdp_parse (latin1, sizeof latin1 - 1, NULL);
+  g_assert_true (g_utf8_validate (with_latin1->session_name, -1, NULL));
+  g_assert_cmpstr (with_latin1->session_name, ==, "caf\xef\xbf\xbd");
+
+  /* a NUL in a text shorter than 16 bytes, and in the last byte of a longer one */
+  g_autoptr (CsSdp) short_nul = cs_sdp_parse ("v=0\ns=\0x", 9, NULL);
+  g_assert_cmpstr (short_nul->session_name, ==, "x");
+  static const char last[] = "v=0\r\ns=0123456789abcdef\0";
+  g_autoptr (CsSdp) last_nul = cs_sdp_parse (last, sizeof last - 1, NULL);
+  g_assert_cmpstr (last_nul->session_name, ==, "0123456789abcdef");
+
+  /* lines of every length around the 16-byte reads, none lost */
+  for (int n = 0; n < 40; n++)
+    {
+      g_autofree char *name = g_strnfill ((gsize) n + 1, 'n');
+      g_autofree char *text = g_strdup_printf ("v=0\ns=%s\nm=audio %d RTP/AVP 0", name, 1000 + n);
+      g_autoptr (CsSdp) sdp = cs_sdp_parse (text, strlen (text), NULL);
+      g_assert_cmpstr (sdp->session_name, ==, name);
+      g_assert_cmpuint (media_at (sdp, 0)->port, ==, 1000 + n);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -418,5 +532,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sdp/mutations", test_mutations);
   g_test_add_func ("/sdp/direction-strings", test_direction_strings);
   g_test_add_func ("/sdp/usual-lines", test_usual_lines);
+  g_test_add_func ("/sdp/usual-media-lines", test_usual_media_lines);
+  g_test_add_func ("/sdp/not-plain", test_not_plain);
   return g_test_run ();
 }
