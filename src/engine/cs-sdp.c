@@ -25,6 +25,7 @@ typedef struct
   guint formats_len, formats_size;
   char *strings;
   gsize strings_used, strings_size;
+  const char *text_end; /* of the text being read: 16-byte reads stop there */
 } SdpScratch;
 
 typedef struct
@@ -61,7 +62,7 @@ static _Thread_local SdpScratch *thread_scratch;
 
 /* Room for strings_room bytes of strings: every string is a piece of one line of the
  * text plus a NUL, at most two per line, so twice the text's length is enough and they
- * never move. */
+ * never move; 16 more for the 16-byte copies of short strings. */
 static SdpScratch *
 scratch_get (gsize strings_room)
 {
@@ -73,6 +74,7 @@ scratch_get (gsize strings_room)
       g_private_set (&scratch_key, s);
       thread_scratch = s;
     }
+  strings_room += 16;
   if (s->strings_size < strings_room || s->strings_size > MAX (STRINGS_KEEP, strings_room))
     {
       g_free (s->strings);
@@ -86,17 +88,57 @@ scratch_get (gsize strings_room)
 }
 
 /* A copy of the n bytes at text (no NUL among them) in the scratch */
-static char *
+static inline char *
 scratch_strndup (SdpScratch *s, const char *text, gsize n)
 {
   char *copy = s->strings + s->strings_used;
 
-  g_assert (s->strings_size - s->strings_used >= n + 1);
-  memcpy (copy, text, n);
+  g_assert (s->strings_size - s->strings_used >= n + 1 + 16);
+#ifdef __SSE2__
+  /* a short string in one 16-byte move when the text has 16 bytes there */
+  if (n < 16 && s->text_end - text >= 16)
+    _mm_storeu_si128 ((__m128i *) (void *) copy,
+                      _mm_loadu_si128 ((const __m128i *) (const void *) text));
+  else
+#endif
+    memcpy (copy, text, n);
   copy[n] = '\0';
   s->strings_used += n + 1;
   return copy;
 }
+
+/* memcmp (p, lit, n) == 0 for a literal of 1 to 16 bytes, as two overlapping word
+ * compares folded to constants (gcc calls memcmp for some sizes) */
+static inline gboolean
+equal_bytes (const char *p, const char *lit, gsize n)
+{
+  if (n >= 8)
+    {
+      guint64 a, b, c, d;
+      memcpy (&a, p, 8);
+      memcpy (&b, lit, 8);
+      memcpy (&c, p + n - 8, 8);
+      memcpy (&d, lit + n - 8, 8);
+      return a == b && c == d;
+    }
+  if (n >= 4)
+    {
+      guint32 a, b, c, d;
+      memcpy (&a, p, 4);
+      memcpy (&b, lit, 4);
+      memcpy (&c, p + n - 4, 4);
+      memcpy (&d, lit + n - 4, 4);
+      return a == b && c == d;
+    }
+  for (gsize i = 0; i < n; i++)
+    if (p[i] != lit[i])
+      return FALSE;
+  return TRUE;
+}
+#define EQUAL_LITERAL(p, lit) equal_bytes (p, lit, sizeof (lit) - 1)
+
+/* "audio" as keep_string gives it: a block's media is audio when it is this pointer */
+static const char audio_literal[] = "audio";
 
 /* The n bytes at b as a string of the description: the usual values are literals (they
  * outlive every description and take no room in it), anything else a copy. The result is
@@ -111,21 +153,21 @@ keep_string (SdpScratch *s, const char *b, gsize n)
         return (char *) "-";
       break;
     case 4:
-      if (memcmp (b, "PCMU", 4) == 0)
+      if (EQUAL_LITERAL (b, "PCMU"))
         return (char *) "PCMU";
-      if (memcmp (b, "PCMA", 4) == 0)
+      if (EQUAL_LITERAL (b, "PCMA"))
         return (char *) "PCMA";
       break;
     case 5:
-      if (memcmp (b, "audio", 5) == 0)
-        return (char *) "audio";
+      if (EQUAL_LITERAL (b, "audio"))
+        return (char *) audio_literal;
       break;
     case 7:
-      if (memcmp (b, "RTP/AVP", 7) == 0)
+      if (EQUAL_LITERAL (b, "RTP/AVP"))
         return (char *) "RTP/AVP";
       break;
     case 15:
-      if (memcmp (b, "telephone-event", 15) == 0)
+      if (EQUAL_LITERAL (b, "telephone-event"))
         return (char *) "telephone-event";
       break;
     default:
@@ -388,8 +430,11 @@ parse_origin_usual (SdpParser *p, const char *b, const char *e)
   if (!token_then_space (&q, e))
     return FALSE;
   gsize user_len = (gsize) (q - 1 - b);
-  if (!digits_then_space (&q, e, &id) || !digits_then_space (&q, e, &version)
-      || !token_then_space (&q, e) || !token_then_space (&q, e))
+  if (!digits_then_space (&q, e, &id) || !digits_then_space (&q, e, &version))
+    return FALSE;
+  if (e - q > 7 && EQUAL_LITERAL (q, "IN IP4 "))
+    q += 7; /* the usual two fields */
+  else if (!token_then_space (&q, e) || !token_then_space (&q, e))
     return FALSE;
   /* the address is the rest of the line, already without trailing white space */
   if (q == e || is_space (*q))
@@ -397,7 +442,14 @@ parse_origin_usual (SdpParser *p, const char *b, const char *e)
   p->sdp->origin_username = keep_string (p->s, b, user_len);
   p->sdp->session_id = id;
   p->sdp->session_version = version;
-  parse_address (&p->sdp->origin_address, q, e);
+  guint8 bytes[4];
+  if (parse_quad (q, e, bytes))
+    {
+      p->sdp->origin_address = (CsAddr){ .family = 4 };
+      memcpy (p->sdp->origin_address.bytes, bytes, 4);
+    }
+  else
+    parse_address (&p->sdp->origin_address, q, e);
   return TRUE;
 }
 
@@ -442,7 +494,7 @@ parse_connection_usual (CsAddr *into, const char *b, const char *e)
   guint8 bytes[4];
 
   /* "IN IP4 " and a dotted quad (which has no '/') */
-  if (e - b > 7 && memcmp (b, "IN IP4 ", 7) == 0 && parse_quad (b + 7, e, bytes))
+  if (e - b > 7 && EQUAL_LITERAL (b, "IN IP4 ") && parse_quad (b + 7, e, bytes))
     {
       *into = (CsAddr){ .family = 4 };
       memcpy (into->bytes, bytes, 4);
@@ -495,7 +547,7 @@ parse_media_fields (SdpParser *p, CsSdpMedia *media, const char *b, const char *
   int n = split_fields (b, e, f, 3);
 
   media->media = n >= 1 ? keep_string (p->s, f[0].b, (gsize) (f[0].e - f[0].b)) : (char *) "";
-  p->audio = strcmp (media->media, "audio") == 0;
+  p->audio = media->media == audio_literal;
   if (n < 3)
     {
       note_malformed (p->sdp, "bad m= line");
@@ -518,7 +570,7 @@ parse_media_fields_usual (SdpParser *p, CsSdpMedia *media, const char *b, const 
   const char *q = b + 6;
   guint port = 0;
 
-  if (e - b < 8 || memcmp (b, "audio ", 6) != 0 || !is_digit (*q))
+  if (e - b < 8 || !EQUAL_LITERAL (b, "audio ") || !is_digit (*q))
     return NULL;
   for (; q < e && is_digit (*q); q++)
     {
@@ -528,7 +580,7 @@ parse_media_fields_usual (SdpParser *p, CsSdpMedia *media, const char *b, const 
     }
   if (e - q < 2 || *q != ' ' || is_blank (q[1]))
     return NULL;
-  media->media = (char *) "audio";
+  media->media = (char *) audio_literal;
   p->audio = TRUE;
   media->port = (guint16) port;
   return q + 1;
@@ -566,8 +618,7 @@ parse_media (SdpParser *p, const char *b, const char *e)
   /* proto is "proto fmt fmt …" */
   const char *proto_end;
   gboolean is_rtp;
-  if (e - proto >= 7 && memcmp (proto, "RTP/AVP", 7) == 0
-      && (e - proto == 7 || is_blank (proto[7])))
+  if (e - proto >= 7 && EQUAL_LITERAL (proto, "RTP/AVP") && (e - proto == 7 || is_blank (proto[7])))
     {
       proto_end = proto + 7;
       media->proto = (char *) "RTP/AVP";
@@ -609,6 +660,19 @@ parse_media (SdpParser *p, const char *b, const char *e)
     }
 }
 
+/* The current block's format for a payload type, or NULL (p->media is set). */
+static inline CsSdpFormat *
+block_format (SdpParser *p, guint pt)
+{
+  guint index = (guint) (p->media - p->s->media);
+  CsSdpFormat *formats = p->s->formats + p->s->first_format[index];
+
+  for (guint i = 0; i < p->s->n_formats[index]; i++)
+    if (formats[i].payload_type == pt)
+      return &formats[i];
+  return NULL;
+}
+
 /* The current block's format for a payload type written as [b, e), or NULL. */
 static CsSdpFormat *
 find_format (SdpParser *p, const char *b, const char *e)
@@ -617,12 +681,7 @@ find_format (SdpParser *p, const char *b, const char *e)
 
   if (p->media == NULL || !parse_uint (b, e, 127, &pt))
     return NULL;
-  guint index = (guint) (p->media - p->s->media);
-  CsSdpFormat *formats = p->s->formats + p->s->first_format[index];
-  for (guint i = 0; i < p->s->n_formats[index]; i++)
-    if (formats[i].payload_type == pt)
-      return &formats[i];
-  return NULL;
+  return block_format (p, (guint) pt);
 }
 
 /* The first c in [p, e), or e: for the short spans of a line (memchr is a call) */
@@ -634,9 +693,73 @@ find_char (const char *p, const char *e, char c)
   return p;
 }
 
+/* find_char for '/', 16 bytes at a time where the text has them */
+static inline const char *
+find_slash (const char *p, const char *e, const char *text_end)
+{
+#ifdef __SSE2__
+  while (text_end - p >= 16 && p < e)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (const void *) p);
+      guint mask = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('/')));
+      if (e - p < 16)
+        mask &= (1u << (e - p)) - 1;
+      if (mask != 0)
+        return p + __builtin_ctz (mask);
+      if (e - p <= 16)
+        return e;
+      p += 16;
+    }
+#else
+  (void) text_end;
+#endif
+  return find_char (p, e, '/');
+}
+
+/* The usual rtpmap value, "PT ENC/RATE" or "PT ENC/RATE/CHANNELS" with single spaces, a
+ * payload type of at most 3 digits and a rate that fits: what parse_rtpmap makes of it.
+ * FALSE (nothing done) otherwise. */
+static inline gboolean
+parse_rtpmap_usual (SdpParser *p, const char *b, const char *e)
+{
+  const char *q = b;
+  guint pt = 0, rate = 0, channels = 0;
+
+  while (q < e && is_digit (*q) && q - b < 3)
+    pt = pt * 10 + (guint) (*q++ - '0');
+  if (q == b || pt > 127 || e - q < 2 || *q != ' ' || is_space (q[1]))
+    return FALSE;
+  CsSdpFormat *format = block_format (p, pt);
+  if (format == NULL)
+    return TRUE; /* a payload type the block does not list */
+  const char *name = q + 1;
+  const char *slash = find_slash (name, e, p->s->text_end);
+  if (slash == e || slash == name)
+    return FALSE;
+  for (q = slash + 1; q < e && is_digit (*q); q++)
+    {
+      rate = rate * 10 + (guint) (*q - '0');
+      if (rate > G_MAXUINT32 / 10)
+        return FALSE;
+    }
+  if (q == slash + 1 || (q < e && *q != '/'))
+    return FALSE;
+  if (q < e && !parse_uint_prefix (q + 1, e, 255, &channels))
+    note_malformed (p->sdp, "bad rtpmap");
+  if (channels == 0 && p->audio)
+    channels = 1;
+  format->encoding = keep_string (p->s, name, (gsize) (slash - name));
+  format->clock_rate = rate;
+  format->channels = channels;
+  return TRUE;
+}
+
 static void
 parse_rtpmap (SdpParser *p, const char *b, const char *e)
 {
+  if (parse_rtpmap_usual (p, b, e))
+    return;
+
   /* split_fields (b, e, f, 2) without the array: the payload type and the rest */
   const char *pt_text = skip_blanks (b, e);
   const char *pt_end = field_stop (pt_text, e);
@@ -696,7 +819,7 @@ typedef enum
 static inline SdpAttribute
 attribute_of (const char *name, gsize len)
 {
-#define IS(lit) (memcmp (name, lit, sizeof (lit) - 1) == 0)
+#define IS(lit) EQUAL_LITERAL (name, lit)
   switch (len)
     {
     case 4:
@@ -707,19 +830,17 @@ attribute_of (const char *name, gsize len)
       return IS ("rtpmap") ? ATTR_RTPMAP : ATTR_OTHER;
     case 8:
       {
-        guint64 w;
-        memcpy (&w, name, 8);
-        if (memcmp (&w, "sendrecv", 8) == 0)
+        if (EQUAL_LITERAL (name, "sendrecv"))
           return ATTR_SENDRECV;
-        if (memcmp (&w, "sendonly", 8) == 0)
+        if (EQUAL_LITERAL (name, "sendonly"))
           return ATTR_SENDONLY;
-        if (memcmp (&w, "recvonly", 8) == 0)
+        if (EQUAL_LITERAL (name, "recvonly"))
           return ATTR_RECVONLY;
-        if (memcmp (&w, "inactive", 8) == 0)
+        if (EQUAL_LITERAL (name, "inactive"))
           return ATTR_INACTIVE;
-        if (memcmp (&w, "rtcp-mux", 8) == 0)
+        if (EQUAL_LITERAL (name, "rtcp-mux"))
           return ATTR_RTCP_MUX;
-        if (memcmp (&w, "maxptime", 8) == 0)
+        if (EQUAL_LITERAL (name, "maxptime"))
           return ATTR_MAXPTIME;
         return ATTR_OTHER;
       }
@@ -740,7 +861,7 @@ parse_attribute (SdpParser *p, const char *b, const char *e)
   gsize n = (gsize) (e - b);
 
   /* the usual names, right up to the ':' or the end: no trimming to do */
-  if (n >= 7 && memcmp (b, "rtpmap:", 7) == 0)
+  if (n >= 7 && EQUAL_LITERAL (b, "rtpmap:"))
     {
       if (p->media != NULL)
         parse_rtpmap (p, b + 7, e);
@@ -755,7 +876,7 @@ parse_attribute (SdpParser *p, const char *b, const char *e)
           return;
         }
     }
-  if (n >= 6 && memcmp (b, "ptime:", 6) == 0)
+  if (n >= 6 && EQUAL_LITERAL (b, "ptime:"))
     {
       apply_attribute (p, ATTR_PTIME, b + 6, e);
       return;
@@ -891,31 +1012,104 @@ sdp_freeze (const CsSdp *parsed, const SdpScratch *s, void *block)
   return sdp;
 }
 
+/* Where the lines end: '\n' found 64 bytes at a time as a bitmap, every byte read also
+ * checked for being plain (no NUL, nothing >= 0x80). All reads stay inside the text,
+ * which is at least LINES_MIN bytes long. */
 #ifdef __SSE2__
-/* The first '\n' in [p, end), or end; every byte loaded is ORed into *seen, a NUL as
- * 0xff (a sign bit set there: the text is not plain). 16 bytes at a time, all inside the
- * text, which is at least 16 bytes long and ends at end. */
-static inline const char *
-find_newline (const char *p, const char *end, __m128i *seen)
+#define LINES_MIN 64
+typedef struct
+{
+  const char *window; /* the 64 bytes the bitmap covers */
+  const char *end;
+  guint64 newlines; /* '\n' not yet taken in the window, bit i for window[i] */
+  __m128i seen;     /* ORed bytes, a NUL as 0xff: a sign bit set means not plain */
+} SdpLines;
+
+static inline guint64
+newline_bits (SdpLines *l, const char *at)
 {
   const __m128i newline = _mm_set1_epi8 ('\n'), nul = _mm_setzero_si128 ();
+  guint64 bits = 0;
 
-  for (; end - p >= 16; p += 16)
+  for (int i = 0; i < 4; i++)
     {
-      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
-      *seen = _mm_or_si128 (*seen, _mm_or_si128 (v, _mm_cmpeq_epi8 (v, nul)));
-      int mask = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, newline));
-      if (mask != 0)
-        return p + __builtin_ctz ((guint) mask);
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (const void *) (at + 16 * i));
+      l->seen = _mm_or_si128 (l->seen, _mm_or_si128 (v, _mm_cmpeq_epi8 (v, nul)));
+      bits |= (guint64) (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, newline)) << (16 * i);
     }
-  if (p == end)
-    return end;
-  /* the text's last 16 bytes, of which only the last `left` are new */
-  guint left = (guint) (end - p);
-  __m128i v = _mm_loadu_si128 ((const __m128i *) (end - 16));
-  *seen = _mm_or_si128 (*seen, _mm_or_si128 (v, _mm_cmpeq_epi8 (v, nul)));
-  guint mask = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, newline)) >> (16 - left);
-  return mask != 0 ? p + __builtin_ctz (mask) : end;
+  return bits;
+}
+
+/* The bitmap of the window at l->window: its last one ends at the text's end (the text's
+ * last 64 bytes, shifted) */
+static inline void
+lines_load (SdpLines *l)
+{
+  gsize left = (gsize) (l->end - l->window);
+
+  l->newlines
+      = left >= 64 ? newline_bits (l, l->window) : newline_bits (l, l->end - 64) >> (64 - left);
+}
+
+static inline void
+lines_init (SdpLines *l, const char *text, const char *end)
+{
+  l->window = text;
+  l->end = end;
+  l->seen = _mm_setzero_si128 ();
+  lines_load (l);
+}
+
+/* The next '\n' after the last one taken, or end */
+static inline const char *
+lines_next (SdpLines *l)
+{
+  while (l->newlines == 0)
+    {
+      if (l->end - l->window <= 64)
+        return l->end;
+      l->window += 64;
+      lines_load (l);
+    }
+  const char *newline = l->window + __builtin_ctzll (l->newlines);
+  l->newlines &= l->newlines - 1;
+  return newline;
+}
+
+static inline gboolean
+lines_plain (const SdpLines *l)
+{
+  return _mm_movemask_epi8 (l->seen) == 0;
+}
+#else
+#define LINES_MIN 0
+typedef struct
+{
+  const char *next, *end;
+} SdpLines;
+
+static inline void
+lines_init (SdpLines *l, const char *text, const char *end)
+{
+  l->next = text;
+  l->end = end;
+}
+
+static inline const char *
+lines_next (SdpLines *l)
+{
+  const char *newline = memchr (l->next, '\n', (gsize) (l->end - l->next));
+
+  newline = newline != NULL ? newline : l->end;
+  l->next = newline + 1;
+  return newline;
+}
+
+static inline gboolean
+lines_plain (const SdpLines *l)
+{
+  (void) l; /* checked before the lines are read */
+  return TRUE;
 }
 #endif
 
@@ -925,78 +1119,83 @@ static gboolean
 parse_lines (SdpParser *p, const char *text, const char *end, gboolean check_plain,
              gboolean *has_version)
 {
-#ifdef __SSE2__
-  __m128i seen = _mm_setzero_si128 ();
-#else
+  gboolean seen_version = FALSE; /* a local: no store per line */
+  SdpLines lines;
+
+#ifndef __SSE2__
   if (check_plain && !cs_sip_text_is_plain (text, (gsize) (end - text)))
     return FALSE;
 #endif
-
+  lines_init (&lines, text, end);
   for (const char *line = text; line < end;)
     {
-#ifdef __SSE2__
-      const char *line_end = find_newline (line, end, &seen);
-#else
-      const char *line_end = memchr (line, '\n', (gsize) (end - line));
-      if (line_end == NULL)
-        line_end = end;
-#endif
-      const char *next = line_end < end ? line_end + 1 : end;
-      const char *e = trim_spaces_end (line, line_end);
+      const char *newline = lines_next (&lines);
+      const char *next = newline < end ? newline + 1 : end;
+      const char *e = newline;
 
-      if (e == line)
+      /* without its trailing white space: the usual is one '\r' */
+      if (e > line && e[-1] == '\r')
+        e--;
+      if (G_UNLIKELY (e > line && is_space (e[-1])))
+        e = trim_spaces_end (line, e);
+      /* a letter and '=', or an empty line */
+      if (G_UNLIKELY (e - line < 2 || line[1] != '=' || (guint8) ((line[0] | 0x20) - 'a') >= 26))
         {
-          line = next;
-          continue;
-        }
-      /* a letter and '=' */
-      if (e - line < 2 || (guint8) ((line[0] | 0x20) - 'a') >= 26 || line[1] != '=')
-        {
-          note_malformed (p->sdp, "bad line");
+          if (e != line)
+            note_malformed (p->sdp, "bad line");
           line = next;
           continue;
         }
       char type = line[0];
       const char *value = line + 2;
 
-      if (type == 'v')
-        {
-          const char *version = skip_spaces (value, e);
-          if (e - version != 1 || *version != '0')
-            note_malformed (p->sdp, "bad v= line");
-          else if (*has_version)
-            note_malformed (p->sdp, "repeated v= line");
-          *has_version = TRUE;
-        }
-      else if (!*has_version)
+      if (G_UNLIKELY (!seen_version) && type != 'v')
         note_malformed (p->sdp, "v= is not the first line");
-
-      if (type == 'a')
+      /* the lines of a dropped m= block are skipped, up to the next m= */
+      if (G_UNLIKELY (p->skip_media) && type != 'm' && type != 'v')
         {
-          if (!p->skip_media)
-            parse_attribute (p, value, e);
+          line = next;
+          continue;
         }
-      else if (type == 'm')
-        parse_media (p, value, e);
-      else if (p->skip_media)
-        ; /* lines of a dropped m= block */
-      else if (type == 'o')
-        parse_origin (p, value, e);
-      else if (type == 's' && p->media == NULL && p->sdp->session_name == NULL)
+      switch (type)
         {
-          const char *name = skip_spaces (value, e);
-          p->sdp->session_name = keep_string (p->s, name, (gsize) (e - name));
+        case 'v':
+          {
+            const char *version = skip_spaces (value, e);
+            if (e - version != 1 || *version != '0')
+              note_malformed (p->sdp, "bad v= line");
+            else if (seen_version)
+              note_malformed (p->sdp, "repeated v= line");
+            seen_version = TRUE;
+          }
+          break;
+        case 'a':
+          parse_attribute (p, value, e);
+          break;
+        case 'm':
+          parse_media (p, value, e);
+          break;
+        case 'o':
+          parse_origin (p, value, e);
+          break;
+        case 's':
+          if (p->media == NULL && p->sdp->session_name == NULL)
+            {
+              const char *name = skip_spaces (value, e);
+              p->sdp->session_name = keep_string (p->s, name, (gsize) (e - name));
+            }
+          break;
+        case 'c':
+          parse_connection (p->sdp, p->media != NULL ? &p->media->connection : &p->sdp->connection,
+                            value, e);
+          break;
+        default:
+          break;
         }
-      else if (type == 'c')
-        parse_connection (p->sdp, p->media != NULL ? &p->media->connection : &p->sdp->connection,
-                          value, e);
       line = next;
     }
-#ifdef __SSE2__
-  return !check_plain || _mm_movemask_epi8 (seen) == 0;
-#else
-  return TRUE;
-#endif
+  *has_version = seen_version;
+  return !check_plain || lines_plain (&lines);
 }
 
 /* Parses [text, text + len) (no NUL in it when !check_plain) into the thread's scratch
@@ -1005,23 +1204,19 @@ static gboolean
 parse_text (const char *text, gsize len, gboolean check_plain, CsSdp *parsed, gboolean *has_version)
 {
   SdpParser p = { 0 };
-  char padded[16];
+  char padded[LINES_MIN + 1];
 
   *parsed = (CsSdp){ 0 };
-  *has_version = FALSE;
   p.sdp = parsed;
   p.sdp->direction = CS_SDP_SENDRECV;
   p.s = scratch_get (2 * len + 64);
-#ifdef __SSE2__
-  /* find_newline reads 16 bytes at a time: a short text goes at the end of 16 */
-  if (len < sizeof padded)
+  /* the line scanner reads whole windows: a short text goes at the end of one */
+  if (len < LINES_MIN)
     {
-      memset (padded, 'x', sizeof padded);
-      text = memcpy (padded + sizeof padded - len, text, len);
+      memset (padded, 'x', LINES_MIN - len);
+      text = memcpy (padded + LINES_MIN - len, text, len);
     }
-#else
-  (void) padded;
-#endif
+  p.s->text_end = text + len;
   return parse_lines (&p, text, text + len, check_plain, has_version);
 }
 

@@ -420,6 +420,13 @@ test_usual_media_lines (void)
   };
   static const char *const attributes[][2] = {
     { "a=rtpmap:0 PCMU/8000", "a= rtpmap :0 PCMU/8000" },
+    { "a=rtpmap:0 PCMU/8000", "a=rtpmap:0  PCMU/8000" },
+    { "a=rtpmap:101 telephone-event/8000/1", "a=rtpmap:101\ttelephone-event/8000/1" },
+    { "a=rtpmap:0 PCMU/8000/x", "a=rtpmap:00  PCMU/8000/x" },
+    { "a=rtpmap:0 PCMU/8000/300", "a=rtpmap:0\tPCMU/8000/300" },
+    { "a=rtpmap:0 PCMU/4294967295", "a=rtpmap:0\tPCMU/4294967295" },
+    { "a=rtpmap:0 PCMU/8000x/2", "a=rtpmap:0\tPCMU/8000x/2" },
+    { "a=rtpmap:8 PCMA/8000", "a=rtpmap:8\tPCMA/8000" },
     { "a=rtpmap:101 telephone-event/8000/1", "a=rtpmap :101\ttelephone-event/8000/1" },
     { "a=rtpmap:0 PCMU", "a= rtpmap:0 PCMU" },
     { "a=rtpmap:0 /8000", "a=rtpmap :0 /8000" },
