@@ -155,19 +155,21 @@ cs_rtp_analyser_clear (CsRtpAnalyser *a)
   g_clear_pointer (&a->seen, g_free);
 }
 
-/* Own duplicate / reorder bookkeeping over a 65536-bit window. */
-static void
-track_order (CsRtpAnalyser *a, guint16 seq)
+/* Own duplicate / reorder bookkeeping over a 65536-bit window; returns the extended
+ * sequence number, and sets *duplicate. */
+static guint32
+track_order (CsRtpAnalyser *a, guint16 seq, gboolean *duplicate)
 {
   guint32 ext;
 
+  *duplicate = FALSE;
   if (a->seen == NULL)
     a->seen = g_malloc0 (65536 / 8);
   if (!a->started)
     {
       a->max_ext_seq = 0x10000u + seq;
       seen_set (a->seen, seq);
-      return;
+      return a->max_ext_seq;
     }
   ext = cs_rtp_extend_seq (a->max_ext_seq, seq);
   if (ext > a->max_ext_seq)
@@ -186,6 +188,7 @@ track_order (CsRtpAnalyser *a, guint16 seq)
     {
       a->flags |= CS_RTP_STEP_DUPLICATE;
       a->stats.duplicates++;
+      *duplicate = TRUE;
     }
   else
     {
@@ -193,6 +196,7 @@ track_order (CsRtpAnalyser *a, guint16 seq)
       a->stats.out_of_order++;
       seen_set (a->seen, seq);
     }
+  return ext;
 }
 
 static void
@@ -244,8 +248,8 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
   guint8 pt = p->payload_type & 0x7f;
   double now_ms;
   guint clock_rate;
-  gboolean in_time_sequence;
-  guint32 step;
+  gboolean in_time_sequence, duplicate;
+  guint32 step, ext;
 
   a->flags = 0;
   a->lost_before = 0;
@@ -259,7 +263,9 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
     a->stats.telephone_event_packets++;
   a->stats.last_frame = p->frame;
   a->stats.last_ns = p->arrival_ns;
-  track_order (a, p->seq);
+  ext = track_order (a, p->seq, &duplicate);
+  if (a->jb != NULL)
+    cs_jitter_buffer_feed (a->jb, p, ext, duplicate);
 
   if (!a->started)
     {
@@ -438,9 +444,14 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
  * time, the same payload type as the last packet (also the registered one, neither comfort
  * noise nor an event, with a clock of at least 1000 Hz), no marker. For such a packet
  * feed_one only does what this loop does. Returns how many packets it fed (maybe 0). */
-CS_NO_SLP_VECTORIZE static gsize
-feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+/* with_jb: also feeds a->jb (a constant: one copy of the loop each way). */
+static inline __attribute__ ((always_inline)) gsize
+feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                 const gboolean with_jb)
 {
+  CsJitterBuffer *jb = a->jb;
+  CsJitterBufferHot hot;
+  gboolean judge = FALSE;
   guint8 pt = a->pt;
   guint clock_rate;
   double clock_khz;
@@ -467,6 +478,14 @@ feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCl
       || clocks->telephone_event_pt[pt] || clocks->clock_rate_by_pt[pt] / 1000 == 0
       || a->last_seq != (guint16) max_ext)
     return 0;
+  if (with_jb)
+    {
+      /* the jitter buffer's usual packet: right after the highest (as here) */
+      if (!cs_jitter_buffer_can_feed_next (jb))
+        return 0;
+      hot = jb->hot;
+      judge = jb->judge_lateness && pt == jb->media_pt;
+    }
   clock_rate = clocks->clock_rate_by_pt[pt];
   clock_khz = (double) (clock_rate / 1000);
 
@@ -528,9 +547,16 @@ feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCl
 
       time_ms = now_ms;
       total_nr++;
+      if (with_jb)
+        cs_jitter_buffer_feed_next (jb, &hot, p, max_ext, now_ms, judge);
     }
   if (i == 0)
     return 0;
+  if (with_jb)
+    {
+      jb->hot = hot;
+      jb->max_ext = max_ext;
+    }
 
   a->flags = 0;
   a->lost_before = 0;
@@ -565,6 +591,18 @@ feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCl
   return i;
 }
 
+CS_NO_SLP_VECTORIZE static gsize
+feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  return feed_usual_with (a, packets, n, clocks, FALSE);
+}
+
+CS_NO_SLP_VECTORIZE static gsize
+feed_usual_jb (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  return feed_usual_with (a, packets, n, clocks, TRUE);
+}
+
 /* Feeds packets[0..n): runs of usual packets in feed_usual's loop, the rest one by one. */
 static void
 feed_all (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
@@ -573,7 +611,8 @@ feed_all (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCloc
 
   while (i < n)
     {
-      i += feed_usual (a, packets + i, n - i, clocks);
+      i += a->jb != NULL ? feed_usual_jb (a, packets + i, n - i, clocks)
+                         : feed_usual (a, packets + i, n - i, clocks);
       if (i < n)
         feed_one (a, &packets[i++], clocks);
     }
@@ -629,12 +668,20 @@ void
 cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                             CsRtpStats *out, CsRtpMarks *marks)
 {
+  cs_rtp_stats_compute_with_buffer (packets, n, clocks, out, marks, NULL);
+}
+
+void
+cs_rtp_stats_compute_with_buffer (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                                  CsRtpStats *out, CsRtpMarks *marks, CsJitterBuffer *jb)
+{
   CsRtpAnalyser a;
   guint8 seen[65536 / 8]; /* on the stack: a heap window costs more than a short stream */
 
   cs_rtp_analyser_init (&a);
   memset (seen, 0, sizeof seen);
   a.seen = seen;
+  a.jb = jb;
   if (marks != NULL)
     {
       marks->n_gap_frames = marks->n_order_frames = 0;

@@ -5,6 +5,7 @@
 
 #include <glib.h>
 
+#include "cs-jitter-buffer.h"
 #include "cs-rtp.h"
 
 G_BEGIN_DECLS
@@ -96,6 +97,11 @@ typedef struct
  * (CS_RTP_STEP_*, lost_before, jitter_ms) would give them. */
 void cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                                  CsRtpStats *out, CsRtpMarks *marks);
+/* The same, feeding jb (cs_jitter_buffer_init'ed, may be NULL) the same packets in the same
+ * pass: what cs_jitter_buffer_emulate_media would then find. */
+void cs_rtp_stats_compute_with_buffer (const CsRtpPacket *packets, gsize n,
+                                       const CsRtpClockMap *clocks, CsRtpStats *out,
+                                       CsRtpMarks *marks, CsJitterBuffer *jb);
 
 /* The per-packet recurrence behind cs_rtp_stats_compute, for graphs and for
  * incremental (live) use. Feed packets of ONE stream in capture order. */
@@ -147,6 +153,7 @@ typedef struct
   guint32 prev_timestamp;
   gboolean mixed_payload_types;
   CsRtpStepTable steps;
+  CsJitterBuffer *jb; /* fed the same packets, or NULL */
 } CsRtpAnalyser;
 
 void cs_rtp_analyser_init (CsRtpAnalyser *a);

@@ -157,9 +157,19 @@ cs_stream_measure (CsStream *self)
   guint32 gap_frames[CS_STREAM_MARK_FRAMES], order_frames[CS_STREAM_MARK_FRAMES];
   CsRtpStepTable steps;
   CsRtpMarks marks = { CS_STREAM_MARK_FRAMES, gap_frames, order_frames };
+  /* MOS judges the most frequent payload type, the first one unless the types mix: the jitter
+   * buffer is fed in the stats pass for that one (and run again in the rare other case) */
+  guint8 guessed_pt = n > 0 ? packets[0].payload_type & 0x7f : 0;
+  guint guessed_clock = self->clocks->clock_rate_by_pt[guessed_pt];
+  CsJitterBufferConfig jb_config;
+  CsJitterBuffer jb;
 
+  cs_jitter_buffer_config_init_default (&jb_config);
+  if (guessed_clock != 0)
+    cs_jitter_buffer_init (&jb, guessed_pt, guessed_clock, &jb_config);
   marks.steps = &steps;
-  cs_rtp_stats_compute_marks (packets, n, self->clocks, &self->stats, &marks);
+  cs_rtp_stats_compute_with_buffer (packets, n, self->clocks, &self->stats, &marks,
+                                    guessed_clock != 0 ? &jb : NULL);
   /* the call's encodings are read before their slot takes the marks */
   encoding_by_pt = (self->flags & CS_STREAM_MEASURED) ? NULL : self->call_or_marks.encoding_by_pt;
   if (self->flags & CS_STREAM_MEASURED)
@@ -192,11 +202,21 @@ cs_stream_measure (CsStream *self)
                             ? packets[0].payload_type & 0x7f
                             : cs_jitter_buffer_media_payload_type (packets, n);
       guint clock_rate = cs_mos_clock_rate (self->clocks, info, media_pt);
+      double packetisation_ms = stream_packetisation_ms (packets, n, &steps, clock_rate);
 
-      cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
-                            stream_packetisation_ms (packets, n, &steps, clock_rate), info, NULL,
-                            &self->mos);
+      if (guessed_clock != 0 && media_pt == guessed_pt && clock_rate == guessed_clock)
+        {
+          CsJitterBufferResult result;
+
+          cs_jitter_buffer_finish (&jb, &result);
+          cs_mos_for_buffer_result (&result, packetisation_ms, info, &jb_config, &self->mos);
+        }
+      else
+        cs_mos_for_stream_at (packets, n, media_pt, clock_rate, packetisation_ms, info, &jb_config,
+                              &self->mos);
     }
+  if (guessed_clock != 0)
+    cs_jitter_buffer_clear (&jb);
   self->packetisation_ms = stream_packetisation_ms (packets, n, &steps, self->stats.clock_rate);
 }
 
