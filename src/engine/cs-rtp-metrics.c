@@ -111,6 +111,24 @@ seen_clear_range (guint8 *seen, guint32 from, guint32 to)
     seen[(s & 0xffff) >> 3] &= (guint8) ~(1u << (s & 7));
 }
 
+/* Zeroes the window after a pass whose packets' extended sequence numbers were all in
+ * [min, max]: only the bytes they can have set. */
+static void
+seen_reset (guint8 *seen, guint32 min, guint32 max)
+{
+  guint lo = (min & 0xffff) >> 3, hi = (max & 0xffff) >> 3;
+
+  if (max - min >= 65536 - 8)
+    memset (seen, 0, 65536 / 8);
+  else if (lo <= hi)
+    memset (seen + lo, 0, hi - lo + 1);
+  else
+    {
+      memset (seen + lo, 0, 65536 / 8 - lo);
+      memset (seen, 0, hi + 1);
+    }
+}
+
 void
 cs_rtp_step_table_init (CsRtpStepTable *t)
 {
@@ -167,7 +185,7 @@ track_order (CsRtpAnalyser *a, guint16 seq, gboolean *duplicate)
     a->seen = g_malloc0 (65536 / 8);
   if (!a->started)
     {
-      a->max_ext_seq = 0x10000u + seq;
+      a->max_ext_seq = a->min_ext_seq = 0x10000u + seq;
       seen_set (a->seen, seq);
       return a->max_ext_seq;
     }
@@ -194,6 +212,7 @@ track_order (CsRtpAnalyser *a, guint16 seq, gboolean *duplicate)
     {
       a->flags |= CS_RTP_STEP_OUT_OF_ORDER;
       a->stats.out_of_order++;
+      a->min_ext_seq = MIN (a->min_ext_seq, ext);
       seen_set (a->seen, seq);
     }
   return ext;
@@ -675,11 +694,12 @@ void
 cs_rtp_stats_compute_with_buffer (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                                   CsRtpStats *out, CsRtpMarks *marks, CsJitterBuffer *jb)
 {
+  /* one window per thread, all zero between passes: zeroing a whole window (or allocating
+   * one) costs more than a short stream */
+  static _Thread_local guint8 seen[65536 / 8];
   CsRtpAnalyser a;
-  guint8 seen[65536 / 8]; /* on the stack: a heap window costs more than a short stream */
 
   cs_rtp_analyser_init (&a);
-  memset (seen, 0, sizeof seen);
   a.seen = seen;
   a.jb = jb;
   if (marks != NULL)
@@ -689,6 +709,8 @@ cs_rtp_stats_compute_with_buffer (const CsRtpPacket *packets, gsize n, const CsR
       a.marks = marks;
     }
   feed_all (&a, packets, n, clocks);
+  if (n > 0)
+    seen_reset (seen, a.min_ext_seq, a.max_ext_seq);
   finish_stats (&a, out);
   if (n > 0 && !clocks->telephone_event_pt[out->payload_type]
       && clocks->clock_rate_by_pt[out->payload_type] != 0)

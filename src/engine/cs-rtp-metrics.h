@@ -143,8 +143,8 @@ typedef struct
   guint32 total_nr;
   guint64 payload_bytes_after_first;
   /* own reorder/duplicate detection (Wireshark does not separate them) */
-  guint32 max_ext_seq;
-  guint8 *seen; /* 65536-bit window keyed by raw seq */
+  guint32 max_ext_seq, min_ext_seq; /* of the packets fed */
+  guint8 *seen;                     /* 65536-bit window keyed by raw seq */
   /* what cs_rtp_stats_compute_marks reports beyond the stats */
   CsRtpMarks *marks; /* NULL but during cs_rtp_stats_compute_marks */
   double peak_jitter_ms;
