@@ -143,6 +143,7 @@ cs_jitter_buffer_feed (CsJitterBuffer *jb, const CsRtpPacket *p, guint32 ext, gb
     }
   jb->max_ext = MAX (jb->max_ext, ext);
   jb->min_ext = MIN (jb->min_ext, ext);
+  h->received++;
   if ((p->payload_type & 0x7f) != jb->media_pt)
     {
       cs_jitter_buffer_play (jb, h, ext, FALSE);

@@ -184,11 +184,11 @@ cs_jitter_buffer_judge (CsJitterBuffer *jb, CsJitterBufferHot *h, const CsRtpPac
   return FALSE;
 }
 
-/* Counts a received packet (not a duplicate) as played or late. */
+/* Counts a received packet (not a duplicate; the caller counts it received) as played or
+ * late. */
 static inline void
 cs_jitter_buffer_play (CsJitterBuffer *jb, CsJitterBufferHot *h, guint32 ext, gboolean late)
 {
-  h->received++;
   if (late)
     h->discarded_late++;
   else if (ext == h->run_hi + 1 && ext > h->run_hi)
@@ -198,9 +198,10 @@ cs_jitter_buffer_play (CsJitterBuffer *jb, CsJitterBufferHot *h, guint32 ext, gb
 }
 
 /* cs_jitter_buffer_feed for the packet right after the highest so far (ext = max_ext + 1; the
- * caller sets max_ext afterwards) in a buffer cs_jitter_buffer_can_feed_next accepts, with hot
- * a copy the caller keeps and writes back; arrival_ms as for cs_jitter_buffer_judge, judge =
- * judge_lateness and the packet's payload type is the media's. */
+ * caller sets max_ext and adds the packets to hot.received afterwards) in a buffer
+ * cs_jitter_buffer_can_feed_next accepts, with hot a copy the caller keeps and writes back;
+ * arrival_ms as for cs_jitter_buffer_judge, judge = judge_lateness and the packet's payload type is
+ * the media's. */
 static inline void
 cs_jitter_buffer_feed_next (CsJitterBuffer *jb, CsJitterBufferHot *h, const CsRtpPacket *p,
                             guint32 ext, double arrival_ms, gboolean judge)

@@ -102,6 +102,9 @@ void cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRt
 void cs_rtp_stats_compute_with_buffer (const CsRtpPacket *packets, gsize n,
                                        const CsRtpClockMap *clocks, CsRtpStats *out,
                                        CsRtpMarks *marks, CsJitterBuffer *jb);
+/* The same from n records packed as cs-rtp-pack.h packs them. */
+void cs_rtp_stats_compute_packed (const guint8 *packed, guint32 n, const CsRtpClockMap *clocks,
+                                  CsRtpStats *out, CsRtpMarks *marks, CsJitterBuffer *jb);
 
 /* The per-packet recurrence behind cs_rtp_stats_compute, for graphs and for
  * incremental (live) use. Feed packets of ONE stream in capture order. */

@@ -764,6 +764,8 @@ test_batch_equals_feed (void)
         cs_rtp_analyser_feed (&a, &p[i], &clocks);
       cs_rtp_analyser_get_stats (&a, &fed);
       cs_rtp_analyser_clear (&a);
+      /* the same steps counted, one by one or in the loop for usual packets */
+      g_assert_cmpmem (&steps, sizeof steps, &a.steps, sizeof a.steps);
       fed.clock_rate = batch.clock_rate; /* set from the clock map by the batch call */
       SAME_BITS (batch, fed, packets);
       SAME_BITS (batch, fed, expected);
