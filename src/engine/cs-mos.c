@@ -154,7 +154,6 @@ cs_mos_for_stream_at (const CsRtpPacket *packets, gsize n, guint8 media_pt, guin
 {
   CsJitterBufferConfig default_jb;
   CsJitterBufferResult result;
-  double delay_ms;
 
   if (jb == NULL)
     {
@@ -162,9 +161,24 @@ cs_mos_for_stream_at (const CsRtpPacket *packets, gsize n, guint8 media_pt, guin
       jb = &default_jb;
     }
   cs_jitter_buffer_emulate_media (packets, n, media_pt, clock_rate, jb, NULL, &result);
+  cs_mos_for_buffer_result (&result, packetisation_ms, codec, jb, out);
+}
+
+void
+cs_mos_for_buffer_result (const CsJitterBufferResult *result, double packetisation_ms,
+                          const CsCodecInfo *codec, const CsJitterBufferConfig *jb, CsMos *out)
+{
+  CsJitterBufferConfig default_jb;
+  double delay_ms;
+
+  if (jb == NULL)
+    {
+      cs_jitter_buffer_config_init_default (&default_jb);
+      jb = &default_jb;
+    }
   delay_ms = (jb->kind == CS_JITTER_BUFFER_OFF ? 0.0 : jb->delay_ms) + packetisation_ms
              + CS_MOS_NETWORK_DELAY_MS;
-  cs_mos_compute (codec, result.effective_loss_pct, result.burst_ratio, delay_ms, out);
+  cs_mos_compute (codec, result->effective_loss_pct, result->burst_ratio, delay_ms, out);
 }
 
 void

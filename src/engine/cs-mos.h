@@ -58,6 +58,12 @@ void cs_mos_for_stream_at (const CsRtpPacket *packets, gsize n, guint8 media_pt,
                            double packetisation_ms, const CsCodecInfo *codec,
                            const CsJitterBufferConfig *jb, CsMos *out);
 
+/* cs_mos_for_stream_at from the jitter buffer's result (jb the buffer's configuration, NULL =
+ * the default). */
+void cs_mos_for_buffer_result (const CsJitterBufferResult *result, double packetisation_ms,
+                               const CsCodecInfo *codec, const CsJitterBufferConfig *jb,
+                               CsMos *out);
+
 typedef struct
 {
   double start_s; /* window start relative to origin_ns */

@@ -4,85 +4,10 @@
  * Quirks kept on purpose so our numbers equal tshark's: see docs/metrics.md. */
 #include "cs-rtp-metrics.h"
 
-#include "cs-codec.h"
+#include "cs-rtp-pack.h"
 
 #include <math.h>
 #include <string.h>
-
-/* Wireshark's clock table for static payload types (tap-rtp-analysis.c). */
-static guint
-static_clock_rate (guint pt)
-{
-  switch (pt)
-    {
-    case 0:
-    case 1:
-    case 2:
-    case 3:
-    case 4:
-    case 5:
-    case 7:
-    case 8:
-    case 9:
-    case 12:
-    case 13:
-    case 15:
-    case 18:
-    case 19:
-      return 8000;
-    case 6:
-      return 16000;
-    case 10:
-    case 11:
-      return 44100;
-    case 16:
-      return 11025;
-    case 17:
-      return 22050;
-    case 14:
-    case 25:
-    case 26:
-    case 28:
-    case 31:
-    case 32:
-    case 33:
-    case 34:
-      return 90000;
-    default:
-      return 0;
-    }
-}
-
-void
-cs_rtp_clock_map_init_static (CsRtpClockMap *map)
-{
-  memset (map, 0, sizeof *map);
-  for (guint pt = 0; pt < 96; pt++)
-    map->clock_rate_by_pt[pt] = static_clock_rate (pt);
-  map->comfort_noise_pt[13] = 1;
-  map->comfort_noise_pt[19] = 1;
-}
-
-void
-cs_rtp_clock_map_set_rtpmap (CsRtpClockMap *map, guint payload_type, const char *encoding,
-                             guint clock_rate)
-{
-  const CsCodecInfo *info;
-
-  /* Wireshark looks static payload types up in its own table only. */
-  if (payload_type < 96 || payload_type > 127 || encoding == NULL)
-    return;
-  if (cs_codec_is_telephone_event (encoding))
-    {
-      map->telephone_event_pt[payload_type] = 1;
-      map->clock_rate_by_pt[payload_type] = clock_rate != 0 ? clock_rate : 8000;
-      return;
-    }
-  map->telephone_event_pt[payload_type] = 0;
-  if (clock_rate == 0 && (info = cs_codec_lookup_encoding (encoding, 0)) != NULL)
-    clock_rate = info->clock_rate;
-  map->clock_rate_by_pt[payload_type] = clock_rate;
-}
 
 static inline gboolean
 seen_get (const guint8 *seen, guint16 seq)
@@ -94,6 +19,20 @@ static inline void
 seen_set (guint8 *seen, guint16 seq)
 {
   seen[seq >> 3] |= (guint8) (1u << (seq & 7));
+}
+
+/* Sets the bits of extended sequence numbers [from, to) (to − from < 65536). */
+static void
+seen_set_range (guint8 *seen, guint32 from, guint32 to)
+{
+  guint32 s = from;
+
+  for (; s < to && (s & 7) != 0; s++)
+    seen[(s & 0xffff) >> 3] |= (guint8) (1u << (s & 7));
+  for (; s < to && to - s >= 8; s += 8)
+    seen[(s & 0xffff) >> 3] = 0xff;
+  for (; s < to; s++)
+    seen[(s & 0xffff) >> 3] |= (guint8) (1u << (s & 7));
 }
 
 /* Clears the bits of extended sequence numbers [from, to) (to − from < 65536): whole
@@ -109,6 +48,24 @@ seen_clear_range (guint8 *seen, guint32 from, guint32 to)
     seen[(s & 0xffff) >> 3] = 0;
   for (; s < to; s++)
     seen[(s & 0xffff) >> 3] &= (guint8) ~(1u << (s & 7));
+}
+
+/* Zeroes the window after a pass whose packets' extended sequence numbers were all in
+ * [min, max]: only the bytes they can have set. */
+static void
+seen_reset (guint8 *seen, guint32 min, guint32 max)
+{
+  guint lo = (min & 0xffff) >> 3, hi = (max & 0xffff) >> 3;
+
+  if (max - min >= 65536 - 8)
+    memset (seen, 0, 65536 / 8);
+  else if (lo <= hi)
+    memset (seen + lo, 0, hi - lo + 1);
+  else
+    {
+      memset (seen + lo, 0, 65536 / 8 - lo);
+      memset (seen, 0, hi + 1);
+    }
 }
 
 void
@@ -155,19 +112,21 @@ cs_rtp_analyser_clear (CsRtpAnalyser *a)
   g_clear_pointer (&a->seen, g_free);
 }
 
-/* Own duplicate / reorder bookkeeping over a 65536-bit window. */
-static void
-track_order (CsRtpAnalyser *a, guint16 seq)
+/* Own duplicate / reorder bookkeeping over a 65536-bit window; returns the extended
+ * sequence number, and sets *duplicate. */
+static guint32
+track_order (CsRtpAnalyser *a, guint16 seq, gboolean *duplicate)
 {
   guint32 ext;
 
+  *duplicate = FALSE;
   if (a->seen == NULL)
     a->seen = g_malloc0 (65536 / 8);
   if (!a->started)
     {
-      a->max_ext_seq = 0x10000u + seq;
+      a->max_ext_seq = a->min_ext_seq = 0x10000u + seq;
       seen_set (a->seen, seq);
-      return;
+      return a->max_ext_seq;
     }
   ext = cs_rtp_extend_seq (a->max_ext_seq, seq);
   if (ext > a->max_ext_seq)
@@ -186,13 +145,16 @@ track_order (CsRtpAnalyser *a, guint16 seq)
     {
       a->flags |= CS_RTP_STEP_DUPLICATE;
       a->stats.duplicates++;
+      *duplicate = TRUE;
     }
   else
     {
       a->flags |= CS_RTP_STEP_OUT_OF_ORDER;
       a->stats.out_of_order++;
+      a->min_ext_seq = MIN (a->min_ext_seq, ext);
       seen_set (a->seen, seq);
     }
+  return ext;
 }
 
 static void
@@ -244,8 +206,8 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
   guint8 pt = p->payload_type & 0x7f;
   double now_ms;
   guint clock_rate;
-  gboolean in_time_sequence;
-  guint32 step;
+  gboolean in_time_sequence, duplicate;
+  guint32 step, ext;
 
   a->flags = 0;
   a->lost_before = 0;
@@ -259,7 +221,9 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
     a->stats.telephone_event_packets++;
   a->stats.last_frame = p->frame;
   a->stats.last_ns = p->arrival_ns;
-  track_order (a, p->seq);
+  ext = track_order (a, p->seq, &duplicate);
+  if (a->jb != NULL)
+    cs_jitter_buffer_feed (a->jb, p, ext, duplicate);
 
   if (!a->started)
     {
@@ -438,9 +402,14 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
  * time, the same payload type as the last packet (also the registered one, neither comfort
  * noise nor an event, with a clock of at least 1000 Hz), no marker. For such a packet
  * feed_one only does what this loop does. Returns how many packets it fed (maybe 0). */
-CS_NO_SLP_VECTORIZE static gsize
-feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+/* with_jb: also feeds a->jb (a constant: one copy of the loop each way). */
+static inline __attribute__ ((always_inline)) gsize
+feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                 const gboolean with_jb)
 {
+  CsJitterBuffer *jb = a->jb;
+  CsJitterBufferHot hot;
+  gboolean judge = FALSE;
   guint8 pt = a->pt;
   guint clock_rate;
   double clock_khz;
@@ -461,12 +430,29 @@ feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCl
   double mean_jitter_ms = s->mean_jitter_ms;
   gboolean have_min_delta = a->have_min_delta, have_min_jitter = a->have_min_jitter;
   guint64 payload_bytes = a->payload_bytes_after_first;
+  guint16 next_seq = (guint16) (max_ext + 1);
+  /* the step counted last, and how many more times it was seen here */
+  guint32 last_step = a->steps.value[a->steps.last], last_step_more = 0;
   gsize i;
 
+  /* Each packet here takes the next sequence number: it stays above 0 (no wrap: Wireshark's
+   * last_seq + 1 == seq) and on the same side of the first packet's (the cycle count keeps),
+   * which bounds n instead of testing both per packet. */
   if (!a->started || pt > 127 || pt != a->reg_pt || clocks->comfort_noise_pt[pt]
       || clocks->telephone_event_pt[pt] || clocks->clock_rate_by_pt[pt] / 1000 == 0
-      || a->last_seq != (guint16) max_ext)
+      || a->last_seq != (guint16) max_ext || prev_seq != (guint16) max_ext || next_seq == 0
+      || max_ext >= 0xffff0000u || (!under && next_seq < start_seq)
+      || (under && next_seq >= start_seq))
     return 0;
+  n = MIN (n, (gsize) (under ? (guint) start_seq - next_seq : 0x10000u - next_seq));
+  if (with_jb)
+    {
+      /* the jitter buffer's usual packet: right after the highest (as here) */
+      if (!cs_jitter_buffer_can_feed_next (jb))
+        return 0;
+      hot = jb->hot;
+      judge = jb->judge_lateness && pt == jb->media_pt;
+    }
   clock_rate = clocks->clock_rate_by_pt[pt];
   clock_khz = (double) (clock_rate / 1000);
 
@@ -477,17 +463,22 @@ feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCl
       guint32 step = p->timestamp - prev_timestamp;
       double now_ms, nominal;
 
-      /* last_seq follows max_ext here, so seq ≠ 0 is Wireshark's last_seq + 1 == seq */
       if (p->payload_type != pt || (p->flags & CS_RTP_FLAG_MARKER) || seq != (guint16) (max_ext + 1)
-          || seq == 0 || max_ext >= 0xffff0000u
-          || (guint32) (p->timestamp - first_timestamp) >= 0x80000000u
-          || (seq < start_seq) != under)
+          || (guint32) (p->timestamp - first_timestamp) >= 0x80000000u)
         break;
 
       max_ext++;
-      seen_set (seen, seq);
-      if ((guint16) (seq - prev_seq) == 1 && step > 0)
-        cs_rtp_step_table_count (&a->steps, step);
+      /* seq follows prev_seq: a step between neighbours when forward */
+      if (step == last_step) /* 0 only while the table is empty: not counted then */
+        last_step_more++;
+      else if (step > 0)
+        {
+          if (last_step != 0)
+            a->steps.count[a->steps.last] += last_step_more;
+          cs_rtp_step_table_add (&a->steps, step);
+          last_step = a->steps.value[a->steps.last];
+          last_step_more = 0;
+        }
       prev_seq = seq;
       prev_timestamp = p->timestamp;
       payload_bytes += p->payload_len;
@@ -528,9 +519,21 @@ feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCl
 
       time_ms = now_ms;
       total_nr++;
+      if (with_jb)
+        cs_jitter_buffer_feed_next (jb, &hot, p, max_ext, now_ms, judge);
     }
+  if (last_step != 0)
+    a->steps.count[a->steps.last] += last_step_more;
   if (i == 0)
     return 0;
+  /* the numbers the packets took, marked seen at once */
+  seen_set_range (seen, a->max_ext_seq + 1, max_ext + 1);
+  if (with_jb)
+    {
+      hot.received += (guint32) i;
+      jb->hot = hot;
+      jb->max_ext = max_ext;
+    }
 
   a->flags = 0;
   a->lost_before = 0;
@@ -565,6 +568,18 @@ feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCl
   return i;
 }
 
+CS_NO_SLP_VECTORIZE static gsize
+feed_usual (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  return feed_usual_with (a, packets, n, clocks, FALSE);
+}
+
+CS_NO_SLP_VECTORIZE static gsize
+feed_usual_jb (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
+{
+  return feed_usual_with (a, packets, n, clocks, TRUE);
+}
+
 /* Feeds packets[0..n): runs of usual packets in feed_usual's loop, the rest one by one. */
 static void
 feed_all (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks)
@@ -573,7 +588,8 @@ feed_all (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const CsRtpCloc
 
   while (i < n)
     {
-      i += feed_usual (a, packets + i, n - i, clocks);
+      i += a->jb != NULL ? feed_usual_jb (a, packets + i, n - i, clocks)
+                         : feed_usual (a, packets + i, n - i, clocks);
       if (i < n)
         feed_one (a, &packets[i++], clocks);
     }
@@ -629,30 +645,83 @@ void
 cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                             CsRtpStats *out, CsRtpMarks *marks)
 {
-  CsRtpAnalyser a;
-  guint8 seen[65536 / 8]; /* on the stack: a heap window costs more than a short stream */
+  cs_rtp_stats_compute_with_buffer (packets, n, clocks, out, marks, NULL);
+}
 
-  cs_rtp_analyser_init (&a);
-  memset (seen, 0, sizeof seen);
-  a.seen = seen;
+/* One window per thread, all zero between passes: zeroing a whole window (or allocating one)
+ * costs more than a short stream. */
+static _Thread_local guint8 stats_seen[65536 / 8];
+
+static void
+pass_begin (CsRtpAnalyser *a, CsRtpMarks *marks, CsJitterBuffer *jb)
+{
+  cs_rtp_analyser_init (a);
+  a->seen = stats_seen;
+  a->jb = jb;
   if (marks != NULL)
     {
       marks->n_gap_frames = marks->n_order_frames = 0;
       marks->gaps = marks->largest_gap = marks->largest_gap_frame = 0;
-      a.marks = marks;
+      a->marks = marks;
     }
-  feed_all (&a, packets, n, clocks);
-  finish_stats (&a, out);
-  if (n > 0 && !clocks->telephone_event_pt[out->payload_type]
+}
+
+static void
+pass_end (CsRtpAnalyser *a, const CsRtpClockMap *clocks, CsRtpStats *out, CsRtpMarks *marks)
+{
+  if (a->started)
+    seen_reset (stats_seen, a->min_ext_seq, a->max_ext_seq);
+  finish_stats (a, out);
+  if (a->started && !clocks->telephone_event_pt[out->payload_type]
       && clocks->clock_rate_by_pt[out->payload_type] != 0)
     out->clock_rate = clocks->clock_rate_by_pt[out->payload_type];
   if (marks != NULL)
     {
-      marks->max_jitter_frame = a.peak_jitter_frame;
-      marks->mixed_payload_types = a.mixed_payload_types;
+      marks->max_jitter_frame = a->peak_jitter_frame;
+      marks->mixed_payload_types = a->mixed_payload_types;
       if (marks->steps != NULL)
-        *marks->steps = a.steps;
+        *marks->steps = a->steps;
     }
+}
+
+void
+cs_rtp_stats_compute_with_buffer (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
+                                  CsRtpStats *out, CsRtpMarks *marks, CsJitterBuffer *jb)
+{
+  CsRtpAnalyser a;
+
+  pass_begin (&a, marks, jb);
+  feed_all (&a, packets, n, clocks);
+  pass_end (&a, clocks, out, marks);
+}
+
+/* Records unpacked per block on the stack: no array of a whole stream. */
+#define PACKED_BLOCK 128
+
+void
+cs_rtp_stats_compute_packed (const guint8 *packed, guint32 n, const CsRtpClockMap *clocks,
+                             CsRtpStats *out, CsRtpMarks *marks, CsJitterBuffer *jb)
+{
+  CsRtpPacket block[PACKED_BLOCK];
+  CsRtpPackState state; /* a local: its fields stay in registers while unpacking */
+  const guint8 *in = packed;
+  CsRtpAnalyser a;
+
+  memset (&state, 0, sizeof state);
+  pass_begin (&a, marks, jb);
+  while (n > 0)
+    {
+      guint take = MIN (n, (guint32) PACKED_BLOCK);
+
+      for (guint i = 0; i < take; i++)
+        {
+          in = cs_rtp_pack_decode_one (in, &state);
+          block[i] = state.last;
+        }
+      feed_all (&a, block, take, clocks);
+      n -= take;
+    }
+  pass_end (&a, clocks, out, marks);
 }
 
 void

@@ -5,6 +5,7 @@
 
 #include <glib.h>
 
+#include "cs-jitter-buffer.h"
 #include "cs-rtp.h"
 
 G_BEGIN_DECLS
@@ -96,6 +97,14 @@ typedef struct
  * (CS_RTP_STEP_*, lost_before, jitter_ms) would give them. */
 void cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                                  CsRtpStats *out, CsRtpMarks *marks);
+/* The same, feeding jb (cs_jitter_buffer_init'ed, may be NULL) the same packets in the same
+ * pass: what cs_jitter_buffer_emulate_media would then find. */
+void cs_rtp_stats_compute_with_buffer (const CsRtpPacket *packets, gsize n,
+                                       const CsRtpClockMap *clocks, CsRtpStats *out,
+                                       CsRtpMarks *marks, CsJitterBuffer *jb);
+/* The same from n records packed as cs-rtp-pack.h packs them. */
+void cs_rtp_stats_compute_packed (const guint8 *packed, guint32 n, const CsRtpClockMap *clocks,
+                                  CsRtpStats *out, CsRtpMarks *marks, CsJitterBuffer *jb);
 
 /* The per-packet recurrence behind cs_rtp_stats_compute, for graphs and for
  * incremental (live) use. Feed packets of ONE stream in capture order. */
@@ -137,8 +146,8 @@ typedef struct
   guint32 total_nr;
   guint64 payload_bytes_after_first;
   /* own reorder/duplicate detection (Wireshark does not separate them) */
-  guint32 max_ext_seq;
-  guint8 *seen; /* 65536-bit window keyed by raw seq */
+  guint32 max_ext_seq, min_ext_seq; /* of the packets fed */
+  guint8 *seen;                     /* 65536-bit window keyed by raw seq */
   /* what cs_rtp_stats_compute_marks reports beyond the stats */
   CsRtpMarks *marks; /* NULL but during cs_rtp_stats_compute_marks */
   double peak_jitter_ms;
@@ -147,6 +156,7 @@ typedef struct
   guint32 prev_timestamp;
   gboolean mixed_payload_types;
   CsRtpStepTable steps;
+  CsJitterBuffer *jb; /* fed the same packets, or NULL */
 } CsRtpAnalyser;
 
 void cs_rtp_analyser_init (CsRtpAnalyser *a);

@@ -133,33 +133,71 @@ marks_keep (const CsRtpMarks *marks)
   return kept;
 }
 
+/* The records as an array, for the rare measurements the stats pass cannot answer: unpacked
+ * on first request, for the measurement only (all streams' records at 24 bytes would be most of
+ * a load). */
+typedef struct
+{
+  const guint8 *packed;
+  guint n;
+  CsRtpPacket *unpacked;
+} CsStreamRecords;
+
+static const CsRtpPacket *
+records_get (CsStreamRecords *r)
+{
+  if (r->unpacked == NULL)
+    r->unpacked = cs_rtp_pack_unpack_new (r->packed, r->n);
+  return r->unpacked;
+}
+
 /* cs_mos_packetisation_ms, from the steps the stats pass counted when it can. */
 static double
-stream_packetisation_ms (const CsRtpPacket *packets, guint n, const CsRtpStepTable *steps,
-                         guint clock_rate)
+stream_packetisation_ms (CsStreamRecords *records, const CsRtpStepTable *steps, guint clock_rate)
 {
   double ms;
 
   if (cs_mos_packetisation_from_steps (steps, clock_rate, &ms))
     return ms;
-  return cs_mos_packetisation_ms (packets, n, clock_rate);
+  return cs_mos_packetisation_ms (records_get (records), records->n, clock_rate);
+}
+
+/* The payload type of the first record (0 without records). */
+static guint8
+first_payload_type (const guint8 *packed, guint n)
+{
+  CsRtpPackReader reader;
+
+  if (n == 0)
+    return 0;
+  cs_rtp_pack_reader_init (&reader, packed);
+  return cs_rtp_pack_reader_next (&reader)->payload_type;
 }
 
 void
 cs_stream_measure (CsStream *self)
 {
   guint n = self->n_packets;
-  /* unpacked for this pass only: all streams' records at 24 bytes would be most of a load */
-  g_autofree CsRtpPacket *packets = cs_rtp_pack_unpack_new (self->packed, n);
+  CsStreamRecords records = { self->packed, n, NULL };
   const char *const *encoding_by_pt;
   const char *encoding;
   const CsCodecInfo *info;
   guint32 gap_frames[CS_STREAM_MARK_FRAMES], order_frames[CS_STREAM_MARK_FRAMES];
   CsRtpStepTable steps;
   CsRtpMarks marks = { CS_STREAM_MARK_FRAMES, gap_frames, order_frames };
+  /* MOS judges the most frequent payload type, the first one unless the types mix: the jitter
+   * buffer is fed in the stats pass for that one (and run again in the rare other case) */
+  guint8 first_pt = first_payload_type (self->packed, n) & 0x7f;
+  guint first_clock = self->clocks->clock_rate_by_pt[first_pt];
+  CsJitterBufferConfig jb_config;
+  CsJitterBuffer jb;
 
+  cs_jitter_buffer_config_init_default (&jb_config);
+  if (first_clock != 0)
+    cs_jitter_buffer_init (&jb, first_pt, first_clock, &jb_config);
   marks.steps = &steps;
-  cs_rtp_stats_compute_marks (packets, n, self->clocks, &self->stats, &marks);
+  cs_rtp_stats_compute_packed (self->packed, n, self->clocks, &self->stats, &marks,
+                               first_clock != 0 ? &jb : NULL);
   /* the call's encodings are read before their slot takes the marks */
   encoding_by_pt = (self->flags & CS_STREAM_MEASURED) ? NULL : self->call_or_marks.encoding_by_pt;
   if (self->flags & CS_STREAM_MEASURED)
@@ -189,15 +227,26 @@ cs_stream_measure (CsStream *self)
     {
       /* One payload type throughout (the usual case): it is the most frequent one. */
       guint8 media_pt = !marks.mixed_payload_types && n > 0
-                            ? packets[0].payload_type & 0x7f
-                            : cs_jitter_buffer_media_payload_type (packets, n);
+                            ? first_pt
+                            : cs_jitter_buffer_media_payload_type (records_get (&records), n);
       guint clock_rate = cs_mos_clock_rate (self->clocks, info, media_pt);
+      double packetisation_ms = stream_packetisation_ms (&records, &steps, clock_rate);
 
-      cs_mos_for_stream_at (packets, n, media_pt, clock_rate,
-                            stream_packetisation_ms (packets, n, &steps, clock_rate), info, NULL,
-                            &self->mos);
+      if (first_clock != 0 && media_pt == first_pt && clock_rate == first_clock)
+        {
+          CsJitterBufferResult result;
+
+          cs_jitter_buffer_finish (&jb, &result);
+          cs_mos_for_buffer_result (&result, packetisation_ms, info, &jb_config, &self->mos);
+        }
+      else
+        cs_mos_for_stream_at (records_get (&records), n, media_pt, clock_rate, packetisation_ms,
+                              info, &jb_config, &self->mos);
     }
-  self->packetisation_ms = stream_packetisation_ms (packets, n, &steps, self->stats.clock_rate);
+  if (first_clock != 0)
+    cs_jitter_buffer_clear (&jb);
+  self->packetisation_ms = stream_packetisation_ms (&records, &steps, self->stats.clock_rate);
+  g_free (records.unpacked);
 }
 
 void

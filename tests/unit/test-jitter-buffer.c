@@ -1,5 +1,6 @@
 /* test-jitter-buffer.c — fixed/adaptive/off buffer emulation on crafted streams */
 #include "cs-jitter-buffer.h"
+#include "cs-rtp-metrics.h"
 
 #include <string.h>
 
@@ -225,6 +226,66 @@ test_reordered_runs (void)
   }
 }
 
+/* The stats pass feeding a buffer finds what the buffer alone finds, bit for bit, on streams
+ * with loss, reordering, duplicates, late packets, markers, other payload types, timestamp
+ * jumps and the sequence wrap, for each kind of buffer. */
+static void
+test_fed_by_stats_pass (void)
+{
+  static const CsJitterBufferKind kinds[]
+      = { CS_JITTER_BUFFER_FIXED, CS_JITTER_BUFFER_ADAPTIVE, CS_JITTER_BUFFER_OFF };
+  CsRtpClockMap clocks;
+  GRand *rand = g_rand_new_with_seed (5);
+
+  cs_rtp_clock_map_init_static (&clocks);
+  for (guint round = 0; round < 300; round++)
+    {
+      gsize n = 1 + g_rand_int_range (rand, 0, 400);
+      g_autofree CsRtpPacket *p = stream (n, 0);
+      guint odd = g_rand_int_range (rand, 0, 6); /* how unusual: 0 = clean */
+
+      for (gsize i = 0; i < n && odd > 0; i++)
+        {
+          guint32 r = g_rand_int_range (rand, 0, 1000);
+
+          if (r < 30 * odd)
+            p[i].arrival_ns += g_rand_int_range (rand, 0, 120) * 1000000; /* late or jittery */
+          else if (r < 30 * odd + 5 * odd && i > 0)
+            p[i] = p[i - 1]; /* duplicate */
+          else if (r < 45 * odd && i > 0)
+            {
+              CsRtpPacket t = p[i]; /* swapped with the previous */
+
+              p[i] = p[i - 1];
+              p[i - 1] = t;
+            }
+          else if (r < 50 * odd)
+            p[i].flags |= CS_RTP_FLAG_MARKER;
+          else if (r < 53 * odd)
+            p[i].payload_type = round % 2 ? 13 : 8; /* comfort noise, another codec */
+          else if (r < 55 * odd)
+            p[i].seq += (guint16) g_rand_int_range (rand, 2, 40000); /* lost or wild */
+          else if (r < 57 * odd)
+            p[i].timestamp += (guint32) g_rand_int (rand); /* timestamp jump */
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+        {
+          CsJitterBufferConfig cfg = config (kinds[k], 40);
+          CsJitterBufferResult alone, fed;
+          CsJitterBuffer jb;
+          CsRtpStats stats;
+
+          cs_jitter_buffer_emulate_media (p, n, 0, 8000, &cfg, NULL, &alone);
+          cs_jitter_buffer_init (&jb, 0, 8000, &cfg);
+          cs_rtp_stats_compute_with_buffer (p, n, &clocks, &stats, NULL, &jb);
+          cs_jitter_buffer_finish (&jb, &fed);
+          cs_jitter_buffer_clear (&jb);
+          g_assert_cmpmem (&alone, sizeof alone, &fed, sizeof fed);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -237,5 +298,6 @@ main (int argc, char **argv)
   g_test_add_func ("/jitter-buffer/adaptive", test_adaptive_beats_fixed_on_jitter);
   g_test_add_func ("/jitter-buffer/empty-unknown-clock", test_empty_and_unknown_clock);
   g_test_add_func ("/jitter-buffer/reordered-runs", test_reordered_runs);
+  g_test_add_func ("/jitter-buffer/fed-by-stats-pass", test_fed_by_stats_pass);
   return g_test_run ();
 }

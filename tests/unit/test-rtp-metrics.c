@@ -764,6 +764,8 @@ test_batch_equals_feed (void)
         cs_rtp_analyser_feed (&a, &p[i], &clocks);
       cs_rtp_analyser_get_stats (&a, &fed);
       cs_rtp_analyser_clear (&a);
+      /* the same steps counted, one by one or in the loop for usual packets */
+      g_assert_cmpmem (&steps, sizeof steps, &a.steps, sizeof a.steps);
       fed.clock_rate = batch.clock_rate; /* set from the clock map by the batch call */
       SAME_BITS (batch, fed, packets);
       SAME_BITS (batch, fed, expected);
@@ -825,6 +827,43 @@ test_batch_equals_feed (void)
     }
 }
 
+/* Passes reuse one window of seen sequence numbers per thread: whatever the streams before
+ * (jumps, wraps, reordering), a stream's stats are those of a fresh window. */
+static void
+test_window_reused_clean (void)
+{
+  CsRtpClockMap clocks;
+  CsRtpPacket probe[300];
+  CsRtpStats fresh, again;
+
+  cs_rtp_clock_map_init_static (&clocks);
+  /* every seq below 65535 once, in order, then every one again out of order */
+  memset (probe, 0, sizeof probe);
+  for (guint i = 0; i < 300; i++)
+    {
+      probe[i].frame = i + 1;
+      probe[i].seq = (guint16) (i < 200 ? 65400 + i : 65400 + 3 * (i - 200));
+      probe[i].timestamp = 160u * i;
+      probe[i].arrival_ns = (gint64) i * 20000000;
+    }
+  cs_rtp_stats_compute (probe, 300, &clocks, &fresh);
+  for (guint32 seed = 1; seed <= 40; seed++)
+    {
+      gsize n = 50 + seed * 50;
+      g_autofree CsRtpPacket *p = g_new (CsRtpPacket, n);
+      CsRtpStats st;
+
+      odd_stream (p, n, seed);
+      for (gsize i = 0; i < n; i++)
+        p[i].seq += (guint16) (seed * 1637);
+      cs_rtp_stats_compute (p, n, &clocks, &st);
+      cs_rtp_stats_compute (probe, 300, &clocks, &again);
+      g_assert_cmpmem (&fresh, sizeof fresh, &again, sizeof again);
+    }
+  g_assert_cmpuint (fresh.duplicates, ==, 67);
+  g_assert_cmpuint (fresh.out_of_order, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -845,5 +884,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rtp-metrics/single-and-empty", test_single_and_empty);
   g_test_add_func ("/rtp-metrics/clock-map", test_clock_map_rtpmap);
   g_test_add_func ("/rtp-metrics/batch-equals-feed", test_batch_equals_feed);
+  g_test_add_func ("/rtp-metrics/window-reused-clean", test_window_reused_clean);
   return g_test_run ();
 }
