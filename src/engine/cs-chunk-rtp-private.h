@@ -10,20 +10,23 @@ G_BEGIN_DECLS
  * live streams stays small enough for the caches (it is read at random, once a packet). */
 typedef guint64 CsChunkRtpSlot;
 
-/* Each run's records are packed as they come into a chain of small blocks of the thread's
- * scratch, so interleaved streams cost no allocation per run and grouping only copies. */
-#define CS_CHUNK_RTP_BLOCK_BYTES 120
-/* A record starts only where the encoder's widest write (a record and a word) still fits. */
-#define CS_CHUNK_RTP_BLOCK_START_MAX (CS_CHUNK_RTP_BLOCK_BYTES - CS_RTP_PACK_MAX_RECORD - 8)
-
+/* Each run's records are packed as they come into a chain of blocks of the thread's scratch
+ * arena, so interleaved streams cost no allocation per run and grouping only copies. A run's
+ * first block holds about one record (most runs of thousands of interleaved streams have no
+ * more in a chunk), the next ones grow up to CS_CHUNK_RTP_BLOCK_MAX bytes. */
 typedef struct
 {
-  guint8 bytes[CS_CHUNK_RTP_BLOCK_BYTES];
-  guint32 used;
-  guint32 next; /* the run's next block (valid up to its last) */
+  guint32 next; /* arena offset of the run's next block (valid up to its last) */
+  guint16 used; /* bytes of records (set once the run moves on to its next block) */
+  guint16 size; /* bytes of room after this head */
 } CsChunkRtpBlock;
 
-G_STATIC_ASSERT (sizeof (CsChunkRtpBlock) == 128);
+/* Room for the widest record the encoder writes (a record and a word). */
+#define CS_CHUNK_RTP_RECORD_ROOM (CS_RTP_PACK_MAX_RECORD + 8)
+#define CS_CHUNK_RTP_BLOCK_FIRST 40
+#define CS_CHUNK_RTP_BLOCK_MAX 248
+G_STATIC_ASSERT (CS_CHUNK_RTP_BLOCK_FIRST >= CS_CHUNK_RTP_RECORD_ROOM);
+G_STATIC_ASSERT (sizeof (CsChunkRtpBlock) == 8);
 
 /* A run while the chunk is filled, in the order of its first packet. */
 typedef struct
@@ -31,7 +34,9 @@ typedef struct
   guint64 words[2]; /* the key as the packet carries it (exact for IPv4; cs_chunk_rtp_words) */
   guint32 hash;     /* top bit set: both ends IPv4, so the words alone identify the key */
   guint32 slot;     /* in the table */
-  guint32 first_block, last_block;
+  guint32 first_block, last_block; /* arena offsets */
+  guint32 write;                   /* where the next record goes */
+  guint32 write_max;               /* … as long as it is at most this */
   guint32 n_packets;
   CsRtpPackState state; /* after its last record */
 } CsChunkRtpRunPlace;
@@ -45,8 +50,9 @@ struct _CsChunkRtpScratch
   guint32 slot_mask;          /* slots - 1 (a power of two) */
   CsChunkRtpRunPlace *places; /* of each run of the chunk */
   guint32 places_capacity;
-  CsChunkRtpBlock *blocks;
-  guint32 n_blocks, blocks_capacity;
+  guint8 *arena; /* the runs' blocks */
+  gsize arena_used, arena_capacity;
+  gsize packed_bytes; /* in the blocks the runs have moved on from */
 };
 
 CsChunkRtpScratch *cs_chunk_rtp_scratch_take (void);
@@ -55,8 +61,8 @@ CsChunkRtpScratch *cs_chunk_rtp_scratch_take (void);
 CsChunkRtpRunPlace *cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
                                           const CsEndpoint *src, const CsEndpoint *dst,
                                           guint32 ssrc, const guint64 words[2], guint32 hash);
-/* Starts a new block for the run of place; returns it. */
-CsChunkRtpBlock *cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place);
+/* Starts a new block for the run of place (its write position moves there). */
+void cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place);
 /* Gives the scratch of a chunk that was never grouped back (a cancelled decode). */
 void cs_chunk_drop_rtp_scratch (CsChunk *chunk);
 
@@ -156,16 +162,12 @@ static inline void
 cs_chunk_rtp_pack_record (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place,
                           const CsRtpPacket *rec)
 {
-  CsChunkRtpBlock *block = &scratch->blocks[place->last_block];
-  guint32 used = block->used;
+  guint8 *out;
 
-  if (G_UNLIKELY (used > CS_CHUNK_RTP_BLOCK_START_MAX))
-    {
-      block = cs_chunk_rtp_next_block (scratch, place);
-      used = 0;
-    }
-  block->used
-      = (guint32) (cs_rtp_pack_encode_one (block->bytes + used, &place->state, rec) - block->bytes);
+  if (G_UNLIKELY (place->write > place->write_max))
+    cs_chunk_rtp_next_block (scratch, place);
+  out = scratch->arena + place->write;
+  place->write += (guint32) (cs_rtp_pack_encode_one (out, &place->state, rec) - out);
   place->n_packets++;
 }
 

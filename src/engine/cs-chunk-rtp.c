@@ -10,7 +10,7 @@ cs_chunk_rtp_scratch_free (gpointer data)
 
   g_free (scratch->slots);
   g_free (scratch->places);
-  g_free (scratch->blocks);
+  g_free (scratch->arena);
   g_free (scratch);
 }
 
@@ -37,7 +37,8 @@ cs_chunk_rtp_scratch_take (void)
 static void
 cs_chunk_rtp_scratch_give_back (CsChunkRtpScratch *scratch)
 {
-  scratch->n_blocks = 0;
+  scratch->arena_used = 0;
+  scratch->packed_bytes = 0;
   if (g_private_get (&cs_chunk_rtp_scratch_key) == NULL)
     g_private_set (&cs_chunk_rtp_scratch_key, scratch);
   else
@@ -79,32 +80,51 @@ cs_chunk_grow_rtp_slots (CsChunk *chunk, CsChunkRtpScratch *scratch)
     }
 }
 
-/* A free block (its index); the block array doubles when full. */
+/* A new block with size bytes of room (its arena offset); the arena doubles when full. */
 static guint32
-cs_chunk_rtp_new_block (CsChunkRtpScratch *scratch)
+cs_chunk_rtp_new_block (CsChunkRtpScratch *scratch, guint size)
 {
-  guint32 index = scratch->n_blocks;
+  gsize offset = scratch->arena_used;
+  CsChunkRtpBlock *block;
 
-  if (index == scratch->blocks_capacity)
+  /* and 16 bytes after the last block for cs_chunk_group_rtp's copies */
+  if (scratch->arena_capacity - offset < sizeof *block + size + 16)
     {
-      g_assert (scratch->blocks_capacity < G_MAXUINT32 / 2);
-      scratch->blocks_capacity = MAX (256u, 2 * scratch->blocks_capacity);
-      scratch->blocks = g_renew (CsChunkRtpBlock, scratch->blocks, scratch->blocks_capacity);
+      scratch->arena_capacity = MAX (64 * 1024, 2 * scratch->arena_capacity);
+      g_assert (scratch->arena_capacity <= G_MAXUINT32);
+      scratch->arena = g_realloc (scratch->arena, scratch->arena_capacity);
     }
-  scratch->n_blocks++;
-  scratch->blocks[index].used = 0;
-  scratch->blocks[index].next = 0;
-  return index;
+  scratch->arena_used += sizeof *block + size;
+  block = (CsChunkRtpBlock *) (scratch->arena + offset);
+  block->next = 0;
+  block->used = 0;
+  block->size = (guint16) size;
+  return (guint32) offset;
 }
 
-CsChunkRtpBlock *
+/* Points the run's write position at the start of block. */
+static void
+cs_chunk_rtp_write_at (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place, guint32 block)
+{
+  const CsChunkRtpBlock *head = (const CsChunkRtpBlock *) (scratch->arena + block);
+
+  place->last_block = block;
+  place->write = block + (guint32) sizeof *head;
+  place->write_max = place->write + head->size - CS_CHUNK_RTP_RECORD_ROOM;
+}
+
+void
 cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place)
 {
-  guint32 index = cs_chunk_rtp_new_block (scratch);
+  CsChunkRtpBlock *last = (CsChunkRtpBlock *) (scratch->arena + place->last_block);
+  guint size = MIN (2u * last->size + (guint) sizeof *last, (guint) CS_CHUNK_RTP_BLOCK_MAX);
+  guint32 block;
 
-  scratch->blocks[place->last_block].next = index;
-  place->last_block = index;
-  return &scratch->blocks[index];
+  last->used = (guint16) (place->write - place->last_block - sizeof *last);
+  scratch->packed_bytes += last->used;
+  block = cs_chunk_rtp_new_block (scratch, size); /* may move the arena */
+  ((CsChunkRtpBlock *) (scratch->arena + place->last_block))->next = block;
+  cs_chunk_rtp_write_at (scratch, place, block);
 }
 
 CsChunkRtpRunPlace *
@@ -137,7 +157,8 @@ cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
   place->words[1] = words[1];
   place->hash = hash;
   place->slot = slot;
-  place->first_block = place->last_block = cs_chunk_rtp_new_block (scratch);
+  place->first_block = cs_chunk_rtp_new_block (scratch, CS_CHUNK_RTP_BLOCK_FIRST);
+  cs_chunk_rtp_write_at (scratch, place, place->first_block);
   scratch->slots[slot] = ((guint64) hash << 32) | (run + 1);
   chunk->n_rtp_runs++;
   if (2 * chunk->n_rtp_runs > scratch->slot_mask)
@@ -216,10 +237,18 @@ cs_chunk_group_rtp (CsChunk *chunk)
       cs_chunk_rtp_scratch_give_back (scratch);
       return;
     }
-  for (guint32 b = 0; b < scratch->n_blocks; b++)
-    n_bytes += scratch->blocks[b].used;
-  /* each block is copied whole (a fixed-size copy) and the next overwrites the rest */
-  chunk->rtp_pack_bytes = g_malloc (n_bytes + MAX (CS_CHUNK_RTP_BLOCK_BYTES, CS_RTP_PACK_SLACK));
+  /* the runs' last blocks close now */
+  n_bytes = scratch->packed_bytes;
+  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
+    {
+      CsChunkRtpRunPlace *place = &scratch->places[r];
+      CsChunkRtpBlock *last = (CsChunkRtpBlock *) (scratch->arena + place->last_block);
+
+      last->used = (guint16) (place->write - place->last_block - sizeof *last);
+      n_bytes += last->used;
+    }
+  /* blocks are copied 16 bytes at a time: the last copy may go 15 bytes past the end */
+  chunk->rtp_pack_bytes = g_malloc (n_bytes + MAX (16, CS_RTP_PACK_SLACK));
   out = chunk->rtp_pack_bytes;
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     {
@@ -227,11 +256,14 @@ cs_chunk_group_rtp (CsChunk *chunk)
       CsRtpPack *pack = &chunk->rtp_runs[r].pack;
       guint8 *start = out;
 
-      for (guint32 b = place->first_block;; b = scratch->blocks[b].next)
+      for (guint32 b = place->first_block;;
+           b = ((const CsChunkRtpBlock *) (scratch->arena + b))->next)
         {
-          const CsChunkRtpBlock *block = &scratch->blocks[b];
+          const CsChunkRtpBlock *block = (const CsChunkRtpBlock *) (scratch->arena + b);
+          const guint8 *in = scratch->arena + b + sizeof *block;
 
-          memcpy (out, block->bytes, CS_CHUNK_RTP_BLOCK_BYTES);
+          for (guint k = 0; k < block->used; k += 16)
+            memcpy (out + k, in + k, 16);
           out += block->used;
           if (b == place->last_block)
             break;
