@@ -406,6 +406,10 @@ cs_chunk_decode_listed (CsChunk *chunk, CsFrameIter *iter, CsChunkRelease *relea
       chunk->bytes += frame.caplen;
       if (frame.flags & CS_FRAME_FILTERED_OUT)
         continue;
+      if (frame.linktype == CS_LINKTYPE_ETHERNET && data != NULL
+          && cs_chunk_append_frame_rtp (chunk, data, frame.caplen, chunk->first_index + i + 1,
+                                        frame.ts_ns))
+        continue;
       cs_chunk_decode_frame (chunk, &frame, data, chunk->first_index + i + 1);
     }
   return TRUE;

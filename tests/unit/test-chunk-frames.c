@@ -1,6 +1,6 @@
-/* test-chunk-frames.c — a chunk decoded from a classic pcap file (its records read in place,
- * the usual RTP frame decided from its first bytes) equals the same frames read from pcapng
- * (the frame iterator and the layered decoder), frame by frame, whatever the lengths say. */
+/* test-chunk-frames.c — a chunk decoded from a capture file (classic pcap records read in
+ * place, pcapng through the frame iterator; the usual RTP frame decided from its first bytes)
+ * equals the same frames through the layered decoder, whatever their lengths say. */
 #include "capture-builder.h"
 #include "cs-chunk.h"
 
@@ -238,11 +238,44 @@ test_decode (const char *path, guint32 first, guint32 n, CsCaptureSet **set_out)
   g_assert_true (cs_capture_set_add_file (set, path, &error));
   g_assert_true (cs_capture_set_index (set, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
-  n = MIN (n, cs_capture_set_get_n_frames (set) - first);
+  g_assert_cmpuint (first + n, <=, cs_capture_set_get_n_frames (set));
   chunk = cs_chunk_new (first, n);
   cs_chunk_locate_frames (chunk, set, FALSE);
   cs_chunk_decode (chunk, set, NULL);
   *set_out = set;
+  return chunk;
+}
+
+/* The same frames through the layered decoder and cs_chunk_add_udp, one by one: what the
+ * chunk's shortcuts must give. */
+static CsChunk *
+test_decode_layered (GPtrArray *frames, guint32 first, guint32 n)
+{
+  CsChunk *chunk = cs_chunk_new (first, n);
+
+  for (guint32 i = first; i < first + n; i++)
+    {
+      GByteArray *frame = frames->pdata[i];
+      CsPacket pkt;
+      CsDecodeStatus status = cs_decode_frame (CS_LINKTYPE_ETHERNET, frame->data, frame->len, &pkt);
+      gint64 ts_ns = (gint64) test_frame_us (i) * 1000;
+
+      chunk->bytes += frame->len;
+      if (status == CS_DECODE_FRAGMENT
+          || (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP))
+        {
+          CsDeferredFrame deferred = { .number = i + 1 };
+
+          deferred.frame.ts_ns = ts_ns;
+          deferred.frame.caplen = deferred.frame.origlen = frame->len;
+          g_array_append_val (chunk->deferred, deferred);
+        }
+      else if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_UDP)
+        cs_chunk_add_udp (chunk, &pkt, i + 1, ts_ns);
+      else if (status == CS_DECODE_MALFORMED)
+        chunk->undecodable++;
+    }
+  cs_chunk_group_rtp (chunk);
   return chunk;
 }
 
@@ -284,7 +317,7 @@ test_assert_same_chunks (const CsChunk *a, const CsChunk *b)
 }
 
 static void
-test_pcap_equals_pcapng (void)
+test_shortcuts_equal_layered_decode (void)
 {
   g_autoptr (GPtrArray) frames = test_frames ();
   g_autofree char *dir = g_dir_make_tmp ("cs-chunk-frames-XXXXXX", NULL);
@@ -295,20 +328,26 @@ test_pcap_equals_pcapng (void)
 
   for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
     {
+      guint32 first = ranges[r][0], n = MIN (ranges[r][1], frames->len - first);
       CsCaptureSet *set_le, *set_be, *set_ng;
-      CsChunk *a = test_decode (le, ranges[r][0], ranges[r][1], &set_le);
-      CsChunk *b = test_decode (be, ranges[r][0], ranges[r][1], &set_be);
-      CsChunk *c = test_decode (ng, ranges[r][0], ranges[r][1], &set_ng);
+      CsChunk *ref = test_decode_layered (frames, first, n);
+      CsChunk *a = test_decode (le, first, n, &set_le);
+      CsChunk *b = test_decode (be, first, n, &set_be);
+      CsChunk *c = test_decode (ng, first, n, &set_ng);
 
       if (r == 0)
         {
           /* the three plain streams, the bent one, the ones with other ports */
-          g_assert_cmpuint (a->rtp_packets, >=, 30);
-          g_assert_cmpuint (a->rtcp->len, ==, 3);
-          g_assert_cmpuint (a->sip->len, ==, 3);
+          g_assert_cmpuint (ref->rtp_packets, >=, 30);
+          g_assert_cmpuint (ref->rtcp->len, ==, 3);
+          g_assert_cmpuint (ref->sip->len, ==, 3);
+          g_assert_cmpuint (ref->deferred->len, >=, 3);
+          g_assert_cmpuint (ref->undecodable, >=, 3);
         }
-      test_assert_same_chunks (a, c);
-      test_assert_same_chunks (b, c);
+      test_assert_same_chunks (a, ref);
+      test_assert_same_chunks (b, ref);
+      test_assert_same_chunks (c, ref);
+      cs_chunk_free (ref);
       cs_chunk_free (a);
       cs_chunk_free (b);
       cs_chunk_free (c);
@@ -323,6 +362,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/chunk-frames/pcap-equals-pcapng", test_pcap_equals_pcapng);
+  g_test_add_func ("/chunk-frames/shortcuts-equal-layered-decode",
+                   test_shortcuts_equal_layered_decode);
   return g_test_run ();
 }
