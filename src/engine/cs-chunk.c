@@ -163,7 +163,7 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
          && pkt->dst.port != CS_HEP_PORT;
 }
 
-/* A new run for an Ethernet/IPv4/UDP frame's RTP packet (cs_chunk_append_frame_rtp). */
+/* A new run for an IPv4/UDP frame's RTP packet (cs_chunk_append_ipv4_rtp). */
 static G_GNUC_NO_INLINE CsChunkRtpRunPlace *
 cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
                             const guint8 *ip, guint32 ssrc, const guint64 words[2], guint32 hash)
@@ -180,19 +180,20 @@ cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 
   return cs_chunk_new_rtp_run (chunk, scratch, slot, &src, &dst, ssrc, words, hash);
 }
 
-/* The usual packet of a VoIP capture, decided and recorded from the frame's first 54 bytes
- * (checked once): Ethernet II, IPv4 without options or fragments, UDP, then an RTP header
- * of version 2 without padding, extension or CSRC, no RTCP packet type and neither port
- * HEP's. That is exactly what cs_decode_ethernet_ipv4_udp, cs_chunk_is_plain_rtp and
- * cs_chunk_rtp_record take that way, with the same record and key; FALSE (nothing added)
- * for any other frame, which then takes the general path. */
+/* The usual RTP packet of a VoIP capture, decided and recorded from the 40 bytes from its IP
+ * header on (caplen of them captured, checked once unless the caller did): IPv4 without
+ * options or fragments, UDP, then an RTP header of version 2 without padding, extension or
+ * CSRC, no RTCP packet type and neither port HEP's. The layered decoder (cs_decode_frame, or
+ * its shortcut cs_decode_ethernet_ipv4_udp), cs_udp_payload_classify and cs_chunk_add_rtp
+ * take that packet the same way, to the same record and key; FALSE (nothing added) for any
+ * other, which then takes the general path. */
 static inline __attribute__ ((always_inline)) gboolean
-cs_chunk_append_frame_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, guint32 frame,
-                           gint64 ts_ns)
+cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, guint32 frame,
+                          gint64 ts_ns, gboolean checked)
 {
   enum
   {
-    IP = 14,
+    IP = 0,
     UDP = IP + 20,
     RTP = UDP + 8,
     END = RTP + 12
@@ -204,11 +205,10 @@ cs_chunk_append_frame_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, g
   guint64 words[2];
   guint16 total_len;
 
-  if (G_UNLIKELY (caplen < END))
+  /* version 4 with a 20-byte header (known when checked); no fragment, protocol UDP */
+  if (!checked && (caplen < END || data[IP] != 0x45))
     return FALSE;
-  /* EtherType 0x0800, then version 4 with a 20-byte header; no fragment, protocol UDP */
-  if ((GUINT32_FROM_LE (cs_chunk_load32 (data + 12)) & 0xffffffu) != 0x450008u
-      || (GUINT32_FROM_LE (cs_chunk_load32 (data + IP + 6)) & 0xff00ff3fu) != 0x11000000u)
+  if ((GUINT32_FROM_LE (cs_chunk_load32 (data + IP + 6)) & 0xff00ff3fu) != 0x11000000u)
     return FALSE;
   total_len = cs_decode_u16be (data + IP + 2);
   udp_len = cs_decode_u16be (data + UDP + 4);
@@ -257,6 +257,51 @@ cs_chunk_append_frame_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, g
   cs_chunk_rtp_pack_record (scratch, place, &rec);
   chunk->rtp_packets++;
   return TRUE;
+}
+
+/* Where the IPv4 header of a frame starts when its link header says IPv4 plainly (Ethernet II
+ * with at most one 802.1Q tag, Linux cooked v1 and v2, raw IP), or G_MAXUINT32: the layered
+ * decoder reads those headers the same way. */
+static inline guint32
+cs_chunk_plain_ipv4_offset (guint linktype, const guint8 *data, guint32 caplen)
+{
+  switch (linktype)
+    {
+    case CS_LINKTYPE_ETHERNET:
+      if (caplen >= 14 && data[12] == 0x08 && data[13] == 0x00)
+        return 14;
+      if (caplen >= 18 && data[12] == 0x81 && data[13] == 0x00 && data[16] == 0x08
+          && data[17] == 0x00)
+        return 18;
+      return G_MAXUINT32;
+    case CS_LINKTYPE_LINUX_SLL:
+      return caplen >= 16 && data[14] == 0x08 && data[15] == 0x00 ? 16 : G_MAXUINT32;
+    case CS_LINKTYPE_LINUX_SLL2:
+      return caplen >= 20 && data[0] == 0x08 && data[1] == 0x00 ? 20 : G_MAXUINT32;
+    case CS_LINKTYPE_RAW_12:
+    case CS_LINKTYPE_RAW_14:
+    case CS_LINKTYPE_RAW:
+    case CS_LINKTYPE_IPV4:
+      return 0;
+    default:
+      return G_MAXUINT32;
+    }
+}
+
+/* cs_chunk_append_ipv4_rtp for a frame of linktype. */
+static inline __attribute__ ((always_inline)) gboolean
+cs_chunk_append_frame_rtp (CsChunk *chunk, guint linktype, const guint8 *data, guint32 caplen,
+                           guint32 frame, gint64 ts_ns)
+{
+  guint32 ip;
+
+  /* the usual frame first: EtherType 0x0800 and version 4 with a 20-byte header */
+  if (G_LIKELY (linktype == CS_LINKTYPE_ETHERNET && caplen >= 14 + 40
+                && (GUINT32_FROM_LE (cs_chunk_load32 (data + 12)) & 0xffffffu) == 0x450008u))
+    return cs_chunk_append_ipv4_rtp (chunk, data + 14, caplen - 14, frame, ts_ns, TRUE);
+  ip = cs_chunk_plain_ipv4_offset (linktype, data, caplen);
+  return ip != G_MAXUINT32
+         && cs_chunk_append_ipv4_rtp (chunk, data + ip, caplen - ip, frame, ts_ns, FALSE);
 }
 
 /* One frame the usual RTP path did not take. */
@@ -330,7 +375,7 @@ cs_chunk_decode_pcap (CsChunk *chunk, const CsFrameIter *iter, CsChunkRelease *r
   guint64 last_header = size >= 16 ? size - 16 : 0;
   guint32 n_frames = size >= 16 ? chunk->n_frames : 0; /* no header fits otherwise */
   guint32 max_caplen = iter->records.max_caplen;
-  gboolean ethernet = iter->records.linktype == CS_LINKTYPE_ETHERNET;
+  guint linktype = iter->records.linktype;
   guint32 i;
 
 #define CS_CHUNK_PCAP_U32(p)                                                                       \
@@ -365,7 +410,7 @@ cs_chunk_decode_pcap (CsChunk *chunk, const CsFrameIter *iter, CsChunkRelease *r
                         + (nanoseconds ? frac : (guint64) frac * 1000u));
       offset += 16 + (guint64) caplen;
       bytes += caplen;
-      if (G_LIKELY (ethernet) && cs_chunk_append_frame_rtp (chunk, data, caplen, index + 1, ts_ns))
+      if (cs_chunk_append_frame_rtp (chunk, linktype, data, caplen, index + 1, ts_ns))
         continue;
       {
         CsFrame frame = { .offset = (guint64) (data - base),
@@ -406,9 +451,9 @@ cs_chunk_decode_listed (CsChunk *chunk, CsFrameIter *iter, CsChunkRelease *relea
       chunk->bytes += frame.caplen;
       if (frame.flags & CS_FRAME_FILTERED_OUT)
         continue;
-      if (frame.linktype == CS_LINKTYPE_ETHERNET && data != NULL
-          && cs_chunk_append_frame_rtp (chunk, data, frame.caplen, chunk->first_index + i + 1,
-                                        frame.ts_ns))
+      if (data != NULL
+          && cs_chunk_append_frame_rtp (chunk, frame.linktype, data, frame.caplen,
+                                        chunk->first_index + i + 1, frame.ts_ns))
         continue;
       cs_chunk_decode_frame (chunk, &frame, data, chunk->first_index + i + 1);
     }
