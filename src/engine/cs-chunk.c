@@ -1,6 +1,7 @@
 /* cs-chunk.c — the map step: decode a range of frames into SIP messages and RTP runs */
 #include "cs-chunk.h"
 
+#include "cs-chunk-rtp-private.h"
 #include "cs-decode.h"
 #include "cs-hep.h"
 
@@ -17,8 +18,6 @@ cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b)
   return x->ssrc == y->ssrc && cs_endpoint_equal (&x->src, &y->src)
          && cs_endpoint_equal (&x->dst, &y->dst);
 }
-
-static void cs_chunk_drop_rtp_scratch (CsChunk *chunk);
 
 CsChunk *
 cs_chunk_new (guint32 first_index, guint32 n_frames)
@@ -102,371 +101,6 @@ cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint
   return msg;
 }
 
-/* A slot of the run table: the key's hash in the high half, the index of its run + 1 in
- * the low one (0 = free). Eight bytes, so the table of a chunk with tens of thousands of
- * live streams stays small enough for the caches (it is read at random, once a packet). */
-typedef guint64 CsChunkRtpSlot;
-
-#define CS_CHUNK_RTP_MIN_SLOTS 1024u
-
-/* A run while the chunk is filled, in the order of its first packet. */
-typedef struct
-{
-  guint64 words[2]; /* the key packed (exact for IPv4: addresses, then ports and SSRC) */
-  guint32 hash;     /* top bit set: both ends IPv4, so the words alone identify the key */
-  guint32 slot;     /* in the table */
-  guint32 first;    /* index of its first record; its pack's offset once packed */
-  guint32 last;     /* index of its last record */
-  guint32 n_packets;
-  guint32 unused;
-} CsChunkRtpRunPlace;
-
-/* A thread's tables for building runs, kept between its chunks: a chunk borrows them while
- * it is filled, so thousands of interleaved streams cost no allocation, zeroing or page
- * faults per chunk. The slots are left free again when the chunk is grouped. */
-struct _CsChunkRtpScratch
-{
-  CsChunkRtpSlot *slots;      /* at most half full */
-  guint32 slot_mask;          /* slots - 1 (a power of two) */
-  CsChunkRtpRunPlace *places; /* of each run of the chunk */
-  guint32 places_capacity;
-  CsRtpPacket *records; /* capture order */
-  guint32 *next_record; /* index of the next record of the same run */
-  guint32 n_records;
-  guint32 records_capacity;
-  guint8 *packed; /* the chunk's packs while they are made */
-  gsize packed_capacity;
-};
-
-static void
-cs_chunk_rtp_scratch_free (gpointer data)
-{
-  CsChunkRtpScratch *scratch = data;
-
-  g_free (scratch->slots);
-  g_free (scratch->places);
-  g_free (scratch->records);
-  g_free (scratch->next_record);
-  g_free (scratch->packed);
-  g_free (scratch);
-}
-
-/* The calling thread's spare scratch (freed when the thread ends). */
-static GPrivate cs_chunk_rtp_scratch_key = G_PRIVATE_INIT (cs_chunk_rtp_scratch_free);
-
-static CsChunkRtpScratch *
-cs_chunk_rtp_scratch_take (void)
-{
-  CsChunkRtpScratch *scratch = g_private_get (&cs_chunk_rtp_scratch_key);
-
-  if (scratch != NULL)
-    {
-      g_private_set (&cs_chunk_rtp_scratch_key, NULL);
-      return scratch;
-    }
-  scratch = g_new0 (CsChunkRtpScratch, 1);
-  scratch->slots = g_new0 (CsChunkRtpSlot, CS_CHUNK_RTP_MIN_SLOTS);
-  scratch->slot_mask = CS_CHUNK_RTP_MIN_SLOTS - 1;
-  return scratch;
-}
-
-/* Gives scratch (all slots free) back to the calling thread. */
-static void
-cs_chunk_rtp_scratch_give_back (CsChunkRtpScratch *scratch)
-{
-  scratch->n_records = 0;
-  if (g_private_get (&cs_chunk_rtp_scratch_key) == NULL)
-    g_private_set (&cs_chunk_rtp_scratch_key, scratch);
-  else
-    cs_chunk_rtp_scratch_free (scratch);
-}
-
-/* Gives the scratch of a chunk that was never grouped back (a cancelled decode). */
-static void
-cs_chunk_drop_rtp_scratch (CsChunk *chunk)
-{
-  CsChunkRtpScratch *scratch = chunk->rtp_scratch;
-
-  if (scratch == NULL)
-    return;
-  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
-    scratch->slots[scratch->places[r].slot] = 0;
-  cs_chunk_rtp_scratch_give_back (scratch);
-  chunk->rtp_scratch = NULL;
-}
-
-static inline gboolean
-cs_rtp_stream_key_same (const CsRtpStreamKey *x, const CsEndpoint *src, const CsEndpoint *dst,
-                        guint32 ssrc)
-{
-  return x->ssrc == ssrc && x->src.port == src->port && x->dst.port == dst->port
-         && memcmp (&x->src.addr, &src->addr, sizeof x->src.addr) == 0
-         && memcmp (&x->dst.addr, &dst->addr, sizeof x->dst.addr) == 0;
-}
-
-/* The run table's keys in two words when both ends are IPv4 (addresses, then ports and
- * SSRC): compared and hashed with a few instructions, once per packet. */
-static inline void
-cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, guint64 words[2])
-{
-  guint32 s, d;
-
-  memcpy (&s, src->addr.bytes, sizeof s);
-  memcpy (&d, dst->addr.bytes, sizeof d);
-  words[0] = ((guint64) s << 32) | d;
-  words[1] = ((guint64) src->port << 48) | ((guint64) dst->port << 32) | ssrc;
-}
-
-/* The run table's own hash: the two words, and for IPv6 the other address words. The top
- * bit (never part of a slot index) tells IPv4 keys, so for them equal hashes and words are
- * equal keys. */
-static inline guint32
-cs_chunk_rtp_hash (const CsEndpoint *src, const CsEndpoint *dst, const guint64 words[2],
-                   gboolean v4)
-{
-  guint64 h = words[0] * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)
-              ^ words[1] * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
-
-  if (G_UNLIKELY (!v4))
-    {
-      guint32 s[4], d[4];
-
-      memcpy (s, src->addr.bytes, sizeof s);
-      memcpy (d, dst->addr.bytes, sizeof d);
-      for (guint i = 1; i < 4; i++)
-        h = (h ^ (((guint64) s[i] << 32) | d[i])) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-      h ^= ((guint64) src->addr.family << 8) | dst->addr.family;
-    }
-  return ((guint32) (h ^ (h >> 29)) & 0x7fffffffu) | (v4 ? 0x80000000u : 0u);
-}
-
-/* Doubles the slot table and moves the chunk's runs over. */
-static void
-cs_chunk_grow_rtp_slots (CsChunk *chunk, CsChunkRtpScratch *scratch)
-{
-  guint32 n_slots = 2 * (scratch->slot_mask + 1);
-
-  g_free (scratch->slots);
-  scratch->slots = g_new0 (CsChunkRtpSlot, n_slots);
-  scratch->slot_mask = n_slots - 1;
-  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
-    {
-      CsChunkRtpRunPlace *place = &scratch->places[r];
-      guint32 slot;
-
-      for (slot = place->hash & scratch->slot_mask; scratch->slots[slot] != 0;
-           slot = (slot + 1) & scratch->slot_mask)
-        ;
-      scratch->slots[slot] = ((guint64) place->hash << 32) | (r + 1);
-      place->slot = slot;
-    }
-}
-
-/* A new run for the key, whose first record is record, at the end of the order, in the
- * free slot at index slot. */
-static G_GNUC_NO_INLINE void
-cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                      const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
-                      const guint64 words[2], guint32 hash, guint32 record)
-{
-  guint32 run = chunk->n_rtp_runs;
-  CsChunkRtpRunPlace *place;
-
-  if (run == chunk->rtp_runs_capacity)
-    {
-      chunk->rtp_runs_capacity = MAX (16u, 2 * chunk->rtp_runs_capacity);
-      chunk->rtp_runs = g_renew (CsChunkRtpRun, chunk->rtp_runs, chunk->rtp_runs_capacity);
-    }
-  if (run == scratch->places_capacity)
-    {
-      scratch->places_capacity = MAX (256u, 2 * scratch->places_capacity);
-      scratch->places = g_renew (CsChunkRtpRunPlace, scratch->places, scratch->places_capacity);
-    }
-  chunk->rtp_runs[run].key.src = *src;
-  chunk->rtp_runs[run].key.dst = *dst;
-  chunk->rtp_runs[run].key.ssrc = ssrc;
-  place = &scratch->places[run];
-  place->words[0] = words[0];
-  place->words[1] = words[1];
-  place->hash = hash;
-  place->slot = slot;
-  place->first = record;
-  place->last = record;
-  place->n_packets = 1;
-  scratch->slots[slot] = ((guint64) hash << 32) | (run + 1);
-  chunk->n_rtp_runs++;
-  if (2 * chunk->n_rtp_runs > scratch->slot_mask)
-    cs_chunk_grow_rtp_slots (chunk, scratch);
-}
-
-/* Links record (the newest) to the chunk's run for the key, made when new. */
-static inline void
-cs_chunk_link_rtp_record (CsChunk *chunk, CsChunkRtpScratch *scratch, const CsEndpoint *src,
-                          const CsEndpoint *dst, guint32 ssrc, guint32 record)
-{
-  guint64 words[2];
-  gboolean v4 = src->addr.family == 4 && dst->addr.family == 4;
-  guint32 hash, slot;
-  CsChunkRtpSlot entry;
-
-  cs_chunk_rtp_words (src, dst, ssrc, words);
-  hash = cs_chunk_rtp_hash (src, dst, words, v4);
-  for (slot = hash & scratch->slot_mask; (entry = scratch->slots[slot]) != 0;
-       slot = (slot + 1) & scratch->slot_mask)
-    {
-      CsChunkRtpRunPlace *place;
-      guint32 run = (guint32) entry - 1;
-
-      if ((guint32) (entry >> 32) != hash)
-        continue;
-      place = &scratch->places[run];
-      if (place->words[0] == words[0] && place->words[1] == words[1]
-          && (v4 || cs_rtp_stream_key_same (&chunk->rtp_runs[run].key, src, dst, ssrc)))
-        {
-          scratch->next_record[place->last] = record;
-          place->last = record;
-          place->n_packets++;
-          return;
-        }
-    }
-  cs_chunk_new_rtp_run (chunk, scratch, slot, src, dst, ssrc, words, hash, record);
-}
-
-/* Room for one more record: as many as the chunk has frames at once, then doubling. */
-static G_GNUC_NO_INLINE void
-cs_chunk_reserve_rtp_record (CsChunk *chunk, CsChunkRtpScratch *scratch)
-{
-  gsize want
-      = MAX ((gsize) chunk->n_frames, MAX ((gsize) 64, 2 * (gsize) scratch->records_capacity));
-
-  want = MIN (want, (gsize) G_MAXUINT32);
-  g_assert (want > scratch->records_capacity);
-  scratch->records = g_renew (CsRtpPacket, scratch->records, want);
-  scratch->next_record = g_renew (guint32, scratch->next_record, want);
-  scratch->records_capacity = (guint32) want;
-}
-
-/* The record of an RTP packet; FALSE if the payload is not RTP. The usual header (version 2,
- * no padding, extension or CSRC) is read in place; the rest goes through cs_rtp_parse_header,
- * which gives the same record. */
-static inline gboolean
-cs_chunk_rtp_record (const guint8 *data, gsize len, gint64 ts_ns, guint32 frame, CsRtpPacket *rec,
-                     guint32 *ssrc)
-{
-  CsRtpHeader hdr;
-
-  if (G_LIKELY (data != NULL && len >= 12 && data[0] == 0x80))
-    {
-      guint32 word;
-      guint16 half;
-
-      rec->arrival_ns = ts_ns;
-      rec->frame = frame;
-      memcpy (&word, data + 4, sizeof word);
-      rec->timestamp = GUINT32_FROM_BE (word);
-      memcpy (&half, data + 2, sizeof half);
-      rec->seq = GUINT16_FROM_BE (half);
-      rec->payload_len = (guint16) MIN (len - 12, G_MAXUINT16);
-      rec->payload_type = data[1] & 0x7f;
-      rec->flags = (data[1] & 0x80) != 0 ? CS_RTP_FLAG_MARKER : 0;
-      rec->reserved = 0;
-      memcpy (&word, data + 8, sizeof word);
-      *ssrc = GUINT32_FROM_BE (word);
-      return TRUE;
-    }
-  if (!cs_rtp_parse_header (data, len, &hdr))
-    return FALSE;
-  cs_rtp_packet_from_header (&hdr, ts_ns, frame, rec);
-  *ssrc = hdr.ssrc;
-  return TRUE;
-}
-
-/* cs_chunk_add_rtp, inline in the decode loop */
-static inline __attribute__ ((always_inline)) void
-cs_chunk_append_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
-{
-  CsChunkRtpScratch *scratch = chunk->rtp_scratch;
-  guint32 ssrc, n;
-
-  if (G_UNLIKELY (scratch == NULL))
-    {
-      g_return_if_fail (!chunk->rtp_grouped);
-      scratch = chunk->rtp_scratch = cs_chunk_rtp_scratch_take ();
-    }
-  n = scratch->n_records;
-  if (G_UNLIKELY (n == scratch->records_capacity))
-    cs_chunk_reserve_rtp_record (chunk, scratch);
-  /* written in place; kept only if the payload is RTP */
-  if (!cs_chunk_rtp_record (pkt->payload, pkt->payload_len, ts_ns, frame, &scratch->records[n],
-                            &ssrc))
-    return;
-  cs_chunk_link_rtp_record (chunk, scratch, &pkt->src, &pkt->dst, ssrc, n);
-  scratch->n_records = n + 1;
-  chunk->rtp_packets++;
-}
-
-void
-cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
-{
-  cs_chunk_append_rtp (chunk, pkt, frame, ts_ns);
-}
-
-void
-cs_chunk_group_rtp (CsChunk *chunk)
-{
-  CsChunkRtpScratch *scratch = chunk->rtp_scratch;
-  guint8 *out;
-  gsize want, used;
-
-  chunk->rtp_grouped = TRUE;
-  if (scratch == NULL)
-    return;
-  chunk->rtp_scratch = NULL;
-  if (scratch->n_records == 0) /* only payloads that were not RTP */
-    {
-      cs_chunk_rtp_scratch_give_back (scratch);
-      return;
-    }
-  /* the encoder stores whole 8-byte words: room for the last record's */
-  want = (gsize) scratch->n_records * CS_RTP_PACK_MAX_RECORD + CS_RTP_PACK_SLACK;
-  if (want > scratch->packed_capacity)
-    {
-      g_free (scratch->packed);
-      scratch->packed = g_malloc (want);
-      scratch->packed_capacity = want;
-    }
-  /* every run packed from nothing, as a pack of its own would be, one after the other */
-  out = scratch->packed;
-  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
-    {
-      CsChunkRtpRunPlace *place = &scratch->places[r];
-      CsRtpPack *pack = &chunk->rtp_runs[r].pack;
-      guint32 record = place->first;
-      guint8 *start = out;
-
-      memset (pack, 0, sizeof *pack);
-      for (guint32 k = 0;;)
-        {
-          out = cs_rtp_pack_encode_one (out, &pack->tail, &scratch->records[record]);
-          if (++k == place->n_packets)
-            break;
-          record = scratch->next_record[record];
-        }
-      pack->n_packets = place->n_packets;
-      pack->n_bytes = pack->capacity = (gsize) (out - start);
-      place->first = (guint32) (start - scratch->packed);
-      scratch->slots[place->slot] = 0;
-    }
-  /* a few bytes a record: the chunk keeps just those (the scratch's block is its worst case) */
-  used = (gsize) (out - scratch->packed);
-  chunk->rtp_pack_bytes = g_malloc (used + CS_RTP_PACK_SLACK);
-  memcpy (chunk->rtp_pack_bytes, scratch->packed, used);
-  memset (chunk->rtp_pack_bytes + used, 0, CS_RTP_PACK_SLACK);
-  for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
-    chunk->rtp_runs[r].pack.data = chunk->rtp_pack_bytes + scratch->places[r].first;
-  cs_chunk_rtp_scratch_give_back (scratch);
-}
-
 static void
 cs_chunk_add_hep (CsChunk *chunk, const CsPacket *pkt, guint32 frame)
 {
@@ -529,87 +163,339 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
          && pkt->dst.port != CS_HEP_PORT;
 }
 
+/* A new run for an IPv4/UDP frame's RTP packet (cs_chunk_append_ipv4_rtp). */
+static G_GNUC_NO_INLINE CsChunkRtpRunPlace *
+cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
+                            const guint8 *ip, guint32 ssrc, const guint64 words[2], guint32 hash)
+{
+  CsEndpoint src, dst;
+
+  memset (&src, 0, sizeof src);
+  memset (&dst, 0, sizeof dst);
+  src.addr.family = dst.addr.family = 4;
+  memcpy (src.addr.bytes, ip + 12, 4);
+  memcpy (dst.addr.bytes, ip + 16, 4);
+  src.port = cs_decode_u16be (ip + 20);
+  dst.port = cs_decode_u16be (ip + 22);
+  return cs_chunk_new_rtp_run (chunk, scratch, slot, &src, &dst, ssrc, words, hash);
+}
+
+/* The usual RTP packet of a VoIP capture, decided and recorded from the 40 bytes from its IP
+ * header on (caplen of them captured, checked once unless the caller did): IPv4 without
+ * options or fragments, UDP, then an RTP header of version 2 without padding, extension or
+ * CSRC, no RTCP packet type and neither port HEP's. The layered decoder (cs_decode_frame, or
+ * its shortcut cs_decode_ethernet_ipv4_udp), cs_udp_payload_classify and cs_chunk_add_rtp
+ * take that packet the same way, to the same record and key; FALSE (nothing added) for any
+ * other, which then takes the general path. */
+static inline __attribute__ ((always_inline)) gboolean
+cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, guint32 frame,
+                          gint64 ts_ns, gboolean checked)
+{
+  enum
+  {
+    IP = 0,
+    UDP = IP + 20,
+    RTP = UDP + 8,
+    END = RTP + 12
+  };
+  CsChunkRtpScratch *scratch;
+  CsChunkRtpRunPlace *place;
+  CsRtpPacket rec;
+  guint32 ip_len, udp_len, len, payload_len, hash, slot;
+  guint64 words[2];
+  guint16 total_len;
+
+  /* version 4 with a 20-byte header (known when checked); no fragment, protocol UDP */
+  if (!checked && (caplen < END || data[IP] != 0x45))
+    return FALSE;
+  if ((GUINT32_FROM_LE (cs_chunk_load32 (data + IP + 6)) & 0xff00ff3fu) != 0x11000000u)
+    return FALSE;
+  total_len = cs_decode_u16be (data + IP + 2);
+  udp_len = cs_decode_u16be (data + UDP + 4);
+  /* usually the UDP length fills the IP length, which was captured whole */
+  if (G_LIKELY (udp_len >= 8 + 12 && udp_len + 20u == total_len && total_len <= caplen - IP))
+    payload_len = udp_len - 8u - 12u;
+  else
+    {
+      /* as decode_ipv4 and decode_udp: a length of 0 (offload) means what was captured */
+      ip_len = total_len != 0 ? MIN ((guint32) total_len, caplen - IP) : caplen - IP;
+      if (ip_len < RTP - IP || (udp_len != 0 && udp_len < 8))
+        return FALSE;
+      len = udp_len != 0 ? MIN (udp_len - 8, ip_len - (RTP - IP)) : ip_len - (RTP - IP);
+      if (len < 12)
+        return FALSE;
+      payload_len = MIN (len - 12, G_MAXUINT16);
+    }
+  if (data[RTP] != 0x80 || (guint8) (data[RTP + 1] - 200) < 8
+      || cs_decode_u16be (data + UDP) == CS_HEP_PORT
+      || cs_decode_u16be (data + UDP + 2) == CS_HEP_PORT)
+    return FALSE;
+
+  scratch = chunk->rtp_scratch;
+  if (G_UNLIKELY (scratch == NULL))
+    {
+      if (chunk->rtp_grouped)
+        return FALSE;
+      scratch = chunk->rtp_scratch = cs_chunk_rtp_scratch_take ();
+    }
+  rec.arrival_ns = ts_ns;
+  rec.frame = frame;
+  rec.timestamp = GUINT32_FROM_BE (cs_chunk_load32 (data + RTP + 4));
+  rec.seq = cs_decode_u16be (data + RTP + 2);
+  rec.payload_len = (guint16) payload_len;
+  rec.payload_type = data[RTP + 1] & 0x7f;
+  rec.flags = data[RTP + 1] >> 7; /* CS_RTP_FLAG_MARKER */
+  rec.reserved = 0;
+  words[0] = cs_chunk_rtp_word (cs_chunk_load32 (data + IP + 12), cs_chunk_load32 (data + IP + 16));
+  words[1] = cs_chunk_rtp_word (cs_chunk_load32 (data + UDP), cs_chunk_load32 (data + RTP + 8));
+  hash = cs_chunk_rtp_hash (NULL, NULL, words, TRUE);
+  place = cs_chunk_find_rtp_run (chunk, scratch, words, hash, NULL, NULL, 0, &slot);
+  if (G_UNLIKELY (place == NULL))
+    place = cs_chunk_new_frame_rtp_run (chunk, scratch, slot, data + IP,
+                                        GUINT32_FROM_BE (cs_chunk_load32 (data + RTP + 8)), words,
+                                        hash);
+  cs_chunk_rtp_pack_record (scratch, place, &rec);
+  chunk->rtp_packets++;
+  return TRUE;
+}
+
+/* Where the IPv4 header of a frame starts when its link header says IPv4 plainly (Ethernet II
+ * with at most one 802.1Q tag, Linux cooked v1 and v2, raw IP), or G_MAXUINT32: the layered
+ * decoder reads those headers the same way. */
+static inline guint32
+cs_chunk_plain_ipv4_offset (guint linktype, const guint8 *data, guint32 caplen)
+{
+  switch (linktype)
+    {
+    case CS_LINKTYPE_ETHERNET:
+      if (caplen >= 14 && data[12] == 0x08 && data[13] == 0x00)
+        return 14;
+      if (caplen >= 18 && data[12] == 0x81 && data[13] == 0x00 && data[16] == 0x08
+          && data[17] == 0x00)
+        return 18;
+      return G_MAXUINT32;
+    case CS_LINKTYPE_LINUX_SLL:
+      return caplen >= 16 && data[14] == 0x08 && data[15] == 0x00 ? 16 : G_MAXUINT32;
+    case CS_LINKTYPE_LINUX_SLL2:
+      return caplen >= 20 && data[0] == 0x08 && data[1] == 0x00 ? 20 : G_MAXUINT32;
+    case CS_LINKTYPE_RAW_12:
+    case CS_LINKTYPE_RAW_14:
+    case CS_LINKTYPE_RAW:
+    case CS_LINKTYPE_IPV4:
+      return 0;
+    default:
+      return G_MAXUINT32;
+    }
+}
+
+/* cs_chunk_append_ipv4_rtp for a frame of linktype. */
+static inline __attribute__ ((always_inline)) gboolean
+cs_chunk_append_frame_rtp (CsChunk *chunk, guint linktype, const guint8 *data, guint32 caplen,
+                           guint32 frame, gint64 ts_ns)
+{
+  guint32 ip;
+
+  /* the usual frame first: EtherType 0x0800 and version 4 with a 20-byte header */
+  if (G_LIKELY (linktype == CS_LINKTYPE_ETHERNET && caplen >= 14 + 40
+                && (GUINT32_FROM_LE (cs_chunk_load32 (data + 12)) & 0xffffffu) == 0x450008u))
+    return cs_chunk_append_ipv4_rtp (chunk, data + 14, caplen - 14, frame, ts_ns, TRUE);
+  ip = cs_chunk_plain_ipv4_offset (linktype, data, caplen);
+  return ip != G_MAXUINT32
+         && cs_chunk_append_ipv4_rtp (chunk, data + ip, caplen - ip, frame, ts_ns, FALSE);
+}
+
+/* One frame the usual RTP path did not take. */
+static G_GNUC_NO_INLINE void
+cs_chunk_decode_frame (CsChunk *chunk, const CsFrame *frame, const guint8 *data, guint32 number)
+{
+  CsPacket pkt;
+  CsDecodeStatus status;
+
+  if (frame->linktype == CS_LINKTYPE_ETHERNET
+      && cs_decode_ethernet_ipv4_udp (data, frame->caplen, &pkt))
+    {
+      /* the common case without the general decoder's zeroing and dispatch */
+      if (cs_chunk_is_plain_rtp (&pkt))
+        cs_chunk_add_rtp (chunk, &pkt, number, frame->ts_ns);
+      else
+        cs_chunk_add_udp (chunk, &pkt, number, frame->ts_ns);
+      return;
+    }
+  status = cs_decode_frame (frame->linktype, data, frame->caplen, &pkt);
+  if (status == CS_DECODE_FRAGMENT || (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP))
+    {
+      CsDeferredFrame deferred = { *frame, number };
+
+      g_array_append_val (chunk->deferred, deferred);
+    }
+  else if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_UDP)
+    cs_chunk_add_udp (chunk, &pkt, number, frame->ts_ns);
+  else if (status == CS_DECODE_MALFORMED)
+    chunk->undecodable++;
+}
+
 /* Pages of a single mapped file are dropped behind the decode walk this often (about
  * half a MiB of a VoIP capture's frames; counted in frames, the test is one bit mask). */
 #define CS_CHUNK_RELEASE_EVERY_FRAMES 2048
+G_STATIC_ASSERT (CS_CANCEL_CHECK_INTERVAL % CS_CHUNK_RELEASE_EVERY_FRAMES == 0);
+
+/* Where the pages behind a chunk's decode walk are released from. */
+typedef struct
+{
+  CsCapture *file; /* NULL: nothing to release (not one mapped file) */
+  guint64 first_offset;
+  guint64 page_mask;
+} CsChunkRelease;
+
+/* Called every CS_CHUNK_RELEASE_EVERY_FRAMES frames with the frame's offset. */
+static void
+cs_chunk_release_step (CsChunkRelease *release, guint32 i, guint64 offset)
+{
+  if (i == 0)
+    release->first_offset = offset;
+  else if (release->file != NULL)
+    {
+      /* a chunk is megabytes of file: its pages go as the walk leaves them (from
+       * first_offset on, the page under this frame included, they are still held) */
+      cs_capture_release_range (release->file, release->first_offset, offset);
+      release->first_offset = offset & release->page_mask;
+    }
+}
+
+/* The frames of a chunk of a single classic pcap file without a filter, read from its
+ * records without the frame iterator's copies; big_endian and nanoseconds are constants in
+ * each copy of it. FALSE if cancelled. */
+static inline __attribute__ ((always_inline)) gboolean
+cs_chunk_decode_pcap (CsChunk *chunk, const CsFrameIter *iter, CsChunkRelease *release,
+                      GCancellable *cancellable, guint64 *end_offset, gboolean big_endian,
+                      gboolean nanoseconds)
+{
+  const guint8 *base = iter->records.data;
+  guint64 size = iter->records.size, offset = iter->position.offset, bytes = 0;
+  guint64 last_header = size >= 16 ? size - 16 : 0;
+  guint32 n_frames = size >= 16 ? chunk->n_frames : 0; /* no header fits otherwise */
+  guint32 max_caplen = iter->records.max_caplen;
+  guint linktype = iter->records.linktype;
+  guint32 i;
+
+#define CS_CHUNK_PCAP_U32(p)                                                                       \
+  (big_endian ? GUINT32_FROM_BE (cs_chunk_load32 (p)) : GUINT32_FROM_LE (cs_chunk_load32 (p)))
+  for (i = 0; i < n_frames; i++)
+    {
+      guint32 index = chunk->first_index + i, caplen, frac;
+      const guint8 *header = base + offset, *data;
+      gint64 ts_ns;
+
+      if (G_UNLIKELY (i % CS_CHUNK_RELEASE_EVERY_FRAMES == 0))
+        {
+          if (i % CS_CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
+            {
+              chunk->bytes += bytes;
+              return FALSE;
+            }
+          if (offset <= last_header && CS_CHUNK_PCAP_U32 (header + 8) <= max_caplen
+              && CS_CHUNK_PCAP_U32 (header + 8) <= last_header - offset)
+            cs_chunk_release_step (release, i, offset + 16);
+        }
+      /* as cs_pcap_records_read (last_header: where the last whole header may start) */
+      if (offset > last_header)
+        break;
+      caplen = CS_CHUNK_PCAP_U32 (header + 8);
+      if (caplen > max_caplen || caplen > last_header - offset)
+        break;
+      data = header + 16;
+      __builtin_prefetch (data + 2048); /* frames are reads of a cold mapping */
+      frac = CS_CHUNK_PCAP_U32 (header + 4);
+      ts_ns = (gint64) ((guint64) CS_CHUNK_PCAP_U32 (header) * G_GUINT64_CONSTANT (1000000000)
+                        + (nanoseconds ? frac : (guint64) frac * 1000u));
+      offset += 16 + (guint64) caplen;
+      bytes += caplen;
+      if (cs_chunk_append_frame_rtp (chunk, linktype, data, caplen, index + 1, ts_ns))
+        continue;
+      {
+        CsFrame frame = { .offset = (guint64) (data - base),
+                          .ts_ns = ts_ns,
+                          .caplen = caplen,
+                          .origlen = CS_CHUNK_PCAP_U32 (header + 12),
+                          .linktype = iter->records.linktype };
+
+        cs_chunk_decode_frame (chunk, &frame, data, index + 1);
+      }
+    }
+#undef CS_CHUNK_PCAP_U32
+  chunk->bytes += bytes;
+  if (i > 0)
+    *end_offset = offset; /* the end of the last frame read */
+  return TRUE;
+}
+
+/* The frames of any other set, through the frame iterator. FALSE if cancelled. */
+static gboolean
+cs_chunk_decode_listed (CsChunk *chunk, CsFrameIter *iter, CsChunkRelease *release,
+                        GCancellable *cancellable, guint64 *end_offset)
+{
+  for (guint32 i = 0; i < chunk->n_frames; i++)
+    {
+      CsFrame frame;
+      const guint8 *data;
+
+      if (i % CS_CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      if (!cs_frame_iter_next (iter, &frame, &data))
+        break;
+      if (data != NULL)
+        __builtin_prefetch (data + 2048);
+      if (G_UNLIKELY (i % CS_CHUNK_RELEASE_EVERY_FRAMES == 0))
+        cs_chunk_release_step (release, i, frame.offset);
+      *end_offset = frame.offset + frame.caplen;
+      chunk->bytes += frame.caplen;
+      if (frame.flags & CS_FRAME_FILTERED_OUT)
+        continue;
+      if (data != NULL
+          && cs_chunk_append_frame_rtp (chunk, frame.linktype, data, frame.caplen,
+                                        chunk->first_index + i + 1, frame.ts_ns))
+        continue;
+      cs_chunk_decode_frame (chunk, &frame, data, chunk->first_index + i + 1);
+    }
+  return TRUE;
+}
 
 void
 cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
 {
   CsFrameIter iter = chunk->start;
-  guint64 first_offset = 0, end_offset = 0;
+  CsChunkRelease release = { NULL, 0, ~((guint64) sysconf (_SC_PAGESIZE) - 1) };
+  guint64 end_offset = 0;
+  gboolean done;
 
   if (cs_capture_set_get_n_files (set) == 1)
     {
       CsCapture *file = cs_capture_set_get_file (set, 0);
       chunk->mapped = cs_capture_get_mapped_bytes (file);
       chunk->sip_share = cs_capture_get_sip_share (file);
+      if (chunk->mapped != NULL)
+        release.file = file;
     }
-  for (guint32 i = 0; i < chunk->n_frames; i++)
-    {
-      guint32 number = chunk->first_index + i + 1;
-      CsFrame frame;
-      const guint8 *data;
-      CsPacket pkt;
-      CsDecodeStatus status;
-
-      if (i % CS_CANCEL_CHECK_INTERVAL == 0 && g_cancellable_is_cancelled (cancellable))
-        {
-          chunk->mapped = NULL;
-          chunk->sip_share = NULL;
-          return;
-        }
-      if (!cs_frame_iter_next (&iter, &frame, &data))
-        break;
-      /* frames are reads of a cold mapping: fetch ahead */
-      if (data != NULL)
-        __builtin_prefetch (data + 2048);
-      if (G_UNLIKELY (i % CS_CHUNK_RELEASE_EVERY_FRAMES == 0))
-        {
-          if (i == 0)
-            first_offset = frame.offset;
-          else if (chunk->mapped != NULL)
-            {
-              /* a chunk is megabytes of file: its pages go as the walk leaves them (from
-               * first_offset on, the page under this frame included, they are still held) */
-              cs_capture_release_range (cs_capture_set_get_file (set, 0), first_offset,
-                                        frame.offset);
-              first_offset = frame.offset & ~((guint64) sysconf (_SC_PAGESIZE) - 1);
-            }
-        }
-      end_offset = frame.offset + frame.caplen;
-      chunk->bytes += frame.caplen;
-      if (frame.flags & CS_FRAME_FILTERED_OUT)
-        continue;
-      if (frame.linktype == CS_LINKTYPE_ETHERNET
-          && cs_decode_ethernet_ipv4_udp (data, frame.caplen, &pkt))
-        {
-          /* the common case without the general decoder's zeroing and dispatch */
-          if (cs_chunk_is_plain_rtp (&pkt))
-            cs_chunk_append_rtp (chunk, &pkt, number, frame.ts_ns);
-          else
-            cs_chunk_add_udp (chunk, &pkt, number, frame.ts_ns);
-          continue;
-        }
-      status = cs_decode_frame (frame.linktype, data, frame.caplen, &pkt);
-      if (status == CS_DECODE_FRAGMENT
-          || (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP))
-        {
-          CsDeferredFrame deferred = { frame, number };
-
-          g_array_append_val (chunk->deferred, deferred);
-        }
-      else if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_UDP)
-        cs_chunk_add_udp (chunk, &pkt, number, frame.ts_ns);
-      else if (status == CS_DECODE_MALFORMED)
-        chunk->undecodable++;
-    }
+  if (iter.records.data == NULL || iter.filtered != NULL)
+    done = cs_chunk_decode_listed (chunk, &iter, &release, cancellable, &end_offset);
+  else if (!iter.records.big_endian)
+    done = iter.records.nanoseconds ? cs_chunk_decode_pcap (chunk, &iter, &release, cancellable,
+                                                            &end_offset, FALSE, TRUE)
+                                    : cs_chunk_decode_pcap (chunk, &iter, &release, cancellable,
+                                                            &end_offset, FALSE, FALSE);
+  else
+    done = iter.records.nanoseconds
+               ? cs_chunk_decode_pcap (chunk, &iter, &release, cancellable, &end_offset, TRUE, TRUE)
+               : cs_chunk_decode_pcap (chunk, &iter, &release, cancellable, &end_offset, TRUE,
+                                       FALSE);
   chunk->mapped = NULL;
   chunk->sip_share = NULL;
+  if (!done)
+    return;
   /* Drop the chunk's pages now rather than after its merge: workers may run ahead of
    * the merge, and the few frames the merge reads again fault back from the page cache. */
   if (chunk->n_frames > 0 && cs_capture_set_get_n_files (set) == 1)
-    cs_capture_release_range (cs_capture_set_get_file (set, 0), first_offset, end_offset);
+    cs_capture_release_range (cs_capture_set_get_file (set, 0), release.first_offset, end_offset);
   /* packed here on the worker, so the merge only copies */
   cs_chunk_group_rtp (chunk);
 }
