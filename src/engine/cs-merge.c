@@ -373,11 +373,11 @@ cs_merge_room_for_run (CsMerge *merge)
   return merge->run_order->len < cap;
 }
 
-/* The run for key, made when new; NULL (and n packets counted as dropped) at the cap. */
+/* The run for key (of that hash), made when new; NULL (and n packets counted as dropped)
+ * at the cap. */
 static CsRtpRun *
-cs_merge_run_for (CsMerge *merge, const CsRtpStreamKey *key, guint n)
+cs_merge_run_for_hash (CsMerge *merge, const CsRtpStreamKey *key, guint32 hash, guint n)
 {
-  guint32 hash = cs_rtp_run_table_hash (key);
   guint32 free_slot = 0;
   gint64 index = cs_rtp_run_table_find (&merge->runs, merge->run_order, key, hash, &free_slot);
   guint n_runs = merge->run_order->len;
@@ -404,20 +404,74 @@ cs_merge_run_for (CsMerge *merge, const CsRtpStreamKey *key, guint n)
 static void
 cs_merge_append_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPacket *packets, guint n)
 {
-  CsRtpRun *run = cs_merge_run_for (merge, key, n);
+  CsRtpRun *run = cs_merge_run_for_hash (merge, key, cs_rtp_run_table_hash (key), n);
 
   if (run != NULL)
     cs_rtp_pack_append (&run->pack, packets, n);
 }
 
-/* A chunk's run, packed by its worker: mostly copied as it is. */
-static void
-cs_merge_append_packed_run (CsMerge *merge, const CsRtpStreamKey *key, const CsRtpPack *pack)
-{
-  CsRtpRun *run = cs_merge_run_for (merge, key, pack->n_packets);
+/* How far ahead of the run being appended its table slot, then its run, then the end of
+ * its pack are loaded (a ring of hashes holds the slot distance). */
+#define CS_MERGE_AHEAD_SLOT 12
+#define CS_MERGE_AHEAD_RUN 6
+#define CS_MERGE_AHEAD_DATA 2
+#define CS_MERGE_HASH_RING 16
 
-  if (run != NULL)
-    cs_rtp_pack_append_pack (&run->pack, pack);
+/* Starts loading the run filed under hash (its struct, or with data the end of its pack,
+ * where the next records go). A hint: a wrong guess costs a useless load. */
+static inline void
+cs_merge_prefetch_run (CsMerge *merge, guint32 hash, gboolean data)
+{
+  gint64 index = cs_rtp_run_table_guess (&merge->runs, hash);
+  const CsRtpRun *run;
+
+  if (index < 0)
+    return;
+  run = merge->run_order->pdata[index];
+  if (!data)
+    {
+      __builtin_prefetch (run);
+      __builtin_prefetch ((const guint8 *) run + sizeof *run - 1);
+    }
+  else if (run->pack.data != NULL)
+    __builtin_prefetch (run->pack.data + run->pack.n_bytes, 1);
+}
+
+/* A chunk's runs, packed by its worker: mostly copied as they are. With thousands of
+ * streams live at once each run lands on a stream far from the last one's in memory, and
+ * the merge waited on a cache miss or three per run (the table slot, the run, its pack):
+ * they are loaded a few runs ahead so the misses overlap. */
+static void
+cs_merge_append_chunk_runs (CsMerge *merge, const CsChunkRtpRun *runs, guint32 n)
+{
+  guint32 hashes[CS_MERGE_HASH_RING];
+
+  G_STATIC_ASSERT (CS_MERGE_AHEAD_SLOT < CS_MERGE_HASH_RING);
+  for (guint32 i = 0; i < MIN (n, (guint32) CS_MERGE_AHEAD_SLOT); i++)
+    {
+      hashes[i] = cs_rtp_run_table_hash (&runs[i].key);
+      cs_rtp_run_table_prefetch (&merge->runs, hashes[i]);
+    }
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 hash = hashes[i % CS_MERGE_HASH_RING];
+      CsRtpRun *run;
+
+      if (i + CS_MERGE_AHEAD_SLOT < n)
+        {
+          guint32 ahead = i + CS_MERGE_AHEAD_SLOT;
+
+          hashes[ahead % CS_MERGE_HASH_RING] = cs_rtp_run_table_hash (&runs[ahead].key);
+          cs_rtp_run_table_prefetch (&merge->runs, hashes[ahead % CS_MERGE_HASH_RING]);
+        }
+      if (i + CS_MERGE_AHEAD_RUN < n)
+        cs_merge_prefetch_run (merge, hashes[(i + CS_MERGE_AHEAD_RUN) % CS_MERGE_HASH_RING], FALSE);
+      if (i + CS_MERGE_AHEAD_DATA < n)
+        cs_merge_prefetch_run (merge, hashes[(i + CS_MERGE_AHEAD_DATA) % CS_MERGE_HASH_RING], TRUE);
+      run = cs_merge_run_for_hash (merge, &runs[i].key, hash, runs[i].pack.n_packets);
+      if (run != NULL)
+        cs_rtp_pack_append_pack (&run->pack, &runs[i].pack);
+    }
 }
 
 static void
@@ -540,12 +594,7 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
         }
     }
   cs_chunk_group_rtp (chunk);
-  for (guint32 i = 0; i < chunk->n_rtp_runs; i++)
-    {
-      const CsChunkRtpRun *run = &chunk->rtp_runs[i];
-
-      cs_merge_append_packed_run (merge, &run->key, &run->pack);
-    }
+  cs_merge_append_chunk_runs (merge, chunk->rtp_runs, chunk->n_rtp_runs);
   {
     /* RTCP is kept by reference (44 bytes each) up to a cap; the rest is counted. */
     guint room

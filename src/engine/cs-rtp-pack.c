@@ -74,6 +74,21 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
       pack->tail = more->tail;
       return;
     }
+  if (more->n_packets == 1)
+    {
+      /* its only record is the state it ends in: packed again, without decoding */
+      guint8 record[CS_RTP_PACK_MAX_RECORD + 8];
+      gsize len = (gsize) (cs_rtp_pack_encode_one (record, &pack->tail, &more->tail.last) - record);
+
+      pack_reserve (pack, len);
+      /* whole words: the buffer's slack takes what goes past the record */
+      G_STATIC_ASSERT (CS_RTP_PACK_SLACK >= 8 && CS_RTP_PACK_MAX_RECORD <= 32);
+      for (gsize k = 0; k < len; k += 8)
+        memcpy (pack->data + pack->n_bytes + k, record + k, 8);
+      pack->n_bytes += len;
+      pack->n_packets++;
+      return;
+    }
   for (guint32 i = 0; i < n_head; i++)
     {
       in = cs_rtp_pack_decode_one (in, &state);

@@ -28,4 +28,21 @@ void cs_rtp_run_table_insert (CsRtpRunTable *table, guint32 free_slot, guint32 h
 /* Files every run of runs again, by its index (after runs were taken out of the array). */
 void cs_rtp_run_table_rebuild (CsRtpRunTable *table, const GPtrArray *runs);
 
+/* Starts loading the slot where the probe for hash begins. A hint: nothing changes. */
+static inline void
+cs_rtp_run_table_prefetch (const CsRtpRunTable *table, guint32 hash)
+{
+  __builtin_prefetch (&table->slots[hash & table->mask]);
+}
+
+/* The index of the run filed first under hash, or -1: a guess (keys not compared, only
+ * the first slot looked at) for loading a run before it is looked up for real. */
+static inline gint64
+cs_rtp_run_table_guess (const CsRtpRunTable *table, guint32 hash)
+{
+  guint64 entry = table->slots[hash & table->mask];
+
+  return entry != 0 && (guint32) (entry >> 32) == hash ? (gint64) (guint32) entry - 1 : -1;
+}
+
 G_END_DECLS

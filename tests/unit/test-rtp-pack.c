@@ -291,6 +291,137 @@ test_append_to_empty_pack (void)
   cs_rtp_pack_clear (&joined);
 }
 
+/* Pieces of one record (a chunk per packet, as when tens of thousands of streams interleave)
+ * join to the very bytes and state one pack of the same records has. */
+static void
+test_one_record_pieces_join_exactly (void)
+{
+  enum
+  {
+    N = 4000
+  };
+  g_autofree CsRtpPacket *packets = g_new0 (CsRtpPacket, N);
+  CsRtpPack whole = { 0 }, joined = { 0 };
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (guint i = 0; i < N; i++)
+    {
+      CsRtpPacket *p = &packets[i];
+
+      if (i > 0 && g_rand_int_range (rand, 0, 4) != 0)
+        {
+          /* mostly a steady stream, now and then jitter, a gap or a new payload type */
+          *p = packets[i - 1];
+          p->seq++;
+          p->timestamp += 160;
+          p->frame += (guint32) g_rand_int_range (rand, 1, 40000);
+          p->arrival_ns += 20000000 + g_rand_int_range (rand, -5000, 5000);
+          if (g_rand_int_range (rand, 0, 50) == 0)
+            p->payload_type = (guint8) g_rand_int (rand);
+        }
+      else
+        {
+          p->arrival_ns = (gint64) ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand));
+          p->frame = g_rand_int (rand);
+          p->timestamp = g_rand_int (rand);
+          p->seq = (guint16) g_rand_int (rand);
+          p->payload_len = (guint16) g_rand_int (rand);
+          p->payload_type = (guint8) g_rand_int (rand);
+          p->flags = (guint8) g_rand_int (rand);
+          p->reserved = (guint16) g_rand_int (rand);
+        }
+    }
+  cs_rtp_pack_append (&whole, packets, N);
+  for (guint i = 0; i < N; i++)
+    {
+      CsRtpPack piece = { 0 };
+
+      cs_rtp_pack_push (&piece, &packets[i]);
+      cs_rtp_pack_append_pack (&joined, &piece);
+      cs_rtp_pack_clear (&piece);
+      g_assert_cmpmem (&joined.tail.last, sizeof (CsRtpPacket), &packets[i], sizeof (CsRtpPacket));
+      g_assert_cmpuint (joined.n_bytes, <=, joined.capacity);
+    }
+  g_assert_cmpuint (joined.n_packets, ==, N);
+  g_assert_cmpmem (joined.data, joined.n_bytes, whole.data, whole.n_bytes);
+  g_assert_cmpmem (&joined.tail, sizeof joined.tail, &whole.tail, sizeof whole.tail);
+  cs_rtp_pack_clear (&whole);
+  cs_rtp_pack_clear (&joined);
+  g_rand_free (rand);
+}
+
+/* Thousands of streams interleaved packet by packet across chunks (new runs, a growing run
+ * table and lookups loaded ahead in the same chunk): every stream gets its own records. */
+static void
+test_interleaved_streams_merge (void)
+{
+  enum
+  {
+    STREAMS = 3000,
+    ROUNDS = 5,
+    PER_CHUNK = 2500
+  };
+  CsCaptureStats stats = { 0 };
+  CsMerge *merge = cs_merge_new (NULL, &stats);
+  CsPacket pkt = { 0 };
+  guint8 payload[12 + 20] = { 0x80, 0x00 };
+  CsChunk *chunk = NULL;
+  GPtrArray *runs;
+  guint32 frame = 1;
+
+  pkt.src.addr.family = pkt.dst.addr.family = 4;
+  pkt.src.addr.bytes[0] = 10;
+  pkt.dst.addr.bytes[0] = 192;
+  pkt.dst.port = 5000;
+  pkt.ip_proto = 17;
+  pkt.ip_version = 4;
+  pkt.payload = payload;
+  pkt.payload_len = sizeof payload;
+  for (guint r = 0; r < ROUNDS; r++)
+    for (guint s = 0; s < STREAMS; s++)
+      {
+        guint16 seq = (guint16) (r + 10 * s);
+
+        if (chunk == NULL)
+          chunk = cs_chunk_new (frame - 1, PER_CHUNK);
+        pkt.src.addr.bytes[2] = (guint8) (s >> 8);
+        pkt.src.addr.bytes[3] = (guint8) s;
+        pkt.src.port = (guint16) (10000 + 2 * s);
+        payload[2] = (guint8) (seq >> 8);
+        payload[3] = (guint8) seq;
+        payload[11] = (guint8) s; /* SSRC */
+        cs_chunk_add_rtp (chunk, &pkt, frame, (gint64) frame * 1000);
+        if (frame++ % PER_CHUNK == 0)
+          {
+            cs_merge_add_chunk (merge, chunk);
+            g_clear_pointer (&chunk, cs_chunk_free);
+          }
+      }
+  if (chunk != NULL)
+    {
+      cs_merge_add_chunk (merge, chunk);
+      cs_chunk_free (chunk);
+    }
+  runs = cs_merge_get_rtp_runs (merge);
+  g_assert_cmpuint (runs->len, ==, STREAMS);
+  for (guint s = 0; s < STREAMS; s++)
+    {
+      const CsRtpRun *run = g_ptr_array_index (runs, s);
+      g_autofree CsRtpPacket *records = NULL;
+
+      g_assert_cmpuint (run->key.src.port, ==, 10000 + 2 * s);
+      g_assert_cmpuint (run->pack.n_packets, ==, ROUNDS);
+      records = cs_rtp_pack_unpack_new (run->pack.data, run->pack.n_packets);
+      for (guint r = 0; r < ROUNDS; r++)
+        {
+          g_assert_cmpuint (records[r].seq, ==, (guint16) (r + 10 * s));
+          g_assert_cmpuint (records[r].frame, ==, 1 + r * STREAMS + s);
+          g_assert_cmpint (records[r].arrival_ns, ==, (gint64) (1 + r * STREAMS + s) * 1000);
+        }
+    }
+  cs_merge_free (merge);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -300,5 +431,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rtp-pack/stream-records", test_stream_records);
   g_test_add_func ("/rtp-pack/chunks-join-in-merge", test_chunks_join_in_merge);
   g_test_add_func ("/rtp-pack/append-to-empty-pack", test_append_to_empty_pack);
+  g_test_add_func ("/rtp-pack/one-record-pieces-join-exactly", test_one_record_pieces_join_exactly);
+  g_test_add_func ("/rtp-pack/interleaved-streams-merge", test_interleaved_streams_merge);
   return g_test_run ();
 }
