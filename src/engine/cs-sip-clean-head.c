@@ -132,6 +132,83 @@ read_start_line (StartFields *msg, char *text, char *line, gsize n, CsSipStartLi
   return TRUE;
 }
 
+/* TRUE when the first n (<= 8) bytes of w are `lower` in any case: its letters compare
+ * with the 0x20 bit set, its other bytes exactly (a constant `lower` folds to one mask,
+ * one or and one compare). */
+static inline __attribute__ ((always_inline)) gboolean
+word_is (guint64 w, const char *lower, gsize n)
+{
+  guint64 want = 0, fold = 0, mask = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint8 c = (guint8) lower[i];
+      want |= (guint64) c << (8 * i);
+      fold |= (guint64) (c >= 'a' && c <= 'z' ? 0x20 : 0) << (8 * i);
+      mask |= (guint64) 0xff << (8 * i);
+    }
+  return ((w | fold) & mask) == want;
+}
+
+/* The CsSipHeaderId cs_sip_header_id gives a name the decoding reads (a long or compact
+ * name in any case), by its length and first words; -1 for any other name. name has 16
+ * bytes readable. */
+static inline int
+decoded_id (const char *name, gsize len)
+{
+  guint64 w0, w1;
+
+  memcpy (&w0, name, 8);
+  memcpy (&w1, name + 8, 8);
+  switch (len)
+    {
+    case 1:
+      /* compact forms: (c | 0x20) is a given letter only for that letter */
+      switch ((guint8) name[0] | 0x20)
+        {
+        case 'i':
+          return CS_SIP_HID_CALL_ID;
+        case 'f':
+          return CS_SIP_HID_FROM;
+        case 't':
+          return CS_SIP_HID_TO;
+        case 'v':
+          return CS_SIP_HID_VIA;
+        case 'm':
+          return CS_SIP_HID_CONTACT;
+        case 'l':
+          return CS_SIP_HID_CONTENT_LENGTH;
+        case 'c':
+          return CS_SIP_HID_CONTENT_TYPE;
+        default:
+          return -1;
+        }
+    case 2:
+      return word_is (w0, "to", 2) ? CS_SIP_HID_TO : -1;
+    case 3:
+      return word_is (w0, "via", 3) ? CS_SIP_HID_VIA : -1;
+    case 4:
+      if (word_is (w0, "from", 4))
+        return CS_SIP_HID_FROM;
+      return word_is (w0, "cseq", 4) ? CS_SIP_HID_CSEQ : -1;
+    case 6:
+      return word_is (w0, "server", 6) ? CS_SIP_HID_SERVER : -1;
+    case 7:
+      if (word_is (w0, "call-id", 7))
+        return CS_SIP_HID_CALL_ID;
+      return word_is (w0, "contact", 7) ? CS_SIP_HID_CONTACT : -1;
+    case 10:
+      return word_is (w0, "user-age", 8) && word_is (w1, "nt", 2) ? CS_SIP_HID_USER_AGENT : -1;
+    case 12:
+      return word_is (w0, "content-", 8) && word_is (w1, "type", 4) ? CS_SIP_HID_CONTENT_TYPE : -1;
+    case 14:
+      return word_is (w0, "content-", 8) && word_is (w1, "length", 6) ? CS_SIP_HID_CONTENT_LENGTH
+                                                                      : -1;
+    default:
+      return -1;
+    }
+}
+
 /* One header line (n bytes, without its line end) as read_usual_line reads it, its value
  * NUL-terminated in place; FALSE when it is not so usual. line has 16 bytes readable. */
 static inline gboolean
@@ -158,14 +235,20 @@ read_header (char *text, char *line, gsize n, CsSipScannedHeader *h)
     }
   if (name_len == 0 || line[name_len - 1] == ' ' || line[name_len - 1] == '\t')
     return FALSE;
-  int known = cs_sip_header_known_index_at (line, name_len, 16);
-  if (known < 0)
-    for (gsize k = 0; k < name_len; k++)
-      if (!cs_sip_is_token_char ((guint8) line[k]))
-        return FALSE;
+  int id = decoded_id (line, name_len);
+  if (id < 0)
+    {
+      /* a name the decoding skips: it only has to be a token */
+      for (gsize k = 0; k < name_len; k++)
+        if (!cs_sip_is_token_char ((guint8) line[k]))
+          return FALSE;
+      id = CS_SIP_HID_OTHER;
+    }
 
   char *value = line + name_len + 1, *end = line + n;
-  while (value < end && (*value == ' ' || *value == '\t'))
+  if (value < end && *value == ' ')
+    value++;
+  while (G_UNLIKELY (value < end && (*value == ' ' || *value == '\t')))
     value++;
   gsize value_len = (gsize) (end - value);
   if (value_len > CS_SIP_MAX_HEADER_VALUE)
@@ -175,7 +258,7 @@ read_header (char *text, char *line, gsize n, CsSipScannedHeader *h)
   value[value_len] = '\0';
   h->value = (gsize) (value - text);
   h->len = (guint32) value_len;
-  h->id = known >= 0 ? cs_sip_known_header_ids[known] : cs_sip_header_id (line, name_len, -1);
+  h->id = (guint8) id;
   return TRUE;
 }
 
