@@ -102,7 +102,7 @@ cs_sip_parse_content_length (const char *value, gint64 *out)
 
 /* A span of a header value as a string: the value's own end when the span ends it (a
  * tag or branch written last), else a copy in the scratch. */
-static char *
+static inline __attribute__ ((always_inline)) char *
 span_string (CsSipScratch *s, const CsSipSpan *span, gboolean may_share)
 {
   if (span->escaped)
