@@ -36,11 +36,13 @@ rebuild_text (const CsSipMessage *msg)
   GString *text = g_string_new (NULL);
 
   if (msg->is_request)
-    g_string_append_printf (text, "%s %s SIP/2.0\r\n", msg->method_name ? msg->method_name : "?",
-                            msg->request_uri ? msg->request_uri : "");
+    g_string_append_printf (
+        text, "%s %s SIP/2.0\r\n",
+        cs_sip_message_get_method_name (msg) ? cs_sip_message_get_method_name (msg) : "?",
+        cs_sip_message_get_request_uri (msg) ? cs_sip_message_get_request_uri (msg) : "");
   else
     g_string_append_printf (text, "SIP/2.0 %u %s\r\n", msg->status_code,
-                            msg->reason ? msg->reason : "");
+                            cs_sip_message_get_reason (msg) ? cs_sip_message_get_reason (msg) : "");
   const GPtrArray *headers = cs_sip_message_get_headers (msg);
   gsize body_len;
   const char *body = cs_sip_message_get_body (msg, &body_len);

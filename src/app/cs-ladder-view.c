@@ -329,7 +329,8 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   r = &g_array_index (self->layout->rows, CsLadderRow, row);
   if (r->message != NULL)
-    text = g_strdup_printf ("%s\n%s\nFrame %u · %s", r->label, r->message->call_id, r->frame,
+    text = g_strdup_printf ("%s\n%s\nFrame %u · %s", r->label,
+                            cs_sip_message_get_call_id (r->message), r->frame,
                             r->retransmission ? "retransmission" : "");
   else
     text = g_strdup_printf ("%s\n%s", r->label, r->detail != NULL ? r->detail : "");

@@ -128,7 +128,7 @@ collect_sdp_endpoints (CsCall *call, GArray *announced[2])
 
       if (msg == NULL || msg->sdp == NULL || msg->sdp->media == NULL)
         continue;
-      caller_tagged = g_strcmp0 (msg->from_tag, caller_tag) == 0;
+      caller_tagged = g_strcmp0 (cs_sip_message_get_from_tag (msg), caller_tag) == 0;
       /* The caller sends its requests and answers the callee's (re-INVITEs from the far end). */
       side = msg->is_request == caller_tagged ? 0 : 1;
       for (guint m = 0; m < msg->sdp->media->len; m++)

@@ -140,8 +140,8 @@ cs_collect_info_dtmf (CsCall *call, GArray **out)
           || cs_call_message_is_retransmission (call, i))
         continue;
       body = cs_sip_message_get_body (msg, &body_len);
-      if (!cs_dtmf_parse_sip_info (msg->content_type, (const guint8 *) body, body_len, &entry.digit,
-                                   &duration_ms))
+      if (!cs_dtmf_parse_sip_info (cs_sip_message_get_content_type (msg), (const guint8 *) body,
+                                   body_len, &entry.digit, &duration_ms))
         continue;
       entry.start_ns = msg->ts_ns;
       entry.duration_ms = duration_ms;

@@ -137,8 +137,8 @@ cs_call_tracker_get_dropped_messages (CsCallTracker *tracker)
 static gboolean
 cs_message_starts_dialog (const CsSipMessage *msg)
 {
-  return msg->is_request && msg->to_tag == NULL && msg->method != CS_SIP_METHOD_ACK
-         && msg->method != CS_SIP_METHOD_CANCEL;
+  return msg->is_request && cs_sip_message_get_to_tag (msg) == NULL
+         && msg->method != CS_SIP_METHOD_ACK && msg->method != CS_SIP_METHOD_CANCEL;
 }
 
 /* The same Call-ID and From-tag used again for a new INVITE transaction after
@@ -150,7 +150,8 @@ cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg)
     return FALSE;
   if (call->method != CS_SIP_METHOD_INVITE)
     return TRUE;
-  if (msg->cseq == call->initial_cseq && g_strcmp0 (msg->via_branch, call->initial_branch) == 0)
+  if (msg->cseq == call->initial_cseq
+      && g_strcmp0 (cs_sip_message_get_via_branch (msg), call->initial_branch) == 0)
     return FALSE; /* a retransmission of the call's own INVITE */
   if (cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
     return FALSE; /* the same attempt again, now with credentials */
@@ -187,16 +188,18 @@ cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
   CsCallKey from_key, key;
   guint dropped_before, id_hash;
 
-  if (msg->call_id == NULL)
+  if (cs_sip_message_get_call_id (msg) == NULL)
     return NULL;
-  id_hash = cs_call_key_text_hash (msg->call_id);
-  cs_call_key_init (&from_key, msg->call_id, id_hash, msg->from_tag);
+  id_hash = cs_call_key_text_hash (cs_sip_message_get_call_id (msg));
+  cs_call_key_init (&from_key, cs_sip_message_get_call_id (msg), id_hash,
+                    cs_sip_message_get_from_tag (msg));
   key = from_key;
   call = g_hash_table_lookup (tracker->by_dialog, &key);
   /* Requests from the callee carry the caller's tag in To. */
-  if (call == NULL && msg->to_tag != NULL)
+  if (call == NULL && cs_sip_message_get_to_tag (msg) != NULL)
     {
-      cs_call_key_init (&key, msg->call_id, id_hash, msg->to_tag);
+      cs_call_key_init (&key, cs_sip_message_get_call_id (msg), id_hash,
+                        cs_sip_message_get_to_tag (msg));
       call = g_hash_table_lookup (tracker->by_dialog, &key);
     }
   if (call != NULL && cs_message_reuses_finished_call (call, msg))

@@ -107,13 +107,16 @@ cs_call_new (guint number, const CsSipMessage *first)
   self->number = number;
   self->method = first->is_request ? first->method : first->cseq_method;
   self->first = cs_sip_message_ref ((CsSipMessage *) first);
-  self->method_name = first->is_request ? first->method_name : first->cseq_method_name;
-  self->call_id = g_strdup (first->call_id);
-  self->from = cs_call_party_label (first->from, first->from_user);
-  self->to = cs_call_party_label (first->to, first->to_user);
-  self->from_tag = first->from_tag;
+  self->method_name = first->is_request ? cs_sip_message_get_method_name (first)
+                                        : cs_sip_message_get_cseq_method_name (first);
+  self->call_id = g_strdup (cs_sip_message_get_call_id (first));
+  self->from
+      = cs_call_party_label (cs_sip_message_get_from (first), cs_sip_message_get_from_user (first));
+  self->to
+      = cs_call_party_label (cs_sip_message_get_to (first), cs_sip_message_get_to_user (first));
+  self->from_tag = cs_sip_message_get_from_tag (first);
   self->initial_request = cs_sip_message_ref ((CsSipMessage *) first);
-  self->initial_branch = first->via_branch;
+  self->initial_branch = cs_sip_message_get_via_branch (first);
   self->initial_cseq = first->cseq;
   self->start_ns = first->ts_ns;
   self->end_ns = first->ts_ns;
@@ -135,13 +138,13 @@ static guint
 cs_call_signature_hash (gconstpointer data)
 {
   const CsSipMessage *msg = data;
-  guint h = g_str_hash (or_empty (msg->via_branch)) * 31u + msg->cseq;
+  guint h = g_str_hash (or_empty (cs_sip_message_get_via_branch (msg))) * 31u + msg->cseq;
 
   if (msg->is_request)
-    return h * 31u + g_str_hash (or_empty (msg->method_name));
-  h = h * 31u + g_str_hash (or_empty (msg->cseq_method_name));
+    return h * 31u + g_str_hash (or_empty (cs_sip_message_get_method_name (msg)));
+  h = h * 31u + g_str_hash (or_empty (cs_sip_message_get_cseq_method_name (msg)));
   h = h * 31u + msg->status_code;
-  return h * 31u + g_str_hash (or_empty (msg->to_tag)) + 1u;
+  return h * 31u + g_str_hash (or_empty (cs_sip_message_get_to_tag (msg))) + 1u;
 }
 
 static gboolean
@@ -159,10 +162,13 @@ cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
   if (a->is_request != b->is_request || a->cseq != b->cseq)
     return FALSE;
   if (a->is_request)
-    return same_text (a->method_name, b->method_name) && same_text (a->via_branch, b->via_branch);
-  return a->status_code == b->status_code && same_text (a->to_tag, b->to_tag)
-         && same_text (a->cseq_method_name, b->cseq_method_name)
-         && same_text (a->via_branch, b->via_branch);
+    return same_text (cs_sip_message_get_method_name (a), cs_sip_message_get_method_name (b))
+           && same_text (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b));
+  return a->status_code == b->status_code
+         && same_text (cs_sip_message_get_to_tag (a), cs_sip_message_get_to_tag (b))
+         && same_text (cs_sip_message_get_cseq_method_name (a),
+                       cs_sip_message_get_cseq_method_name (b))
+         && same_text (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b));
 }
 
 /* Calls keep few messages: a linear scan up to this many, a set keyed by the stored
@@ -211,7 +217,7 @@ cs_call_set_final_response (CsCall *self, const CsSipMessage *msg)
       g_clear_pointer (&self->final_response, cs_sip_message_unref);
       self->final_response = cs_sip_message_ref ((CsSipMessage *) msg);
     }
-  self->final_reason = msg->reason;
+  self->final_reason = cs_sip_message_get_reason (msg);
 }
 
 static void
@@ -311,7 +317,7 @@ cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
   self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | (repeated ? 1u : 0u);
   if (msg->is_request && msg->method == CS_SIP_METHOD_ACK)
     self->ack_stored = TRUE;
-  if (msg->malformed != NULL)
+  if (cs_sip_message_get_malformed (msg) != NULL)
     self->malformed_stored++;
 }
 
@@ -334,8 +340,8 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
     }
   if (msg->ts_ns > self->end_ns)
     self->end_ns = msg->ts_ns;
-  if (self->user_agent == NULL && msg->user_agent != NULL && msg->is_request)
-    self->user_agent = g_strdup (msg->user_agent);
+  if (self->user_agent == NULL && cs_sip_message_get_user_agent (msg) != NULL && msg->is_request)
+    self->user_agent = g_strdup (cs_sip_message_get_user_agent (msg));
   if (repeated)
     {
       self->retransmissions++;
@@ -376,7 +382,7 @@ cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite)
   cs_sip_message_ref ((CsSipMessage *) invite);
   g_clear_pointer (&self->initial_request, cs_sip_message_unref);
   self->initial_request = (CsSipMessage *) invite;
-  self->initial_branch = invite->via_branch;
+  self->initial_branch = cs_sip_message_get_via_branch (invite);
   self->initial_cseq = invite->cseq;
   self->state = CS_CALL_STATE_SETUP;
   self->final_seen = FALSE;

@@ -335,12 +335,13 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
-      if (msg->malformed != NULL)
+      if (cs_sip_message_get_malformed (msg) != NULL)
         {
           g_autofree char *label = cs_sip_message_dup_label (msg);
 
           cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, number, 0,
-                               msg->frame, 0, "Malformed SIP %s: %s", label, msg->malformed);
+                               msg->frame, 0, "Malformed SIP %s: %s", label,
+                               cs_sip_message_get_malformed (msg));
         }
     }
 }
@@ -415,7 +416,9 @@ cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
 
       cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, 0, 0, msg->frame, 0,
                            "Malformed SIP %s: %s", label,
-                           msg->malformed != NULL ? msg->malformed : "belongs to no call");
+                           cs_sip_message_get_malformed (msg) != NULL
+                               ? cs_sip_message_get_malformed (msg)
+                               : "belongs to no call");
     }
 }
 

@@ -78,7 +78,8 @@ static const char *
 cs_load_message_type (const CsSipMessage *msg, char *buf, gsize size)
 {
   if (msg->is_request)
-    return msg->method_name != NULL ? msg->method_name : "UNKNOWN";
+    return cs_sip_message_get_method_name (msg) != NULL ? cs_sip_message_get_method_name (msg)
+                                                        : "UNKNOWN";
   g_snprintf (buf, size, "%u", msg->status_code);
   return buf;
 }
@@ -88,12 +89,17 @@ cs_load_message_type (const CsSipMessage *msg, char *buf, gsize size)
 static char *
 cs_load_transaction_key (const CsSipMessage *msg)
 {
-  const char *method = msg->is_request ? msg->method_name : msg->cseq_method_name;
+  const char *method = msg->is_request ? cs_sip_message_get_method_name (msg)
+                                       : cs_sip_message_get_cseq_method_name (msg);
 
-  if (msg->via_branch != NULL && g_str_has_prefix (msg->via_branch, "z9hG4bK"))
-    return g_strdup_printf ("%s|%s", msg->via_branch, method != NULL ? method : "");
-  return g_strdup_printf ("%s|%u|%s", msg->via_branch != NULL ? msg->via_branch : "", msg->cseq,
-                          method != NULL ? method : "");
+  if (cs_sip_message_get_via_branch (msg) != NULL
+      && g_str_has_prefix (cs_sip_message_get_via_branch (msg), "z9hG4bK"))
+    return g_strdup_printf ("%s|%s", cs_sip_message_get_via_branch (msg),
+                            method != NULL ? method : "");
+  return g_strdup_printf (
+      "%s|%u|%s",
+      cs_sip_message_get_via_branch (msg) != NULL ? cs_sip_message_get_via_branch (msg) : "",
+      msg->cseq, method != NULL ? method : "");
 }
 
 /* One transmission of a message: the engine's retransmission signature. */
@@ -101,11 +107,15 @@ static char *
 cs_load_message_signature (const CsSipMessage *msg)
 {
   if (msg->is_request)
-    return g_strdup_printf ("Q|%s|%u|%s", msg->via_branch ? msg->via_branch : "", msg->cseq,
-                            msg->method_name ? msg->method_name : "");
-  return g_strdup_printf ("R|%s|%u|%s|%u|%s", msg->via_branch ? msg->via_branch : "", msg->cseq,
-                          msg->cseq_method_name ? msg->cseq_method_name : "", msg->status_code,
-                          msg->to_tag ? msg->to_tag : "");
+    return g_strdup_printf (
+        "Q|%s|%u|%s",
+        cs_sip_message_get_via_branch (msg) ? cs_sip_message_get_via_branch (msg) : "", msg->cseq,
+        cs_sip_message_get_method_name (msg) ? cs_sip_message_get_method_name (msg) : "");
+  return g_strdup_printf (
+      "R|%s|%u|%s|%u|%s",
+      cs_sip_message_get_via_branch (msg) ? cs_sip_message_get_via_branch (msg) : "", msg->cseq,
+      cs_sip_message_get_cseq_method_name (msg) ? cs_sip_message_get_cseq_method_name (msg) : "",
+      msg->status_code, cs_sip_message_get_to_tag (msg) ? cs_sip_message_get_to_tag (msg) : "");
 }
 
 static void

@@ -269,15 +269,16 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
   CsSipCounts *counts = &merge->sip_counts;
 
   stats->sip_messages++;
-  if (msg->malformed != NULL)
+  if (cs_sip_message_get_malformed (msg) != NULL)
     stats->malformed_sip++;
   if (msg->is_request)
     {
       CsSipMethod m = msg->method;
 
       /* a known method is spelled as its constant (names are case-sensitive) */
-      if (m != CS_SIP_METHOD_UNKNOWN && (guint) m < CS_SIP_METHOD_COUNT && msg->method_name != NULL
-          && strcmp (msg->method_name, cs_sip_method_to_string (m)) == 0)
+      if (m != CS_SIP_METHOD_UNKNOWN && (guint) m < CS_SIP_METHOD_COUNT
+          && cs_sip_message_get_method_name (msg) != NULL
+          && strcmp (cs_sip_message_get_method_name (msg), cs_sip_method_to_string (m)) == 0)
         {
           if (counts->method_in_table[m])
             {
@@ -285,10 +286,13 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
               counts->dirty = TRUE;
             }
           else
-            counts->method_in_table[m] = cs_merge_count_method_name (merge, msg->method_name);
+            counts->method_in_table[m]
+                = cs_merge_count_method_name (merge, cs_sip_message_get_method_name (msg));
           return;
         }
-      cs_merge_count_method_name (merge, msg->method_name != NULL ? msg->method_name : "UNKNOWN");
+      cs_merge_count_method_name (merge, cs_sip_message_get_method_name (msg) != NULL
+                                             ? cs_sip_message_get_method_name (msg)
+                                             : "UNKNOWN");
     }
   else if (msg->status_code >= 100 && msg->status_code < 100 + CS_SIP_COUNTED_STATUSES)
     {
@@ -317,7 +321,7 @@ cs_merge_add_sip (CsMerge *merge, CsSipMessage *msg)
   cs_merge_count_sip (merge, msg);
   call = cs_call_tracker_add (merge->tracker, msg);
   cs_stream_binder_add_sdp (merge->binder, call, msg);
-  if (call != NULL || msg->call_id != NULL)
+  if (call != NULL || cs_sip_message_get_call_id (msg) != NULL)
     return; /* joined a call, or refused at the call cap (counted by the tracker) */
   if (merge->orphans->len < merge->limits.max_orphan_messages)
     g_ptr_array_add (merge->orphans, cs_sip_message_ref (msg));

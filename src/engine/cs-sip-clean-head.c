@@ -263,7 +263,7 @@ read_header (char *text, char *line, gsize n, CsSipScannedHeader *h)
 }
 
 gboolean
-cs_sip_read_clean_head (CsSipMessage *msg, CsSipScratch *s, const guint8 *data, gsize len,
+cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, gsize len,
                         CsSipStartLine *start, CsSipScannedHeader *headers, guint *n_headers,
                         gsize *head_len)
 {

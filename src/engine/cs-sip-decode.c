@@ -53,7 +53,7 @@ cs_sip_header_id (const char *name, gsize len, int known)
 }
 
 static gboolean
-parse_cseq (CsSipMessage *msg, char *value)
+parse_cseq (CsSipParsed *msg, char *value)
 {
   const char *p = value;
   guint64 number = 0;
@@ -196,7 +196,7 @@ content_media_type (CsSipScratch *s, char *value)
 /* Fills the decoded fields from the first header of each kind; returns the raw
  * Content-Type value. */
 const char *
-cs_sip_decode_headers (CsSipMessage *msg, CsSipScratch *s, const CsSipScannedHeader *headers,
+cs_sip_decode_headers (CsSipParsed *msg, CsSipScratch *s, const CsSipScannedHeader *headers,
                        guint n)
 {
   const char *content_type = NULL, *via = NULL, *server = NULL;

@@ -113,7 +113,7 @@ typedef enum
  * collects it in `folded`, and the folded value is written when the header closes. */
 typedef struct
 {
-  CsSipMessage *msg;
+  CsSipParsed *msg;
   CsSipScratch *s;
   CsSipScannedHeader *headers; /* CS_SIP_MAX_HEADERS */
   const char *data_end;        /* the end of the message's bytes */
@@ -452,7 +452,7 @@ read_headers (HeaderReader *r, CsCursor *cur)
 }
 
 gboolean
-cs_sip_read_headers (CsSipMessage *msg, CsSipScratch *s, CsCursor *cur, CsSipScannedHeader *headers,
+cs_sip_read_headers (CsSipParsed *msg, CsSipScratch *s, CsCursor *cur, CsSipScannedHeader *headers,
                      guint *n_headers)
 {
   HeaderReader r = { .msg = msg,

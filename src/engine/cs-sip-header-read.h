@@ -10,7 +10,7 @@ G_BEGIN_DECLS
  * scratch packed ("name NUL value NUL", a common name as 0x01 and its index), and
  * headers[] (CS_SIP_MAX_HEADERS) records where its value is. Notes what is malformed on
  * msg. FALSE when the data ends before the empty line (the message is cut). */
-gboolean cs_sip_read_headers (CsSipMessage *msg, CsSipScratch *s, CsCursor *cur,
+gboolean cs_sip_read_headers (CsSipParsed *msg, CsSipScratch *s, CsCursor *cur,
                               CsSipScannedHeader *headers, guint *n_headers);
 /* Offsets of the start line's strings in the scratch (G_MAXSIZE when absent). */
 typedef struct
@@ -26,7 +26,7 @@ typedef struct
  * what the general readers would give; *head_len is the length up to the body. Only for a
  * message that keeps no header text (a lean one). FALSE, nothing changed but the
  * scratch's free room, for any other head. */
-gboolean cs_sip_read_clean_head (CsSipMessage *msg, CsSipScratch *s, const guint8 *data, gsize len,
+gboolean cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, gsize len,
                                  CsSipStartLine *start, CsSipScannedHeader *headers,
                                  guint *n_headers, gsize *head_len);
 

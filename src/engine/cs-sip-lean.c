@@ -61,63 +61,67 @@ call_id_hash (const char *call_id)
   return (guint32) (h >> 32);
 }
 
-/* Fields by their index in cs_sip_string_fields. */
-enum
-{
-  F_FROM = 4,
-  F_FROM_TAG,
-  F_FROM_USER,
-  F_FROM_DISPLAY,
-  F_TO,
-  F_TO_TAG,
-  F_TO_USER,
-  F_TO_DISPLAY,
-  F_MALFORMED = 17,
-};
-
 /* The donor's field a field may equal besides its own: a request the other way round
  * swaps From and To. */
-static guint
+static inline guint
 swapped_field (guint i)
 {
-  if (i >= F_FROM && i <= F_FROM_DISPLAY)
-    return i + (F_TO - F_FROM);
-  if (i >= F_TO && i <= F_TO_DISPLAY)
-    return i - (F_TO - F_FROM);
+  if (i >= CS_SIP_FIELD_FROM && i <= CS_SIP_FIELD_FROM_DISPLAY)
+    return i + (CS_SIP_FIELD_TO - CS_SIP_FIELD_FROM);
+  if (i >= CS_SIP_FIELD_TO && i <= CS_SIP_FIELD_TO_DISPLAY)
+    return i - (CS_SIP_FIELD_TO - CS_SIP_FIELD_FROM);
   return i;
 }
 
-/* The donor's string equal to text, or NULL. */
-static inline const char *
-donor_string (const char *const donor_values[CS_SIP_N_STRING_FIELDS], guint i, const char *text)
+/* Fields only the detail views read: a lean message reads them again from its bytes
+ * (cs_sip_message_string_special) rather than keeping a copy. */
+static inline gboolean
+is_reread_field (guint i)
 {
-  const char *d = donor_values[i];
-  guint j = swapped_field (i);
-
-  if (d != NULL && d[0] == text[0] && strcmp (d, text) == 0)
-    return d;
-  d = donor_values[j];
-  if (j != i && d != NULL && d[0] == text[0] && strcmp (d, text) == 0)
-    return d;
-  return NULL;
+  return i == CS_SIP_FIELD_REQUEST_URI || i == CS_SIP_FIELD_FROM_DISPLAY
+         || i == CS_SIP_FIELD_TO_DISPLAY || i == CS_SIP_FIELD_CONTACT;
 }
 
-/* Where each string goes: a donor's string, or an offset in the message's own text. */
+/* The donor's offset of a string equal to text (a CS_SIP_STRING_DONOR value), or 0. */
+static inline guint32
+donor_string (const CsSipMessage *donor, guint i, const char *text)
+{
+  guint j = swapped_field (i);
+  guint32 at = donor->priv_strings[i];
+
+  /* a donor's strings are its own: no special value is shared */
+  if (at > CS_SIP_STRING_SPECIAL)
+    {
+      const char *d = (const char *) donor + at;
+      if (d[0] == text[0] && strcmp (d, text) == 0)
+        return at | CS_SIP_STRING_DONOR;
+    }
+  at = donor->priv_strings[j];
+  if (j != i && at > CS_SIP_STRING_SPECIAL)
+    {
+      const char *d = (const char *) donor + at;
+      if (d[0] == text[0] && strcmp (d, text) == 0)
+        return at | CS_SIP_STRING_DONOR;
+    }
+  return 0;
+}
+
+/* Where each string goes: a value for priv_strings (an own string's offset from the
+ * string area until the area is placed), and what to copy there. */
 typedef struct
 {
-  gsize from, size;   /* size with the NUL; 0 until needed for a shared one */
-  const char *shared; /* in the donor */
-  gsize own;          /* G_MAXSIZE when shared or absent */
-  gboolean copied;    /* placed on its own rather than inside another */
+  const char *from; /* the text to copy, NULL when none */
+  gsize size;       /* with the NUL; 0 until needed */
+  guint32 value;
+  gboolean own; /* value is an offset in the message's own strings */
 } Placement;
 
 CsSipMessage *
-cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const CsSipLeanText *text,
+cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const CsSipLeanText *text,
                             const CsSdp *sdp, gsize sdp_size)
 {
-  char **fields[CS_SIP_N_STRING_FIELDS];
-  const char *donor_values[CS_SIP_N_STRING_FIELDS];
-  Placement place[CS_SIP_N_STRING_FIELDS];
+  char **fields[CS_SIP_N_FIELDS];
+  Placement place[CS_SIP_N_FIELDS];
   gsize strings = 0;
   gboolean body_is_sdp = sdp_size > 0 && strcmp (parsed->content_type, "application/sdp") == 0;
   gsize kept_body = body_is_sdp ? 0 : text->body_len;
@@ -132,85 +136,99 @@ cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s, const C
       g_mutex_lock (&text->share->lock);
       /* the donor holds the bytes for both: they must be the same */
       if (slot->msg != NULL && slot->hash == hash
-          && strcmp (slot->msg->call_id, parsed->call_id) == 0
+          && strcmp (cs_sip_message_get_call_id (slot->msg), parsed->call_id) == 0
           && cs_sip_lean_bytes (slot->msg) == text->bytes)
         donor = cs_sip_message_ref (slot->msg); /* the new message's reference */
       g_mutex_unlock (&text->share->lock);
     }
-  if (donor != NULL)
-    {
-      cs_sip_string_fields (donor, fields);
-      for (guint i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
-        donor_values[i] = *fields[i];
-    }
 
-  cs_sip_string_fields ((CsSipMessage *) parsed, fields); /* read here, written in msg */
-  for (guint i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
+  cs_sip_string_fields ((CsSipParsed *) parsed, fields); /* read only */
+  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
     {
       Placement *p = &place[i];
-      guintptr at = (guintptr) *fields[i] - (guintptr) s->data;
-      const char *str = s->data + at;
+      const char *str = *fields[i];
+      guintptr at = (guintptr) str - (guintptr) s->data;
 
-      p->from = at;
+      p->from = NULL;
       p->size = 0;
-      p->shared = NULL;
-      p->own = G_MAXSIZE;
-      p->copied = FALSE;
-      if (at >= s->used)
-        continue; /* NULL, a constant */
-      if (i == F_FROM_TAG || i == F_TO_TAG)
+      p->own = FALSE;
+      if (str == NULL)
+        {
+          p->value = 0;
+          continue;
+        }
+      if (is_reread_field (i))
+        {
+          p->value = CS_SIP_STRING_REREAD;
+          continue;
+        }
+      if (at >= s->used && i == CS_SIP_FIELD_METHOD_NAME)
+        {
+          p->value = CS_SIP_STRING_METHOD; /* a known method's constant spelling */
+          continue;
+        }
+      if (i == CS_SIP_FIELD_CSEQ_METHOD_NAME && parsed->cseq_method != CS_SIP_METHOD_UNKNOWN)
+        {
+          p->value = CS_SIP_STRING_CSEQ_METHOD; /* spelled exactly as the known method */
+          continue;
+        }
+      if (i == CS_SIP_FIELD_FROM_TAG || i == CS_SIP_FIELD_TO_TAG)
         {
           /* a tag written last is the end of its header's value: it goes with it */
-          Placement *q = &place[i == F_FROM_TAG ? F_FROM : F_TO];
-          if (q->shared != NULL || q->own != G_MAXSIZE)
+          Placement *q = &place[i == CS_SIP_FIELD_FROM_TAG ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO];
+          const char *whole
+              = *fields[i == CS_SIP_FIELD_FROM_TAG ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO];
+          if (q->value > CS_SIP_STRING_SPECIAL || q->own)
             {
               if (q->size == 0)
-                q->size = strlen (s->data + q->from) + 1;
-              if (at >= q->from && at < q->from + q->size)
+                q->size = strlen (whole) + 1;
+              if (str >= whole && str < whole + q->size)
                 {
-                  if (q->shared != NULL)
-                    p->shared = q->shared + (at - q->from);
-                  else
-                    p->own = q->own + (at - q->from);
+                  p->value = q->value + (guint32) (str - whole);
+                  p->own = q->own;
                   continue;
                 }
             }
         }
-      if (donor != NULL && i != F_MALFORMED && (p->shared = donor_string (donor_values, i, str)))
+      if (donor != NULL && i != CS_SIP_FIELD_MALFORMED
+          && (p->value = donor_string (donor, i, str)) != 0)
         continue;
+      p->from = str;
       p->size = strlen (str) + 1;
-      p->own = strings;
-      p->copied = TRUE;
+      p->value = (guint32) strings;
+      p->own = TRUE;
       strings += p->size;
     }
 
-  gsize end = sizeof (CsSipMessage) + sizeof (CsSipLeanTail) + kept_body + 1 + strings;
+  gsize strings_at = sizeof (CsSipMessage);
+  gsize body_at = strings_at + strings;
+  gsize end = body_at + kept_body + 1;
   gsize sdp_at = (end + 7) & ~(gsize) 7;
   CsSipMessage *msg = cs_slab_alloc (sdp_size > 0 ? sdp_at + sdp_size : end);
-  CsSipLeanTail *tail = (CsSipLeanTail *) (msg + 1);
-  char *body_copy = (char *) (tail + 1);
-  char *own = body_copy + kept_body + 1;
+  char *own = (char *) msg + strings_at;
+  char *body_copy = (char *) msg + body_at;
 
-  *msg = *parsed;
-  cs_sip_string_fields (msg, fields);
-  for (guint i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
+  cs_sip_message_init_from (msg, parsed);
+  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
     {
       const Placement *p = &place[i];
-      if (p->shared != NULL)
-        *fields[i] = (char *) p->shared;
-      else if (p->own != G_MAXSIZE)
+      if (p->own)
         {
-          *fields[i] = own + p->own;
-          if (p->copied) /* one inside it comes along */
-            memcpy (own + p->own, s->data + p->from, p->size);
+          msg->priv_strings[i] = (guint32) strings_at + p->value;
+          if (p->from != NULL) /* one inside it comes along */
+            memcpy (own + p->value, p->from, p->size);
         }
+      else
+        msg->priv_strings[i] = p->value;
     }
   /* the donor's text is in the same bytes: it holds them for both */
-  tail->owner = donor != NULL ? (guintptr) donor | 1 : (guintptr) cs_mapped_bytes_ref (text->bytes);
+  msg->priv_owner
+      = donor != NULL ? (guintptr) donor | 1 : (guintptr) cs_mapped_bytes_ref (text->bytes);
   if (kept_body > 0)
     memcpy (body_copy, text->body, kept_body);
   body_copy[kept_body] = '\0';
   msg->offset = text->offset;
+  msg->priv_body_at = (guint32) body_at;
   msg->priv_body_len = body_is_sdp ? CS_SIP_BODY_ELSEWHERE : (guint32) kept_body;
   msg->priv_header_offset = text->len;
   msg->priv_n_headers = CS_SIP_LEAN;

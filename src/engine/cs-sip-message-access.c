@@ -57,9 +57,11 @@ static gboolean
 same_decoded (const CsSipMessage *a, const CsSipMessage *b)
 {
   return a->is_request == b->is_request && a->status_code == b->status_code && a->cseq == b->cseq
-         && a->content_length == b->content_length && g_strcmp0 (a->call_id, b->call_id) == 0
-         && g_strcmp0 (a->from, b->from) == 0 && g_strcmp0 (a->to, b->to) == 0
-         && g_strcmp0 (a->via_branch, b->via_branch) == 0;
+         && a->content_length == b->content_length
+         && g_strcmp0 (cs_sip_message_get_call_id (a), cs_sip_message_get_call_id (b)) == 0
+         && g_strcmp0 (cs_sip_message_get_from (a), cs_sip_message_get_from (b)) == 0
+         && g_strcmp0 (cs_sip_message_get_to (a), cs_sip_message_get_to (b)) == 0
+         && g_strcmp0 (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b)) == 0;
 }
 
 /* A lean message's full parse, read again from its bytes on first request (thread-safe:
@@ -87,6 +89,22 @@ lean_full (const CsSipMessage *msg)
       full = g_atomic_pointer_get (slot);
     }
   return full;
+}
+
+const char *
+cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field)
+{
+  switch (msg->priv_strings[field])
+    {
+    case CS_SIP_STRING_METHOD:
+      return cs_sip_method_to_string (msg->method);
+    case CS_SIP_STRING_CSEQ_METHOD:
+      return cs_sip_method_to_string (msg->cseq_method);
+    case CS_SIP_STRING_REREAD:
+      return cs_sip_message_get_string (lean_full (msg), field);
+    default:
+      g_return_val_if_reached (NULL);
+    }
 }
 
 const GPtrArray *
@@ -131,13 +149,10 @@ cs_sip_message_get_body (const CsSipMessage *msg, gsize *len)
     {
       if (msg->priv_body_len == CS_SIP_BODY_ELSEWHERE)
         return cs_sip_message_get_body (lean_full (msg), len);
-      if (len != NULL)
-        *len = msg->priv_body_len;
-      return (const char *) ((const CsSipLeanTail *) (msg + 1) + 1);
     }
   if (len != NULL)
     *len = msg->priv_body_len;
-  return (const char *) (msg + 1); /* the body follows the struct */
+  return (const char *) msg + msg->priv_body_at;
 }
 
 const char *
@@ -164,11 +179,13 @@ cs_sip_message_get_header (const CsSipMessage *msg, const char *name)
 char *
 cs_sip_message_dup_label (const CsSipMessage *msg)
 {
+  const char *method_name = cs_sip_message_get_method_name (msg);
+  const char *reason = cs_sip_message_get_reason (msg);
+
   if (msg->is_request)
-    return g_strdup (msg->method_name != NULL && msg->method_name[0] != '\0' ? msg->method_name
-                                                                             : "?");
-  if (msg->reason != NULL && msg->reason[0] != '\0')
-    return g_strdup_printf ("%u %s", msg->status_code, msg->reason);
+    return g_strdup (method_name != NULL && method_name[0] != '\0' ? method_name : "?");
+  if (reason != NULL && reason[0] != '\0')
+    return g_strdup_printf ("%u %s", msg->status_code, reason);
   return g_strdup_printf ("%u", msg->status_code);
 }
 

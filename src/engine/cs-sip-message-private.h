@@ -206,16 +206,78 @@ typedef struct
   guint8 id;   /* CsSipHeaderId */
 } CsSipScannedHeader;
 
-/* A lean message (cs_sip_message_parse_mapped; priv_n_headers CS_SIP_LEAN): after the
- * struct come this, the body unless it is the SDP (priv_body_len CS_SIP_BODY_ELSEWHERE),
- * its own decoded strings and the SDP description. Its text is priv_header_offset bytes
- * at msg->offset in the mapped bytes; priv_headers_view caches a full parse of it.
- * Strings equal to those of an earlier message of the call point into that one, the
- * donor, which then holds the bytes for both (a donor has no donor of its own). */
+/* A message while it is parsed: the decoded strings as pointers into the scratch (or
+ * constants), copied at the end into the message's allocation (message_finish, or
+ * cs_sip_message_finish_lean) where the message keeps offsets. */
 typedef struct
 {
-  guintptr owner; /* CsMappedBytes *, or the donor CsSipMessage * | 1 */
-} CsSipLeanTail;
+  gint64 content_length; /* -1 when absent */
+  char *method_name;     /* a known method's constant spelling, or in the scratch */
+  char *request_uri;
+  char *reason;
+  char *call_id;
+  char *from, *from_tag, *from_user;
+  char *from_display;
+  char *to, *to_tag, *to_user;
+  char *to_display;
+  char *cseq_method_name;
+  char *via_branch;
+  char *user_agent;
+  char *contact;
+  char *content_type;
+  char *malformed; /* a literal reason, or in the scratch */
+  gboolean is_request;
+  CsSipMethod method;
+  guint status_code;
+  guint32 cseq;
+  CsSipMethod cseq_method;
+  guint16 priv_n_headers;
+} CsSipParsed;
+
+/* The parsed strings in CsSipField order; a string that may hold another's text (From,
+ * then its tag) comes before it. */
+static inline void
+cs_sip_string_fields (CsSipParsed *msg, char **fields[CS_SIP_N_FIELDS])
+{
+  char **all[CS_SIP_N_FIELDS] = {
+    &msg->method_name,      &msg->request_uri,  &msg->reason,
+    &msg->call_id,          &msg->from,         &msg->from_tag,
+    &msg->from_user,        &msg->from_display, &msg->to,
+    &msg->to_tag,           &msg->to_user,      &msg->to_display,
+    &msg->cseq_method_name, &msg->via_branch,   &msg->user_agent,
+    &msg->contact,          &msg->content_type, &msg->malformed,
+  };
+
+  memcpy (fields, all, sizeof all);
+}
+
+/* Special string values (1 .. CS_SIP_STRING_SPECIAL): a known method's spelling (from
+ * msg->method), a lean message's field read again from its bytes on request. */
+#define CS_SIP_STRING_METHOD 1u
+#define CS_SIP_STRING_REREAD 2u
+#define CS_SIP_STRING_CSEQ_METHOD 3u
+
+/* The compact message's fields that are not strings. */
+static inline void
+cs_sip_message_init_from (CsSipMessage *msg, const CsSipParsed *parsed)
+{
+  memset (msg, 0, sizeof *msg);
+  g_atomic_ref_count_init (&msg->ref_count);
+  msg->content_length = parsed->content_length;
+  msg->status_code = parsed->status_code;
+  msg->cseq = parsed->cseq;
+  msg->priv_n_headers = parsed->priv_n_headers;
+  msg->is_request = (guint8) (parsed->is_request != FALSE);
+  msg->method = (guint8) parsed->method;
+  msg->cseq_method = (guint8) parsed->cseq_method;
+}
+
+/* A lean message (cs_sip_message_parse_mapped; priv_n_headers CS_SIP_LEAN): after the
+ * struct come its own decoded strings, the body unless it is the SDP (priv_body_len
+ * CS_SIP_BODY_ELSEWHERE) and the SDP description. Its text is priv_header_offset bytes
+ * at msg->offset in the mapped bytes; priv_headers_view caches a full parse of it.
+ * Strings equal to those of an earlier message of the call are that one's, the donor,
+ * which then holds the bytes for both (a donor has no donor of its own). */
 #define CS_SIP_LEAN G_MAXUINT16
 #define CS_SIP_BODY_ELSEWHERE G_MAXUINT32
 
@@ -229,7 +291,7 @@ cs_sip_message_is_lean (const CsSipMessage *msg)
 static inline CsSipMessage *
 cs_sip_lean_donor (const CsSipMessage *msg)
 {
-  guintptr owner = ((const CsSipLeanTail *) (msg + 1))->owner;
+  guintptr owner = msg->priv_owner;
 
   return (owner & 1) != 0 ? (CsSipMessage *) (owner & ~(guintptr) 1) : NULL;
 }
@@ -240,26 +302,12 @@ cs_sip_lean_bytes (const CsSipMessage *msg)
 {
   const CsSipMessage *donor = cs_sip_lean_donor (msg);
 
-  return (CsMappedBytes *) ((const CsSipLeanTail *) ((donor != NULL ? donor : msg) + 1))->owner;
+  return (CsMappedBytes *) (donor != NULL ? donor : msg)->priv_owner;
 }
 
-/* The decoded strings message_finish and the lean one relocate; a string that may hold
- * another's text (From, then its tag) comes before it. */
-#define CS_SIP_N_STRING_FIELDS 18
-static inline void
-cs_sip_string_fields (CsSipMessage *msg, char **fields[CS_SIP_N_STRING_FIELDS])
-{
-  char **all[CS_SIP_N_STRING_FIELDS] = {
-    &msg->method_name,      &msg->request_uri,  &msg->reason,
-    &msg->call_id,          &msg->from,         &msg->from_tag,
-    &msg->from_user,        &msg->from_display, &msg->to,
-    &msg->to_tag,           &msg->to_user,      &msg->to_display,
-    &msg->cseq_method_name, &msg->via_branch,   &msg->user_agent,
-    &msg->contact,          &msg->content_type, &msg->malformed,
-  };
-
-  memcpy (fields, all, sizeof all);
-}
+/* A message's own string area starts here, and its offsets stay below 2 GiB: bytes past
+ * CS_SIP_MAX_MESSAGE of one message are not read. */
+#define CS_SIP_MAX_MESSAGE ((gsize) 1 << 30)
 
 /* a thread keeps at most this much scratch between messages */
 #define CS_SIP_SCRATCH_KEEP (256 * 1024)
@@ -285,13 +333,13 @@ typedef struct
 } CsSipLeanText;
 
 /* cs-sip-lean.c: the lean message from the parse in *parsed and s. */
-CsSipMessage *cs_sip_message_finish_lean (const CsSipMessage *parsed, CsSipScratch *s,
+CsSipMessage *cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s,
                                           const CsSipLeanText *text, const CsSdp *sdp,
                                           gsize sdp_size);
 
 /* Literal reasons are kept as they are; they outlive every message. */
 static inline void
-cs_sip_note_malformed (CsSipMessage *msg, const char *reason)
+cs_sip_note_malformed (CsSipParsed *msg, const char *reason)
 {
   if (msg->malformed == NULL)
     msg->malformed = (char *) reason;
@@ -304,7 +352,7 @@ extern guint8 cs_sip_known_header_ids[CS_SIP_KNOWN_SLOTS]; /* by known index */
 /* Fills the decoded fields from the first header of each kind (values NUL-terminated in
  * the scratch, which must have room for twice their size); returns the raw Content-Type
  * value. */
-const char *cs_sip_decode_headers (CsSipMessage *msg, CsSipScratch *s,
+const char *cs_sip_decode_headers (CsSipParsed *msg, CsSipScratch *s,
                                    const CsSipScannedHeader *headers, guint n);
 gboolean cs_sip_parse_content_length (const char *value, gint64 *out);
 

@@ -83,7 +83,7 @@ put_stripped (CsSipScratch *s, const char *text, gsize n)
 }
 
 static void
-parse_start_line (CsSipMessage *msg, CsSipScratch *s, CsSipStartLine *out, const guint8 *line,
+parse_start_line (CsSipParsed *msg, CsSipScratch *s, CsSipStartLine *out, const guint8 *line,
                   gsize n, gboolean strict)
 {
   if (!strict)
@@ -132,7 +132,7 @@ parse_start_line (CsSipMessage *msg, CsSipScratch *s, CsSipStartLine *out, const
 
 /* The body's bytes in the packet and its length. */
 static const char *
-read_body (CsSipMessage *msg, CsSipScratch *s, CsCursor *cur, gboolean headers_complete, gsize *len)
+read_body (CsSipParsed *msg, CsSipScratch *s, CsCursor *cur, gboolean headers_complete, gsize *len)
 {
   gsize avail = headers_complete ? cs_cursor_remaining (cur) : 0;
   gsize body_len = avail;
@@ -164,7 +164,7 @@ read_body (CsSipMessage *msg, CsSipScratch *s, CsCursor *cur, gboolean headers_c
 /* Parses the SDP body (application/sdp, or the first such part of a multipart) into
  * the SDP scratch; returns the size it needs in the message's allocation, 0 for none. */
 static gsize
-parse_sdp_body (CsSipMessage *msg, const char *content_type_value, const char *body, gsize body_len,
+parse_sdp_body (CsSipParsed *msg, const char *content_type_value, const char *body, gsize body_len,
                 CsSdp *sdp)
 {
   const char *sdp_text = NULL;
@@ -198,40 +198,59 @@ parse_sdp_body (CsSipMessage *msg, const char *content_type_value, const char *b
   return size;
 }
 
-static inline char *
-relocate (char *p, const CsSipScratch *s, char *to)
-{
-  /* one unsigned compare: NULL and pointers outside the scratch (constants, the
-   * packet) give an offset >= used */
-  guintptr at = (guintptr) p - (guintptr) s->data;
-
-  return at < s->used ? to + at : p;
-}
-
-/* The message, its body, then its strings, in one allocation: the body sits right after
- * the struct, so only the headers need an offset. */
+/* The message, its strings (the scratch, then any constant that is not a known method),
+ * then its body, in one allocation; the strings keep their offsets from the struct. */
 static CsSipMessage *
-message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, const char *body,
+message_finish (CsSipParsed *parsed, CsSipScratch *s, gsize header_text, const char *body,
                 gsize body_len, const CsSdp *sdp, gsize sdp_size)
 {
+  char **fields[CS_SIP_N_FIELDS];
+  gsize extra = 0;
+
+  cs_sip_string_fields (parsed, fields);
+  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
+    {
+      /* one unsigned compare: NULL and pointers outside the scratch give >= used */
+      const char *p = *fields[i];
+      if ((guintptr) p - (guintptr) s->data >= s->used && p != NULL
+          && i != CS_SIP_FIELD_METHOD_NAME)
+        extra += strlen (p) + 1; /* a literal reason */
+    }
+  gsize strings_at = sizeof (CsSipMessage);
+  gsize body_at = strings_at + s->used + extra;
   /* the SDP description, when there is one, comes last at an 8-byte boundary */
-  gsize end = sizeof (CsSipMessage) + body_len + 1 + s->used;
+  gsize end = body_at + body_len + 1;
   gsize sdp_at = (end + 7) & ~(gsize) 7;
   CsSipMessage *msg = cs_slab_alloc (sdp_size > 0 ? sdp_at + sdp_size : end);
-  char *body_copy = (char *) (msg + 1);
-  char *to = body_copy + body_len + 1;
-  char **fields[CS_SIP_N_STRING_FIELDS];
+  char *to = (char *) msg + strings_at, *more = to + s->used;
 
-  cs_sip_string_fields (msg, fields);
-  *msg = *parsed;
+  cs_sip_message_init_from (msg, parsed);
   memcpy (to, s->data, s->used);
-  for (gsize i = 0; i < CS_SIP_N_STRING_FIELDS; i++)
-    *fields[i] = relocate (*fields[i], s, to);
+  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
+    {
+      const char *p = *fields[i];
+      guintptr at = (guintptr) p - (guintptr) s->data;
+      if (p == NULL)
+        continue;
+      if (at < s->used)
+        msg->priv_strings[i] = (guint32) (strings_at + at);
+      else if (i == CS_SIP_FIELD_METHOD_NAME)
+        msg->priv_strings[i] = CS_SIP_STRING_METHOD; /* cs_sip_method_to_string (method) */
+      else
+        {
+          gsize n = strlen (p) + 1;
+          memcpy (more, p, n);
+          msg->priv_strings[i] = (guint32) (more - (char *) msg);
+          more += n;
+        }
+    }
+  char *body_copy = (char *) msg + body_at;
   if (body_len > 0)
     memcpy (body_copy, body, body_len);
   body_copy[body_len] = '\0';
+  msg->priv_body_at = (guint32) body_at;
   msg->priv_body_len = (guint32) body_len;
-  msg->priv_header_offset = (guint32) (to + header_text - (char *) msg);
+  msg->priv_header_offset = (guint32) (strings_at + header_text);
   msg->sdp = sdp_size > 0 ? cs_sdp_freeze_to (sdp, (char *) msg + sdp_at) : NULL;
   cs_sip_scratch_trim (s);
   return msg;
@@ -239,7 +258,7 @@ message_finish (const CsSipMessage *parsed, CsSipScratch *s, gsize header_text, 
 
 /* The start line and the headers by the general readers; FALSE when data is not SIP. */
 static gboolean
-read_head (CsSipMessage *msg, CsSipScratch *s, CsCursor *cur, CsSipStartLine *start,
+read_head (CsSipParsed *msg, CsSipScratch *s, CsCursor *cur, CsSipStartLine *start,
            CsSipScannedHeader *headers, guint *n_headers, gsize *header_text, gboolean *complete)
 {
   const guint8 *data = cs_cursor_here (cur), *eol = NULL;
@@ -271,7 +290,7 @@ static CsSipMessage *
 message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *share,
                guint64 offset, GError **error)
 {
-  CsSipMessage parsed = { 0 }, *msg = &parsed;
+  CsSipParsed parsed = { 0 }, *msg = &parsed;
   CsSipScannedHeader headers[CS_SIP_MAX_HEADERS];
   CsSipStartLine start = { NO_OFFSET, NO_OFFSET, NO_OFFSET };
   CsCursor cur;
@@ -292,7 +311,6 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
       g_set_error_literal (error, CS_SIP_ERROR, CS_SIP_ERROR_NOT_SIP, "not a SIP message");
       return NULL;
     }
-  g_atomic_ref_count_init (&msg->ref_count);
   msg->content_length = -1;
   G_STATIC_ASSERT (CS_SIP_MAX_HEADERS <= G_MAXUINT16);
   msg->priv_n_headers = (guint16) n_headers;
@@ -323,7 +341,7 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
 CsSipMessage *
 cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
 {
-  return message_parse (data, len, NULL, NULL, 0, error);
+  return message_parse (data, MIN (len, CS_SIP_MAX_MESSAGE), NULL, NULL, 0, error);
 }
 
 CsSipMessage *
@@ -331,6 +349,7 @@ cs_sip_message_parse_mapped (CsMappedBytes *bytes, CsSipShare *share, const guin
 {
   guint64 offset;
 
+  len = MIN (len, CS_SIP_MAX_MESSAGE);
   if (bytes == NULL || len == 0 || !cs_mapped_bytes_contains (bytes, data, len, &offset))
     return message_parse (data, len, NULL, NULL, 0, NULL);
   return message_parse (data, len, bytes, share, offset, NULL);

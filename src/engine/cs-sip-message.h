@@ -24,6 +24,31 @@ typedef struct
 
 typedef struct _CsSdp CsSdp;
 
+/* The decoded strings, read through cs_sip_message_get_call_id () and the other accessors
+ * below (a message keeps them as offsets, not pointers). */
+typedef enum
+{
+  CS_SIP_FIELD_METHOD_NAME, /* request method token as written (also unknown ones) */
+  CS_SIP_FIELD_REQUEST_URI,
+  CS_SIP_FIELD_REASON, /* responses */
+  CS_SIP_FIELD_CALL_ID,
+  CS_SIP_FIELD_FROM, /* the whole header value */
+  CS_SIP_FIELD_FROM_TAG,
+  CS_SIP_FIELD_FROM_USER, /* URI user part */
+  CS_SIP_FIELD_FROM_DISPLAY,
+  CS_SIP_FIELD_TO,
+  CS_SIP_FIELD_TO_TAG,
+  CS_SIP_FIELD_TO_USER,
+  CS_SIP_FIELD_TO_DISPLAY,
+  CS_SIP_FIELD_CSEQ_METHOD_NAME,
+  CS_SIP_FIELD_VIA_BRANCH,   /* branch param of the top-most Via */
+  CS_SIP_FIELD_USER_AGENT,   /* User-Agent, or Server for responses */
+  CS_SIP_FIELD_CONTACT,      /* the whole header value */
+  CS_SIP_FIELD_CONTENT_TYPE, /* lowercased media type without parameters, e.g. "application/sdp" */
+  CS_SIP_FIELD_MALFORMED,    /* NULL when well-formed; else the first problem found */
+  CS_SIP_N_FIELDS
+} CsSipField;
+
 /* Fields are ordered by size so that the struct has no padding holes. */
 typedef struct
 {
@@ -31,40 +56,75 @@ typedef struct
   guint64 offset; /* byte offset of the message in its file when contiguous, else 0 */
   gint64 ts_ns;
   gint64 content_length; /* -1 when absent */
-  /* start line */
-  char *method_name; /* request method token as written (also unknown ones), NULL for responses */
-  char *request_uri;
-  char *reason; /* responses */
-  /* headers that matter, decoded from long or compact forms */
-  char *call_id;
-  char *from, *from_tag, *from_user; /* from = whole header value; from_user = URI user part */
-  char *to, *to_tag, *to_user;
-  char *from_display, *to_display;
-  char *cseq_method_name;
-  char *via_branch; /* branch param of the top-most Via */
-  char *user_agent; /* User-Agent, or Server for responses */
-  char *contact;
-  char *content_type; /* lowercased media type without parameters, e.g. "application/sdp" */
   CsSdp *sdp; /* parsed SDP (application/sdp body or first such part of a multipart), or NULL */
-  char *malformed; /* NULL when well-formed; else the first problem found, e.g. "missing Call-ID" */
-  gpointer priv_headers_view; /* private: GPtrArray view, built on first request */
+  gpointer priv_headers_view; /* private: the headers view (a lean message: its full parse) */
+  guintptr priv_owner;        /* private: a lean message's CsMappedBytes *, or its donor | 1 */
+  /* private: each decoded string's offset from the message (CS_SIP_STRING_DONOR: from
+   * the donor), 0 for NULL, up to CS_SIP_STRING_SPECIAL for one kept elsewhere */
+  guint32 priv_strings[CS_SIP_N_FIELDS];
   gatomicrefcount ref_count;
   guint32 frame;       /* frame holding the message's last byte (as Wireshark numbers it) */
   guint32 first_frame; /* first frame (differs for TCP/fragments) */
-  CsSipTransport transport;
-  gboolean is_request;
-  CsSipMethod method; /* request method, UNKNOWN for other tokens */
-  guint status_code;  /* responses */
+  guint status_code;   /* responses */
   guint32 cseq;
-  CsSipMethod cseq_method;
-  /* private: every string above lives in the message's one allocation, after the struct
-   * come the body (NUL-terminated) and then the strings; read the headers and the body
-   * through cs_sip_message_get_headers / cs_sip_message_get_body */
+  /* private: the body (NUL-terminated) and the headers packed as name NUL value NUL …,
+   * from the struct; read them through cs_sip_message_get_headers / _get_body */
+  guint32 priv_body_at;
   guint32 priv_body_len;
-  guint32 priv_header_offset; /* the headers packed as name NUL value NUL …, from the struct */
+  guint32 priv_header_offset;
   CsEndpoint src, dst;
   guint16 priv_n_headers;
+  guint8 transport;   /* CsSipTransport */
+  guint8 is_request;  /* gboolean */
+  guint8 method;      /* CsSipMethod: request method, UNKNOWN for other tokens */
+  guint8 cseq_method; /* CsSipMethod */
 } CsSipMessage;
+
+#define CS_SIP_STRING_DONOR 0x80000000u
+#define CS_SIP_STRING_SPECIAL 15u
+/* A string kept elsewhere (a known method's spelling, a field read again on request). */
+const char *cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field);
+
+/* The decoded string, NULL when absent; valid as long as the message. */
+static inline const char *
+cs_sip_message_get_string (const CsSipMessage *msg, CsSipField field)
+{
+  guint32 at = msg->priv_strings[field];
+
+  if (G_LIKELY (at > CS_SIP_STRING_SPECIAL))
+    {
+      const char *base = (at & CS_SIP_STRING_DONOR) != 0
+                             ? (const char *) (msg->priv_owner & ~(guintptr) 1)
+                             : (const char *) msg;
+      return base + (at & ~CS_SIP_STRING_DONOR);
+    }
+  return at == 0 ? NULL : cs_sip_message_string_special (msg, field);
+}
+
+#define CS_SIP_MESSAGE_STRING_GETTER(name, FIELD)                                                  \
+  static inline const char *cs_sip_message_get_##name (const CsSipMessage *msg)                    \
+  {                                                                                                \
+    return cs_sip_message_get_string (msg, CS_SIP_FIELD_##FIELD);                                  \
+  }
+CS_SIP_MESSAGE_STRING_GETTER (method_name, METHOD_NAME)
+CS_SIP_MESSAGE_STRING_GETTER (request_uri, REQUEST_URI)
+CS_SIP_MESSAGE_STRING_GETTER (reason, REASON)
+CS_SIP_MESSAGE_STRING_GETTER (call_id, CALL_ID)
+CS_SIP_MESSAGE_STRING_GETTER (from, FROM)
+CS_SIP_MESSAGE_STRING_GETTER (from_tag, FROM_TAG)
+CS_SIP_MESSAGE_STRING_GETTER (from_user, FROM_USER)
+CS_SIP_MESSAGE_STRING_GETTER (from_display, FROM_DISPLAY)
+CS_SIP_MESSAGE_STRING_GETTER (to, TO)
+CS_SIP_MESSAGE_STRING_GETTER (to_tag, TO_TAG)
+CS_SIP_MESSAGE_STRING_GETTER (to_user, TO_USER)
+CS_SIP_MESSAGE_STRING_GETTER (to_display, TO_DISPLAY)
+CS_SIP_MESSAGE_STRING_GETTER (cseq_method_name, CSEQ_METHOD_NAME)
+CS_SIP_MESSAGE_STRING_GETTER (via_branch, VIA_BRANCH)
+CS_SIP_MESSAGE_STRING_GETTER (user_agent, USER_AGENT)
+CS_SIP_MESSAGE_STRING_GETTER (contact, CONTACT)
+CS_SIP_MESSAGE_STRING_GETTER (content_type, CONTENT_TYPE)
+CS_SIP_MESSAGE_STRING_GETTER (malformed, MALFORMED)
+#undef CS_SIP_MESSAGE_STRING_GETTER
 
 /* Bounds on hostile input: more headers, or a longer value, sets ->malformed and the
  * excess is dropped. */

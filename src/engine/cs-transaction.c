@@ -48,20 +48,23 @@ or_empty (const char *s)
 static const char *
 key_method (const CsSipMessage *msg)
 {
-  return or_empty (msg->is_request ? msg->method_name : msg->cseq_method_name);
+  return or_empty (msg->is_request ? cs_sip_message_get_method_name (msg)
+                                   : cs_sip_message_get_cseq_method_name (msg));
 }
 
 static gboolean
 key_is_rfc3261 (const CsSipMessage *msg)
 {
-  return msg->via_branch != NULL && strncmp (msg->via_branch, "z9hG4bK", 7) == 0;
+  return cs_sip_message_get_via_branch (msg) != NULL
+         && strncmp (cs_sip_message_get_via_branch (msg), "z9hG4bK", 7) == 0;
 }
 
 static guint
 key_hash (gconstpointer data)
 {
   const CsSipMessage *msg = data;
-  guint h = g_str_hash (or_empty (msg->via_branch)) * 31u + g_str_hash (key_method (msg));
+  guint h = g_str_hash (or_empty (cs_sip_message_get_via_branch (msg))) * 31u
+            + g_str_hash (key_method (msg));
 
   return key_is_rfc3261 (msg) ? h : h * 31u + msg->cseq + 1u;
 }
@@ -76,7 +79,9 @@ key_equal (gconstpointer a_data, gconstpointer b_data)
   /* known methods are parsed from their exact names: different ones differ in name */
   if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
     return FALSE;
-  if (strcmp (or_empty (a->via_branch), or_empty (b->via_branch)) != 0
+  if (strcmp (or_empty (cs_sip_message_get_via_branch (a)),
+              or_empty (cs_sip_message_get_via_branch (b)))
+          != 0
       || strcmp (key_method (a), key_method (b)) != 0)
     return FALSE;
   return key_is_rfc3261 (a) || a->cseq == b->cseq; /* same branch: same prefix test */
@@ -104,10 +109,10 @@ cs_transaction_method_name (const CsSipMessage *request)
 {
   const char *known = cs_sip_method_to_string (request->method);
 
-  if (request->method != CS_SIP_METHOD_UNKNOWN && request->method_name != NULL
-      && strcmp (request->method_name, known) == 0)
+  if (request->method != CS_SIP_METHOD_UNKNOWN && cs_sip_message_get_method_name (request) != NULL
+      && strcmp (cs_sip_message_get_method_name (request), known) == 0)
     return known;
-  return g_intern_string (request->method_name);
+  return g_intern_string (cs_sip_message_get_method_name (request));
 }
 
 static CsTransaction *

@@ -417,12 +417,14 @@ name_columns (CsLadderLayout *layout, GHashTable *index)
       const CsLadderRow *r = &g_array_index (layout->rows, CsLadderRow, i);
       CsLadderColumn *c;
 
-      if (r->message == NULL || r->message->user_agent == NULL || r->message->user_agent[0] == '\0')
+      if (r->message == NULL || cs_sip_message_get_user_agent (r->message) == NULL
+          || cs_sip_message_get_user_agent (r->message)[0] == '\0')
         continue;
       c = &g_array_index (layout->columns, CsLadderColumn, r->from_col);
       if (c->subtitle == NULL)
-        c->subtitle = g_utf8_substring (r->message->user_agent, 0,
-                                        MIN (40, g_utf8_strlen (r->message->user_agent, -1)));
+        c->subtitle = g_utf8_substring (
+            cs_sip_message_get_user_agent (r->message), 0,
+            MIN (40, g_utf8_strlen (cs_sip_message_get_user_agent (r->message), -1)));
     }
 }
 

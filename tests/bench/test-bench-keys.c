@@ -130,8 +130,8 @@ test_header_names (void)
 
       g_assert_cmpstr (h->name, ==, expected[i]);
     }
-  g_assert_cmpstr (msg->call_id, ==, "names@example.com");
-  g_assert_cmpstr (msg->via_branch, ==, "z9hG4bKx");
+  g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "names@example.com");
+  g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==, "z9hG4bKx");
   g_assert_cmpstr (cs_sip_message_get_header (msg, "Call-ID"), ==, "names@example.com");
 }
 

@@ -56,8 +56,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
             }
         }
       g_free (cs_sip_message_dup_label (msg));
-      if (msg->call_id != NULL)
-        g_assert (g_utf8_validate (msg->call_id, -1, NULL));
+      if (cs_sip_message_get_call_id (msg) != NULL)
+        g_assert (g_utf8_validate (cs_sip_message_get_call_id (msg), -1, NULL));
       cs_sip_message_unref (msg);
     }
 

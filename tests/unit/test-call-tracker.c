@@ -44,7 +44,7 @@ feed (Fixture *f, gint64 t_ms, const char *start, const char *call_id, const cha
   CsCall *call;
 
   g_assert_nonnull (msg);
-  g_assert_null (msg->malformed);
+  g_assert_null (cs_sip_message_get_malformed (msg));
   msg->frame = ++f->frame;
   msg->ts_ns = t_ms * MS;
   call = cs_call_tracker_add (f->tracker, msg);

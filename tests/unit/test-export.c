@@ -340,8 +340,9 @@ test_redacted_leaves_nothing (void)
 
       g_ptr_array_add (needles, g_strdup (cs_addr_to_string (&m->src.addr, text)));
       g_ptr_array_add (needles, g_strdup (cs_addr_to_string (&m->dst.addr, text)));
-      if (m->from_display != NULL && *m->from_display != '\0')
-        g_ptr_array_add (needles, g_strdup (m->from_display));
+      if (cs_sip_message_get_from_display (m) != NULL
+          && *cs_sip_message_get_from_display (m) != '\0')
+        g_ptr_array_add (needles, g_strdup (cs_sip_message_get_from_display (m)));
       g_hash_table_add (addresses, g_memdup2 (&m->src.addr, sizeof m->src.addr));
       g_hash_table_add (addresses, g_memdup2 (&m->dst.addr, sizeof m->dst.addr));
     }

@@ -56,24 +56,25 @@ assert_same_fields (const CsSipMessage *a, const CsSipMessage *b)
   g_assert_cmpuint (a->cseq, ==, b->cseq);
   g_assert_cmpint (a->cseq_method, ==, b->cseq_method);
   g_assert_cmpint (a->content_length, ==, b->content_length);
-  g_assert_cmpstr (a->method_name, ==, b->method_name);
-  g_assert_cmpstr (a->request_uri, ==, b->request_uri);
-  g_assert_cmpstr (a->reason, ==, b->reason);
-  g_assert_cmpstr (a->call_id, ==, b->call_id);
-  g_assert_cmpstr (a->from, ==, b->from);
-  g_assert_cmpstr (a->from_tag, ==, b->from_tag);
-  g_assert_cmpstr (a->from_user, ==, b->from_user);
-  g_assert_cmpstr (a->from_display, ==, b->from_display);
-  g_assert_cmpstr (a->to, ==, b->to);
-  g_assert_cmpstr (a->to_tag, ==, b->to_tag);
-  g_assert_cmpstr (a->to_user, ==, b->to_user);
-  g_assert_cmpstr (a->to_display, ==, b->to_display);
-  g_assert_cmpstr (a->cseq_method_name, ==, b->cseq_method_name);
-  g_assert_cmpstr (a->via_branch, ==, b->via_branch);
-  g_assert_cmpstr (a->user_agent, ==, b->user_agent);
-  g_assert_cmpstr (a->contact, ==, b->contact);
-  g_assert_cmpstr (a->content_type, ==, b->content_type);
-  g_assert_cmpstr (a->malformed, ==, b->malformed);
+  g_assert_cmpstr (cs_sip_message_get_method_name (a), ==, cs_sip_message_get_method_name (b));
+  g_assert_cmpstr (cs_sip_message_get_request_uri (a), ==, cs_sip_message_get_request_uri (b));
+  g_assert_cmpstr (cs_sip_message_get_reason (a), ==, cs_sip_message_get_reason (b));
+  g_assert_cmpstr (cs_sip_message_get_call_id (a), ==, cs_sip_message_get_call_id (b));
+  g_assert_cmpstr (cs_sip_message_get_from (a), ==, cs_sip_message_get_from (b));
+  g_assert_cmpstr (cs_sip_message_get_from_tag (a), ==, cs_sip_message_get_from_tag (b));
+  g_assert_cmpstr (cs_sip_message_get_from_user (a), ==, cs_sip_message_get_from_user (b));
+  g_assert_cmpstr (cs_sip_message_get_from_display (a), ==, cs_sip_message_get_from_display (b));
+  g_assert_cmpstr (cs_sip_message_get_to (a), ==, cs_sip_message_get_to (b));
+  g_assert_cmpstr (cs_sip_message_get_to_tag (a), ==, cs_sip_message_get_to_tag (b));
+  g_assert_cmpstr (cs_sip_message_get_to_user (a), ==, cs_sip_message_get_to_user (b));
+  g_assert_cmpstr (cs_sip_message_get_to_display (a), ==, cs_sip_message_get_to_display (b));
+  g_assert_cmpstr (cs_sip_message_get_cseq_method_name (a), ==,
+                   cs_sip_message_get_cseq_method_name (b));
+  g_assert_cmpstr (cs_sip_message_get_via_branch (a), ==, cs_sip_message_get_via_branch (b));
+  g_assert_cmpstr (cs_sip_message_get_user_agent (a), ==, cs_sip_message_get_user_agent (b));
+  g_assert_cmpstr (cs_sip_message_get_contact (a), ==, cs_sip_message_get_contact (b));
+  g_assert_cmpstr (cs_sip_message_get_content_type (a), ==, cs_sip_message_get_content_type (b));
+  g_assert_cmpstr (cs_sip_message_get_malformed (a), ==, cs_sip_message_get_malformed (b));
   g_assert_true ((a->sdp == NULL) == (b->sdp == NULL));
 }
 
@@ -98,7 +99,7 @@ read_clean (const char *text, CsSipStartLine *start, guint *n, gsize *head_len)
 {
   static CsSipScannedHeader headers[CS_SIP_MAX_HEADERS];
   CsSipScratch s = { g_malloc (16), 16, 0 };
-  CsSipMessage msg = { 0 };
+  CsSipParsed msg = { 0 };
   gboolean clean;
 
   start->method_name = start->request_uri = start->reason = G_MAXSIZE;

@@ -94,24 +94,27 @@ assert_same_message (const CsSipMessage *lean, const CsSipMessage *full)
   g_assert_cmpuint (lean->cseq, ==, full->cseq);
   g_assert_cmpint (lean->cseq_method, ==, full->cseq_method);
   g_assert_cmpint (lean->content_length, ==, full->content_length);
-  assert_same_string (lean->method_name, full->method_name);
-  assert_same_string (lean->request_uri, full->request_uri);
-  assert_same_string (lean->reason, full->reason);
-  assert_same_string (lean->call_id, full->call_id);
-  assert_same_string (lean->from, full->from);
-  assert_same_string (lean->from_tag, full->from_tag);
-  assert_same_string (lean->from_user, full->from_user);
-  assert_same_string (lean->from_display, full->from_display);
-  assert_same_string (lean->to, full->to);
-  assert_same_string (lean->to_tag, full->to_tag);
-  assert_same_string (lean->to_user, full->to_user);
-  assert_same_string (lean->to_display, full->to_display);
-  assert_same_string (lean->cseq_method_name, full->cseq_method_name);
-  assert_same_string (lean->via_branch, full->via_branch);
-  assert_same_string (lean->user_agent, full->user_agent);
-  assert_same_string (lean->contact, full->contact);
-  assert_same_string (lean->content_type, full->content_type);
-  assert_same_string (lean->malformed, full->malformed);
+  assert_same_string (cs_sip_message_get_method_name (lean), cs_sip_message_get_method_name (full));
+  assert_same_string (cs_sip_message_get_request_uri (lean), cs_sip_message_get_request_uri (full));
+  assert_same_string (cs_sip_message_get_reason (lean), cs_sip_message_get_reason (full));
+  assert_same_string (cs_sip_message_get_call_id (lean), cs_sip_message_get_call_id (full));
+  assert_same_string (cs_sip_message_get_from (lean), cs_sip_message_get_from (full));
+  assert_same_string (cs_sip_message_get_from_tag (lean), cs_sip_message_get_from_tag (full));
+  assert_same_string (cs_sip_message_get_from_user (lean), cs_sip_message_get_from_user (full));
+  assert_same_string (cs_sip_message_get_from_display (lean),
+                      cs_sip_message_get_from_display (full));
+  assert_same_string (cs_sip_message_get_to (lean), cs_sip_message_get_to (full));
+  assert_same_string (cs_sip_message_get_to_tag (lean), cs_sip_message_get_to_tag (full));
+  assert_same_string (cs_sip_message_get_to_user (lean), cs_sip_message_get_to_user (full));
+  assert_same_string (cs_sip_message_get_to_display (lean), cs_sip_message_get_to_display (full));
+  assert_same_string (cs_sip_message_get_cseq_method_name (lean),
+                      cs_sip_message_get_cseq_method_name (full));
+  assert_same_string (cs_sip_message_get_via_branch (lean), cs_sip_message_get_via_branch (full));
+  assert_same_string (cs_sip_message_get_user_agent (lean), cs_sip_message_get_user_agent (full));
+  assert_same_string (cs_sip_message_get_contact (lean), cs_sip_message_get_contact (full));
+  assert_same_string (cs_sip_message_get_content_type (lean),
+                      cs_sip_message_get_content_type (full));
+  assert_same_string (cs_sip_message_get_malformed (lean), cs_sip_message_get_malformed (full));
   g_assert_true ((lean->sdp == NULL) == (full->sdp == NULL));
   if (lean->sdp != NULL)
     {
@@ -201,11 +204,36 @@ test_changed_bytes (void)
   const char *at = g_strstr_len ((char *) block, len, "lean-1");
 
   memcpy (block + (at - (char *) block), "XXXX", 4);
-  g_assert_cmpstr (lean->call_id, ==, "lean-1@10.0.0.1");
+  g_assert_cmpstr (cs_sip_message_get_call_id (lean), ==, "lean-1@10.0.0.1");
   g_assert_cmpuint (cs_sip_message_get_headers (lean)->len, ==, 0);
   g_assert_null (cs_sip_message_get_header (lean, "Call-ID"));
   g_assert_cmpstr (cs_sip_message_get_body (lean, &body_len), ==, "");
   g_assert_cmpuint (body_len, ==, 0);
+}
+
+/* The fields the load reads are kept; the ones only detail views read (Request-URI,
+ * Contact, display names) come from a parse of the bytes on first request. */
+static void
+test_detail_fields_reread (void)
+{
+  gsize len = strlen (invite_sdp);
+  g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (g_memdup2 (invite_sdp, len), len);
+  g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, NULL, bytes->data, len);
+
+  /* a compact struct: offsets, not pointers */
+  g_assert_cmpuint (sizeof (CsSipMessage), <=, 200);
+  g_assert_cmpstr (cs_sip_message_get_method_name (lean), ==, "INVITE");
+  g_assert_cmpstr (cs_sip_message_get_cseq_method_name (lean), ==, "INVITE");
+  g_assert_cmpstr (cs_sip_message_get_call_id (lean), ==, "lean-1@10.0.0.1");
+  g_assert_cmpstr (cs_sip_message_get_from_tag (lean), ==, "a1");
+  g_assert_cmpstr (cs_sip_message_get_user_agent (lean), ==, "tester 1.0");
+  g_assert_cmpstr (cs_sip_message_get_via_branch (lean), ==, "z9hG4bK-1");
+  g_assert_null (lean->priv_headers_view); /* nothing parsed again yet */
+  g_assert_cmpstr (cs_sip_message_get_contact (lean), ==, "<sip:alice@10.0.0.1>");
+  g_assert_nonnull (lean->priv_headers_view);
+  g_assert_cmpstr (cs_sip_message_get_from_display (lean), ==, "Al \"the\" Ice");
+  g_assert_null (cs_sip_message_get_to_display (lean));
+  g_assert_cmpstr (cs_sip_message_get_request_uri (lean), ==, "sip:bob@example.com");
 }
 
 static const char bye_reversed[] = "BYE sip:alice@10.0.0.1 SIP/2.0\r\n"
@@ -239,14 +267,19 @@ test_shared_strings (void)
     lean[i] = cs_sip_message_parse_mapped (bytes, share, bytes->data + at[i], strlen (texts[i]));
   cs_sip_share_free (share);
 
-  g_assert_true (lean[1]->call_id == lean[0]->call_id);
-  g_assert_true (lean[1]->via_branch == lean[0]->via_branch);
-  g_assert_true (lean[1]->to_user == lean[0]->to_user);
-  g_assert_false (lean[1]->from == lean[0]->from); /* differs: no display name */
-  g_assert_true (lean[2]->from_user == lean[0]->from_user);
-  g_assert_true (lean[3]->to_user == lean[0]->from_user); /* the other way round */
-  g_assert_false (lean[3]->from == lean[0]->to);          /* differs: Bob and a tag */
-  g_assert_false (lean[4]->call_id == lean[0]->call_id);  /* another call */
+  g_assert_true (cs_sip_message_get_call_id (lean[1]) == cs_sip_message_get_call_id (lean[0]));
+  g_assert_true (cs_sip_message_get_via_branch (lean[1])
+                 == cs_sip_message_get_via_branch (lean[0]));
+  g_assert_true (cs_sip_message_get_to_user (lean[1]) == cs_sip_message_get_to_user (lean[0]));
+  g_assert_false (cs_sip_message_get_from (lean[1])
+                  == cs_sip_message_get_from (lean[0])); /* differs: no display name */
+  g_assert_true (cs_sip_message_get_from_user (lean[2]) == cs_sip_message_get_from_user (lean[0]));
+  g_assert_true (cs_sip_message_get_to_user (lean[3])
+                 == cs_sip_message_get_from_user (lean[0])); /* the other way round */
+  g_assert_false (cs_sip_message_get_from (lean[3])
+                  == cs_sip_message_get_to (lean[0])); /* differs: Bob and a tag */
+  g_assert_false (cs_sip_message_get_call_id (lean[4])
+                  == cs_sip_message_get_call_id (lean[0])); /* another call */
   /* the first message goes first: the others keep its strings alive */
   cs_sip_message_unref (lean[0]);
   for (guint i = 1; i < G_N_ELEMENTS (texts); i++)
@@ -271,8 +304,9 @@ test_share_other_bytes (void)
   CsSipMessage *third = cs_sip_message_parse_mapped (two, share, two->data, len);
 
   cs_sip_share_free (share);
-  g_assert_false (second->call_id == first->call_id);
-  g_assert_true (third->call_id == second->call_id); /* the newer one took the slot */
+  g_assert_false (cs_sip_message_get_call_id (second) == cs_sip_message_get_call_id (first));
+  g_assert_true (cs_sip_message_get_call_id (third)
+                 == cs_sip_message_get_call_id (second)); /* the newer one took the slot */
   cs_sip_message_unref (first);
   cs_sip_message_unref (second); /* third keeps it, and the bytes */
   cs_mapped_bytes_unref (one);
@@ -336,7 +370,8 @@ test_outlives_capture (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 
   g_assert_cmpuint (invite->offset, ==, invite_at);
-  g_assert_true (info->call_id == invite->call_id); /* through the capture's share */
+  g_assert_true (cs_sip_message_get_call_id (info)
+                 == cs_sip_message_get_call_id (invite)); /* through the capture's share */
   g_autoptr (CsSipMessage) full
       = cs_sip_message_parse ((const guint8 *) invite_sdp, strlen (invite_sdp), NULL);
   assert_same_message (invite, full);
@@ -356,6 +391,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-lean/shared-strings", test_shared_strings);
   g_test_add_func ("/sip-lean/share-other-bytes", test_share_other_bytes);
   g_test_add_func ("/sip-lean/changed-bytes", test_changed_bytes);
+  g_test_add_func ("/sip-lean/detail-fields-reread", test_detail_fields_reread);
   g_test_add_func ("/sip-lean/outlives-capture", test_outlives_capture);
   return g_test_run ();
 }

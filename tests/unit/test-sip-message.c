@@ -122,28 +122,29 @@ test_real_invite (void)
   g_autoptr (CsSipMessage) msg = parse_str (invite_g711);
   g_autofree char *label = cs_sip_message_dup_label (msg);
 
-  g_assert_null (msg->malformed);
+  g_assert_null (cs_sip_message_get_malformed (msg));
   g_assert_true (msg->is_request);
   g_assert_cmpint (msg->method, ==, CS_SIP_METHOD_INVITE);
-  g_assert_cmpstr (msg->method_name, ==, "INVITE");
-  g_assert_cmpstr (msg->request_uri, ==, "sip:test@10.0.2.15:5060");
+  g_assert_cmpstr (cs_sip_message_get_method_name (msg), ==, "INVITE");
+  g_assert_cmpstr (cs_sip_message_get_request_uri (msg), ==, "sip:test@10.0.2.15:5060");
   g_assert_cmpuint (msg->status_code, ==, 0);
-  g_assert_null (msg->reason);
-  g_assert_cmpstr (msg->call_id, ==, "1-1966@10.0.2.20");
-  g_assert_cmpstr (msg->from, ==, "\"PCMU/8000\" <sip:sipp@10.0.2.20:5060>;tag=1");
-  g_assert_cmpstr (msg->from_display, ==, "PCMU/8000");
-  g_assert_cmpstr (msg->from_user, ==, "sipp");
-  g_assert_cmpstr (msg->from_tag, ==, "1");
-  g_assert_cmpstr (msg->to_display, ==, "test");
-  g_assert_cmpstr (msg->to_user, ==, "test");
-  g_assert_null (msg->to_tag);
+  g_assert_null (cs_sip_message_get_reason (msg));
+  g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "1-1966@10.0.2.20");
+  g_assert_cmpstr (cs_sip_message_get_from (msg), ==,
+                   "\"PCMU/8000\" <sip:sipp@10.0.2.20:5060>;tag=1");
+  g_assert_cmpstr (cs_sip_message_get_from_display (msg), ==, "PCMU/8000");
+  g_assert_cmpstr (cs_sip_message_get_from_user (msg), ==, "sipp");
+  g_assert_cmpstr (cs_sip_message_get_from_tag (msg), ==, "1");
+  g_assert_cmpstr (cs_sip_message_get_to_display (msg), ==, "test");
+  g_assert_cmpstr (cs_sip_message_get_to_user (msg), ==, "test");
+  g_assert_null (cs_sip_message_get_to_tag (msg));
   g_assert_cmpuint (msg->cseq, ==, 1);
   g_assert_cmpint (msg->cseq_method, ==, CS_SIP_METHOD_INVITE);
-  g_assert_cmpstr (msg->cseq_method_name, ==, "INVITE");
-  g_assert_cmpstr (msg->via_branch, ==, "z9hG4bK-1966-1-0");
-  g_assert_null (msg->user_agent);
-  g_assert_cmpstr (msg->contact, ==, "sip:sipp@10.0.2.20:5060");
-  g_assert_cmpstr (msg->content_type, ==, "application/sdp");
+  g_assert_cmpstr (cs_sip_message_get_cseq_method_name (msg), ==, "INVITE");
+  g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==, "z9hG4bK-1966-1-0");
+  g_assert_null (cs_sip_message_get_user_agent (msg));
+  g_assert_cmpstr (cs_sip_message_get_contact (msg), ==, "sip:sipp@10.0.2.20:5060");
+  g_assert_cmpstr (cs_sip_message_get_content_type (msg), ==, "application/sdp");
   g_assert_cmpint (msg->content_length, ==, 123);
   g_assert_cmpuint (cs_sip_message_get_headers (msg)->len, ==, 9);
   g_assert_cmpuint (body_len_of (msg), ==, 123);
@@ -170,23 +171,24 @@ test_real_response (void)
   g_autoptr (CsSipMessage) msg = parse_str (response_401);
   g_autofree char *label = cs_sip_message_dup_label (msg);
 
-  g_assert_null (msg->malformed);
+  g_assert_null (cs_sip_message_get_malformed (msg));
   g_assert_false (msg->is_request);
-  g_assert_null (msg->method_name);
+  g_assert_null (cs_sip_message_get_method_name (msg));
   g_assert_cmpuint (msg->status_code, ==, 401);
-  g_assert_cmpstr (msg->reason, ==, "Unauthorized");
+  g_assert_cmpstr (cs_sip_message_get_reason (msg), ==, "Unauthorized");
   g_assert_cmpstr (label, ==, "401 Unauthorized");
   g_assert_true (cs_sip_message_is_final (msg));
-  g_assert_cmpstr (msg->user_agent, ==, "Asterisk PBX 11.7.0~dfsg-1ubuntu1");
-  g_assert_cmpstr (msg->from_user, ==, "telephone1");
-  g_assert_cmpstr (msg->to_tag, ==, "as74e53fa9");
+  g_assert_cmpstr (cs_sip_message_get_user_agent (msg), ==, "Asterisk PBX 11.7.0~dfsg-1ubuntu1");
+  g_assert_cmpstr (cs_sip_message_get_from_user (msg), ==, "telephone1");
+  g_assert_cmpstr (cs_sip_message_get_to_tag (msg), ==, "as74e53fa9");
   g_assert_cmpint (msg->cseq_method, ==, CS_SIP_METHOD_REGISTER);
-  g_assert_cmpstr (msg->via_branch, ==, "z9hG4bK-d8754z-be483a0c4ceed0e1-1---d8754z-");
+  g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==,
+                   "z9hG4bK-d8754z-be483a0c4ceed0e1-1---d8754z-");
   g_assert_cmpint (msg->content_length, ==, 0);
   g_assert_cmpuint (body_len_of (msg), ==, 0);
   g_assert_cmpstr (cs_sip_message_get_body (msg, NULL), ==, "");
   g_assert_null (msg->sdp);
-  g_assert_null (msg->content_type);
+  g_assert_null (cs_sip_message_get_content_type (msg));
   g_assert_cmpstr (cs_sip_message_get_header (msg, "www-authenticate"), ==,
                    "Digest algorithm=MD5, realm=\"asterisk\", nonce=\"54bd660f\"");
 }
@@ -203,16 +205,16 @@ test_labels_and_status (void)
   g_autofree char *ringing_label = cs_sip_message_dup_label (ringing);
   g_autofree char *unknown_label = cs_sip_message_dup_label (unknown);
 
-  g_assert_null (ringing->malformed);
+  g_assert_null (cs_sip_message_get_malformed (ringing));
   g_assert_cmpstr (ringing_label, ==, "180");
-  g_assert_cmpstr (ringing->reason, ==, "");
+  g_assert_cmpstr (cs_sip_message_get_reason (ringing), ==, "");
   g_assert_true (cs_sip_message_is_provisional (ringing));
   g_assert_false (cs_sip_message_is_final (ringing));
-  g_assert_null (unknown->malformed);
+  g_assert_null (cs_sip_message_get_malformed (unknown));
   g_assert_cmpint (unknown->method, ==, CS_SIP_METHOD_UNKNOWN);
-  g_assert_cmpstr (unknown->method_name, ==, "FOO");
+  g_assert_cmpstr (cs_sip_message_get_method_name (unknown), ==, "FOO");
   g_assert_cmpint (unknown->cseq_method, ==, CS_SIP_METHOD_UNKNOWN);
-  g_assert_cmpstr (unknown->cseq_method_name, ==, "FOO");
+  g_assert_cmpstr (cs_sip_message_get_cseq_method_name (unknown), ==, "FOO");
   g_assert_cmpstr (unknown_label, ==, "FOO");
   /* no Content-Length over UDP: the body is the rest */
   g_assert_cmpint (unknown->content_length, ==, -1);
@@ -242,14 +244,14 @@ test_compact_forms (void)
                    "\r\n"
                    "hello");
 
-  g_assert_null (msg->malformed);
-  g_assert_cmpstr (msg->call_id, ==, "compact-1@192.0.2.1");
-  g_assert_cmpstr (msg->from_display, ==, "Alice");
-  g_assert_cmpstr (msg->from_tag, ==, "fa");
-  g_assert_cmpstr (msg->to_tag, ==, "tb");
-  g_assert_cmpstr (msg->via_branch, ==, "z9hG4bKcompact");
-  g_assert_cmpstr (msg->contact, ==, "<sip:alice@192.0.2.1>");
-  g_assert_cmpstr (msg->content_type, ==, "text/plain");
+  g_assert_null (cs_sip_message_get_malformed (msg));
+  g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "compact-1@192.0.2.1");
+  g_assert_cmpstr (cs_sip_message_get_from_display (msg), ==, "Alice");
+  g_assert_cmpstr (cs_sip_message_get_from_tag (msg), ==, "fa");
+  g_assert_cmpstr (cs_sip_message_get_to_tag (msg), ==, "tb");
+  g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==, "z9hG4bKcompact");
+  g_assert_cmpstr (cs_sip_message_get_contact (msg), ==, "<sip:alice@192.0.2.1>");
+  g_assert_cmpstr (cs_sip_message_get_content_type (msg), ==, "text/plain");
   g_assert_cmpint (msg->content_length, ==, 5);
   g_assert_cmpstr (cs_sip_message_get_body (msg, NULL), ==, "hello");
   /* names stay as written; lookups match both forms */
@@ -294,11 +296,11 @@ test_folding (void)
                                             "CSeq: 1 OPTIONS\r\n"
                                             "\r\n");
 
-  g_assert_null (msg->malformed);
+  g_assert_null (cs_sip_message_get_malformed (msg));
   g_assert_cmpstr (cs_sip_message_get_header (msg, "Subject"), ==,
                    "I know you're there, pick up the phone and talk to me!");
-  g_assert_cmpstr (msg->from_tag, ==, "folded");
-  g_assert_cmpstr (msg->call_id, ==, "fold-1");
+  g_assert_cmpstr (cs_sip_message_get_from_tag (msg), ==, "folded");
+  g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "fold-1");
   g_assert_cmpuint (cs_sip_message_get_headers (msg)->len, ==, 6);
 }
 
@@ -330,7 +332,7 @@ test_folding_written (void)
     { "X-C", "a b" },
   };
 
-  g_assert_null (msg->malformed);
+  g_assert_null (cs_sip_message_get_malformed (msg));
   const GPtrArray *view = cs_sip_message_get_headers (msg);
   g_assert_cmpuint (view->len, ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < view->len; i++)
@@ -339,8 +341,8 @@ test_folding_written (void)
       g_assert_cmpstr (h->name, ==, expected[i][0]);
       g_assert_cmpstr (h->value, ==, expected[i][1]);
     }
-  g_assert_cmpstr (msg->call_id, ==, "w-1");
-  g_assert_cmpstr (msg->via_branch, ==, "z9hG4bKw");
+  g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "w-1");
+  g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==, "z9hG4bKw");
 }
 
 /* Trailing white space is what g_strchomp drops: not \v; and a short value cut at the
@@ -372,14 +374,14 @@ test_addresses (void)
       "CSeq: 3 MESSAGE\n"
       "\n");
 
-  g_assert_null (msg->malformed);
-  g_assert_cmpstr (msg->from_display, ==, "Smith; John <boss> \"JS\"");
-  g_assert_cmpstr (msg->from_user, ==, "1001");
-  g_assert_cmpstr (msg->from_tag, ==, "a1b2");
+  g_assert_null (cs_sip_message_get_malformed (msg));
+  g_assert_cmpstr (cs_sip_message_get_from_display (msg), ==, "Smith; John <boss> \"JS\"");
+  g_assert_cmpstr (cs_sip_message_get_from_user (msg), ==, "1001");
+  g_assert_cmpstr (cs_sip_message_get_from_tag (msg), ==, "a1b2");
   /* addr-spec without <>: the parameters belong to the header */
-  g_assert_null (msg->to_display);
-  g_assert_cmpstr (msg->to_user, ==, "+15551234");
-  g_assert_cmpstr (msg->to_tag, ==, "t9");
+  g_assert_null (cs_sip_message_get_to_display (msg));
+  g_assert_cmpstr (cs_sip_message_get_to_user (msg), ==, "+15551234");
+  g_assert_cmpstr (cs_sip_message_get_to_tag (msg), ==, "t9");
 
   CsSipNameAddr na;
   g_assert_true (cs_sip_name_addr_parse ("Bob Smith <tel:+4930123;phone-context=x>;tag=q", &na));
@@ -428,8 +430,8 @@ test_via (void)
                    "From: <sip:a@b>;tag=1\r\nTo: <sip:c@d>;tag=2\r\nCall-ID: v\r\n"
                    "CSeq: 2 INVITE\r\nContent-Length: 0\r\n\r\n");
 
-  g_assert_null (msg->malformed);
-  g_assert_cmpstr (msg->via_branch, ==, "z9hG4bKtop");
+  g_assert_null (cs_sip_message_get_malformed (msg));
+  g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==, "z9hG4bKtop");
 
   g_autofree char *b1 = cs_sip_via_dup_branch ("SIP/2.0/UDP h, SIP/2.0/UDP g;branch=no");
   g_autofree char *b2 = cs_sip_via_dup_branch ("SIP/2.0/UDP h;received=1.2.3.4;BRANCH=z9hG4bKx");
@@ -474,8 +476,8 @@ test_multipart (void)
       = cs_sip_message_parse ((const guint8 *) multipart_invite, sizeof multipart_invite - 1, NULL);
 
   g_assert_nonnull (msg);
-  g_assert_null (msg->malformed);
-  g_assert_cmpstr (msg->content_type, ==, "multipart/mixed");
+  g_assert_null (cs_sip_message_get_malformed (msg));
+  g_assert_cmpstr (cs_sip_message_get_content_type (msg), ==, "multipart/mixed");
   g_assert_cmpuint (body_len_of (msg), >, 100);
   g_assert_nonnull (msg->sdp);
   g_assert_null (msg->sdp->malformed);
@@ -530,7 +532,7 @@ assert_malformed (const char *text, const char *reason)
 {
   g_autoptr (CsSipMessage) msg = parse_str (text);
 
-  g_assert_cmpstr (msg->malformed, ==, reason);
+  g_assert_cmpstr (cs_sip_message_get_malformed (msg), ==, reason);
 }
 
 static void
@@ -596,16 +598,17 @@ test_malformed (void)
   for (int i = 0; i < 120; i++)
     g_string_append_c (text, 'x');
   g_autoptr (CsSipMessage) cut = parse_str (text->str);
-  g_assert_cmpstr (cut->malformed, ==, "Content-Length 500 exceeds body (120 bytes)");
+  g_assert_cmpstr (cs_sip_message_get_malformed (cut), ==,
+                   "Content-Length 500 exceeds body (120 bytes)");
   g_assert_cmpint (cut->content_length, ==, 500);
   g_assert_cmpuint (body_len_of (cut), ==, 120);
   g_string_free (text, TRUE);
 
   /* the start line is cut: still a message */
   g_autoptr (CsSipMessage) no_eol = parse_str ("SIP/2.0 200 OK");
-  g_assert_cmpstr (no_eol->malformed, ==, "missing end of headers");
+  g_assert_cmpstr (cs_sip_message_get_malformed (no_eol), ==, "missing end of headers");
   g_assert_cmpuint (no_eol->status_code, ==, 200);
-  g_assert_cmpstr (no_eol->reason, ==, "OK");
+  g_assert_cmpstr (cs_sip_message_get_reason (no_eol), ==, "OK");
   g_assert_cmpuint (cs_sip_message_get_headers (no_eol)->len, ==, 0);
 }
 
@@ -617,9 +620,9 @@ test_nul_and_utf8 (void)
       = cs_sip_message_parse ((const guint8 *) with_nul, sizeof with_nul - 1, NULL);
 
   g_assert_nonnull (msg);
-  g_assert_cmpstr (msg->malformed, ==, "NUL byte in headers");
+  g_assert_cmpstr (cs_sip_message_get_malformed (msg), ==, "NUL byte in headers");
   g_assert_cmpstr (cs_sip_message_get_header (msg, "Subject"), ==, "a b");
-  g_assert_cmpstr (msg->call_id, ==, "m-1");
+  g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "m-1");
 
   g_autoptr (CsSipMessage) latin1 = parse_str ("INVITE sip:a@b SIP/2.0\r\n" GOOD_HEADERS
                                                "Subject: caf\xe9 \xc3\xa9t\xc3\xa9\r\n"
@@ -638,7 +641,7 @@ test_bounds (void)
     g_string_append_printf (text, "X-Filler-%d: %d\r\n", i, i);
   g_string_append (text, "\r\nbody");
   g_autoptr (CsSipMessage) many = parse_str (text->str);
-  g_assert_cmpstr (many->malformed, ==, "too many headers");
+  g_assert_cmpstr (cs_sip_message_get_malformed (many), ==, "too many headers");
   g_assert_cmpuint (cs_sip_message_get_headers (many)->len, ==, CS_SIP_MAX_HEADERS);
   g_assert_cmpstr (cs_sip_message_get_body (many, NULL), ==, "body");
 
@@ -650,10 +653,10 @@ test_bounds (void)
     g_string_append (text, " folded more text\r\n");
   g_string_append (text, "\r\n");
   g_autoptr (CsSipMessage) longv = parse_str (text->str);
-  g_assert_cmpstr (longv->malformed, ==, "header value too long");
+  g_assert_cmpstr (cs_sip_message_get_malformed (longv), ==, "header value too long");
   g_assert_cmpuint (strlen (cs_sip_message_get_header (longv, "X-Long")), <=,
                     CS_SIP_MAX_HEADER_VALUE);
-  g_assert_cmpstr (longv->call_id, ==, "m-1");
+  g_assert_cmpstr (cs_sip_message_get_call_id (longv), ==, "m-1");
   g_string_free (text, TRUE);
 }
 
@@ -662,13 +665,13 @@ test_content_length (void)
 {
   g_autoptr (CsSipMessage) shorter = parse_str ("INVITE sip:a@b SIP/2.0\n" GOOD_HEADERS
                                                 "Content-Length: 3\n\nabcSIP/2.0 200 OK\r\n");
-  g_assert_null (shorter->malformed);
+  g_assert_null (cs_sip_message_get_malformed (shorter));
   g_assert_cmpuint (body_len_of (shorter), ==, 3);
   g_assert_cmpstr (cs_sip_message_get_body (shorter, NULL), ==, "abc");
 
   g_autoptr (CsSipMessage) absent
       = parse_str ("INVITE sip:a@b SIP/2.0\r\n" GOOD_HEADERS "\r\nwhole rest\r\n");
-  g_assert_null (absent->malformed);
+  g_assert_null (cs_sip_message_get_malformed (absent));
   g_assert_cmpint (absent->content_length, ==, -1);
   g_assert_cmpstr (cs_sip_message_get_body (absent, NULL), ==, "whole rest\r\n");
 }
@@ -715,18 +718,18 @@ test_truncated (void)
       else
         {
           g_assert_nonnull (msg);
-          g_assert_cmpstr (msg->method_name, ==, "INVITE");
+          g_assert_cmpstr (cs_sip_message_get_method_name (msg), ==, "INVITE");
           if (n < body_start)
-            g_assert_cmpstr (msg->malformed, ==, "missing end of headers");
+            g_assert_cmpstr (cs_sip_message_get_malformed (msg), ==, "missing end of headers");
           else if (n < full)
             {
               g_autofree char *reason = g_strdup_printf (
                   "Content-Length 123 exceeds body (%" G_GSIZE_FORMAT " bytes)", n - body_start);
-              g_assert_cmpstr (msg->malformed, ==, reason);
+              g_assert_cmpstr (cs_sip_message_get_malformed (msg), ==, reason);
               g_assert_cmpuint (body_len_of (msg), ==, n - body_start);
             }
           else
-            g_assert_null (msg->malformed);
+            g_assert_null (cs_sip_message_get_malformed (msg));
           g_assert_true (cs_sip_looks_like (copy, n) == (n >= request_line + 2)); /* CR LF */
           cs_sip_message_unref (msg);
         }
@@ -771,7 +774,7 @@ test_ref (void)
 
   g_assert_true (cs_sip_message_ref (msg) == msg);
   cs_sip_message_unref (msg);
-  g_assert_cmpstr (msg->call_id, ==, "1-1966@10.0.2.20");
+  g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "1-1966@10.0.2.20");
   cs_sip_message_unref (msg);
 }
 

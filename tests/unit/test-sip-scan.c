@@ -191,15 +191,15 @@ test_headers_view (void)
   gsize body_len;
 
   g_assert_nonnull (msg);
-  g_assert_null (msg->malformed);
+  g_assert_null (cs_sip_message_get_malformed (msg));
   g_assert_cmpstr (cs_sip_message_get_header (msg, "Call-ID"), ==, "packed@example.com");
   g_assert_cmpstr (cs_sip_message_get_header (msg, "x-custom"), ==, "value with  spaces");
   g_assert_cmpstr (cs_sip_message_get_body (msg, &body_len), ==, "body");
   g_assert_cmpuint (body_len, ==, 4);
   /* the decoded fields share the packed values */
-  g_assert_cmpstr (msg->call_id, ==, "packed@example.com");
-  g_assert_cmpstr (msg->from_tag, ==, "1");
-  g_assert_cmpstr (msg->via_branch, ==, "z9hG4bK1");
+  g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "packed@example.com");
+  g_assert_cmpstr (cs_sip_message_get_from_tag (msg), ==, "1");
+  g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==, "z9hG4bK1");
 
   /* concurrent first requests all get the one published view */
   for (gsize i = 0; i < G_N_ELEMENTS (threads); i++)

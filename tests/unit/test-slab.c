@@ -243,7 +243,7 @@ test_sip_messages (void)
   for (guint i = 0; i < msgs->len; i++)
     {
       CsSipMessage *m = msgs->pdata[i];
-      g_assert_cmpstr (m->call_id, ==, "slab-1@example.com");
+      g_assert_cmpstr (cs_sip_message_get_call_id (m), ==, "slab-1@example.com");
       g_assert_nonnull (cs_sip_message_get_headers (m));
       cs_sip_message_ref (m);
       cs_sip_message_unref (m);
