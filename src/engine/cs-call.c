@@ -17,15 +17,27 @@ cs_call_message_at (const CsCall *self, guint i)
   return (CsSipMessage *) (self->messages[i] & ~(guintptr) 1);
 }
 
+/* The call's strings are mostly those of a message it holds (no copy): only the others
+ * are its own. */
+static void
+cs_call_free_unless_borrowed (char *text, const char *in_message)
+{
+  if (text != in_message)
+    g_free (text);
+}
+
 static void
 cs_call_finalize (GObject *object)
 {
   CsCall *self = CS_CALL (object);
 
-  g_free (self->call_id);
-  g_free (self->from);
-  g_free (self->to);
-  g_free (self->user_agent);
+  cs_call_free_unless_borrowed (self->call_id, self->first != NULL ? self->first->call_id : NULL);
+  cs_call_free_unless_borrowed (self->from, self->first != NULL ? self->first->from_user : NULL);
+  cs_call_free_unless_borrowed (self->to, self->first != NULL ? self->first->to_user : NULL);
+  cs_call_free_unless_borrowed (self->user_agent, self->user_agent_source != NULL
+                                                      ? self->user_agent_source->user_agent
+                                                      : NULL);
+  g_clear_pointer (&self->user_agent_source, cs_sip_message_unref);
   g_clear_pointer (&self->first, cs_sip_message_unref);
   g_clear_pointer (&self->initial_request, cs_sip_message_unref);
   g_clear_pointer (&self->final_response, cs_sip_message_unref);
@@ -83,7 +95,8 @@ cs_call_state_to_string (CsCallState state)
   return "unknown";
 }
 
-/* What a person calls a party: the URI's user part, else the URI without parameters. */
+/* What a person calls a party: the URI's user part (the message's own string, which the
+ * call holds), else the URI without parameters. */
 static char *
 cs_call_party_label (const char *header, const char *user)
 {
@@ -91,7 +104,7 @@ cs_call_party_label (const char *header, const char *user)
   char *label;
 
   if (user != NULL)
-    return g_strdup (user);
+    return (char *) user;
   if (header == NULL || !cs_sip_name_addr_parse (header, &na))
     return g_strdup (header);
   label = g_strndup (na.uri, strcspn (na.uri, ";?"));
@@ -108,7 +121,7 @@ cs_call_new (guint number, const CsSipMessage *first)
   self->method = first->is_request ? first->method : first->cseq_method;
   self->first = cs_sip_message_ref ((CsSipMessage *) first);
   self->method_name = first->is_request ? first->method_name : first->cseq_method_name;
-  self->call_id = g_strdup (first->call_id);
+  self->call_id = first->call_id; /* first is held: see cs_call_free_unless_borrowed */
   self->from = cs_call_party_label (first->from, first->from_user);
   self->to = cs_call_party_label (first->to, first->to_user);
   self->from_tag = first->from_tag;
@@ -150,6 +163,15 @@ same_text (const char *a, const char *b)
   return a == b || strcmp (or_empty (a), or_empty (b)) == 0;
 }
 
+static inline gboolean
+cs_call_methods_may_match (const CsSipMessage *a, const CsSipMessage *b)
+{
+  CsSipMethod ma = a->is_request ? a->method : a->cseq_method;
+  CsSipMethod mb = b->is_request ? b->method : b->cseq_method;
+
+  return ma == mb || ma == CS_SIP_METHOD_UNKNOWN || mb == CS_SIP_METHOD_UNKNOWN;
+}
+
 /* numbers first, then the short strings: most stored messages differ early */
 static gboolean
 cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
@@ -157,6 +179,9 @@ cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
   const CsSipMessage *a = a_data, *b = b_data;
 
   if (a->is_request != b->is_request || a->cseq != b->cseq)
+    return FALSE;
+  /* known methods are parsed from their exact names: different ones differ in name */
+  if (!cs_call_methods_may_match (a, b))
     return FALSE;
   if (a->is_request)
     return same_text (a->method_name, b->method_name) && same_text (a->via_branch, b->via_branch);
@@ -335,7 +360,10 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
   if (msg->ts_ns > self->end_ns)
     self->end_ns = msg->ts_ns;
   if (self->user_agent == NULL && msg->user_agent != NULL && msg->is_request)
-    self->user_agent = g_strdup (msg->user_agent);
+    {
+      self->user_agent_source = cs_sip_message_ref (msg);
+      self->user_agent = msg->user_agent;
+    }
   if (repeated)
     {
       self->retransmissions++;
@@ -401,6 +429,15 @@ cs_call_finish (CsCall *self, gint64 capture_end_ns)
     }
 }
 
+/* text itself when it is the string at offset in msg (which the copy holds), else a copy. */
+static char *
+cs_call_borrow_or_dup (const char *text, const CsSipMessage *msg, glong offset)
+{
+  if (msg != NULL && text == G_STRUCT_MEMBER (const char *, msg, offset))
+    return (char *) text;
+  return g_strdup (text);
+}
+
 CsCall *
 cs_call_snapshot (CsCall *self)
 {
@@ -415,11 +452,16 @@ cs_call_snapshot (CsCall *self)
   copy->final_response
       = self->final_response != NULL ? cs_sip_message_ref (self->final_response) : NULL;
   copy->method_name = self->method_name;
-  copy->call_id = g_strdup (self->call_id);
-  copy->from = g_strdup (self->from);
-  copy->to = g_strdup (self->to);
+  copy->call_id
+      = cs_call_borrow_or_dup (self->call_id, copy->first, G_STRUCT_OFFSET (CsSipMessage, call_id));
+  copy->from
+      = cs_call_borrow_or_dup (self->from, copy->first, G_STRUCT_OFFSET (CsSipMessage, from_user));
+  copy->to = cs_call_borrow_or_dup (self->to, copy->first, G_STRUCT_OFFSET (CsSipMessage, to_user));
   copy->from_tag = self->from_tag;
-  copy->user_agent = g_strdup (self->user_agent);
+  if (self->user_agent_source != NULL)
+    copy->user_agent_source = cs_sip_message_ref (self->user_agent_source);
+  copy->user_agent = cs_call_borrow_or_dup (self->user_agent, copy->user_agent_source,
+                                            G_STRUCT_OFFSET (CsSipMessage, user_agent));
   copy->state = self->state;
   copy->final_status = self->final_status;
   copy->final_reason = self->final_reason;
@@ -452,6 +494,23 @@ cs_call_snapshot (CsCall *self)
   copy->info_requests_stored = self->info_requests_stored;
   copy->version = self->version;
   return copy;
+}
+
+void
+cs_call_take_text (CsCall *self, char **field, char *text)
+{
+  const char *borrowed = NULL;
+
+  if (self->first != NULL && field == &self->call_id)
+    borrowed = self->first->call_id;
+  else if (self->first != NULL && field == &self->from)
+    borrowed = self->first->from_user;
+  else if (self->first != NULL && field == &self->to)
+    borrowed = self->first->to_user;
+  else if (self->user_agent_source != NULL && field == &self->user_agent)
+    borrowed = self->user_agent_source->user_agent;
+  cs_call_free_unless_borrowed (*field, borrowed);
+  *field = text;
 }
 
 void

@@ -54,7 +54,22 @@ key_method (const CsSipMessage *msg)
 static gboolean
 key_is_rfc3261 (const CsSipMessage *msg)
 {
-  return msg->via_branch != NULL && strncmp (msg->via_branch, "z9hG4bK", 7) == 0;
+  static const char cookie[] = "z9hG4bK";
+  const char *b = msg->via_branch;
+
+  if (b == NULL)
+    return FALSE;
+  /* byte by byte: a mismatch (or the end of a short branch) stops before reading on */
+  for (guint i = 0; i < sizeof cookie - 1; i++)
+    if (b[i] != cookie[i])
+      return FALSE;
+  return TRUE;
+}
+
+static inline gboolean
+same_text (const char *a, const char *b)
+{
+  return a == b || strcmp (or_empty (a), or_empty (b)) == 0;
 }
 
 static guint
@@ -76,8 +91,10 @@ key_equal (gconstpointer a_data, gconstpointer b_data)
   /* known methods are parsed from their exact names: different ones differ in name */
   if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
     return FALSE;
-  if (strcmp (or_empty (a->via_branch), or_empty (b->via_branch)) != 0
-      || strcmp (key_method (a), key_method (b)) != 0)
+  /* a response's branch is often its request's own string */
+  if (!same_text (a->via_branch, b->via_branch))
+    return FALSE;
+  if ((ma == CS_SIP_METHOD_UNKNOWN || ma != mb) && strcmp (key_method (a), key_method (b)) != 0)
     return FALSE;
   return key_is_rfc3261 (a) || a->cseq == b->cseq; /* same branch: same prefix test */
 }
