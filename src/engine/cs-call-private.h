@@ -61,7 +61,11 @@ struct _CsCall
   guintptr *messages; /* first_messages until more are stored */
   guint n_messages, messages_cap;
   guintptr first_messages[8]; /* most calls have fewer: no allocation for them */
-  GHashTable *signatures;     /* NULL, or for long calls: signatures seen, for retransmissions */
+  /* Per stored message, the numbers of its signature mixed (cs_call_quick_signature):
+   * the retransmission scan reads a stored message only when they match. */
+  guint32 *quick;
+  guint32 first_quick[8];
+  GHashTable *signatures; /* NULL, or for long calls: signatures seen, for retransmissions */
   guint retransmissions;
   /* Read from the stored messages when they are stored: findings and DTMF then need not
    * visit every call's messages again. */

@@ -12,6 +12,10 @@
 typedef struct
 {
   guint64 hash; /* of the key; a slot is free when call is NULL */
+  /* the key's strings (the call's own): compared here, so a lookup does not touch the
+   * call, and by pointer first */
+  const char *call_id;
+  const char *tag;
   CsCall *call;
 } CsCallSlot;
 
@@ -121,28 +125,25 @@ cs_call_table_find (const CsCallTable *table, guint64 hash, const CsCallKey *key
   for (guint i = cs_call_table_home (table, hash);; i = (i + 1) & table->mask)
     {
       CsCallSlot *slot = &table->slots[i];
-      const CsCallKey *k;
 
       if (slot->call == NULL)
         return slot;
       if (slot->hash != hash)
         continue;
-      k = &slot->call->tracker_key;
-      if ((k->call_id == key->call_id || strcmp (k->call_id, key->call_id) == 0)
-          && (!dialog || same_text (k->tag, key->tag)))
+      if ((slot->call_id == key->call_id || strcmp (slot->call_id, key->call_id) == 0)
+          && (!dialog || same_text (slot->tag, key->tag)))
         return slot;
     }
 }
 
 static void
-cs_call_table_put_new (CsCallTable *table, guint64 hash, CsCall *call)
+cs_call_table_put_new (CsCallTable *table, const CsCallSlot *from)
 {
-  guint i = cs_call_table_home (table, hash);
+  guint i = cs_call_table_home (table, from->hash);
 
   while (table->slots[i].call != NULL)
     i = (i + 1) & table->mask;
-  table->slots[i].hash = hash;
-  table->slots[i].call = call;
+  table->slots[i] = *from;
   table->used++;
 }
 
@@ -158,7 +159,7 @@ cs_call_table_rebuild (CsCallTable *table, guint n_slots, GHashTable *gone)
   table->used = 0;
   for (guint i = 0; i < old_n; i++)
     if (old[i].call != NULL && (gone == NULL || !g_hash_table_contains (gone, old[i].call)))
-      cs_call_table_put_new (table, old[i].hash, old[i].call);
+      cs_call_table_put_new (table, &old[i]);
   g_free (old);
 }
 
@@ -168,13 +169,15 @@ cs_call_table_replace (CsCallTable *table, guint64 hash, CsCall *call, gboolean 
 {
   CsCallSlot *slot = cs_call_table_find (table, hash, &call->tracker_key, dialog);
 
-  if (slot->call != NULL)
-    {
-      slot->call = call;
-      return;
-    }
+  gboolean is_new = slot->call == NULL;
+
+  /* the key now lives in the new call (equal strings) */
   slot->hash = hash;
+  slot->call_id = call->tracker_key.call_id;
+  slot->tag = call->tracker_key.tag;
   slot->call = call;
+  if (!is_new)
+    return;
   table->used++;
   /* at most half full: probes stay short */
   if (table->used * 2 > table->mask + 1)

@@ -45,6 +45,8 @@ cs_call_finalize (GObject *object)
     cs_sip_message_unref (cs_call_message_at (self, i));
   if (self->messages != self->first_messages)
     g_free (self->messages);
+  if (self->quick != self->first_quick)
+    g_free (self->quick);
   g_clear_pointer (&self->signatures, g_hash_table_unref);
   cs_transaction_log_clear (&self->transactions);
   g_clear_pointer (&self->stream_ids, g_array_unref);
@@ -64,6 +66,7 @@ cs_call_init (CsCall *self)
 {
   cs_transaction_log_init (&self->transactions);
   self->messages = self->first_messages;
+  self->quick = self->first_quick;
   self->messages_cap = G_N_ELEMENTS (self->first_messages);
   self->first_provisional_ns = -1;
   self->answer_ns = -1;
@@ -190,6 +193,18 @@ cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
          && same_text (a->via_branch, b->via_branch);
 }
 
+/* The numbers of a signature (a method's name decides its enum), mixed: equal signatures
+ * have equal quick keys. */
+static inline guint32
+cs_call_quick_signature (const CsSipMessage *msg)
+{
+  guint32 method = msg->is_request ? msg->method : msg->cseq_method;
+  guint32 h
+      = (msg->cseq * 0x9e3779b1u) ^ ((method * 2u + (msg->is_request ? 1u : 0u)) * 0x85ebca6bu);
+
+  return msg->is_request ? h : h ^ (msg->status_code * 0xc2b2ae35u);
+}
+
 /* Calls keep few messages: a linear scan up to this many, a set keyed by the stored
  * messages (same lifetime as the call) beyond. */
 #define CS_CALL_SIGNATURE_SCAN 16
@@ -199,10 +214,13 @@ cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
 static gboolean
 cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
 {
+  guint32 quick;
+
   if (self->signatures != NULL)
     return g_hash_table_contains (self->signatures, msg);
+  quick = cs_call_quick_signature (msg);
   for (guint i = 0; i < self->n_messages; i++)
-    if (cs_call_signature_equal (cs_call_message_at (self, i), msg))
+    if (self->quick[i] == quick && cs_call_signature_equal (cs_call_message_at (self, i), msg))
       return TRUE;
   return FALSE;
 }
@@ -324,10 +342,16 @@ cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
         {
           self->messages = g_new (guintptr, self->messages_cap);
           memcpy (self->messages, self->first_messages, sizeof self->first_messages);
+          self->quick = g_new (guint32, self->messages_cap);
+          memcpy (self->quick, self->first_quick, sizeof self->first_quick);
         }
       else
-        self->messages = g_renew (guintptr, self->messages, self->messages_cap);
+        {
+          self->messages = g_renew (guintptr, self->messages, self->messages_cap);
+          self->quick = g_renew (guint32, self->quick, self->messages_cap);
+        }
     }
+  self->quick[self->n_messages] = cs_call_quick_signature (msg);
   if (self->n_messages == 0)
     self->first_stored_frame = msg->frame;
   self->last_stored_frame = msg->frame;
@@ -481,12 +505,14 @@ cs_call_snapshot (CsCall *self)
   if (self->n_messages > copy->messages_cap)
     {
       copy->messages = g_new (guintptr, self->n_messages);
+      copy->quick = g_new (guint32, self->n_messages);
       copy->messages_cap = self->n_messages;
     }
   for (guint i = 0; i < self->n_messages; i++)
     {
       cs_sip_message_ref (cs_call_get_message (self, i));
       copy->messages[i] = self->messages[i]; /* with its retransmission bit */
+      copy->quick[i] = self->quick[i];
     }
   copy->n_messages = self->n_messages;
   copy->first_stored_frame = self->first_stored_frame;
