@@ -12,6 +12,9 @@
 #include "cs-stream-rtcp.h"
 #include "cs-time-format.h"
 
+#include <math.h>
+#include <string.h>
+
 /* Keys of a call (depth 3 of the report) and of its transactions (depth 5), with their
  * separators and indentation: the pretty report's calls are written as raw text. */
 #define CS_CALL_KEY(name) ",\n      \"" name "\": "
@@ -35,12 +38,54 @@ cs_report_json_raw_uint (char *p, guint64 value)
   return p + n;
 }
 
+/* "%.Nf" of a whole number (most times in ms are) without leaving this file: its digits,
+ * then N zeros; anything else through cs_json_raw_double. */
+static inline char *
+cs_report_json_raw_double (char *p, double value, int decimals)
+{
+  guint64 whole;
+
+  if (!(value >= 0 && value < 1e15) || signbit (value) || decimals < 0 || decimals > 9)
+    return cs_json_raw_double (p, value, decimals);
+  whole = (guint64) value;
+  if ((double) whole != value)
+    return cs_json_raw_double (p, value, decimals);
+  p = cs_report_json_raw_uint (p, whole);
+  if (decimals > 0)
+    {
+      *p = '.';
+      memcpy (p + 1, "000000000", 9); /* within the margin */
+      p += 1 + decimals;
+    }
+  return p;
+}
+
 static char *
 cs_report_json_raw_optional_ms (char *p, double value, int decimals)
 {
   if (value < 0)
     return CS_JSON_RAW_LITERAL (p, "null");
-  return cs_json_raw_double (p, value, decimals);
+  return cs_report_json_raw_double (p, value, decimals);
+}
+
+/* The elements of a non-empty list of numbers, one a line at depth 4, and the closing
+ * bracket: at most 20 bytes each, so room is made once every 64. */
+static char *
+cs_report_json_raw_numbers (CsJsonWriter *w, char *p, const guint32 *values, guint n)
+{
+  G_STATIC_ASSERT (64 * 20 + 16 <= CS_JSON_RAW_MARGIN);
+  G_STATIC_ASSERT (sizeof (guint) == sizeof (guint32)); /* stream ids are read as guint32 */
+  *p++ = '[';
+  for (guint i = 0; i < n; i++)
+    {
+      if (i % 64 == 0)
+        p = cs_json_raw_ensure (w, p, 0);
+      if (i > 0)
+        *p++ = ',';
+      p = CS_JSON_RAW_LITERAL (p, "\n        ");
+      p = cs_report_json_raw_uint (p, values[i]);
+    }
+  return CS_JSON_RAW_LITERAL (p, "\n      ]");
 }
 
 static char *
@@ -247,16 +292,7 @@ cs_report_json_call_raw (CsJsonWriter *w, CsCall *call)
     p = CS_JSON_RAW_LITERAL (p, "[]");
   else
     {
-      *p++ = '[';
-      for (guint i = 0; i < streams->len; i++)
-        {
-          p = cs_json_raw_ensure (w, p, 0);
-          if (i > 0)
-            *p++ = ',';
-          p = CS_JSON_RAW_LITERAL (p, "\n        ");
-          p = cs_report_json_raw_uint (p, g_array_index (streams, guint, i));
-        }
-      p = CS_JSON_RAW_LITERAL (p, "\n      ]");
+      p = cs_report_json_raw_numbers (w, p, (const guint32 *) streams->data, streams->len);
     }
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mos"));
   p = cs_report_json_raw_optional_ms (p, cs_call_get_mos (call), 2);
@@ -341,23 +377,23 @@ cs_report_json_stream_raw (CsJsonWriter *w, CsStream *stream, const char *ssrc)
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("sequence_errors"));
   p = cs_report_json_raw_uint (p, st->sequence_errors);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("min_delta_ms"));
-  p = cs_json_raw_double (p, st->min_delta_ms, 3);
+  p = cs_report_json_raw_double (p, st->min_delta_ms, 3);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_delta_ms"));
-  p = cs_json_raw_double (p, st->mean_delta_ms, 3);
+  p = cs_report_json_raw_double (p, st->mean_delta_ms, 3);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_delta_ms"));
-  p = cs_json_raw_double (p, st->max_delta_ms, 3);
+  p = cs_report_json_raw_double (p, st->max_delta_ms, 3);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_delta_frame"));
   p = cs_report_json_raw_uint (p, st->max_delta_frame);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("min_jitter_ms"));
-  p = cs_json_raw_double (p, st->min_jitter_ms, 3);
+  p = cs_report_json_raw_double (p, st->min_jitter_ms, 3);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_jitter_ms"));
-  p = cs_json_raw_double (p, st->mean_jitter_ms, 3);
+  p = cs_report_json_raw_double (p, st->mean_jitter_ms, 3);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_jitter_ms"));
-  p = cs_json_raw_double (p, st->max_jitter_ms, 3);
+  p = cs_report_json_raw_double (p, st->max_jitter_ms, 3);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_skew_ms"));
-  p = cs_json_raw_double (p, st->max_skew_ms, 3);
+  p = cs_report_json_raw_double (p, st->max_skew_ms, 3);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_bitrate_kbps"));
-  p = cs_json_raw_double (p, st->mean_bitrate_kbps, 3);
+  p = cs_report_json_raw_double (p, st->mean_bitrate_kbps, 3);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("r_factor"));
   p = cs_report_json_raw_optional_ms (p, mos->r, 2);
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mos"));
@@ -404,16 +440,7 @@ cs_report_json_finding_raw (CsJsonWriter *w, CsFinding *finding)
     p = CS_JSON_RAW_LITERAL (p, "[]");
   else
     {
-      *p++ = '[';
-      for (guint i = 0; i < frames->len; i++)
-        {
-          p = cs_json_raw_ensure (w, p, 0);
-          if (i > 0)
-            *p++ = ',';
-          p = CS_JSON_RAW_LITERAL (p, "\n        ");
-          p = cs_report_json_raw_uint (p, g_array_index (frames, guint32, i));
-        }
-      p = CS_JSON_RAW_LITERAL (p, "\n      ]");
+      p = cs_report_json_raw_numbers (w, p, (const guint32 *) frames->data, frames->len);
     }
   p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("text"));
   p = cs_json_raw_string (w, p, cs_finding_get_text (finding));
