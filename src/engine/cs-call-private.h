@@ -10,8 +10,8 @@ G_BEGIN_DECLS
  * hashed once however many tables it is looked up in. */
 typedef struct
 {
-  guint call_id_hash;
-  guint tag_hash;
+  guint64 call_id_hash;
+  guint64 tag_hash;
   const char *call_id;
   const char *tag;
 } CsCallKey;
@@ -23,6 +23,8 @@ struct _CsCall
   guint number;
   CsSipMethod method;
   const char *method_name; /* inside first */
+  /* The next four are strings of the messages below when they are equal (first's Call-ID
+   * and users, user_agent_source's User-Agent): only other values are the call's own. */
   char *call_id;
   char *from;
   char *to;
@@ -41,6 +43,7 @@ struct _CsCall
   CsSipMessage *first;
   CsSipMessage *initial_request;
   CsSipMessage *final_response;
+  CsSipMessage *user_agent_source; /* NULL until a request with a User-Agent */
 
   gint64 start_ns;
   gint64 end_ns;
@@ -58,7 +61,11 @@ struct _CsCall
   guintptr *messages; /* first_messages until more are stored */
   guint n_messages, messages_cap;
   guintptr first_messages[8]; /* most calls have fewer: no allocation for them */
-  GHashTable *signatures;     /* NULL, or for long calls: signatures seen, for retransmissions */
+  /* Per stored message, the numbers of its signature mixed (cs_call_quick_signature):
+   * the retransmission scan reads a stored message only when they match. */
+  guint32 *quick;
+  guint32 first_quick[8];
+  GHashTable *signatures; /* NULL, or for long calls: signatures seen, for retransmissions */
   guint retransmissions;
   /* Read from the stored messages when they are stored: findings and DTMF then need not
    * visit every call's messages again. */
@@ -92,6 +99,9 @@ gboolean cs_call_is_over (CsCall *self);
 gboolean cs_call_is_auth_challenged (CsCall *self);
 void cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite);
 void cs_call_add_stream_id (CsCall *self, guint stream_id);
+/* Sets one of the call's call_id, from, to or user_agent (field) to text, taken: for
+ * calls made by hand (tests); the old value is freed when it is the call's own. */
+void cs_call_take_text (CsCall *self, char **field, char *text);
 /* An independent copy of the call as it is now, safe to hand to another
  * thread while this one keeps changing (transactions and streams are not
  * copied: they are complete only at the end of a load). */

@@ -5,11 +5,32 @@
 
 #include <string.h>
 
+/* An open-addressed table (linear probing) of calls by key: each slot keeps the key's hash
+ * and the newest call created with that key, whose tracker_key holds the key's strings.
+ * Keys compare by pointer first: messages of one call mostly share its first message's
+ * strings. */
+typedef struct
+{
+  guint64 hash; /* of the key; a slot is free when call is NULL */
+  /* the key's strings (the call's own): compared here, so a lookup does not touch the
+   * call, and by pointer first */
+  const char *call_id;
+  const char *tag;
+  CsCall *call;
+} CsCallSlot;
+
+typedef struct
+{
+  CsCallSlot *slots;
+  guint mask; /* n_slots - 1 */
+  guint used;
+} CsCallTable;
+
 struct _CsCallTracker
 {
   GPtrArray *calls;       /* CsCall*, owned, in creation order */
-  GHashTable *by_dialog;  /* CsCallKey* (Call-ID, From-tag; inside the call) → newest CsCall */
-  GHashTable *by_call_id; /* CsCallKey* (Call-ID only; inside the call) → newest CsCall */
+  CsCallTable by_dialog;  /* Call-ID and From-tag → newest call */
+  CsCallTable by_call_id; /* Call-ID only → newest call */
   guint max_calls;        /* 0 = no cap */
   guint max_messages_per_call;
   guint64 refused_messages;
@@ -24,8 +45,14 @@ or_empty (const char *s)
   return s != NULL ? s : "";
 }
 
+static inline gboolean
+same_text (const char *a, const char *b)
+{
+  return a == b || strcmp (or_empty (a), or_empty (b)) == 0;
+}
+
 /* Hashes text eight bytes at a time (g_str_hash goes byte by byte; Call-IDs are long). */
-static guint
+static guint64
 cs_call_key_text_hash (const char *text)
 {
   gsize total = strlen (text), len = total;
@@ -43,52 +70,126 @@ cs_call_key_text_hash (const char *text)
   word = 0;
   if (len > 0 && total >= 8)
     memcpy (&word, end - 8, 8);
+  else if (len >= 4)
+    {
+      guint32 head, tail;
+
+      /* 4–7 bytes (tags are short): two overlapping words */
+      memcpy (&head, text, 4);
+      memcpy (&tail, end - 4, 4);
+      word = head | (guint64) tail << 32;
+    }
   else
     for (gsize i = 0; i < len; i++)
       word |= (guint64) (guint8) text[i] << (8 * i);
   h = (h ^ word) * 0xc4ceb9fe1a85ec53ull;
-  return (guint) (h ^ (h >> 32));
-}
-
-static guint
-cs_call_key_id_hash (gconstpointer data)
-{
-  return ((const CsCallKey *) data)->call_id_hash;
-}
-
-static gboolean
-cs_call_key_id_equal (gconstpointer a_data, gconstpointer b_data)
-{
-  const CsCallKey *a = a_data, *b = b_data;
-
-  return a->call_id_hash == b->call_id_hash && strcmp (a->call_id, b->call_id) == 0;
-}
-
-static guint
-cs_call_key_dialog_hash (gconstpointer data)
-{
-  const CsCallKey *key = data;
-
-  return key->call_id_hash * 31u + key->tag_hash;
-}
-
-static gboolean
-cs_call_key_dialog_equal (gconstpointer a_data, gconstpointer b_data)
-{
-  const CsCallKey *a = a_data, *b = b_data;
-
-  return a->tag_hash == b->tag_hash && cs_call_key_id_equal (a, b)
-         && strcmp (or_empty (a->tag), or_empty (b->tag)) == 0;
+  return h ^ (h >> 32);
 }
 
 /* A key for call_id and tag; id_hash is the Call-ID's hash, computed once per message. */
 static void
-cs_call_key_init (CsCallKey *key, const char *call_id, guint id_hash, const char *tag)
+cs_call_key_init (CsCallKey *key, const char *call_id, guint64 id_hash, const char *tag)
 {
   key->call_id_hash = id_hash;
   key->tag_hash = cs_call_key_text_hash (or_empty (tag));
   key->call_id = call_id;
   key->tag = tag;
+}
+
+static inline guint64
+cs_call_key_dialog_hash (const CsCallKey *key)
+{
+  return (key->call_id_hash ^ (key->tag_hash * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+}
+
+static void
+cs_call_table_init (CsCallTable *table)
+{
+  table->mask = 63;
+  table->used = 0;
+  table->slots = g_new0 (CsCallSlot, table->mask + 1);
+}
+
+/* Where hash starts probing: the high bits, which the multiplications mix best. */
+static inline guint
+cs_call_table_home (const CsCallTable *table, guint64 hash)
+{
+  return (guint) (hash >> 32) & table->mask;
+}
+
+/* The slot of the call with key (dialog: Call-ID and tag, else Call-ID only), or the free
+ * slot where it would go. */
+static CsCallSlot *
+cs_call_table_find (const CsCallTable *table, guint64 hash, const CsCallKey *key, gboolean dialog)
+{
+  for (guint i = cs_call_table_home (table, hash);; i = (i + 1) & table->mask)
+    {
+      CsCallSlot *slot = &table->slots[i];
+
+      if (slot->call == NULL)
+        return slot;
+      if (slot->hash != hash)
+        continue;
+      if ((slot->call_id == key->call_id || strcmp (slot->call_id, key->call_id) == 0)
+          && (!dialog || same_text (slot->tag, key->tag)))
+        return slot;
+    }
+}
+
+static void
+cs_call_table_put_new (CsCallTable *table, const CsCallSlot *from)
+{
+  guint i = cs_call_table_home (table, from->hash);
+
+  while (table->slots[i].call != NULL)
+    i = (i + 1) & table->mask;
+  table->slots[i] = *from;
+  table->used++;
+}
+
+/* Rebuilds the table at n_slots (a power of two) without the calls in gone (NULL: none). */
+static void
+cs_call_table_rebuild (CsCallTable *table, guint n_slots, GHashTable *gone)
+{
+  CsCallSlot *old = table->slots;
+  guint old_n = table->mask + 1;
+
+  table->slots = g_new0 (CsCallSlot, n_slots);
+  table->mask = n_slots - 1;
+  table->used = 0;
+  for (guint i = 0; i < old_n; i++)
+    if (old[i].call != NULL && (gone == NULL || !g_hash_table_contains (gone, old[i].call)))
+      cs_call_table_put_new (table, &old[i]);
+  g_free (old);
+}
+
+/* The key (inside call) now leads to call, in place of an older call with an equal key. */
+static void
+cs_call_table_replace (CsCallTable *table, guint64 hash, CsCall *call, gboolean dialog)
+{
+  CsCallSlot *slot = cs_call_table_find (table, hash, &call->tracker_key, dialog);
+
+  gboolean is_new = slot->call == NULL;
+
+  /* the key now lives in the new call (equal strings) */
+  slot->hash = hash;
+  slot->call_id = call->tracker_key.call_id;
+  slot->tag = call->tracker_key.tag;
+  slot->call = call;
+  if (!is_new)
+    return;
+  table->used++;
+  /* at most half full: probes stay short */
+  if (table->used * 2 > table->mask + 1)
+    cs_call_table_rebuild (table, (table->mask + 1) * 2, NULL);
+}
+
+static CsCall *
+cs_call_table_lookup (const CsCallTable *table, const CsCallKey *key, gboolean dialog)
+{
+  guint64 hash = dialog ? cs_call_key_dialog_hash (key) : key->call_id_hash;
+
+  return cs_call_table_find (table, hash, key, dialog)->call;
 }
 
 CsCallTracker *
@@ -97,8 +198,8 @@ cs_call_tracker_new (void)
   CsCallTracker *tracker = g_new0 (CsCallTracker, 1);
 
   tracker->calls = g_ptr_array_new_with_free_func (g_object_unref);
-  tracker->by_dialog = g_hash_table_new (cs_call_key_dialog_hash, cs_call_key_dialog_equal);
-  tracker->by_call_id = g_hash_table_new (cs_call_key_id_hash, cs_call_key_id_equal);
+  cs_call_table_init (&tracker->by_dialog);
+  cs_call_table_init (&tracker->by_call_id);
   return tracker;
 }
 
@@ -107,8 +208,8 @@ cs_call_tracker_free (CsCallTracker *tracker)
 {
   if (tracker == NULL)
     return;
-  g_hash_table_unref (tracker->by_dialog);
-  g_hash_table_unref (tracker->by_call_id);
+  g_free (tracker->by_dialog.slots);
+  g_free (tracker->by_call_id.slots);
   g_ptr_array_unref (tracker->calls);
   g_free (tracker);
 }
@@ -176,8 +277,9 @@ cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg, const CsCallK
   call->tracker_key = *from_key; /* the same Call-ID and From-tag, in the call's own strings */
   call->tracker_key.call_id = call->call_id;
   call->tracker_key.tag = call->from_tag;
-  g_hash_table_replace (tracker->by_dialog, &call->tracker_key, call);
-  g_hash_table_replace (tracker->by_call_id, &call->tracker_key, call);
+  cs_call_table_replace (&tracker->by_dialog, cs_call_key_dialog_hash (&call->tracker_key), call,
+                         TRUE);
+  cs_call_table_replace (&tracker->by_call_id, call->tracker_key.call_id_hash, call, FALSE);
   return call;
 }
 
@@ -186,7 +288,8 @@ cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
 {
   CsCall *call;
   CsCallKey from_key, key;
-  guint dropped_before, id_hash;
+  guint dropped_before;
+  guint64 id_hash;
 
   if (cs_sip_message_get_call_id (msg) == NULL)
     return NULL;
@@ -194,18 +297,18 @@ cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
   cs_call_key_init (&from_key, cs_sip_message_get_call_id (msg), id_hash,
                     cs_sip_message_get_from_tag (msg));
   key = from_key;
-  call = g_hash_table_lookup (tracker->by_dialog, &key);
+  call = cs_call_table_lookup (&tracker->by_dialog, &key, TRUE);
   /* Requests from the callee carry the caller's tag in To. */
   if (call == NULL && cs_sip_message_get_to_tag (msg) != NULL)
     {
       cs_call_key_init (&key, cs_sip_message_get_call_id (msg), id_hash,
                         cs_sip_message_get_to_tag (msg));
-      call = g_hash_table_lookup (tracker->by_dialog, &key);
+      call = cs_call_table_lookup (&tracker->by_dialog, &key, TRUE);
     }
   if (call != NULL && cs_message_reuses_finished_call (call, msg))
     call = NULL;
   else if (call == NULL && !cs_message_starts_dialog (msg))
-    call = g_hash_table_lookup (tracker->by_call_id, &key);
+    call = cs_call_table_lookup (&tracker->by_call_id, &key, FALSE);
   if (call == NULL)
     {
       call = cs_call_tracker_create (tracker, msg, &from_key);
@@ -247,12 +350,6 @@ cs_call_tracker_get_evicted_calls (CsCallTracker *tracker)
   return tracker->evicted_calls;
 }
 
-static gboolean
-cs_call_tracker_value_in_set (gpointer key, gpointer value, gpointer set)
-{
-  return g_hash_table_contains (set, value);
-}
-
 guint
 cs_call_tracker_evict_finished (CsCallTracker *tracker, gint64 older_than_ns, guint keep_max,
                                 GPtrArray *evicted_out)
@@ -280,8 +377,9 @@ cs_call_tracker_evict_finished (CsCallTracker *tracker, gint64 older_than_ns, gu
   /* The evicted calls' references move to evicted_out (or are dropped): shrink without the
    * free func. */
   tracker->calls->len = kept;
-  g_hash_table_foreach_remove (tracker->by_dialog, cs_call_tracker_value_in_set, gone);
-  g_hash_table_foreach_remove (tracker->by_call_id, cs_call_tracker_value_in_set, gone);
+  /* keys whose newest call is gone lead nowhere (older calls with the key stay hidden) */
+  cs_call_table_rebuild (&tracker->by_dialog, tracker->by_dialog.mask + 1, gone);
+  cs_call_table_rebuild (&tracker->by_call_id, tracker->by_call_id.mask + 1, gone);
   tracker->evicted_calls += order->len;
   for (guint i = 0; i < order->len; i++)
     if (evicted_out != NULL)

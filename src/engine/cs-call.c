@@ -17,15 +17,31 @@ cs_call_message_at (const CsCall *self, guint i)
   return (CsSipMessage *) (self->messages[i] & ~(guintptr) 1);
 }
 
+/* The call's strings are mostly those of a message it holds (no copy): only the others
+ * are its own. */
+static void
+cs_call_free_unless_borrowed (char *text, const char *in_message)
+{
+  if (text != in_message)
+    g_free (text);
+}
+
 static void
 cs_call_finalize (GObject *object)
 {
   CsCall *self = CS_CALL (object);
 
-  g_free (self->call_id);
-  g_free (self->from);
-  g_free (self->to);
-  g_free (self->user_agent);
+  cs_call_free_unless_borrowed (
+      self->call_id, self->first != NULL ? cs_sip_message_get_call_id (self->first) : NULL);
+  cs_call_free_unless_borrowed (
+      self->from, self->first != NULL ? cs_sip_message_get_from_user (self->first) : NULL);
+  cs_call_free_unless_borrowed (
+      self->to, self->first != NULL ? cs_sip_message_get_to_user (self->first) : NULL);
+  cs_call_free_unless_borrowed (self->user_agent,
+                                self->user_agent_source != NULL
+                                    ? cs_sip_message_get_user_agent (self->user_agent_source)
+                                    : NULL);
+  g_clear_pointer (&self->user_agent_source, cs_sip_message_unref);
   g_clear_pointer (&self->first, cs_sip_message_unref);
   g_clear_pointer (&self->initial_request, cs_sip_message_unref);
   g_clear_pointer (&self->final_response, cs_sip_message_unref);
@@ -33,6 +49,8 @@ cs_call_finalize (GObject *object)
     cs_sip_message_unref (cs_call_message_at (self, i));
   if (self->messages != self->first_messages)
     g_free (self->messages);
+  if (self->quick != self->first_quick)
+    g_free (self->quick);
   g_clear_pointer (&self->signatures, g_hash_table_unref);
   cs_transaction_log_clear (&self->transactions);
   g_clear_pointer (&self->stream_ids, g_array_unref);
@@ -52,6 +70,7 @@ cs_call_init (CsCall *self)
 {
   cs_transaction_log_init (&self->transactions);
   self->messages = self->first_messages;
+  self->quick = self->first_quick;
   self->messages_cap = G_N_ELEMENTS (self->first_messages);
   self->first_provisional_ns = -1;
   self->answer_ns = -1;
@@ -83,7 +102,8 @@ cs_call_state_to_string (CsCallState state)
   return "unknown";
 }
 
-/* What a person calls a party: the URI's user part, else the URI without parameters. */
+/* What a person calls a party: the URI's user part (the message's own string, which the
+ * call holds), else the URI without parameters. */
 static char *
 cs_call_party_label (const char *header, const char *user)
 {
@@ -91,7 +111,7 @@ cs_call_party_label (const char *header, const char *user)
   char *label;
 
   if (user != NULL)
-    return g_strdup (user);
+    return (char *) user;
   if (header == NULL || !cs_sip_name_addr_parse (header, &na))
     return g_strdup (header);
   label = g_strndup (na.uri, strcspn (na.uri, ";?"));
@@ -109,7 +129,8 @@ cs_call_new (guint number, const CsSipMessage *first)
   self->first = cs_sip_message_ref ((CsSipMessage *) first);
   self->method_name = first->is_request ? cs_sip_message_get_method_name (first)
                                         : cs_sip_message_get_cseq_method_name (first);
-  self->call_id = g_strdup (cs_sip_message_get_call_id (first));
+  self->call_id = (char *) cs_sip_message_get_call_id (
+      first); /* first is held: see cs_call_free_unless_borrowed */
   self->from
       = cs_call_party_label (cs_sip_message_get_from (first), cs_sip_message_get_from_user (first));
   self->to
@@ -153,6 +174,15 @@ same_text (const char *a, const char *b)
   return a == b || strcmp (or_empty (a), or_empty (b)) == 0;
 }
 
+static inline gboolean
+cs_call_methods_may_match (const CsSipMessage *a, const CsSipMessage *b)
+{
+  CsSipMethod ma = a->is_request ? a->method : a->cseq_method;
+  CsSipMethod mb = b->is_request ? b->method : b->cseq_method;
+
+  return ma == mb || ma == CS_SIP_METHOD_UNKNOWN || mb == CS_SIP_METHOD_UNKNOWN;
+}
+
 /* numbers first, then the short strings: most stored messages differ early */
 static gboolean
 cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
@@ -160,6 +190,9 @@ cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
   const CsSipMessage *a = a_data, *b = b_data;
 
   if (a->is_request != b->is_request || a->cseq != b->cseq)
+    return FALSE;
+  /* known methods are parsed from their exact names: different ones differ in name */
+  if (!cs_call_methods_may_match (a, b))
     return FALSE;
   if (a->is_request)
     return same_text (cs_sip_message_get_method_name (a), cs_sip_message_get_method_name (b))
@@ -171,6 +204,18 @@ cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
          && same_text (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b));
 }
 
+/* The numbers of a signature (a method's name decides its enum), mixed: equal signatures
+ * have equal quick keys. */
+static inline guint32
+cs_call_quick_signature (const CsSipMessage *msg)
+{
+  guint32 method = msg->is_request ? msg->method : msg->cseq_method;
+  guint32 h
+      = (msg->cseq * 0x9e3779b1u) ^ ((method * 2u + (msg->is_request ? 1u : 0u)) * 0x85ebca6bu);
+
+  return msg->is_request ? h : h ^ (msg->status_code * 0xc2b2ae35u);
+}
+
 /* Calls keep few messages: a linear scan up to this many, a set keyed by the stored
  * messages (same lifetime as the call) beyond. */
 #define CS_CALL_SIGNATURE_SCAN 16
@@ -180,10 +225,13 @@ cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
 static gboolean
 cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
 {
+  guint32 quick;
+
   if (self->signatures != NULL)
     return g_hash_table_contains (self->signatures, msg);
+  quick = cs_call_quick_signature (msg);
   for (guint i = 0; i < self->n_messages; i++)
-    if (cs_call_signature_equal (cs_call_message_at (self, i), msg))
+    if (self->quick[i] == quick && cs_call_signature_equal (cs_call_message_at (self, i), msg))
       return TRUE;
   return FALSE;
 }
@@ -305,10 +353,16 @@ cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
         {
           self->messages = g_new (guintptr, self->messages_cap);
           memcpy (self->messages, self->first_messages, sizeof self->first_messages);
+          self->quick = g_new (guint32, self->messages_cap);
+          memcpy (self->quick, self->first_quick, sizeof self->first_quick);
         }
       else
-        self->messages = g_renew (guintptr, self->messages, self->messages_cap);
+        {
+          self->messages = g_renew (guintptr, self->messages, self->messages_cap);
+          self->quick = g_renew (guint32, self->quick, self->messages_cap);
+        }
     }
+  self->quick[self->n_messages] = cs_call_quick_signature (msg);
   if (self->n_messages == 0)
     self->first_stored_frame = msg->frame;
   self->last_stored_frame = msg->frame;
@@ -341,7 +395,10 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
   if (msg->ts_ns > self->end_ns)
     self->end_ns = msg->ts_ns;
   if (self->user_agent == NULL && cs_sip_message_get_user_agent (msg) != NULL && msg->is_request)
-    self->user_agent = g_strdup (cs_sip_message_get_user_agent (msg));
+    {
+      self->user_agent_source = cs_sip_message_ref (msg);
+      self->user_agent = (char *) cs_sip_message_get_user_agent (msg);
+    }
   if (repeated)
     {
       self->retransmissions++;
@@ -407,6 +464,15 @@ cs_call_finish (CsCall *self, gint64 capture_end_ns)
     }
 }
 
+/* text itself when it is the string at offset in msg (which the copy holds), else a copy. */
+static char *
+cs_call_borrow_or_dup (const char *text, const CsSipMessage *msg, CsSipField field)
+{
+  if (msg != NULL && text == cs_sip_message_get_string (msg, field))
+    return (char *) text;
+  return g_strdup (text);
+}
+
 CsCall *
 cs_call_snapshot (CsCall *self)
 {
@@ -421,11 +487,14 @@ cs_call_snapshot (CsCall *self)
   copy->final_response
       = self->final_response != NULL ? cs_sip_message_ref (self->final_response) : NULL;
   copy->method_name = self->method_name;
-  copy->call_id = g_strdup (self->call_id);
-  copy->from = g_strdup (self->from);
-  copy->to = g_strdup (self->to);
+  copy->call_id = cs_call_borrow_or_dup (self->call_id, copy->first, CS_SIP_FIELD_CALL_ID);
+  copy->from = cs_call_borrow_or_dup (self->from, copy->first, CS_SIP_FIELD_FROM_USER);
+  copy->to = cs_call_borrow_or_dup (self->to, copy->first, CS_SIP_FIELD_TO_USER);
   copy->from_tag = self->from_tag;
-  copy->user_agent = g_strdup (self->user_agent);
+  if (self->user_agent_source != NULL)
+    copy->user_agent_source = cs_sip_message_ref (self->user_agent_source);
+  copy->user_agent
+      = cs_call_borrow_or_dup (self->user_agent, copy->user_agent_source, CS_SIP_FIELD_USER_AGENT);
   copy->state = self->state;
   copy->final_status = self->final_status;
   copy->final_reason = self->final_reason;
@@ -445,12 +514,14 @@ cs_call_snapshot (CsCall *self)
   if (self->n_messages > copy->messages_cap)
     {
       copy->messages = g_new (guintptr, self->n_messages);
+      copy->quick = g_new (guint32, self->n_messages);
       copy->messages_cap = self->n_messages;
     }
   for (guint i = 0; i < self->n_messages; i++)
     {
       cs_sip_message_ref (cs_call_get_message (self, i));
       copy->messages[i] = self->messages[i]; /* with its retransmission bit */
+      copy->quick[i] = self->quick[i];
     }
   copy->n_messages = self->n_messages;
   copy->first_stored_frame = self->first_stored_frame;
@@ -458,6 +529,23 @@ cs_call_snapshot (CsCall *self)
   copy->info_requests_stored = self->info_requests_stored;
   copy->version = self->version;
   return copy;
+}
+
+void
+cs_call_take_text (CsCall *self, char **field, char *text)
+{
+  const char *borrowed = NULL;
+
+  if (self->first != NULL && field == &self->call_id)
+    borrowed = cs_sip_message_get_call_id (self->first);
+  else if (self->first != NULL && field == &self->from)
+    borrowed = cs_sip_message_get_from_user (self->first);
+  else if (self->first != NULL && field == &self->to)
+    borrowed = cs_sip_message_get_to_user (self->first);
+  else if (self->user_agent_source != NULL && field == &self->user_agent)
+    borrowed = cs_sip_message_get_user_agent (self->user_agent_source);
+  cs_call_free_unless_borrowed (*field, borrowed);
+  *field = text;
 }
 
 void

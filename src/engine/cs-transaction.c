@@ -55,8 +55,22 @@ key_method (const CsSipMessage *msg)
 static gboolean
 key_is_rfc3261 (const CsSipMessage *msg)
 {
-  return cs_sip_message_get_via_branch (msg) != NULL
-         && strncmp (cs_sip_message_get_via_branch (msg), "z9hG4bK", 7) == 0;
+  static const char cookie[] = "z9hG4bK";
+  const char *b = cs_sip_message_get_via_branch (msg);
+
+  if (b == NULL)
+    return FALSE;
+  /* byte by byte: a mismatch (or the end of a short branch) stops before reading on */
+  for (guint i = 0; i < sizeof cookie - 1; i++)
+    if (b[i] != cookie[i])
+      return FALSE;
+  return TRUE;
+}
+
+static inline gboolean
+same_text (const char *a, const char *b)
+{
+  return a == b || strcmp (or_empty (a), or_empty (b)) == 0;
 }
 
 static guint
@@ -79,10 +93,10 @@ key_equal (gconstpointer a_data, gconstpointer b_data)
   /* known methods are parsed from their exact names: different ones differ in name */
   if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
     return FALSE;
-  if (strcmp (or_empty (cs_sip_message_get_via_branch (a)),
-              or_empty (cs_sip_message_get_via_branch (b)))
-          != 0
-      || strcmp (key_method (a), key_method (b)) != 0)
+  /* a response's branch is often its request's own string */
+  if (!same_text (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b)))
+    return FALSE;
+  if ((ma == CS_SIP_METHOD_UNKNOWN || ma != mb) && strcmp (key_method (a), key_method (b)) != 0)
     return FALSE;
   return key_is_rfc3261 (a) || a->cseq == b->cseq; /* same branch: same prefix test */
 }

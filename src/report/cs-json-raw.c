@@ -42,14 +42,17 @@ cs_json_raw_end (CsJsonWriter *w, char *p)
 char *
 cs_json_raw_string (CsJsonWriter *w, char *p, const char *value)
 {
-  gsize len;
-
   if (value == NULL)
     {
       memcpy (p, "null", 4);
       return p + 4;
     }
-  len = strlen (value);
+  return cs_json_raw_string_len (w, p, value, strlen (value));
+}
+
+char *
+cs_json_raw_string_len (CsJsonWriter *w, char *p, const char *value, gsize len)
+{
   if (len + 2 + CS_JSON_RAW_MARGIN <= sizeof w->buf)
     {
       p = cs_json_raw_ensure (w, p, len + 2);

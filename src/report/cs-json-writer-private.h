@@ -4,6 +4,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "cs-fixed-format.h"
 #include "cs-json-writer.h"
@@ -84,6 +87,42 @@ cs_json_byte_is_special (guchar c)
   return c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
 }
 
+#ifdef __SSE2__
+/* Whether any of the 16 bytes is special: a signed compare with 0x20 finds both the
+ * control characters and the bytes from 0x80 (negative). */
+static inline gboolean
+cs_json_block_is_special (__m128i x)
+{
+  __m128i bad = _mm_or_si128 (_mm_cmplt_epi8 (x, _mm_set1_epi8 (0x20)),
+                              _mm_or_si128 (_mm_cmpeq_epi8 (x, _mm_set1_epi8 ('"')),
+                                            _mm_cmpeq_epi8 (x, _mm_set1_epi8 ('\\'))));
+
+  return _mm_movemask_epi8 (bad) != 0;
+}
+
+/* cs_json_copy_plain for len >= 16: 16 bytes at a time, the last block overlapping the
+ * previous one (nothing read or written outside [0, len)). */
+static inline gboolean
+cs_json_copy_plain_sse2 (char *dst, const char *s, gsize len)
+{
+  gsize i = 0;
+  __m128i x;
+
+  for (; i + 16 <= len; i += 16)
+    {
+      x = _mm_loadu_si128 ((const __m128i *) (s + i));
+      if (cs_json_block_is_special (x))
+        return FALSE;
+      _mm_storeu_si128 ((__m128i *) (dst + i), x);
+    }
+  if (i == len)
+    return TRUE;
+  x = _mm_loadu_si128 ((const __m128i *) (s + len - 16));
+  _mm_storeu_si128 ((__m128i *) (dst + len - 16), x);
+  return !cs_json_block_is_special (x);
+}
+#endif
+
 /* Copies s[0..len) to dst when it is all printable ASCII without '"' and '\\' (checked
  * 8 bytes at a time while copying); FALSE, with dst garbage, when it is not. */
 static inline gboolean
@@ -115,6 +154,10 @@ cs_json_copy_plain (char *dst, const char *s, gsize len)
       memcpy (dst + len - 4, &tail, 4);
       return TRUE;
     }
+#ifdef __SSE2__
+  if (len >= 16)
+    return cs_json_copy_plain_sse2 (dst, s, len);
+#endif
   for (; i + 8 <= len; i += 8)
     {
       memcpy (&x, s + i, sizeof x);

@@ -66,6 +66,8 @@ void cs_json_raw_end (CsJsonWriter *w, char *p);
 char *cs_json_raw_ensure (CsJsonWriter *w, char *p, gsize room);
 /* After a raw key: the string as cs_json_string writes it; returns where to go on. */
 char *cs_json_raw_string (CsJsonWriter *w, char *p, const char *value);
+/* The same for a string (not NULL) whose length the caller knows. */
+char *cs_json_raw_string_len (CsJsonWriter *w, char *p, const char *value, gsize len);
 /* A number as cs_json_uint / cs_json_double write it (at most 40 bytes). */
 char *cs_json_raw_uint (char *p, guint64 value);
 char *cs_json_raw_double (char *p, double value, int decimals);

@@ -332,8 +332,7 @@ test_100k_calls_model (void)
       call->state = i % 9 == 0 ? CS_CALL_STATE_REJECTED : CS_CALL_STATE_COMPLETED;
       call->start_ns = (gint64) i * MS + 1;
       call->first_provisional_ns = call->start_ns + (i % 10) * 1000 * MS;
-      g_free (call->from);
-      call->from = g_strdup_printf ("%u", 1000 + i % 997);
+      cs_call_take_text (call, &call->from, g_strdup_printf ("%u", 1000 + i % 997));
       expected_rejected += i % 9 == 0;
       expected_slow += i % 10 > 3;
       g_ptr_array_add (calls, call);

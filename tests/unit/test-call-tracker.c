@@ -2,6 +2,7 @@
  * retransmissions, authentication retries, callee-side requests. */
 #include <string.h>
 
+#include "cs-call-private.h"
 #include "cs-call-tracker.h"
 
 #define MS (G_GINT64_CONSTANT (1000000))
@@ -295,6 +296,76 @@ test_dialogs_sharing_call_id (Fixture *f, gconstpointer data)
   g_string_free (call_id, TRUE);
 }
 
+/* The tables grow from 64 slots: thousands of dialogs each still find their call, in
+ * any order; an evicted call's keys lead nowhere even when an older call had the same
+ * key (that one stays hidden, as it was since the newer call took the key). */
+static void
+test_many_dialogs_and_hidden_keys (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GPtrArray) evicted = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) made = g_ptr_array_new ();
+  CsCall *reg, *invite, *late;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("call-%u@host", i);
+
+      g_ptr_array_add (made, feed (f, i, "INVITE sip:1002@example.com SIP/2.0", id, "t", NULL,
+                                   "z9hG4bK1", "1 INVITE"));
+    }
+  for (guint i = 3000; i-- > 0;)
+    {
+      g_autofree char *id = g_strdup_printf ("call-%u@host", i);
+
+      g_assert_true (feed (f, 5000, "SIP/2.0 200 OK", id, "t", "x", "z9hG4bK1", "1 INVITE")
+                     == g_ptr_array_index (made, i));
+    }
+  for (guint i = 0; i < 3000; i++)
+    g_assert_cmpuint (cs_call_get_n_messages (g_ptr_array_index (made, i)), ==, 2);
+
+  reg = feed (f, 6000, "REGISTER sip:example.com SIP/2.0", "r", "a", NULL, "z9hG4bK7",
+              "1 REGISTER");
+  invite = feed (f, 6001, "INVITE sip:1002@example.com SIP/2.0", "r", "a", NULL, "z9hG4bK8",
+                 "2 INVITE");
+  g_assert_true (reg != invite);
+  g_assert_true (feed (f, 6002, "SIP/2.0 486 Busy Here", "r", "a", "b", "z9hG4bK8", "2 INVITE")
+                 == invite);
+  g_assert_cmpuint (cs_call_tracker_evict_finished (f->tracker, 7000 * MS, 0, evicted), ==, 1);
+  g_assert_true (g_ptr_array_index (evicted, 0) == invite);
+  late = feed (f, 8000, "SIP/2.0 200 OK", "r", "a", "b", "z9hG4bK7", "1 REGISTER");
+  g_assert_nonnull (late);
+  g_assert_true (late != reg);
+  g_assert_cmpuint (cs_call_get_n_messages (reg), ==, 1);
+  /* the others are still there after the tables were rebuilt */
+  g_assert_true (feed (f, 9000, "ACK sip:1002@example.com SIP/2.0", "call-7@host", "t", "x",
+                       "z9hG4bK2", "1 ACK")
+                 == g_ptr_array_index (made, 7));
+}
+
+/* A call's Call-ID, parties and User-Agent are its messages' own strings; a snapshot
+ * holds the same messages, so its strings outlive the call, and strings set by hand are
+ * the call's own. */
+static void
+test_call_strings_outlive_call (Fixture *f, gconstpointer data)
+{
+  CsCall *call = feed (f, 0, "INVITE sip:1002@example.com SIP/2.0", "strings-1", "a", NULL,
+                       "z9hG4bK1", "1 INVITE");
+  CsCall *copy;
+
+  feed (f, 1, "BYE sip:1002@example.com SIP/2.0", "strings-1", "a", "b", "z9hG4bK2", "2 BYE");
+  g_assert_cmpstr (cs_call_get_from (call), ==, "1001");
+  g_assert_cmpstr (cs_call_get_to (call), ==, "1002");
+  copy = cs_call_snapshot (call);
+  cs_call_take_text (call, &call->to, g_strdup ("by hand"));
+  g_assert_cmpstr (cs_call_get_to (call), ==, "by hand");
+  cs_call_tracker_free (f->tracker); /* the tracker's calls go */
+  f->tracker = cs_call_tracker_new ();
+  g_assert_cmpstr (cs_call_get_call_id (copy), ==, "strings-1");
+  g_assert_cmpstr (cs_call_get_from (copy), ==, "1001");
+  g_assert_cmpstr (cs_call_get_to (copy), ==, "1002");
+  g_object_unref (copy);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -308,5 +379,7 @@ main (int argc, char **argv)
   ADD ("/call-tracker/register-exchange", test_register_exchange);
   ADD ("/call-tracker/evict-finished", test_evict_finished);
   ADD ("/call-tracker/dialogs-sharing-call-id", test_dialogs_sharing_call_id);
+  ADD ("/call-tracker/many-dialogs-hidden-keys", test_many_dialogs_and_hidden_keys);
+  ADD ("/call-tracker/call-strings-outlive-call", test_call_strings_outlive_call);
   return g_test_run ();
 }

@@ -39,13 +39,11 @@ make_call (guint i)
 {
   CsCall *call = cs_call_new (i + 1, template_invite);
 
-  g_free (call->from);
-  g_free (call->to);
-  g_free (call->call_id);
-  call->from = g_strdup_printf ("%u", 1000 + i % 500);
-  call->to = g_strdup_printf ("%u", 2000 + i % 300);
-  call->call_id = g_strdup_printf ("%08x@host%u", i * 2654435761u, i % 7);
-  call->user_agent = g_strdup (i % 3 == 0 ? "Yealink SIP-T46S" : "Asterisk PBX 18");
+  cs_call_take_text (call, &call->from, g_strdup_printf ("%u", 1000 + i % 500));
+  cs_call_take_text (call, &call->to, g_strdup_printf ("%u", 2000 + i % 300));
+  cs_call_take_text (call, &call->call_id, g_strdup_printf ("%08x@host%u", i * 2654435761u, i % 7));
+  cs_call_take_text (call, &call->user_agent,
+                     g_strdup (i % 3 == 0 ? "Yealink SIP-T46S" : "Asterisk PBX 18"));
   call->state = state_of (i);
   call->final_status = call->state == CS_CALL_STATE_REJECTED    ? (i % 2 ? 486 : 503)
                        : call->state == CS_CALL_STATE_CANCELLED ? 487

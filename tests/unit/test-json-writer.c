@@ -191,12 +191,13 @@ test_strings (void)
         g_assert_cmpuint (strlen (got), >=, 20);
         g_assert_true ((c >= 0x20 && c != '"' && c != '\\') == (strlen (got) == 22));
       }
-  /* and in short strings of every length (their words overlap) */
-  for (int len = 1; len <= 16; len++)
+  /* and in strings of every length up to three 16-byte blocks (their words and blocks
+   * overlap) */
+  for (int len = 1; len <= 48; len++)
     for (int pos = 0; pos < len; pos++)
       for (int c = 1; c < 0x100; c++)
         {
-          char s[20];
+          char s[52];
           g_autofree char *got = NULL;
           gboolean plain_byte = c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
 

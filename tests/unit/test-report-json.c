@@ -62,6 +62,24 @@ make_call (guint number, const char *call_id, const char *from_user, const char 
   return call;
 }
 
+/* A call opened by a request of this method (a known one's name is a constant, an unknown
+ * one's as written), with no answer. */
+static CsCall *
+make_request_call (guint number, const char *method)
+{
+  g_autofree char *text = g_strdup_printf (
+      "%s sip:bob@example.com SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-r%u\r\n"
+      "From: <sip:dave@example.com>;tag=r%u\r\nTo: <sip:bob@example.com>\r\n"
+      "Call-ID: request-%u@x\r\nCSeq: 1 %s\r\nContent-Length: 0\r\n\r\n",
+      method, number, number, number, method);
+  CsSipMessage *first = message (text, 10 * number, 1000000000LL * number);
+  CsCall *call = cs_call_new (number, first);
+
+  cs_call_add_message (call, first);
+  cs_sip_message_unref (first);
+  return call;
+}
+
 static CsStream *
 make_stream (guint id, const char *src, const char *dst, guint call, guint n, guint lose_every)
 {
@@ -160,6 +178,8 @@ test_raw_calls (void)
   g_ptr_array_add (calls, make_call (1, "plain@example.com", "alice", "agent/1.0", TRUE));
   g_ptr_array_add (calls, make_call (2, "quote\"back\\slash@x", "b\tob", "agent", FALSE));
   g_ptr_array_add (calls, make_call (3, "bad-\xff-utf8@x", "carol", long_agent, TRUE));
+  g_ptr_array_add (calls, make_request_call (4, "REGISTER"));
+  g_ptr_array_add (calls, make_request_call (5, "FOO"));
   cs_call_add_stream_id (g_ptr_array_index (calls, 0), 7);
   cs_call_add_stream_id (g_ptr_array_index (calls, 0), 12);
   cs_call_dtmf_attach_all (calls, NULL, NULL);
@@ -174,6 +194,10 @@ test_raw_calls (void)
                                              "plain text"));
   g_ptr_array_add (
       findings, cs_finding_new (CS_FINDING_DAMAGED_CAPTURE, CS_SEVERITY_ERROR, 0, 0, NULL, NULL));
+  /* every kind and severity (names from the raw writer's tables) */
+  for (guint kind = 0; kind <= CS_FINDING_DAMAGED_CAPTURE; kind++)
+    g_ptr_array_add (findings, cs_finding_new ((CsFindingKind) kind, (CsSeverity) (kind % 3), 2, 0,
+                                               NULL, "each kind"));
   cs_analysis_take_findings (analysis, findings);
   cs_analysis_publish (analysis);
 
@@ -203,6 +227,10 @@ test_raw_calls (void)
   g_assert_nonnull (strstr (raw, "\"b\\tob\""));
   g_assert_nonnull (strstr (raw, "\"digit\": \"5\""));
   g_assert_nonnull (strstr (raw, "\"final_status\": 486"));
+  g_assert_nonnull (strstr (raw, "\"method\": \"REGISTER\""));
+  g_assert_nonnull (strstr (raw, "\"method\": \"FOO\""));
+  g_assert_nonnull (strstr (raw, "\"kind\": \"unanswered-invite\""));
+  g_assert_nonnull (strstr (raw, "\"state\": \"setup\""));
   /* longer than the writer's buffer (the parser keeps 64 KiB of it) */
   g_assert_nonnull (strstr (raw, long_agent + 70000 - 65000));
   g_assert_nonnull (strstr (raw, "\"streams\": [\n        7,\n        12,\n        7\n      ]"));
