@@ -125,6 +125,25 @@ cs_pcap_walk_u32 (const guint8 *p, gboolean big_endian)
   return big_endian ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
 }
 
+/* The walk's record headers are a chain of dependent loads, one every ~250 bytes on VoIP
+ * captures: every cache line up to this far ahead is prefetched (one prefetch per record
+ * at a fixed distance missed most headers: A's walk over mapped pages 51 -> 11 ns per
+ * record). Behind a record longer than that the lines restart at the next header. */
+#define CS_PCAP_WALK_PREFETCH_BYTES 2048
+#define CS_PCAP_WALK_LINE 64
+
+static inline guint64
+cs_pcap_walk_prefetch (const guint8 *data, guint64 size, guint64 offset, guint64 prefetched)
+{
+  guint64 until = MIN (offset + CS_PCAP_WALK_PREFETCH_BYTES, size);
+
+  if (prefetched < offset)
+    prefetched = offset & ~(guint64) (CS_PCAP_WALK_LINE - 1);
+  for (; prefetched < until; prefetched += CS_PCAP_WALK_LINE)
+    __builtin_prefetch (data + prefetched);
+  return prefetched;
+}
+
 /* The anchors walk: it reads every record header of the file once, ahead of the decode
  * workers, on the one thread that indexes, so it keeps to what the anchors need (length,
  * time, every 64th position). Inlined per byte order; the index's counters are written
@@ -134,7 +153,7 @@ cs_pcap_walk_anchors (CsCapture *capture, const CsPcapRecords *records, CsFrameA
                       CsIndexRun *run, gboolean big_endian, GError **error)
 {
   const guint8 *data = records->data;
-  guint64 size = records->size, offset = PCAP_FILE_HEADER_LEN;
+  guint64 size = records->size, offset = PCAP_FILE_HEADER_LEN, prefetched = 0;
   guint64 max_caplen = records->max_caplen;
   guint64 frac_ns = records->nanoseconds ? 1 : 1000;
   guint32 n_frames = index->n_frames;
@@ -157,8 +176,7 @@ cs_pcap_walk_anchors (CsCapture *capture, const CsPcapRecords *records, CsFrameA
       caplen = cs_pcap_walk_u32 (header + 8, big_endian);
       if (G_UNLIKELY (caplen > max_caplen || caplen > size - offset - PCAP_RECORD_HEADER_LEN))
         goto bad_record;
-      /* the walk is a chain of dependent loads: fetch ahead to stream it */
-      __builtin_prefetch (header + PCAP_RECORD_HEADER_LEN + 4096);
+      prefetched = cs_pcap_walk_prefetch (data, size, offset, prefetched);
       ts_ns = (gint64) ((guint64) cs_pcap_walk_u32 (header, big_endian)
                             * G_GUINT64_CONSTANT (1000000000)
                         + (guint64) cs_pcap_walk_u32 (header + 4, big_endian) * frac_ns);
@@ -206,7 +224,7 @@ cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
                        CsFrameAnchors *index, CsIndexRun *run, GError **error)
 {
   CsPcapRecords records;
-  guint64 offset = PCAP_FILE_HEADER_LEN, next;
+  guint64 offset = PCAP_FILE_HEADER_LEN, next, prefetched = 0;
 
   cs_capture_get_pcap_records (capture, &records);
   if (frames == NULL)
@@ -221,9 +239,8 @@ cs_capture_pcap_index (CsCapture *capture, guint16 file_index, GArray *frames,
           cs_pcap_record_error (capture, &records, offset, error);
           return FALSE;
         }
-      /* Records are walked by a chain of dependent loads (each caplen gives the next
-       * header): prefetching ahead turns the memory latency into streaming. */
-      __builtin_prefetch (capture->data + frame.offset + 4096);
+      /* each caplen gives the next header: stream the lines ahead */
+      prefetched = cs_pcap_walk_prefetch (capture->data, capture->size, offset, prefetched);
       if (frames != NULL)
         {
           frame.file = file_index;

@@ -9,14 +9,20 @@
 #include "cs-slab.h"
 #include "cs-stream-rtcp.h"
 
-/* The first chunk is small so the first calls show at once; the rest are
- * large enough that thread hand-offs cost nothing, except the last few: they shrink
- * towards the end of the capture so that the workers finish together and the merge
- * that follows the last decode is short. */
+/* The first chunk is small so the first calls show at once, and the next ones double
+ * so that every worker starts while the walk is still near the start of the file; the
+ * rest are large enough that thread hand-offs cost nothing, except towards the end of
+ * the capture: there they shrink geometrically (a few shares per worker of what is left),
+ * so that the workers finish together and the merge after the last decode is short. */
 #define CS_FIRST_CHUNK_FRAMES 2000
 #define CS_CHUNK_FRAMES 32768
-#define CS_TAIL_CHUNK_MIN_FRAMES 8192
-#define CS_CHUNKS_IN_FLIGHT_PER_WORKER 2
+#define CS_TAIL_CHUNK_MIN_FRAMES 2048
+#define CS_TAIL_SHARES_PER_WORKER 4
+/* frames decoded but not merged yet, per worker: bounds memory when the merge is the
+ * slower side (SIP-heavy captures); counted in frames so small tail chunks do not stall
+ * a worker behind a big one */
+#define CS_FRAMES_IN_FLIGHT_PER_WORKER (2 * CS_CHUNK_FRAMES)
+#define CS_CHUNKS_IN_FLIGHT_PER_WORKER 16
 #define CS_SNAPSHOT_INTERVAL_US (G_USEC_PER_SEC / 5)
 #define CS_INDEX_SHARE 0.1 /* part of the progress bar spent indexing */
 /* below this, the walked pages kept for several workers cost little next to the file */
@@ -139,27 +145,34 @@ cs_pipeline_frames_left (CsPipeline *p, guint32 available, gboolean final)
   return total > p->planned_frames ? total - p->planned_frames : 0;
 }
 
+guint32
+cs_pipeline_chunk_frames (guint n_planned, guint64 frames_left, guint n_workers)
+{
+  guint64 size = CS_CHUNK_FRAMES;
+  guint64 tail = frames_left / (MAX (n_workers, 1u) * CS_TAIL_SHARES_PER_WORKER);
+
+  if (n_planned < 5)
+    size = MIN (size, (guint64) CS_FIRST_CHUNK_FRAMES << n_planned);
+  return (guint32) MIN (size, MAX (tail, CS_TAIL_CHUNK_MIN_FRAMES));
+}
+
 static guint32
 cs_pipeline_chunk_size (CsPipeline *p, guint32 available, gboolean final)
 {
-  guint64 tail;
-
   if (p->loader->chunk_frames > 0)
     return p->loader->chunk_frames;
-  if (p->chunks->len == 0)
-    return CS_FIRST_CHUNK_FRAMES;
-  /* about one chunk per worker for what is left (a chunk costs a little in the merge,
-   * per stream it holds) */
-  tail = cs_pipeline_frames_left (p, available, final) / p->n_workers;
-  return (guint32) CLAMP (tail, CS_TAIL_CHUNK_MIN_FRAMES, CS_CHUNK_FRAMES);
+  return cs_pipeline_chunk_frames (p->chunks->len, cs_pipeline_frames_left (p, available, final),
+                                   p->n_workers);
 }
 
-/* Decoded chunks wait for the in-order merge; bounding how many are out keeps
+/* Decoded chunks wait for the in-order merge; bounding how much is out keeps
  * memory flat when the merge is the slower side (SIP-heavy captures). */
 static gboolean
 cs_pipeline_can_plan (CsPipeline *p)
 {
-  return p->chunks->len - p->n_merged < CS_CHUNKS_IN_FLIGHT_PER_WORKER * p->n_workers;
+  return p->planned_frames - p->merged_frames
+             < (guint64) CS_FRAMES_IN_FLIGHT_PER_WORKER * p->n_workers
+         && p->chunks->len - p->n_merged < CS_CHUNKS_IN_FLIGHT_PER_WORKER * p->n_workers;
 }
 
 /* Hands the full chunks of the frames indexed so far (all of them when final) to
@@ -330,15 +343,17 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
        * view without references of its own (no count up and down on every call) */
       calls = cs_loader_adopt_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
+      /* the workers are done: measure and judge on their cores and the merge's */
+      cs_merge_set_threads (p->merge, cs_loader_threads_after_decode (p->n_workers));
       streams = cs_merge_take_streams (p->merge);
       cs_stream_rtcp_attach_refs (streams, cs_merge_get_rtcp (p->merge), set);
       cs_call_dtmf_attach_all (calls, streams, set);
       cs_loader_profile ("streams");
       cs_analysis_take_streams (analysis, streams);
       cs_finding_thresholds_init (&thresholds);
-      findings
-          = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
-                                    cs_merge_get_orphans (p->merge), &thresholds, p->n_workers);
+      findings = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
+                                         cs_merge_get_orphans (p->merge), &thresholds,
+                                         cs_loader_threads_after_decode (p->n_workers));
       cs_analysis_adopt_findings (analysis, findings);
       cs_loader_profile ("findings");
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));

@@ -66,6 +66,10 @@ typedef struct
   gboolean snapshots_staged; /* copies wait for a publish: report at once */
 } CsPipeline;
 
+/* Frames in the next chunk after n_planned chunks, with about frames_left still to plan:
+ * a ramp up from a small first chunk, 32768 in the middle, a geometric shrink at the end. */
+guint32 cs_pipeline_chunk_frames (guint n_planned, guint64 frames_left, guint n_workers);
+
 /* Starts the workers; can_pipeline (no filter) lets chunks decode while the walk runs. */
 void cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis,
                         GCancellable *cancellable, gboolean can_pipeline);

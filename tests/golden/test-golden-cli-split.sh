@@ -15,7 +15,7 @@ skip () { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 heavy_no_cxx='cairo|pango|harfbuzz|freetype|fontconfig|libX|sndfile|opus|bcg729|spandsp|tiff|portaudio'
 heavy="$heavy_no_cxx|stdc\+\+"
 
-echo "1..7"
+echo "1..9"
 if command -v readelf > /dev/null; then
   needed=$(readelf -d "$cli" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
   if [ -n "$needed" ] && ! echo "$needed" | grep -Eq "$heavy"; then
@@ -63,6 +63,28 @@ if "$cli" ladder --help > "$tmp/help" 2>&1 && grep -q -- "--call" "$tmp/help"; t
   ok "ladder --help through the front end"
 else
   not_ok "ladder --help through the front end: $(cat "$tmp/help")"
+fi
+# libpcap is opened on first use (cs-cli-pcap-lazy.c): not loaded by every run, still there
+# for a BPF filter.
+if [ "$CS_CLI_PCAP_LAZY" != 1 ]; then
+  skip "front end links libpcap (no lazy loading in this build)"
+elif command -v readelf > /dev/null; then
+  if readelf -d "$cli" | grep NEEDED | grep -q pcap; then
+    not_ok "front end NEEDED holds libpcap: $(readelf -d "$cli" | grep NEEDED | grep pcap)"
+  else
+    ok "front end does not load libpcap until it needs it"
+  fi
+else
+  skip "no readelf"
+fi
+"$cli" report --filter "udp port 5060" "$capture" -o "$tmp/all-sip.json" 2> "$tmp/err"
+status=$?
+"$cli" report --filter "udp port 0" "$capture" -o "$tmp/none.json" 2>> "$tmp/err"
+if [ $status -eq 0 ] && grep -q '"calls"' "$tmp/all-sip.json" && grep -q '"rtp_packets": 0' "$tmp/all-sip.json" \
+  && grep -q '"sip_messages": 0,' "$tmp/none.json" && ! grep -q '"sip_messages": 0,' "$tmp/all-sip.json"; then
+  ok "BPF filter through the front end"
+else
+  not_ok "BPF filter through the front end: exit $status, $(cat "$tmp/err")"
 fi
 # Alone in a directory, the front end cannot find the renderer (unless one is installed).
 cp "$cli" "$tmp/callscope-cli"
