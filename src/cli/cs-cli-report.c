@@ -6,13 +6,6 @@
 #include "cs-export-pcapng.h"
 #include "cs-report.h"
 
-/* The report is written after the decode: on the workers' cores and the main thread's. */
-static guint
-cs_cli_report_threads (const CsCliOptions *opts)
-{
-  return opts->threads == 0 ? 0 : cs_loader_threads_after_decode ((guint) opts->threads);
-}
-
 int
 cs_cli_cmd_report (int argc, char **argv)
 {
@@ -78,7 +71,7 @@ cs_cli_cmd_report (int argc, char **argv)
     {
       written = is_report
                     ? cs_report_write_calls_threads (analysis, format, (const guint *) calls->data,
-                                                     calls->len, cs_cli_report_threads (&opts), out)
+                                                     calls->len, (guint) opts.threads, out)
                     : cs_report_write_table (analysis, kind, format, out);
       if (!cs_cli_close_output (out, written))
         {

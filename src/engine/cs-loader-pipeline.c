@@ -343,17 +343,15 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
        * view without references of its own (no count up and down on every call) */
       calls = cs_loader_adopt_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
-      /* the workers are done: measure and judge on their cores and the merge's */
-      cs_merge_set_threads (p->merge, cs_loader_threads_after_decode (p->n_workers));
       streams = cs_merge_take_streams (p->merge);
       cs_stream_rtcp_attach_refs (streams, cs_merge_get_rtcp (p->merge), set);
       cs_call_dtmf_attach_all (calls, streams, set);
       cs_loader_profile ("streams");
       cs_analysis_take_streams (analysis, streams);
       cs_finding_thresholds_init (&thresholds);
-      findings = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
-                                         cs_merge_get_orphans (p->merge), &thresholds,
-                                         cs_loader_threads_after_decode (p->n_workers));
+      findings
+          = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
+                                    cs_merge_get_orphans (p->merge), &thresholds, p->n_workers);
       cs_analysis_adopt_findings (analysis, findings);
       cs_loader_profile ("findings");
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));

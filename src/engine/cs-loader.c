@@ -123,12 +123,6 @@ cs_loader_get_threads (CsLoader *self)
   return self->n_threads != 0 ? self->n_threads : MAX (1u, g_get_num_processors ());
 }
 
-guint
-cs_loader_threads_after_decode (guint n_workers)
-{
-  return MIN (n_workers + 1, MAX (n_workers, g_get_num_processors ()));
-}
-
 void
 cs_loader_set_limits (CsLoader *self, const CsLimits *limits)
 {

@@ -14,11 +14,6 @@ CsLoader *cs_loader_new (void);
 /* Worker threads for the decode phase; 0 = one per processor. */
 void cs_loader_set_threads (CsLoader *self, guint n_threads);
 guint cs_loader_get_threads (CsLoader *self);
-/* Threads for the phases after the decode (stream measurement, findings, the report) with
- * n_workers decode workers: the workers are idle by then, so their share of the processors
- * plus the thread that merged, e.g. 2 for one worker on two cores (at most one more than
- * n_workers, and never more than the processors unless n_workers already is). */
-guint cs_loader_threads_after_decode (guint n_workers);
 /* Frames per decode chunk; 0 (the default) = a small first chunk, then 32768. The
  * result does not depend on it (tests split a file into many chunks to check that). */
 void cs_loader_set_chunk_frames (CsLoader *self, guint chunk_frames);

@@ -61,24 +61,6 @@ test_chunk_frames (void)
   g_assert_cmpuint (n, <, 40);
 }
 
-/* After the decode the workers are idle: the phases that follow use their share of the
- * processors plus the thread that merged, never more than one extra thread, and no more
- * than the processors unless the workers already were. */
-static void
-test_threads_after_decode (void)
-{
-  guint procs = g_get_num_processors ();
-
-  for (guint n = 1; n <= procs + 2; n++)
-    {
-      guint after = cs_loader_threads_after_decode (n);
-
-      g_assert_cmpuint (after, >=, n);
-      g_assert_cmpuint (after, <=, n + 1);
-      g_assert_cmpuint (after, ==, n < procs ? n + 1 : n);
-    }
-}
-
 int
 main (int argc, char **argv)
 {
@@ -87,6 +69,5 @@ main (int argc, char **argv)
                    test_keeps_walked_pages_small_capture);
   g_test_add_func ("/loader/keeps-walked-pages/small-frames", test_keeps_walked_pages_small_frames);
   g_test_add_func ("/loader/chunk-frames", test_chunk_frames);
-  g_test_add_func ("/loader/threads-after-decode", test_threads_after_decode);
   return g_test_run ();
 }
