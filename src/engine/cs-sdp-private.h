@@ -69,6 +69,10 @@ typedef struct
   CsSdpMedia *media;   /* current m= block, NULL at session level */
   gboolean skip_media; /* past CS_SDP_MAX_MEDIA: attributes of dropped blocks are ignored */
   gboolean audio;      /* the current block's media is "audio" */
+  /* the last dotted quad read: o= and c= usually name the same address */
+  const char *quad_text;
+  gsize quad_len;
+  guint8 quad[4];
 } SdpParser;
 
 /* A piece of a line: the bytes [b, e) */

@@ -39,6 +39,49 @@ parse_quad (const char *b, const char *e, guint8 bytes[4])
   return TRUE;
 }
 
+/* parse_quad, through the last quad p read when the text is the same (7 to 15 bytes:
+ * compared as two overlapping words) */
+static inline gboolean
+read_quad (SdpParser *p, const char *b, const char *e, guint8 bytes[4])
+{
+  gsize n = (gsize) (e - b);
+
+  if (n == p->quad_len)
+    {
+      const char *q = p->quad_text;
+      gboolean same;
+      if (n >= 8)
+        {
+          guint64 x, y, z, w;
+          memcpy (&x, b, 8);
+          memcpy (&y, q, 8);
+          memcpy (&z, e - 8, 8);
+          memcpy (&w, q + n - 8, 8);
+          same = x == y && z == w;
+        }
+      else
+        {
+          guint32 x, y, z, w;
+          memcpy (&x, b, 4);
+          memcpy (&y, q, 4);
+          memcpy (&z, e - 4, 4);
+          memcpy (&w, q + n - 4, 4);
+          same = x == y && z == w;
+        }
+      if (same)
+        {
+          memcpy (bytes, p->quad, 4);
+          return TRUE;
+        }
+    }
+  if (!parse_quad (b, e, bytes))
+    return FALSE;
+  p->quad_text = b;
+  p->quad_len = n; /* 7 to 15 */
+  memcpy (p->quad, bytes, 4);
+  return TRUE;
+}
+
 /* cs_addr_parse of [b, e) with the usual dotted quad read by hand (inet_pton costs ~250
  * instructions); anything else goes to cs_addr_parse. */
 static void
@@ -127,7 +170,7 @@ parse_origin_usual (SdpParser *p, const char *b, const char *e)
   p->sdp->session_id = id;
   p->sdp->session_version = version;
   guint8 bytes[4];
-  if (parse_quad (q, e, bytes))
+  if (read_quad (p, q, e, bytes))
     {
       p->sdp->origin_address = (CsAddr){ .family = 4 };
       memcpy (p->sdp->origin_address.bytes, bytes, 4);
@@ -172,13 +215,13 @@ is_in (const char *b)
 /* The usual c= line, "IN nettype address" with single spaces and no "/ttl": what
  * parse_connection makes of it; FALSE (nothing done) otherwise. */
 static gboolean
-parse_connection_usual (CsAddr *into, const char *b, const char *e)
+parse_connection_usual (SdpParser *p, CsAddr *into, const char *b, const char *e)
 {
   const char *q = b + 3;
   guint8 bytes[4];
 
   /* "IN IP4 " and a dotted quad (which has no '/') */
-  if (e - b > 7 && EQUAL_LITERAL (b, "IN IP4 ") && parse_quad (b + 7, e, bytes))
+  if (e - b > 7 && EQUAL_LITERAL (b, "IN IP4 ") && read_quad (p, b + 7, e, bytes))
     {
       *into = (CsAddr){ .family = 4 };
       memcpy (into->bytes, bytes, 4);
@@ -192,9 +235,11 @@ parse_connection_usual (CsAddr *into, const char *b, const char *e)
 }
 
 static void
-parse_connection (CsSdp *sdp, CsAddr *into, const char *b, const char *e)
+parse_connection (SdpParser *p, CsAddr *into, const char *b, const char *e)
 {
-  if (parse_connection_usual (into, b, e))
+  CsSdp *sdp = p->sdp;
+
+  if (parse_connection_usual (p, into, b, e))
     return;
 
   SdpSpan f[3];
@@ -638,7 +683,7 @@ parse_lines (SdpParser *p, const char *text, const char *end, gboolean check_pla
             }
           break;
         case 'c':
-          parse_connection (p->sdp, p->media != NULL ? &p->media->connection : &p->sdp->connection,
+          parse_connection (p, p->media != NULL ? &p->media->connection : &p->sdp->connection,
                             value, e);
           break;
         default:

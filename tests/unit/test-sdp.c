@@ -523,6 +523,38 @@ test_not_plain (void)
     }
 }
 
+/* o= and c= usually name the same address, read once: equal texts give equal addresses,
+ * texts of the same length that differ anywhere do not. */
+static void
+test_same_address (void)
+{
+  static const char *const pairs[][2] = {
+    { "10.1.0.3", "10.1.0.3" },
+    { "10.1.0.3", "10.1.0.4" },
+    { "10.1.0.3", "90.1.0.3" },
+    { "10.1.0.3", "10.1.003" },
+    { "1.2.3.4", "1.2.3.5" },
+    { "1.2.3.4", "1.2.3.4" },
+    { "192.168.100.200", "192.168.100.201" },
+    { "192.168.100.200", "192.168.100.200" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+          "v=0\r\no=- 1 2 IN IP4 %s\r\nc=IN IP4 %s\r\nm=audio 4000 RTP/AVP 0\r\nc=IN IP4 %s\r\n",
+          pairs[i][0], pairs[i][1], pairs[i][0]);
+      g_autoptr (CsSdp) sdp = cs_sdp_parse (text, strlen (text), NULL);
+      CsAddr origin, connection;
+
+      cs_addr_parse (&origin, pairs[i][0]);
+      cs_addr_parse (&connection, pairs[i][1]);
+      g_assert_cmpmem (&sdp->origin_address, sizeof (CsAddr), &origin, sizeof (CsAddr));
+      g_assert_cmpmem (&sdp->connection, sizeof (CsAddr), &connection, sizeof (CsAddr));
+      g_assert_cmpmem (&media_at (sdp, 0)->connection, sizeof (CsAddr), &origin, sizeof (CsAddr));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -541,5 +573,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sdp/usual-lines", test_usual_lines);
   g_test_add_func ("/sdp/usual-media-lines", test_usual_media_lines);
   g_test_add_func ("/sdp/not-plain", test_not_plain);
+  g_test_add_func ("/sdp/same-address", test_same_address);
   return g_test_run ();
 }
