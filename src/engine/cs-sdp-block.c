@@ -6,6 +6,23 @@
 
 #include <string.h>
 
+const char cs_sdp_audio[] = "audio";
+const char *cs_sdp_interned_encodings[3];
+
+static void
+intern_encodings_once (void)
+{
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      cs_sdp_interned_encodings[0] = g_intern_static_string ("PCMU");
+      cs_sdp_interned_encodings[1] = g_intern_static_string ("PCMA");
+      cs_sdp_interned_encodings[2] = g_intern_static_string ("telephone-event");
+      g_once_init_leave (&done, 1);
+    }
+}
+
 static void
 scratch_free (gpointer data)
 {
@@ -33,6 +50,7 @@ cs_sdp_scratch_get (gsize strings_room)
 
   if (G_UNLIKELY (s == NULL))
     {
+      intern_encodings_once ();
       s = g_new0 (SdpScratch, 1);
       g_private_set (&scratch_key, s);
       thread_scratch = s;
@@ -49,8 +67,6 @@ cs_sdp_scratch_get (gsize strings_room)
   s->strings_used = 0;
   return s;
 }
-
-const char cs_sdp_audio[] = "audio";
 
 void
 cs_sdp_free (CsSdp *sdp)

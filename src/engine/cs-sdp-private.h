@@ -113,6 +113,10 @@ equal_bytes (const char *p, const char *lit, gsize n)
 
 /* "audio" as keep_string gives it: a block's media is audio when it is this pointer */
 extern const char cs_sdp_audio[];
+/* "PCMU", "PCMA", "telephone-event" as keep_string gives them: the interned strings, so
+ * that whoever interns an encoding (the stream binder) compares it as a pointer. Set
+ * before a thread's first scratch is handed out. */
+extern const char *cs_sdp_interned_encodings[3];
 
 /* The n bytes at b as a string of the description: the usual values are literals (they
  * outlive every description and take no room in it), anything else a copy. The result is
@@ -128,9 +132,9 @@ keep_string (SdpScratch *s, const char *b, gsize n)
       break;
     case 4:
       if (EQUAL_LITERAL (b, "PCMU"))
-        return (char *) "PCMU";
+        return (char *) cs_sdp_interned_encodings[0];
       if (EQUAL_LITERAL (b, "PCMA"))
-        return (char *) "PCMA";
+        return (char *) cs_sdp_interned_encodings[1];
       break;
     case 5:
       if (EQUAL_LITERAL (b, "audio"))
@@ -142,7 +146,7 @@ keep_string (SdpScratch *s, const char *b, gsize n)
       break;
     case 15:
       if (EQUAL_LITERAL (b, "telephone-event"))
-        return (char *) "telephone-event";
+        return (char *) cs_sdp_interned_encodings[2];
       break;
     default:
       break;

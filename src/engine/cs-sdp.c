@@ -470,6 +470,13 @@ parse_attribute (SdpParser *p, const char *b, const char *e)
         parse_rtpmap (p, b + 7, e);
       return;
     }
+  if (n >= 6 && EQUAL_LITERAL (b, "ptime:"))
+    {
+      if (p->media != NULL
+          && !parse_uint_prefix (skip_spaces (b + 6, e), e, 100000, &p->media->ptime))
+        note_malformed (p->sdp, "bad ptime");
+      return;
+    }
   if (n >= 8 && (n == 8 || b[8] == ':'))
     {
       SdpAttribute attribute = attribute_of (b, 8);
@@ -495,13 +502,6 @@ parse_attribute (SdpParser *p, const char *b, const char *e)
           cs_sdp_apply_attribute (p, attribute, n > 8 ? b + 9 : NULL, e);
           return;
         }
-    }
-  if (n >= 6 && EQUAL_LITERAL (b, "ptime:"))
-    {
-      if (p->media != NULL
-          && !parse_uint_prefix (skip_spaces (b + 6, e), e, 100000, &p->media->ptime))
-        note_malformed (p->sdp, "bad ptime");
-      return;
     }
   cs_sdp_read_attribute (p, b, e);
 }

@@ -487,6 +487,16 @@ test_usual_media_lines (void)
   g_assert_cmpuint (cs_sdp_media_find_format (audio, 101)->channels, ==, 1);
   g_assert_cmpuint (audio->ptime, ==, 20);
   g_assert_cmpint (audio->direction, ==, CS_SDP_SENDONLY);
+  /* the usual encoding names come interned (the stream binder compares pointers) */
+  g_assert_true (cs_sdp_media_find_format (audio, 101)->encoding
+                 == g_intern_string ("telephone-event"));
+  const char pcmu[] = "v=0\r\nm=audio 4000 RTP/AVP 0 8\r\na=rtpmap:0 PCMU/8000\r\n"
+                      "a=rtpmap:8 PCMA/8000\r\n";
+  g_autoptr (CsSdp) g711 = cs_sdp_parse (pcmu, strlen (pcmu), NULL);
+  g_assert_true (cs_sdp_media_find_format (media_at (g711, 0), 0)->encoding
+                 == g_intern_string ("PCMU"));
+  g_assert_true (cs_sdp_media_find_format (media_at (g711, 0), 8)->encoding
+                 == g_intern_string ("PCMA"));
 }
 
 /* The text is read where it lies: a NUL or a byte that is not ASCII anywhere in it (even
