@@ -119,6 +119,10 @@ cs_stream_binder_intern (CsStreamBinder *binder, const char *encoding)
 {
   const char *interned;
 
+  /* the SDP parser gives the usual names already interned: a pointer compare finds them */
+  for (guint i = 0; i < CS_BINDER_RECENT_ENCODINGS && binder->recent_encodings[i] != NULL; i++)
+    if (binder->recent_encodings[i] == encoding)
+      return encoding;
   for (guint i = 0; i < CS_BINDER_RECENT_ENCODINGS && binder->recent_encodings[i] != NULL; i++)
     if (strcmp (binder->recent_encodings[i], encoding) == 0)
       return binder->recent_encodings[i];
@@ -141,7 +145,7 @@ cs_stream_binder_map_format (CsStreamBinder *binder, CsCall *call, const CsSdpFo
       if (f->payload_type != fmt->payload_type)
         continue;
       /* answers and re-INVITEs repeat the offer's names: intern only a change */
-      if (strcmp (f->encoding, fmt->encoding) != 0)
+      if (f->encoding != fmt->encoding && strcmp (f->encoding, fmt->encoding) != 0)
         f->encoding = cs_stream_binder_intern (binder, fmt->encoding);
       f->clock_rate = fmt->clock_rate;
       return;

@@ -487,6 +487,16 @@ test_usual_media_lines (void)
   g_assert_cmpuint (cs_sdp_media_find_format (audio, 101)->channels, ==, 1);
   g_assert_cmpuint (audio->ptime, ==, 20);
   g_assert_cmpint (audio->direction, ==, CS_SDP_SENDONLY);
+  /* the usual encoding names come interned (the stream binder compares pointers) */
+  g_assert_true (cs_sdp_media_find_format (audio, 101)->encoding
+                 == g_intern_string ("telephone-event"));
+  const char pcmu[] = "v=0\r\nm=audio 4000 RTP/AVP 0 8\r\na=rtpmap:0 PCMU/8000\r\n"
+                      "a=rtpmap:8 PCMA/8000\r\n";
+  g_autoptr (CsSdp) g711 = cs_sdp_parse (pcmu, strlen (pcmu), NULL);
+  g_assert_true (cs_sdp_media_find_format (media_at (g711, 0), 0)->encoding
+                 == g_intern_string ("PCMU"));
+  g_assert_true (cs_sdp_media_find_format (media_at (g711, 0), 8)->encoding
+                 == g_intern_string ("PCMA"));
 }
 
 /* The text is read where it lies: a NUL or a byte that is not ASCII anywhere in it (even
@@ -523,6 +533,38 @@ test_not_plain (void)
     }
 }
 
+/* o= and c= usually name the same address, read once: equal texts give equal addresses,
+ * texts of the same length that differ anywhere do not. */
+static void
+test_same_address (void)
+{
+  static const char *const pairs[][2] = {
+    { "10.1.0.3", "10.1.0.3" },
+    { "10.1.0.3", "10.1.0.4" },
+    { "10.1.0.3", "90.1.0.3" },
+    { "10.1.0.3", "10.1.003" },
+    { "1.2.3.4", "1.2.3.5" },
+    { "1.2.3.4", "1.2.3.4" },
+    { "192.168.100.200", "192.168.100.201" },
+    { "192.168.100.200", "192.168.100.200" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+          "v=0\r\no=- 1 2 IN IP4 %s\r\nc=IN IP4 %s\r\nm=audio 4000 RTP/AVP 0\r\nc=IN IP4 %s\r\n",
+          pairs[i][0], pairs[i][1], pairs[i][0]);
+      g_autoptr (CsSdp) sdp = cs_sdp_parse (text, strlen (text), NULL);
+      CsAddr origin, connection;
+
+      cs_addr_parse (&origin, pairs[i][0]);
+      cs_addr_parse (&connection, pairs[i][1]);
+      g_assert_cmpmem (&sdp->origin_address, sizeof (CsAddr), &origin, sizeof (CsAddr));
+      g_assert_cmpmem (&sdp->connection, sizeof (CsAddr), &connection, sizeof (CsAddr));
+      g_assert_cmpmem (&media_at (sdp, 0)->connection, sizeof (CsAddr), &origin, sizeof (CsAddr));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -541,5 +583,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sdp/usual-lines", test_usual_lines);
   g_test_add_func ("/sdp/usual-media-lines", test_usual_media_lines);
   g_test_add_func ("/sdp/not-plain", test_not_plain);
+  g_test_add_func ("/sdp/same-address", test_same_address);
   return g_test_run ();
 }
