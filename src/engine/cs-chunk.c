@@ -166,18 +166,18 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
 /* A new run for an IPv4/UDP frame's RTP packet (cs_chunk_append_ipv4_rtp). */
 static G_GNUC_NO_INLINE CsChunkRtpRunPlace *
 cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                            const guint8 *ip, guint32 ssrc, const guint64 words[2], guint32 hash)
+                            const guint8 *ip, const guint64 words[2], guint32 hash)
 {
-  CsEndpoint src, dst;
+  CsRtpStreamKey key;
 
-  memset (&src, 0, sizeof src);
-  memset (&dst, 0, sizeof dst);
-  src.addr.family = dst.addr.family = 4;
-  memcpy (src.addr.bytes, ip + 12, 4);
-  memcpy (dst.addr.bytes, ip + 16, 4);
-  src.port = cs_decode_u16be (ip + 20);
-  dst.port = cs_decode_u16be (ip + 22);
-  return cs_chunk_new_rtp_run (chunk, scratch, slot, &src, &dst, ssrc, words, hash);
+  memset (&key, 0, sizeof key);
+  key.src.addr.family = key.dst.addr.family = 4;
+  memcpy (key.src.addr.bytes, ip + 12, 4);
+  memcpy (key.dst.addr.bytes, ip + 16, 4);
+  key.src.port = cs_decode_u16be (ip + 20);
+  key.dst.port = cs_decode_u16be (ip + 22);
+  key.ssrc = GUINT32_FROM_BE (cs_chunk_load32 (ip + 28 + 8));
+  return cs_chunk_new_rtp_run (chunk, scratch, slot, &key, words, hash);
 }
 
 /* cs_chunk_add_udp for the UDP datagram (len bytes) of the IPv4 header at ip (ip_offset
@@ -278,9 +278,7 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
   hash = cs_chunk_rtp_hash (NULL, NULL, words, TRUE);
   place = cs_chunk_find_rtp_run (chunk, scratch, words, hash, NULL, NULL, 0, &slot);
   if (G_UNLIKELY (place == NULL))
-    place = cs_chunk_new_frame_rtp_run (chunk, scratch, slot, data + IP,
-                                        GUINT32_FROM_BE (cs_chunk_load32 (data + RTP + 8)), words,
-                                        hash);
+    place = cs_chunk_new_frame_rtp_run (chunk, scratch, slot, data + IP, words, hash);
   cs_chunk_rtp_pack_record (scratch, place, &rec);
   chunk->rtp_packets++;
   return TRUE;
