@@ -56,11 +56,11 @@ struct _CsChunkRtpScratch
 };
 
 CsChunkRtpScratch *cs_chunk_rtp_scratch_take (void);
-/* A new run for the key (src, dst, ssrc; words and hash made of them) in the free slot at
- * index slot, at the end of the chunk's order; returns its place, without packets. */
+/* A new run for key (words and hash made of it) in the free slot at index slot, at the end
+ * of the chunk's order; returns its place, without packets. */
 CsChunkRtpRunPlace *cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                                          const CsEndpoint *src, const CsEndpoint *dst,
-                                          guint32 ssrc, const guint64 words[2], guint32 hash);
+                                          const CsRtpStreamKey *key, const guint64 words[2],
+                                          guint32 hash);
 /* Starts a new block for the run of place (its write position moves there). */
 void cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place);
 /* Gives the scratch of a chunk that was never grouped back (a cancelled decode). */

@@ -129,39 +129,34 @@ cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place)
 
 CsChunkRtpRunPlace *
 cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                      const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc,
-                      const guint64 words[2], guint32 hash)
+                      const CsRtpStreamKey *key, const guint64 words[2], guint32 hash)
 {
   guint32 run = chunk->n_rtp_runs;
   CsChunkRtpRunPlace *place;
-  CsRtpStreamKey *key;
 
-  if (run == chunk->rtp_runs_capacity)
+  if (G_UNLIKELY (run == chunk->rtp_runs_capacity))
     {
       chunk->rtp_runs_capacity = MAX (16u, 2 * chunk->rtp_runs_capacity);
       chunk->rtp_runs = g_renew (CsChunkRtpRun, chunk->rtp_runs, chunk->rtp_runs_capacity);
     }
-  if (run == scratch->places_capacity)
+  if (G_UNLIKELY (run == scratch->places_capacity))
     {
       scratch->places_capacity = MAX (256u, 2 * scratch->places_capacity);
       scratch->places = g_renew (CsChunkRtpRunPlace, scratch->places, scratch->places_capacity);
     }
-  key = &chunk->rtp_runs[run].key;
-  memset (key, 0, sizeof *key);
-  key->src = *src;
-  key->dst = *dst;
-  key->ssrc = ssrc;
+  chunk->rtp_runs[run].key = *key;
   place = &scratch->places[run];
-  memset (place, 0, sizeof *place); /* the pack state of a pack of its own */
+  memset (&place->state, 0, sizeof place->state); /* as a pack of its own starts */
   place->words[0] = words[0];
   place->words[1] = words[1];
   place->hash = hash;
   place->slot = slot;
+  place->n_packets = 0;
   place->first_block = cs_chunk_rtp_new_block (scratch, CS_CHUNK_RTP_BLOCK_FIRST);
   cs_chunk_rtp_write_at (scratch, place, place->first_block);
   scratch->slots[slot] = ((guint64) hash << 32) | (run + 1);
   chunk->n_rtp_runs++;
-  if (2 * chunk->n_rtp_runs > scratch->slot_mask)
+  if (G_UNLIKELY (2 * chunk->n_rtp_runs > scratch->slot_mask))
     cs_chunk_grow_rtp_slots (chunk, scratch);
   return place;
 }
@@ -216,7 +211,15 @@ cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
   hash = cs_chunk_rtp_hash (src, dst, words, src->addr.family == 4 && dst->addr.family == 4);
   place = cs_chunk_find_rtp_run (chunk, scratch, words, hash, src, dst, ssrc, &slot);
   if (place == NULL)
-    place = cs_chunk_new_rtp_run (chunk, scratch, slot, src, dst, ssrc, words, hash);
+    {
+      CsRtpStreamKey key;
+
+      memset (&key, 0, sizeof key);
+      key.src = *src;
+      key.dst = *dst;
+      key.ssrc = ssrc;
+      place = cs_chunk_new_rtp_run (chunk, scratch, slot, &key, words, hash);
+    }
   cs_chunk_rtp_pack_record (scratch, place, &rec);
   chunk->rtp_packets++;
 }
@@ -262,7 +265,8 @@ cs_chunk_group_rtp (CsChunk *chunk)
           const CsChunkRtpBlock *block = (const CsChunkRtpBlock *) (scratch->arena + b);
           const guint8 *in = scratch->arena + b + sizeof *block;
 
-          for (guint k = 0; k < block->used; k += 16)
+          memcpy (out, in, 16); /* most blocks of interleaved streams hold one record */
+          for (guint k = 16; k < block->used; k += 16)
             memcpy (out + k, in + k, 16);
           out += block->used;
           if (b == place->last_block)

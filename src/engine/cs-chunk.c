@@ -166,18 +166,40 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
 /* A new run for an IPv4/UDP frame's RTP packet (cs_chunk_append_ipv4_rtp). */
 static G_GNUC_NO_INLINE CsChunkRtpRunPlace *
 cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                            const guint8 *ip, guint32 ssrc, const guint64 words[2], guint32 hash)
+                            const guint8 *ip, const guint64 words[2], guint32 hash)
 {
-  CsEndpoint src, dst;
+  CsRtpStreamKey key;
 
-  memset (&src, 0, sizeof src);
-  memset (&dst, 0, sizeof dst);
-  src.addr.family = dst.addr.family = 4;
-  memcpy (src.addr.bytes, ip + 12, 4);
-  memcpy (dst.addr.bytes, ip + 16, 4);
-  src.port = cs_decode_u16be (ip + 20);
-  dst.port = cs_decode_u16be (ip + 22);
-  return cs_chunk_new_rtp_run (chunk, scratch, slot, &src, &dst, ssrc, words, hash);
+  memset (&key, 0, sizeof key);
+  key.src.addr.family = key.dst.addr.family = 4;
+  memcpy (key.src.addr.bytes, ip + 12, 4);
+  memcpy (key.dst.addr.bytes, ip + 16, 4);
+  key.src.port = cs_decode_u16be (ip + 20);
+  key.dst.port = cs_decode_u16be (ip + 22);
+  key.ssrc = GUINT32_FROM_BE (cs_chunk_load32 (ip + 28 + 8));
+  return cs_chunk_new_rtp_run (chunk, scratch, slot, &key, words, hash);
+}
+
+/* cs_chunk_add_udp for the UDP datagram (len bytes) of the IPv4 header at ip (ip_offset
+ * into its frame), with the packet the layered decoder would make of it. */
+static G_GNUC_NO_INLINE void
+cs_chunk_add_ipv4_udp (CsChunk *chunk, const guint8 *ip, guint32 ip_offset, guint32 len,
+                       guint32 frame, gint64 ts_ns)
+{
+  CsPacket pkt;
+
+  memset (&pkt, 0, sizeof pkt);
+  pkt.src.addr.family = pkt.dst.addr.family = 4;
+  memcpy (pkt.src.addr.bytes, ip + 12, 4);
+  memcpy (pkt.dst.addr.bytes, ip + 16, 4);
+  pkt.src.port = cs_decode_u16be (ip + 20);
+  pkt.dst.port = cs_decode_u16be (ip + 22);
+  pkt.ip_version = 4;
+  pkt.ip_proto = CS_IP_PROTO_UDP;
+  pkt.transport_offset = ip_offset + 20;
+  pkt.payload = ip + 28;
+  pkt.payload_len = len;
+  cs_chunk_add_udp (chunk, &pkt, frame, ts_ns);
 }
 
 /* The usual RTP packet of a VoIP capture, decided and recorded from the 40 bytes from its IP
@@ -185,11 +207,12 @@ cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 
  * options or fragments, UDP, then an RTP header of version 2 without padding, extension or
  * CSRC, no RTCP packet type and neither port HEP's. The layered decoder (cs_decode_frame, or
  * its shortcut cs_decode_ethernet_ipv4_udp), cs_udp_payload_classify and cs_chunk_add_rtp
- * take that packet the same way, to the same record and key; FALSE (nothing added) for any
- * other, which then takes the general path. */
+ * take that packet the same way, to the same record and key. Another datagram of such an
+ * IPv4 header goes to cs_chunk_add_udp as the layered decoder would give it; FALSE (nothing
+ * added) for any other frame, which then takes the general path. */
 static inline __attribute__ ((always_inline)) gboolean
-cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, guint32 frame,
-                          gint64 ts_ns, gboolean checked)
+cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, guint32 ip_offset,
+                          guint32 frame, gint64 ts_ns, gboolean checked)
 {
   enum
   {
@@ -214,7 +237,10 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
   udp_len = cs_decode_u16be (data + UDP + 4);
   /* usually the UDP length fills the IP length, which was captured whole */
   if (G_LIKELY (udp_len >= 8 + 12 && udp_len + 20u == total_len && total_len <= caplen - IP))
-    payload_len = udp_len - 8u - 12u;
+    {
+      len = udp_len - 8u;
+      payload_len = len - 12u;
+    }
   else
     {
       /* as decode_ipv4 and decode_udp: a length of 0 (offload) means what was captured */
@@ -222,16 +248,17 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
       if (ip_len < RTP - IP || (udp_len != 0 && udp_len < 8))
         return FALSE;
       len = udp_len != 0 ? MIN (udp_len - 8, ip_len - (RTP - IP)) : ip_len - (RTP - IP);
-      if (len < 12)
-        return FALSE;
-      payload_len = MIN (len - 12, G_MAXUINT16);
+      payload_len = len >= 12 ? MIN (len - 12, G_MAXUINT16) : 0;
     }
-  if (data[RTP] != 0x80 || (guint8) (data[RTP + 1] - 200) < 8
+  scratch = chunk->rtp_scratch;
+  if (len < 12 || data[RTP] != 0x80 || (guint8) (data[RTP + 1] - 200) < 8
       || cs_decode_u16be (data + UDP) == CS_HEP_PORT
       || cs_decode_u16be (data + UDP + 2) == CS_HEP_PORT)
-    return FALSE;
-
-  scratch = chunk->rtp_scratch;
+    {
+      /* a datagram the layered decoder would hand to cs_chunk_add_udp as it is */
+      cs_chunk_add_ipv4_udp (chunk, data, ip_offset, len, frame, ts_ns);
+      return TRUE;
+    }
   if (G_UNLIKELY (scratch == NULL))
     {
       if (chunk->rtp_grouped)
@@ -251,9 +278,7 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
   hash = cs_chunk_rtp_hash (NULL, NULL, words, TRUE);
   place = cs_chunk_find_rtp_run (chunk, scratch, words, hash, NULL, NULL, 0, &slot);
   if (G_UNLIKELY (place == NULL))
-    place = cs_chunk_new_frame_rtp_run (chunk, scratch, slot, data + IP,
-                                        GUINT32_FROM_BE (cs_chunk_load32 (data + RTP + 8)), words,
-                                        hash);
+    place = cs_chunk_new_frame_rtp_run (chunk, scratch, slot, data + IP, words, hash);
   cs_chunk_rtp_pack_record (scratch, place, &rec);
   chunk->rtp_packets++;
   return TRUE;
@@ -298,10 +323,10 @@ cs_chunk_append_frame_rtp (CsChunk *chunk, guint linktype, const guint8 *data, g
   /* the usual frame first: EtherType 0x0800 and version 4 with a 20-byte header */
   if (G_LIKELY (linktype == CS_LINKTYPE_ETHERNET && caplen >= 14 + 40
                 && (GUINT32_FROM_LE (cs_chunk_load32 (data + 12)) & 0xffffffu) == 0x450008u))
-    return cs_chunk_append_ipv4_rtp (chunk, data + 14, caplen - 14, frame, ts_ns, TRUE);
+    return cs_chunk_append_ipv4_rtp (chunk, data + 14, caplen - 14, 14, frame, ts_ns, TRUE);
   ip = cs_chunk_plain_ipv4_offset (linktype, data, caplen);
   return ip != G_MAXUINT32
-         && cs_chunk_append_ipv4_rtp (chunk, data + ip, caplen - ip, frame, ts_ns, FALSE);
+         && cs_chunk_append_ipv4_rtp (chunk, data + ip, caplen - ip, ip, frame, ts_ns, FALSE);
 }
 
 /* One frame the usual RTP path did not take. */

@@ -339,12 +339,24 @@ test_assert_same_chunks (const CsChunk *a, const CsChunk *b)
     }
   g_assert_cmpuint (a->sip->len, ==, b->sip->len);
   for (guint i = 0; i < a->sip->len; i++)
-    g_assert_cmpuint (((CsSipMessage *) a->sip->pdata[i])->frame, ==,
-                      ((CsSipMessage *) b->sip->pdata[i])->frame);
+    {
+      const CsSipMessage *x = a->sip->pdata[i], *y = b->sip->pdata[i];
+
+      g_assert_cmpuint (x->frame, ==, y->frame);
+      g_assert_cmpint (x->ts_ns, ==, y->ts_ns);
+      g_assert_true (cs_endpoint_equal (&x->src, &y->src));
+      g_assert_true (cs_endpoint_equal (&x->dst, &y->dst));
+    }
   g_assert_cmpuint (a->rtcp->len, ==, b->rtcp->len);
   for (guint i = 0; i < a->rtcp->len; i++)
-    g_assert_cmpuint (g_array_index (a->rtcp, CsRtcpRef, i).frame, ==,
-                      g_array_index (b->rtcp, CsRtcpRef, i).frame);
+    {
+      const CsRtcpRef *x = &g_array_index (a->rtcp, CsRtcpRef, i);
+      const CsRtcpRef *y = &g_array_index (b->rtcp, CsRtcpRef, i);
+
+      g_assert_cmpuint (x->frame, ==, y->frame);
+      g_assert_true (cs_endpoint_equal (&x->src, &y->src));
+      g_assert_true (cs_endpoint_equal (&x->dst, &y->dst));
+    }
   g_assert_cmpuint (a->deferred->len, ==, b->deferred->len);
   for (guint i = 0; i < a->deferred->len; i++)
     {
