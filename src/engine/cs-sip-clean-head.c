@@ -269,7 +269,6 @@ cs_sip_read_clean_head (CsSipMessage *msg, CsSipScratch *s, const guint8 *data, 
 {
   StartFields parsed = { 0 };
   CsSipStartLine start_line = *start;
-  guint n = 0;
 
   if (data == NULL || len == 0)
     return FALSE;
@@ -281,6 +280,9 @@ cs_sip_read_clean_head (CsSipMessage *msg, CsSipScratch *s, const guint8 *data, 
 #endif
   guint64 bits = window_read (&w);
   gsize base = 0, pos = 0;
+  /* held in locals: the NUL stores into the copy could alias the scratch's fields */
+  char *text = s->data;
+  CsSipScannedHeader *h = headers;
   for (;;)
     {
       while (bits == 0)
@@ -296,9 +298,9 @@ cs_sip_read_clean_head (CsSipMessage *msg, CsSipScratch *s, const guint8 *data, 
       gsize line_len = eol - pos;
       if (line_len > 0 && line[line_len - 1] == '\r')
         line_len--;
-      if (pos == 0)
+      if (G_UNLIKELY (pos == 0))
         {
-          if (!read_start_line (&parsed, s->data, line, line_len, &start_line))
+          if (!read_start_line (&parsed, text, line, line_len, &start_line))
             return FALSE;
         }
       else if (line_len == 0)
@@ -306,10 +308,11 @@ cs_sip_read_clean_head (CsSipMessage *msg, CsSipScratch *s, const guint8 *data, 
           *head_len = eol + 1;
           break;
         }
-      else if (n == CS_SIP_MAX_HEADERS || !read_header (s->data, line, line_len, &headers[n++]))
+      else if (h == headers + CS_SIP_MAX_HEADERS || !read_header (text, line, line_len, h++))
         return FALSE;
       pos = eol + 1;
     }
+  guint n = (guint) (h - headers);
   /* the windows also read past the head: only the head must be plain */
   if (window_read_odd (&w) && !cs_sip_text_is_plain ((const char *) data, *head_len))
     return FALSE;
