@@ -21,7 +21,7 @@ typedef struct
   gsize next; /* offset of the next 64 bytes to read */
   guint8 odd; /* scalar reads: a NUL or a byte >= 0x80 was read */
 #ifdef __SSE2__
-  __m128i odd_v; /* a byte's sign bit, or all bits of a NUL */
+  __m128i plain_v; /* all bits set in the bytes that were neither NUL nor >= 0x80 */
 #endif
 } Window;
 
@@ -48,7 +48,8 @@ window_read (Window *w)
     {
       __m128i v = _mm_loadu_si128 ((const __m128i *) (src + 16 * k));
       _mm_storeu_si128 ((__m128i *) (dst + 16 * k), v);
-      w->odd_v = _mm_or_si128 (w->odd_v, _mm_or_si128 (v, _mm_cmpeq_epi8 (v, zero)));
+      /* plain bytes are 1 to 0x7f: greater than zero as signed bytes */
+      w->plain_v = _mm_and_si128 (w->plain_v, _mm_cmpgt_epi8 (v, zero));
       bits |= (guint64) (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, nl)) << (16 * k);
     }
 #else
@@ -66,7 +67,7 @@ static gboolean
 window_read_odd (const Window *w)
 {
 #ifdef __SSE2__
-  return _mm_movemask_epi8 (w->odd_v) != 0;
+  return _mm_movemask_epi8 (w->plain_v) != 0xffff;
 #else
   return w->odd != 0;
 #endif
@@ -269,7 +270,6 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
 {
   StartFields parsed = { 0 };
   CsSipStartLine start_line = *start;
-  guint n = 0;
 
   if (data == NULL || len == 0)
     return FALSE;
@@ -277,10 +277,13 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
   cs_sip_scratch_reserve (s, len + 64 + 16);
   Window w = { .data = data, .len = len, .copy = s->data + s->used };
 #ifdef __SSE2__
-  w.odd_v = _mm_setzero_si128 ();
+  w.plain_v = _mm_set1_epi8 (-1);
 #endif
   guint64 bits = window_read (&w);
   gsize base = 0, pos = 0;
+  /* held in locals: the NUL stores into the copy could alias the scratch's fields */
+  char *text = s->data;
+  CsSipScannedHeader *h = headers;
   for (;;)
     {
       while (bits == 0)
@@ -296,9 +299,9 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
       gsize line_len = eol - pos;
       if (line_len > 0 && line[line_len - 1] == '\r')
         line_len--;
-      if (pos == 0)
+      if (G_UNLIKELY (pos == 0))
         {
-          if (!read_start_line (&parsed, s->data, line, line_len, &start_line))
+          if (!read_start_line (&parsed, text, line, line_len, &start_line))
             return FALSE;
         }
       else if (line_len == 0)
@@ -306,10 +309,11 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
           *head_len = eol + 1;
           break;
         }
-      else if (n == CS_SIP_MAX_HEADERS || !read_header (s->data, line, line_len, &headers[n++]))
+      else if (h == headers + CS_SIP_MAX_HEADERS || !read_header (text, line, line_len, h++))
         return FALSE;
       pos = eol + 1;
     }
+  guint n = (guint) (h - headers);
   /* the windows also read past the head: only the head must be plain */
   if (window_read_odd (&w) && !cs_sip_text_is_plain ((const char *) data, *head_len))
     return FALSE;

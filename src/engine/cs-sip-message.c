@@ -276,6 +276,7 @@ read_head (CsSipParsed *msg, CsSipScratch *s, CsCursor *cur, CsSipStartLine *sta
   if (len == 0 || (!strict && !cs_sip_starts_like_sip (data, line_len)))
     return FALSE;
 
+  cs_sip_header_ids_init (); /* the header names' table the general reader looks up */
   parse_start_line (msg, s, start, data, line_len, strict);
   if (eol == NULL)
     cs_sip_note_malformed (msg, "missing end of headers");
@@ -300,7 +301,6 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
 
   if (data == NULL)
     len = 0;
-  cs_sip_header_ids_init ();
   CsSipScratch *s = scratch_get ();
   cs_cursor_init (&cur, data, len);
   /* a lean message keeps no header text: a clean head is read in place (the usual case) */

@@ -21,23 +21,56 @@ static const char *const method_names[CS_SIP_METHOD_COUNT] = {
   [CS_SIP_METHOD_UPDATE] = "UPDATE",
 };
 
-/* lengths of method_names, so most candidates fail on two compares */
-static const guint8 method_lens[CS_SIP_METHOD_COUNT] = {
-  7, 6, 3, 3, 6, 8, 7, 5, 9, 6, 7, 4, 5, 7, 6,
-};
+/* The spelling of length len that may be method m: one compare of constant size. */
+static inline CsSipMethod
+method_if (const char *text, gsize len, CsSipMethod m)
+{
+  return memcmp (text, method_names[m], len) == 0 ? m : CS_SIP_METHOD_UNKNOWN;
+}
 
 CsSipMethod
 cs_sip_method_from_string (const char *text, gsize len)
 {
-  if (text == NULL || len < 3 || len > 9)
+  if (text == NULL)
     return CS_SIP_METHOD_UNKNOWN;
-  for (int m = CS_SIP_METHOD_INVITE; m < CS_SIP_METHOD_COUNT; m++)
+  /* by length, then the first letter where two share it */
+  switch (len)
     {
-      if (method_lens[m] == len && method_names[m][0] == text[0]
-          && memcmp (method_names[m], text, len) == 0)
-        return (CsSipMethod) m;
+    case 3:
+      return method_if (text, 3, text[0] == 'A' ? CS_SIP_METHOD_ACK : CS_SIP_METHOD_BYE);
+    case 4:
+      return method_if (text, 4, CS_SIP_METHOD_INFO);
+    case 5:
+      return method_if (text, 5, text[0] == 'P' ? CS_SIP_METHOD_PRACK : CS_SIP_METHOD_REFER);
+    case 6:
+      switch (text[0])
+        {
+        case 'I':
+          return method_if (text, 6, CS_SIP_METHOD_INVITE);
+        case 'C':
+          return method_if (text, 6, CS_SIP_METHOD_CANCEL);
+        case 'N':
+          return method_if (text, 6, CS_SIP_METHOD_NOTIFY);
+        default:
+          return method_if (text, 6, CS_SIP_METHOD_UPDATE);
+        }
+    case 7:
+      switch (text[0])
+        {
+        case 'O':
+          return method_if (text, 7, CS_SIP_METHOD_OPTIONS);
+        case 'P':
+          return method_if (text, 7, CS_SIP_METHOD_PUBLISH);
+        default:
+          return method_if (text, 7, CS_SIP_METHOD_MESSAGE);
+        }
+    case 8:
+      return method_if (text, 8, CS_SIP_METHOD_REGISTER);
+    case 9:
+      return method_if (text, 9, CS_SIP_METHOD_SUBSCRIBE);
+    default:
+      return CS_SIP_METHOD_UNKNOWN;
     }
-  return CS_SIP_METHOD_UNKNOWN;
 }
 
 const char *

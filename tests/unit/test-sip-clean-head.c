@@ -185,6 +185,20 @@ test_many_headers (void)
     }
 }
 
+/* A value over CS_SIP_MAX_HEADER_VALUE (cut by the general reader) and one just under. */
+static void
+test_long_value (void)
+{
+  for (gsize n = CS_SIP_MAX_HEADER_VALUE - 1; n <= CS_SIP_MAX_HEADER_VALUE + 1; n++)
+    {
+      g_autoptr (GString) text = g_string_new ("MESSAGE sip:a@b SIP/2.0\r\nUser-Agent: ");
+      for (gsize i = 0; i < n; i++)
+        g_string_append_c (text, (char) ('a' + i % 26));
+      g_string_append (text, "\r\nCall-ID: long\r\nCSeq: 1 MESSAGE\r\n\r\n");
+      assert_lean_same (text->str, text->len);
+    }
+}
+
 /* Header names in any case, near misses of the decoded ones (a letter's neighbour, a '-'
  * off by 0x20 = '\r'), each carrying a value every decoded header would read: the
  * lean head classifies them as the general readers do. */
@@ -252,5 +266,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-clean-head/same-as-general", test_same_as_general);
   g_test_add_func ("/sip-clean-head/many-headers", test_many_headers);
   g_test_add_func ("/sip-clean-head/names", test_names);
+  g_test_add_func ("/sip-clean-head/long-value", test_long_value);
   return g_test_run ();
 }

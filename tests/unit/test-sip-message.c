@@ -77,6 +77,13 @@ test_method (void)
     {
       const char *name = cs_sip_method_to_string ((CsSipMethod) m);
       g_assert_cmpint (cs_sip_method_from_string (name, strlen (name)), ==, m);
+      /* near misses: the first or the last letter changed, one letter short */
+      g_autofree char *first = g_strdup (name), *last = g_strdup (name);
+      first[0] = 'Z';
+      last[strlen (name) - 1] = 'Z';
+      g_assert_cmpint (cs_sip_method_from_string (first, strlen (name)), ==, CS_SIP_METHOD_UNKNOWN);
+      g_assert_cmpint (cs_sip_method_from_string (last, strlen (name)), ==, CS_SIP_METHOD_UNKNOWN);
+      g_assert_cmpint (cs_sip_method_from_string (name, strlen (name) - 1), !=, m);
     }
 }
 
