@@ -49,6 +49,22 @@ cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n)
   pack->tail = tail;
 }
 
+/* Packs one record after the pack's others: encoded on the stack, then stored in words. */
+static void
+pack_append_one (CsRtpPack *pack, const CsRtpPacket *p)
+{
+  guint8 record[CS_RTP_PACK_MAX_RECORD + 8];
+  gsize len = (gsize) (cs_rtp_pack_encode_one (record, &pack->tail, p) - record);
+
+  pack_reserve (pack, len);
+  /* whole words: the buffer's slack takes what goes past the record */
+  G_STATIC_ASSERT (CS_RTP_PACK_SLACK >= 8 && CS_RTP_PACK_MAX_RECORD <= 32);
+  for (gsize k = 0; k < len; k += 8)
+    memcpy (pack->data + pack->n_bytes + k, record + k, 8);
+  pack->n_bytes += len;
+  pack->n_packets++;
+}
+
 void
 cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
 {
@@ -63,6 +79,13 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
 
   if (more->n_packets == 0)
     return;
+  if (more->n_packets == 1)
+    {
+      /* its only record is the state it ends in (its bytes are not read): packed again
+       * without decoding */
+      pack_append_one (pack, &more->tail.last);
+      return;
+    }
   memset (&state, 0, sizeof state);
   if (pack->n_packets == 0 && memcmp (&pack->tail, &state, sizeof state) == 0)
     {
@@ -72,21 +95,6 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
       pack->n_bytes = more->n_bytes;
       pack->n_packets = more->n_packets;
       pack->tail = more->tail;
-      return;
-    }
-  if (more->n_packets == 1)
-    {
-      /* its only record is the state it ends in: packed again, without decoding */
-      guint8 record[CS_RTP_PACK_MAX_RECORD + 8];
-      gsize len = (gsize) (cs_rtp_pack_encode_one (record, &pack->tail, &more->tail.last) - record);
-
-      pack_reserve (pack, len);
-      /* whole words: the buffer's slack takes what goes past the record */
-      G_STATIC_ASSERT (CS_RTP_PACK_SLACK >= 8 && CS_RTP_PACK_MAX_RECORD <= 32);
-      for (gsize k = 0; k < len; k += 8)
-        memcpy (pack->data + pack->n_bytes + k, record + k, 8);
-      pack->n_bytes += len;
-      pack->n_packets++;
       return;
     }
   for (guint32 i = 0; i < n_head; i++)
@@ -103,6 +111,18 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
   pack->n_packets += more->n_packets;
   if (more->n_packets > n_head)
     pack->tail = more->tail;
+}
+
+void
+cs_rtp_pack_set_one (CsRtpPack *pack, const CsRtpPacket *p)
+{
+  /* the state cs_rtp_pack_encode_one leaves after packing p from nothing */
+  memset (pack, 0, sizeof *pack);
+  pack->n_packets = 1;
+  pack->tail.last = *p;
+  pack->tail.arrival_step = (guint64) p->arrival_ns;
+  pack->tail.timestamp_step = p->timestamp;
+  pack->tail.frame_step = p->frame;
 }
 
 void

@@ -42,8 +42,13 @@ typedef struct
  * slack. */
 void cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n);
 /* Appends the records of more (packed on their own, from nothing): only its first two are
- * packed again, the rest is copied. */
+ * packed again, the rest is copied. A single record is packed again from more->tail alone:
+ * its bytes are not read (see cs_rtp_pack_set_one). */
 void cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more);
+/* Makes pack a one-record pack that holds p in its tail only, no bytes (data NULL): what
+ * cs_rtp_pack_append_pack needs of a chunk's run of one packet, without packing it (with tens
+ * of thousands of streams live, most of a chunk's runs are one packet). Read it no other way. */
+void cs_rtp_pack_set_one (CsRtpPack *pack, const CsRtpPacket *p);
 /* Shrinks data to n_bytes (+ slack). */
 void cs_rtp_pack_trim (CsRtpPack *pack);
 /* Frees data and empties the pack. */
