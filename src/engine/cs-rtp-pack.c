@@ -8,8 +8,8 @@
 /* Records packed per batch on the stack before they are appended. */
 #define CS_PACK_BATCH 64
 
-static void
-pack_reserve (CsRtpPack *pack, gsize more)
+void
+cs_rtp_pack_reserve (CsRtpPack *pack, gsize more)
 {
   gsize want = pack->n_bytes + more;
 
@@ -39,7 +39,7 @@ cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n)
 
       for (gsize i = 0; i < take; i++)
         end = cs_rtp_pack_encode_one (end, &tail, &packets[i]);
-      pack_reserve (pack, (gsize) (end - batch));
+      cs_rtp_pack_reserve (pack, (gsize) (end - batch));
       memcpy (pack->data + pack->n_bytes, batch, (gsize) (end - batch));
       pack->n_bytes += (gsize) (end - batch);
       pack->n_packets += (guint32) take;
@@ -49,24 +49,8 @@ cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n)
   pack->tail = tail;
 }
 
-/* Packs one record after the pack's others: encoded on the stack, then stored in words. */
-static void
-pack_append_one (CsRtpPack *pack, const CsRtpPacket *p)
-{
-  guint8 record[CS_RTP_PACK_MAX_RECORD + 8];
-  gsize len = (gsize) (cs_rtp_pack_encode_one (record, &pack->tail, p) - record);
-
-  pack_reserve (pack, len);
-  /* whole words: the buffer's slack takes what goes past the record */
-  G_STATIC_ASSERT (CS_RTP_PACK_SLACK >= 8 && CS_RTP_PACK_MAX_RECORD <= 32);
-  for (gsize k = 0; k < len; k += 8)
-    memcpy (pack->data + pack->n_bytes + k, record + k, 8);
-  pack->n_bytes += len;
-  pack->n_packets++;
-}
-
 void
-cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
+cs_rtp_pack_append_pack_long (CsRtpPack *pack, const CsRtpPack *more)
 {
   /* From its third record on, more was packed against the same state it has after its
    * first two here (the previous record and the steps between the two before). */
@@ -81,16 +65,14 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
     return;
   if (more->n_packets == 1)
     {
-      /* its only record is the state it ends in (its bytes are not read): packed again
-       * without decoding */
-      pack_append_one (pack, &more->tail.last);
+      cs_rtp_pack_append_pack (pack, more);
       return;
     }
   memset (&state, 0, sizeof state);
   if (pack->n_packets == 0 && memcmp (&pack->tail, &state, sizeof state) == 0)
     {
       /* an empty pack is in the state more was packed from: its bytes are taken as they are */
-      pack_reserve (pack, more->n_bytes);
+      cs_rtp_pack_reserve (pack, more->n_bytes);
       memcpy (pack->data, more->data, more->n_bytes);
       pack->n_bytes = more->n_bytes;
       pack->n_packets = more->n_packets;
@@ -103,7 +85,7 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
       head_end = cs_rtp_pack_encode_one (head_end, &pack->tail, &state.last);
     }
   rest = more->n_bytes - (gsize) (in - more->data);
-  pack_reserve (pack, (gsize) (head_end - head) + rest);
+  cs_rtp_pack_reserve (pack, (gsize) (head_end - head) + rest);
   memcpy (pack->data + pack->n_bytes, head, (gsize) (head_end - head));
   pack->n_bytes += (gsize) (head_end - head);
   memcpy (pack->data + pack->n_bytes, in, rest);
