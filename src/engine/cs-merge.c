@@ -377,18 +377,15 @@ cs_merge_room_for_run (CsMerge *merge)
   return merge->run_order->len < cap;
 }
 
-/* The run for key (of that hash), made when new; NULL (and n packets counted as dropped)
- * at the cap. */
-static CsRtpRun *
-cs_merge_run_for_hash (CsMerge *merge, const CsRtpStreamKey *key, guint32 hash, guint n)
+/* A new run for key, to be filed at free_slot (from the lookup that missed); NULL (and n
+ * packets counted as dropped) at the cap. */
+static G_GNUC_NO_INLINE CsRtpRun *
+cs_merge_new_run (CsMerge *merge, const CsRtpStreamKey *key, guint32 hash, guint32 free_slot,
+                  guint n)
 {
-  guint32 free_slot = 0;
-  gint64 index = cs_rtp_run_table_find (&merge->runs, merge->run_order, key, hash, &free_slot);
   guint n_runs = merge->run_order->len;
   CsRtpRun *run;
 
-  if (index >= 0)
-    return merge->run_order->pdata[index];
   if (!cs_merge_room_for_run (merge))
     {
       merge->stats->rtp_packets_dropped += n;
@@ -402,6 +399,19 @@ cs_merge_run_for_hash (CsMerge *merge, const CsRtpStreamKey *key, guint32 hash, 
   cs_rtp_run_table_insert (&merge->runs, free_slot, hash, merge->run_order->len);
   g_ptr_array_add (merge->run_order, run);
   return run;
+}
+
+/* The run for key (of that hash), made when new; NULL (and n packets counted as dropped)
+ * at the cap. */
+static inline CsRtpRun *
+cs_merge_run_for_hash (CsMerge *merge, const CsRtpStreamKey *key, guint32 hash, guint n)
+{
+  guint32 free_slot = 0;
+  gint64 index = cs_rtp_run_table_find (&merge->runs, merge->run_order, key, hash, &free_slot);
+
+  if (G_LIKELY (index >= 0))
+    return merge->run_order->pdata[index];
+  return cs_merge_new_run (merge, key, hash, free_slot, n);
 }
 
 /* Runs keep their records packed (cs-rtp-pack.h): a few bytes each instead of 24. */

@@ -8,8 +8,8 @@
 /* Records packed per batch on the stack before they are appended. */
 #define CS_PACK_BATCH 64
 
-static void
-pack_reserve (CsRtpPack *pack, gsize more)
+void
+cs_rtp_pack_reserve (CsRtpPack *pack, gsize more)
 {
   gsize want = pack->n_bytes + more;
 
@@ -39,7 +39,7 @@ cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n)
 
       for (gsize i = 0; i < take; i++)
         end = cs_rtp_pack_encode_one (end, &tail, &packets[i]);
-      pack_reserve (pack, (gsize) (end - batch));
+      cs_rtp_pack_reserve (pack, (gsize) (end - batch));
       memcpy (pack->data + pack->n_bytes, batch, (gsize) (end - batch));
       pack->n_bytes += (gsize) (end - batch);
       pack->n_packets += (guint32) take;
@@ -50,7 +50,7 @@ cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n)
 }
 
 void
-cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
+cs_rtp_pack_append_pack_long (CsRtpPack *pack, const CsRtpPack *more)
 {
   /* From its third record on, more was packed against the same state it has after its
    * first two here (the previous record and the steps between the two before). */
@@ -63,30 +63,20 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
 
   if (more->n_packets == 0)
     return;
+  if (more->n_packets == 1)
+    {
+      cs_rtp_pack_append_pack (pack, more);
+      return;
+    }
   memset (&state, 0, sizeof state);
   if (pack->n_packets == 0 && memcmp (&pack->tail, &state, sizeof state) == 0)
     {
       /* an empty pack is in the state more was packed from: its bytes are taken as they are */
-      pack_reserve (pack, more->n_bytes);
+      cs_rtp_pack_reserve (pack, more->n_bytes);
       memcpy (pack->data, more->data, more->n_bytes);
       pack->n_bytes = more->n_bytes;
       pack->n_packets = more->n_packets;
       pack->tail = more->tail;
-      return;
-    }
-  if (more->n_packets == 1)
-    {
-      /* its only record is the state it ends in: packed again, without decoding */
-      guint8 record[CS_RTP_PACK_MAX_RECORD + 8];
-      gsize len = (gsize) (cs_rtp_pack_encode_one (record, &pack->tail, &more->tail.last) - record);
-
-      pack_reserve (pack, len);
-      /* whole words: the buffer's slack takes what goes past the record */
-      G_STATIC_ASSERT (CS_RTP_PACK_SLACK >= 8 && CS_RTP_PACK_MAX_RECORD <= 32);
-      for (gsize k = 0; k < len; k += 8)
-        memcpy (pack->data + pack->n_bytes + k, record + k, 8);
-      pack->n_bytes += len;
-      pack->n_packets++;
       return;
     }
   for (guint32 i = 0; i < n_head; i++)
@@ -95,7 +85,7 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
       head_end = cs_rtp_pack_encode_one (head_end, &pack->tail, &state.last);
     }
   rest = more->n_bytes - (gsize) (in - more->data);
-  pack_reserve (pack, (gsize) (head_end - head) + rest);
+  cs_rtp_pack_reserve (pack, (gsize) (head_end - head) + rest);
   memcpy (pack->data + pack->n_bytes, head, (gsize) (head_end - head));
   pack->n_bytes += (gsize) (head_end - head);
   memcpy (pack->data + pack->n_bytes, in, rest);
@@ -103,6 +93,18 @@ cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
   pack->n_packets += more->n_packets;
   if (more->n_packets > n_head)
     pack->tail = more->tail;
+}
+
+void
+cs_rtp_pack_set_one (CsRtpPack *pack, const CsRtpPacket *p)
+{
+  /* the state cs_rtp_pack_encode_one leaves after packing p from nothing */
+  memset (pack, 0, sizeof *pack);
+  pack->n_packets = 1;
+  pack->tail.last = *p;
+  pack->tail.arrival_step = (guint64) p->arrival_ns;
+  pack->tail.timestamp_step = p->timestamp;
+  pack->tail.frame_step = p->frame;
 }
 
 void

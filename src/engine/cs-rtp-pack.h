@@ -42,8 +42,13 @@ typedef struct
  * slack. */
 void cs_rtp_pack_append (CsRtpPack *pack, const CsRtpPacket *packets, gsize n);
 /* Appends the records of more (packed on their own, from nothing): only its first two are
- * packed again, the rest is copied. */
-void cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more);
+ * packed again, the rest is copied. A single record is packed again from more->tail alone:
+ * its bytes are not read (see cs_rtp_pack_set_one). */
+static inline void cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more);
+/* Makes pack a one-record pack that holds p in its tail only, no bytes (data NULL): what
+ * cs_rtp_pack_append_pack needs of a chunk's run of one packet, without packing it (with tens
+ * of thousands of streams live, most of a chunk's runs are one packet). Read it no other way. */
+void cs_rtp_pack_set_one (CsRtpPack *pack, const CsRtpPacket *p);
 /* Shrinks data to n_bytes (+ slack). */
 void cs_rtp_pack_trim (CsRtpPack *pack);
 /* Frees data and empties the pack. */
@@ -246,7 +251,38 @@ cs_rtp_pack_push (CsRtpPack *pack, const CsRtpPacket *p)
   pack->n_packets++;
 }
 
-/* Reads records one at a time. */ /* Reads records one at a time. */
+/* Makes room for more bytes (small packs grow in 32-byte steps, long ones double). */
+void cs_rtp_pack_reserve (CsRtpPack *pack, gsize more);
+/* cs_rtp_pack_append_pack for more with any number of records but one. */
+void cs_rtp_pack_append_pack_long (CsRtpPack *pack, const CsRtpPack *more);
+
+/* Inline: with tens of thousands of streams live, the merge appends a chunk's run of one
+ * record per packet. */
+static inline void
+cs_rtp_pack_append_pack (CsRtpPack *pack, const CsRtpPack *more)
+{
+  guint8 record[CS_RTP_PACK_MAX_RECORD + 8];
+  gsize len;
+
+  if (more->n_packets != 1)
+    {
+      cs_rtp_pack_append_pack_long (pack, more);
+      return;
+    }
+  /* its only record is the state it ends in (its bytes are not read): packed again without
+   * decoding, on the stack, then stored in whole words (the buffer's slack takes what goes
+   * past the record) */
+  len = (gsize) (cs_rtp_pack_encode_one (record, &pack->tail, &more->tail.last) - record);
+  if (G_UNLIKELY (pack->capacity - pack->n_bytes < len))
+    cs_rtp_pack_reserve (pack, len);
+  G_STATIC_ASSERT (CS_RTP_PACK_SLACK >= 8 && CS_RTP_PACK_MAX_RECORD <= 32);
+  for (gsize k = 0; k < len; k += 8)
+    memcpy (pack->data + pack->n_bytes + k, record + k, 8);
+  pack->n_bytes += len;
+  pack->n_packets++;
+}
+
+/* Reads records one at a time. */
 typedef struct
 {
   const guint8 *next;

@@ -4,6 +4,8 @@
 
 #include "cs-chunk.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 /* Slots hold a key's hash in the high half and the index of its run (in the array the
@@ -17,12 +19,75 @@ typedef struct
 
 void cs_rtp_run_table_init (CsRtpRunTable *table);
 void cs_rtp_run_table_clear (CsRtpRunTable *table);
+static inline guint64
+cs_rtp_run_table_mix (guint64 h, guint64 word)
+{
+  return (h ^ word) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+}
+
 /* A hash of the key's fields (never its padding), a few instructions for IPv4. */
-guint32 cs_rtp_run_table_hash (const CsRtpStreamKey *key);
+static inline guint32
+cs_rtp_run_table_hash (const CsRtpStreamKey *key)
+{
+  guint32 s[4], d[4];
+  guint64 h;
+
+  memcpy (s, key->src.addr.bytes, sizeof s);
+  memcpy (d, key->dst.addr.bytes, sizeof d);
+  h = cs_rtp_run_table_mix (0, ((guint64) s[0] << 32) | d[0]);
+  h = cs_rtp_run_table_mix (h, ((guint64) key->src.port << 48) | ((guint64) key->dst.port << 32)
+                                   | key->ssrc);
+  if (G_UNLIKELY (key->src.addr.family != 4 || key->dst.addr.family != 4))
+    {
+      for (guint i = 1; i < 4; i++)
+        h = cs_rtp_run_table_mix (h, ((guint64) s[i] << 32) | d[i]);
+      h = cs_rtp_run_table_mix (h, ((guint64) key->src.addr.family << 8) | key->dst.addr.family);
+    }
+  return (guint32) (h >> 32);
+}
+
+/* Word by word: a 17-byte memcmp is a call into libc, once a lookup. */
+static inline gboolean
+cs_rtp_run_table_same_addr (const CsAddr *a, const CsAddr *b)
+{
+  guint64 x[2], y[2];
+
+  memcpy (x, a->bytes, sizeof x);
+  memcpy (y, b->bytes, sizeof y);
+  return a->family == b->family && ((x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
+}
+
+static inline gboolean
+cs_rtp_run_table_same_key (const CsRtpStreamKey *x, const CsRtpStreamKey *y)
+{
+  return x->ssrc == y->ssrc && x->src.port == y->src.port && x->dst.port == y->dst.port
+         && cs_rtp_run_table_same_addr (&x->src.addr, &y->src.addr)
+         && cs_rtp_run_table_same_addr (&x->dst.addr, &y->dst.addr);
+}
+
 /* The index in runs (CsRtpRun*) of the run for key, or -1 with *free_slot set to where
- * it goes (for cs_rtp_run_table_insert). */
-gint64 cs_rtp_run_table_find (const CsRtpRunTable *table, const GPtrArray *runs,
-                              const CsRtpStreamKey *key, guint32 hash, guint32 *free_slot);
+ * it goes (for cs_rtp_run_table_insert). Inline: the merge looks up every run of every
+ * chunk. */
+static inline gint64
+cs_rtp_run_table_find (const CsRtpRunTable *table, const GPtrArray *runs, const CsRtpStreamKey *key,
+                       guint32 hash, guint32 *free_slot)
+{
+  guint32 slot;
+  guint64 entry;
+
+  for (slot = hash & table->mask; (entry = table->slots[slot]) != 0;
+       slot = (slot + 1) & table->mask)
+    {
+      guint32 index = (guint32) entry - 1;
+
+      if ((guint32) (entry >> 32) == hash
+          && cs_rtp_run_table_same_key (&((const CsRtpRun *) runs->pdata[index])->key, key))
+        return index;
+    }
+  *free_slot = slot;
+  return -1;
+}
+
 /* Files run index under hash at free_slot (from the find just before). */
 void cs_rtp_run_table_insert (CsRtpRunTable *table, guint32 free_slot, guint32 hash, guint32 index);
 /* Files every run of runs again, by its index (after runs were taken out of the array). */

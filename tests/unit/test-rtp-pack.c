@@ -291,8 +291,9 @@ test_append_to_empty_pack (void)
   cs_rtp_pack_clear (&joined);
 }
 
-/* Pieces of one record (a chunk per packet, as when tens of thousands of streams interleave)
- * join to the very bytes and state one pack of the same records has. */
+/* Pieces of one record (a chunk per packet, as when tens of thousands of streams interleave),
+ * packed or kept in their tail only, join to the very bytes and state one pack of the same
+ * records has. */
 static void
 test_one_record_pieces_join_exactly (void)
 {
@@ -334,10 +335,15 @@ test_one_record_pieces_join_exactly (void)
   cs_rtp_pack_append (&whole, packets, N);
   for (guint i = 0; i < N; i++)
     {
-      CsRtpPack piece = { 0 };
+      CsRtpPack piece = { 0 }, unpacked;
 
       cs_rtp_pack_push (&piece, &packets[i]);
-      cs_rtp_pack_append_pack (&joined, &piece);
+      /* a record kept in the tail only ends in the state packing it leaves */
+      cs_rtp_pack_set_one (&unpacked, &packets[i]);
+      g_assert_null (unpacked.data);
+      g_assert_cmpuint (unpacked.n_packets, ==, 1);
+      g_assert_cmpmem (&unpacked.tail, sizeof unpacked.tail, &piece.tail, sizeof piece.tail);
+      cs_rtp_pack_append_pack (&joined, i % 2 == 1 ? &piece : &unpacked);
       cs_rtp_pack_clear (&piece);
       g_assert_cmpmem (&joined.tail.last, sizeof (CsRtpPacket), &packets[i], sizeof (CsRtpPacket));
       g_assert_cmpuint (joined.n_bytes, <=, joined.capacity);
