@@ -34,7 +34,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   gboolean under = a->under;
   gint64 first_ns = a->first_ns;
   double time_ms = a->time_ms, jitter_ms = a->jitter_ms, last_nominal = a->last_nominal;
-  double delta_ms = a->delta_ms, skew_ms = a->skew_ms;
+  double delta_ms = a->delta_ms;
   double peak_jitter_ms = a->peak_jitter_ms;
   double sum_t = a->sum_t, sum_ts = a->sum_ts, sum_t2 = a->sum_t2, sum_tts = a->sum_tts;
   CsRtpStats *s = &a->stats;
@@ -42,7 +42,9 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   double min_delta_ms = s->min_delta_ms, mean_delta_ms = s->mean_delta_ms;
   double max_jitter_ms = s->max_jitter_ms, min_jitter_ms = s->min_jitter_ms;
   double mean_jitter_ms = s->mean_jitter_ms;
-  gboolean have_min_delta = a->have_min_delta, have_min_jitter = a->have_min_jitter;
+  /* no minimum yet: +∞, which any delta or jitter (finite) is below */
+  double min_delta_or_inf = a->have_min_delta ? min_delta_ms : INFINITY;
+  double min_jitter_or_inf = a->have_min_jitter ? min_jitter_ms : INFINITY;
   gsize i;
 
   /* feed_usual's conditions, those on the packet's own fields read from the last packet's
@@ -100,7 +102,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
           peak_jitter_ms = jitter_ms;
           a->peak_jitter_frame = cur.frame;
         }
-      skew_ms = nominal - now_ms; /* arrival = now_ms − start_time_ms, which is always 0 */
+      double skew_ms = nominal - now_ms; /* arrival = now_ms − start_time_ms, which is always 0 */
       if (fabs (skew_ms) > fabs (max_skew_ms))
         max_skew_ms = skew_ms;
       sum_t += now_ms;
@@ -113,16 +115,14 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
           max_delta_ms = delta_ms;
           s->max_delta_frame = cur.frame;
         }
-      if (!have_min_delta || delta_ms < min_delta_ms)
-        min_delta_ms = delta_ms;
-      have_min_delta = TRUE;
+      if (delta_ms < min_delta_or_inf)
+        min_delta_or_inf = delta_ms;
       mean_delta_ms = (mean_delta_ms * (total_nr - 1) + delta_ms) / total_nr;
       if (jitter_ms > max_jitter_ms)
         max_jitter_ms = jitter_ms;
       mean_jitter_ms = (mean_jitter_ms * (total_nr - 1) + jitter_ms) / total_nr;
-      if (!have_min_jitter || jitter_ms < min_jitter_ms)
-        min_jitter_ms = jitter_ms;
-      have_min_jitter = TRUE;
+      if (jitter_ms < min_jitter_or_inf)
+        min_jitter_or_inf = jitter_ms;
 
       time_ms = now_ms;
       total_nr++;
@@ -160,7 +160,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   a->jitter_ms = jitter_ms;
   a->last_nominal = last_nominal;
   a->delta_ms = delta_ms;
-  a->skew_ms = skew_ms;
+  a->skew_ms = last_nominal - time_ms; /* the last packet's, as the loop computed it */
   a->peak_jitter_ms = peak_jitter_ms;
   a->sum_t = sum_t;
   a->sum_ts = sum_ts;
@@ -168,16 +168,15 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   a->sum_tts = sum_tts;
   s->max_skew_ms = max_skew_ms;
   s->max_delta_ms = max_delta_ms;
-  s->min_delta_ms = min_delta_ms;
+  s->min_delta_ms = min_delta_or_inf;
   s->mean_delta_ms = mean_delta_ms;
   s->max_jitter_ms = max_jitter_ms;
-  s->min_jitter_ms = min_jitter_ms;
+  s->min_jitter_ms = min_jitter_or_inf;
   s->mean_jitter_ms = mean_jitter_ms;
   s->clock_rate = clocks->clock_rate_by_pt[pt];
   s->last_frame = cur.frame;
   s->last_ns = cur.arrival_ns;
-  a->have_min_delta = have_min_delta;
-  a->have_min_jitter = have_min_jitter;
+  a->have_min_delta = a->have_min_jitter = TRUE;
   a->payload_bytes_after_first += (guint64) cur.payload_len * i;
   return i;
 }
