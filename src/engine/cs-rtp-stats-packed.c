@@ -21,6 +21,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   static const guint64 arrival_mask[4] = { 0, 0xffffu, 0xffffffu, G_MAXUINT64 };
   CsJitterBuffer *jb = a->jb;
   CsJitterBufferHot hot;
+  gboolean run_open = FALSE; /* the buffer's played run ends at the last packet fed */
   gboolean judge = FALSE;
   const guint8 *in = *in_p;
   CsRtpPacket cur = state->last; /* a local: its fields stay in registers */
@@ -61,6 +62,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
       if (!cs_jitter_buffer_can_feed_next (jb))
         return 0;
       hot = jb->hot;
+      run_open = hot.run_hi == max_ext;
       judge = jb->judge_lateness && pt == jb->media_pt;
     }
   clock_khz = (double) (clocks->clock_rate_by_pt[pt] / 1000);
@@ -126,8 +128,22 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
 
       time_ms = now_ms;
       total_nr++;
+      /* cs_jitter_buffer_feed_next, the open run's end written only when it closes */
       if (with_jb)
-        cs_jitter_buffer_feed_next (jb, &hot, &cur, max_ext, now_ms, judge);
+        {
+          if (judge && cs_jitter_buffer_judge (jb, &hot, &cur, now_ms, FALSE))
+            {
+              hot.discarded_late++;
+              if (run_open)
+                hot.run_hi = max_ext - 1;
+              run_open = FALSE;
+            }
+          else if (!run_open)
+            {
+              cs_jitter_buffer_new_run (jb, &hot, max_ext);
+              run_open = TRUE;
+            }
+        }
     }
   *in_p = in;
   state->last = cur;
@@ -147,6 +163,8 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   if (with_jb)
     {
       hot.received += (guint32) i;
+      if (run_open)
+        hot.run_hi = max_ext;
       jb->hot = hot;
       jb->max_ext = max_ext;
     }

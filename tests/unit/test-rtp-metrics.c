@@ -871,6 +871,7 @@ static void
 test_packed_equals_array (void)
 {
   CsRtpClockMap clocks;
+  guint late = 0;
 
   cs_rtp_clock_map_init_static (&clocks);
   cs_rtp_clock_map_set_rtpmap (&clocks, 101, "telephone-event", 8000);
@@ -895,6 +896,10 @@ test_packed_equals_array (void)
             p[i].seq = (guint16) (65000 + seed * 7 + i);
             p[i].timestamp = 0x7fffff00u + 160u * (guint32) i; /* crosses 2^31 */
           }
+      if (seed % 2 == 0) /* late packets, and underruns of the jitter buffer */
+        for (gsize i = 0; i < n; i++)
+          if ((i * seed) % 11 < 3 + seed % 4)
+            p[i].arrival_ns += (gint64) ((i * 7 + seed) % 90) * 1000000;
       cs_rtp_pack_append (&pack, p, n);
       for (guint k = 0; k < 2; k++)
         {
@@ -917,8 +922,10 @@ test_packed_equals_array (void)
           cs_jitter_buffer_clear (&jb[k]);
         }
       g_assert_cmpmem (&r[0], sizeof r[0], &r[1], sizeof r[1]);
+      late += r[0].discarded_late;
       cs_rtp_pack_clear (&pack);
     }
+  g_assert_cmpuint (late, >, 100);
 }
 
 int
