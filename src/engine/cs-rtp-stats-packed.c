@@ -9,6 +9,32 @@
 #include <math.h>
 #include <string.h>
 
+/* What a record's header byte tells of its frame and arrival fields (cs-rtp-pack.h), in one
+ * table lookup. */
+typedef struct
+{
+  guint64 arrival_mask;
+  guint32 frame_mask;
+  guint8 frame_size, size; /* size: header, frame and arrival fields */
+} CsRecordShape;
+
+#define CS_SHAPE(fc, ac)                                                                           \
+  {                                                                                                \
+    (ac) == 0   ? 0                                                                                \
+    : (ac) == 1 ? 0xffffu                                                                          \
+    : (ac) == 2 ? 0xffffffu                                                                        \
+                : G_MAXUINT64,                                                                     \
+        (guint32) (G_MAXUINT32 >> (8 * (3 - (fc)))), (fc) + 1,                                     \
+        1 + (fc) + 1                                                                               \
+            + ((ac) == 0   ? 0                                                                     \
+               : (ac) == 1 ? 2                                                                     \
+               : (ac) == 2 ? 3                                                                     \
+                           : 8)                                                                    \
+  }
+#define CS_SHAPES(ac) CS_SHAPE (0, ac), CS_SHAPE (1, ac), CS_SHAPE (2, ac), CS_SHAPE (3, ac)
+static const CsRecordShape record_shapes[16]
+    = { CS_SHAPES (0), CS_SHAPES (1), CS_SHAPES (2), CS_SHAPES (3) };
+
 /* The usual packet (as feed_usual in cs-rtp-metrics.c, whose arithmetic this repeats operation
  * for operation) from records packed as predicted after the last packet fed, which is
  * state->last. Feeds at most n records; returns how many (maybe 0): the next record, if any,
@@ -17,8 +43,6 @@ static inline __attribute__ ((always_inline)) gsize
 feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *state, gsize n,
                      const CsRtpClockMap *clocks, const gboolean with_jb)
 {
-  static const guint32 frame_mask[4] = { 0xffu, 0xffffu, 0xffffffu, 0xffffffffu };
-  static const guint64 arrival_mask[4] = { 0, 0xffffu, 0xffffffu, G_MAXUINT64 };
   CsJitterBuffer *jb = a->jb;
   CsJitterBufferHot hot;
   gboolean run_open = FALSE; /* the buffer's played run ends at the last packet fed */
@@ -70,7 +94,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   for (i = 0; i < n; i++)
     {
       guint header = in[0];
-      guint frame_code = header & 3, arrival_code = (header >> 2) & 3;
+      const CsRecordShape *shape = &record_shapes[header & 15];
       guint64 word;
       guint32 frame_z;
       guint64 arrival_z;
@@ -81,11 +105,10 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
           || (guint32) (cur.timestamp + timestamp_step - first_timestamp) >= 0x80000000u)
         break;
       memcpy (&word, in + 1, sizeof word);
-      frame_z = (guint32) GUINT64_FROM_LE (word) & frame_mask[frame_code];
-      in += 1 + cs_rtp_pack_frame_size[frame_code];
-      memcpy (&word, in, sizeof word);
-      arrival_z = GUINT64_FROM_LE (word) & arrival_mask[arrival_code];
-      in += cs_rtp_pack_arrival_size[arrival_code];
+      frame_z = (guint32) GUINT64_FROM_LE (word) & shape->frame_mask;
+      memcpy (&word, in + 1 + shape->frame_size, sizeof word);
+      arrival_z = GUINT64_FROM_LE (word) & shape->arrival_mask;
+      in += shape->size;
       frame_step += (frame_z >> 1) ^ (0 - (frame_z & 1));
       cur.frame += frame_step;
       arrival_step += (arrival_z >> 1) ^ (0 - (arrival_z & 1));

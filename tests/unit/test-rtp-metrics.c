@@ -900,6 +900,9 @@ test_packed_equals_array (void)
         for (gsize i = 0; i < n; i++)
           if ((i * seed) % 11 < 3 + seed % 4)
             p[i].arrival_ns += (gint64) ((i * 7 + seed) % 90) * 1000000;
+      /* frame steps of every packed size (1 to 4 bytes of change) */
+      for (gsize i = 1; i < n; i++)
+        p[i].frame = p[i - 1].frame + 1 + (guint32) ((i * seed * 2654435761u) >> (8 * (i % 4)));
       cs_rtp_pack_append (&pack, p, n);
       for (guint k = 0; k < 2; k++)
         {
