@@ -2,9 +2,7 @@
  * (ui/tap-rtp-analysis.c as shipped in TShark 4.0) re-implemented step by step, plus the figures
  * Wireshark's tap-rtp-common.c derives from it (expected, lost, clock drift).
  * Quirks kept on purpose so our numbers equal tshark's: see docs/metrics.md. */
-#include "cs-rtp-metrics.h"
-
-#include "cs-rtp-pack.h"
+#include "cs-rtp-metrics-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,8 +20,8 @@ seen_set (guint8 *seen, guint16 seq)
 }
 
 /* Sets the bits of extended sequence numbers [from, to) (to − from < 65536). */
-static void
-seen_set_range (guint8 *seen, guint32 from, guint32 to)
+void
+cs_rtp_seen_set_range (guint8 *seen, guint32 from, guint32 to)
 {
   guint32 s = from;
 
@@ -389,14 +387,6 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
     mark (a->marks, p->frame, a->lost_before, a->flags);
 }
 
-/* GCC's SLP vectoriser pairs feed_usual's doubles into vectors and spends more shuffling
- * them than it saves (−15 % instructions without it). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define CS_NO_SLP_VECTORIZE __attribute__ ((optimize ("no-tree-slp-vectorize")))
-#else
-#define CS_NO_SLP_VECTORIZE
-#endif
-
 /* The usual packet, fed in a loop that keeps the state in registers: the next sequence
  * number (below the top of the extended range, where extending it gives max_ext + 1), in
  * time, the same payload type as the last packet (also the registered one, neither comfort
@@ -527,7 +517,7 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
   if (i == 0)
     return 0;
   /* the numbers the packets took, marked seen at once */
-  seen_set_range (seen, a->max_ext_seq + 1, max_ext + 1);
+  cs_rtp_seen_set_range (seen, a->max_ext_seq + 1, max_ext + 1);
   if (with_jb)
     {
       hot.received += (guint32) i;
@@ -652,8 +642,8 @@ cs_rtp_stats_compute_marks (const CsRtpPacket *packets, gsize n, const CsRtpCloc
  * costs more than a short stream. */
 static _Thread_local guint8 stats_seen[65536 / 8];
 
-static void
-pass_begin (CsRtpAnalyser *a, CsRtpMarks *marks, CsJitterBuffer *jb)
+void
+cs_rtp_pass_begin (CsRtpAnalyser *a, CsRtpMarks *marks, CsJitterBuffer *jb)
 {
   cs_rtp_analyser_init (a);
   a->seen = stats_seen;
@@ -666,8 +656,8 @@ pass_begin (CsRtpAnalyser *a, CsRtpMarks *marks, CsJitterBuffer *jb)
     }
 }
 
-static void
-pass_end (CsRtpAnalyser *a, const CsRtpClockMap *clocks, CsRtpStats *out, CsRtpMarks *marks)
+void
+cs_rtp_pass_end (CsRtpAnalyser *a, const CsRtpClockMap *clocks, CsRtpStats *out, CsRtpMarks *marks)
 {
   if (a->started)
     seen_reset (stats_seen, a->min_ext_seq, a->max_ext_seq);
@@ -690,38 +680,9 @@ cs_rtp_stats_compute_with_buffer (const CsRtpPacket *packets, gsize n, const CsR
 {
   CsRtpAnalyser a;
 
-  pass_begin (&a, marks, jb);
+  cs_rtp_pass_begin (&a, marks, jb);
   feed_all (&a, packets, n, clocks);
-  pass_end (&a, clocks, out, marks);
-}
-
-/* Records unpacked per block on the stack: no array of a whole stream. */
-#define PACKED_BLOCK 128
-
-void
-cs_rtp_stats_compute_packed (const guint8 *packed, guint32 n, const CsRtpClockMap *clocks,
-                             CsRtpStats *out, CsRtpMarks *marks, CsJitterBuffer *jb)
-{
-  CsRtpPacket block[PACKED_BLOCK];
-  CsRtpPackState state; /* a local: its fields stay in registers while unpacking */
-  const guint8 *in = packed;
-  CsRtpAnalyser a;
-
-  memset (&state, 0, sizeof state);
-  pass_begin (&a, marks, jb);
-  while (n > 0)
-    {
-      guint take = MIN (n, (guint32) PACKED_BLOCK);
-
-      for (guint i = 0; i < take; i++)
-        {
-          in = cs_rtp_pack_decode_one (in, &state);
-          block[i] = state.last;
-        }
-      feed_all (&a, block, take, clocks);
-      n -= take;
-    }
-  pass_end (&a, clocks, out, marks);
+  cs_rtp_pass_end (&a, clocks, out, marks);
 }
 
 void

@@ -329,6 +329,15 @@ cs_stream_compare_first_frame (gconstpointer a, gconstpointer b)
   return fx < fy ? -1 : fx > fy;
 }
 
+static gboolean
+cs_stream_sorted_by_first_frame (GPtrArray *streams)
+{
+  for (guint i = 1; i < streams->len; i++)
+    if (cs_stream_compare_first_frame (&streams->pdata[i - 1], &streams->pdata[i]) > 0)
+      return FALSE;
+  return TRUE;
+}
+
 static void
 cs_stream_binder_measure_one (guint index, gpointer streams)
 {
@@ -424,7 +433,10 @@ cs_stream_plan_build (CsStreamPlan *plan, guint n_threads)
   g_free (plan);
   g_atomic_rc_box_release (static_clocks);
   cs_parallel_for (streams->len, n_threads, cs_stream_binder_measure_one, streams);
-  g_ptr_array_sort (streams, cs_stream_compare_first_frame);
+  /* runs are mostly made in order of their first packets already: the (stable) sort only when
+   * needed */
+  if (!cs_stream_sorted_by_first_frame (streams))
+    g_ptr_array_sort (streams, cs_stream_compare_first_frame);
   for (guint i = 0; i < streams->len; i++)
     cs_stream_set_id (g_ptr_array_index (streams, i), i + 1);
   return streams;

@@ -1,6 +1,7 @@
 /* test-rtp-metrics.c — stream statistics against tshark 4.0 and hand-computed cases */
 #include "cs-mos.h"
 #include "cs-rtp-metrics.h"
+#include "cs-rtp-pack.h"
 #include "cs-rtp-series.h"
 
 #include <math.h>
@@ -864,6 +865,72 @@ test_window_reused_clean (void)
   g_assert_cmpuint (fresh.out_of_order, ==, 0);
 }
 
+/* The pass over packed records gives what the pass over the array gives: stats, marks, steps
+ * and the jitter buffer fed with them, on clean streams and odd ones. */
+static void
+test_packed_equals_array (void)
+{
+  CsRtpClockMap clocks;
+  guint late = 0;
+
+  cs_rtp_clock_map_init_static (&clocks);
+  cs_rtp_clock_map_set_rtpmap (&clocks, 101, "telephone-event", 8000);
+  for (guint32 seed = 1; seed <= 60; seed++)
+    {
+      gsize n = seed * 37 % 700 + 1;
+      g_autofree CsRtpPacket *p = g_new (CsRtpPacket, n);
+      CsRtpPack pack = { 0 };
+      guint32 frames[4][8];
+      CsRtpStepTable steps[2];
+      CsRtpMarks m[2] = { { 8, frames[0], frames[1] }, { 8, frames[2], frames[3] } };
+      CsRtpStats st[2];
+      CsJitterBuffer jb[2];
+      CsJitterBufferResult r[2];
+
+      odd_stream (p, n, seed);
+      if (seed % 3 == 0) /* clean: one payload type, no marker, nothing lost */
+        for (gsize i = 0; i < n; i++)
+          {
+            p[i].payload_type = 0;
+            p[i].flags = 0;
+            p[i].seq = (guint16) (65000 + seed * 7 + i);
+            p[i].timestamp = 0x7fffff00u + 160u * (guint32) i; /* crosses 2^31 */
+          }
+      if (seed % 2 == 0) /* late packets, and underruns of the jitter buffer */
+        for (gsize i = 0; i < n; i++)
+          if ((i * seed) % 11 < 3 + seed % 4)
+            p[i].arrival_ns += (gint64) ((i * 7 + seed) % 90) * 1000000;
+      /* frame steps of every packed size (1 to 4 bytes of change) */
+      for (gsize i = 1; i < n; i++)
+        p[i].frame = p[i - 1].frame + 1 + (guint32) ((i * seed * 2654435761u) >> (8 * (i % 4)));
+      cs_rtp_pack_append (&pack, p, n);
+      for (guint k = 0; k < 2; k++)
+        {
+          m[k].steps = &steps[k];
+          cs_jitter_buffer_init (&jb[k], 0, 8000, NULL);
+        }
+      cs_rtp_stats_compute_with_buffer (p, n, &clocks, &st[0], &m[0], &jb[0]);
+      cs_rtp_stats_compute_packed (pack.data, pack.n_packets, &clocks, &st[1], &m[1], &jb[1]);
+      g_assert_cmpmem (&st[0], sizeof st[0], &st[1], sizeof st[1]);
+      g_assert_cmpmem (&steps[0], sizeof steps[0], &steps[1], sizeof steps[1]);
+      g_assert_cmpuint (m[0].n_gap_frames, ==, m[1].n_gap_frames);
+      g_assert_cmpuint (m[0].n_order_frames, ==, m[1].n_order_frames);
+      g_assert_cmpmem (frames[0], m[0].n_gap_frames * 4, frames[2], m[1].n_gap_frames * 4);
+      g_assert_cmpmem (frames[1], m[0].n_order_frames * 4, frames[3], m[1].n_order_frames * 4);
+      g_assert_cmpuint (m[0].max_jitter_frame, ==, m[1].max_jitter_frame);
+      g_assert_cmpuint (m[0].mixed_payload_types, ==, m[1].mixed_payload_types);
+      for (guint k = 0; k < 2; k++)
+        {
+          cs_jitter_buffer_finish (&jb[k], &r[k]);
+          cs_jitter_buffer_clear (&jb[k]);
+        }
+      g_assert_cmpmem (&r[0], sizeof r[0], &r[1], sizeof r[1]);
+      late += r[0].discarded_late;
+      cs_rtp_pack_clear (&pack);
+    }
+  g_assert_cmpuint (late, >, 100);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -885,5 +952,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rtp-metrics/clock-map", test_clock_map_rtpmap);
   g_test_add_func ("/rtp-metrics/batch-equals-feed", test_batch_equals_feed);
   g_test_add_func ("/rtp-metrics/window-reused-clean", test_window_reused_clean);
+  g_test_add_func ("/rtp-metrics/packed-equals-array", test_packed_equals_array);
   return g_test_run ();
 }

@@ -148,6 +148,22 @@ test_plan_outlives_runs_and_binder (void)
   g_object_unref (call);
 }
 
+/* Runs not in order of their first packets give the same streams, numbered in that order. */
+static void
+test_streams_numbered_by_first_packet (void)
+{
+  CsCall *call = NULL;
+  CsStreamBinder *binder = make_binder (&call);
+  g_autoptr (GPtrArray) runs = make_runs ();
+  g_autoptr (GPtrArray) streams = NULL;
+
+  g_ptr_array_add (runs, g_ptr_array_steal_index (runs, 0)); /* the bound run last */
+  streams = cs_stream_binder_build (binder, runs, 1);
+  assert_streams (streams);
+  cs_stream_binder_free (binder);
+  g_object_unref (call);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -155,5 +171,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stream-binder/build-binds-announced-runs", test_build_binds_announced_runs);
   g_test_add_func ("/stream-binder/plan-outlives-runs-and-binder",
                    test_plan_outlives_runs_and_binder);
+  g_test_add_func ("/stream-binder/streams-numbered-by-first-packet",
+                   test_streams_numbered_by_first_packet);
   return g_test_run ();
 }
