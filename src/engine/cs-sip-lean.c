@@ -83,11 +83,11 @@ is_reread_field (guint i)
 }
 
 /* The donor's offset of a string equal to text (a CS_SIP_STRING_DONOR value), or 0. */
-static inline guint32
+static inline guint
 donor_string (const CsSipMessage *donor, guint i, const char *text)
 {
   guint j = swapped_field (i);
-  guint32 at = donor->priv_strings[i];
+  guint at = donor->priv_strings[i];
 
   /* a donor's strings are its own: no special value is shared */
   if (at > CS_SIP_STRING_SPECIAL)
@@ -182,9 +182,13 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
             {
               if (q->size == 0)
                 q->size = strlen (whole) + 1;
-              if (str >= whole && str < whole + q->size)
+              gsize delta = (gsize) (str - whole);
+              /* (a donor's string may end beyond what 15 bits reach) */
+              if (str >= whole && delta < q->size
+                  && (q->own
+                      || (q->value & (CS_SIP_STRING_DONOR - 1)) + delta < CS_SIP_STRING_DONOR))
                 {
-                  p->value = q->value + (guint32) (str - whole);
+                  p->value = q->value + (guint32) delta;
                   p->own = q->own;
                   continue;
                 }
@@ -200,7 +204,9 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       strings += p->size;
     }
 
-  gsize strings_at = sizeof (CsSipMessage);
+  /* strings beyond 15 bits of offset need the far table */
+  gboolean has_far = sizeof (CsSipMessage) + strings >= CS_SIP_STRING_DONOR;
+  gsize strings_at = sizeof (CsSipMessage) + (has_far ? CS_SIP_FAR_TABLE_SIZE : 0);
   gsize body_at = strings_at + strings;
   gsize end = body_at + kept_body + 1;
   gsize sdp_at = (end + 7) & ~(gsize) 7;
@@ -214,12 +220,12 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       const Placement *p = &place[i];
       if (p->own)
         {
-          msg->priv_strings[i] = (guint32) strings_at + p->value;
+          cs_sip_message_set_own_string (msg, i, strings_at + p->value, has_far);
           if (p->from != NULL) /* one inside it comes along */
             memcpy (own + p->value, p->from, p->size);
         }
       else
-        msg->priv_strings[i] = p->value;
+        msg->priv_strings[i] = (guint16) p->value;
     }
   /* the donor's text is in the same bytes: it holds them for both */
   msg->priv_owner

@@ -102,6 +102,8 @@ cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field)
       return cs_sip_method_to_string (msg->cseq_method);
     case CS_SIP_STRING_REREAD:
       return cs_sip_message_get_string (lean_full (msg), field);
+    case CS_SIP_STRING_FAR:
+      return (const char *) msg + cs_sip_message_far_table (msg)[field];
     default:
       g_return_val_if_reached (NULL);
     }

@@ -252,10 +252,35 @@ cs_sip_string_fields (CsSipParsed *msg, char **fields[CS_SIP_N_FIELDS])
 }
 
 /* Special string values (1 .. CS_SIP_STRING_SPECIAL): a known method's spelling (from
- * msg->method), a lean message's field read again from its bytes on request. */
+ * msg->method or msg->cseq_method), a lean message's field read again from its bytes on
+ * request, and a string 32 KiB or more from the struct (FAR: its offset is in the
+ * message's far table, CS_SIP_N_FIELDS guint32 right after the struct, present only
+ * then). */
 #define CS_SIP_STRING_METHOD 1u
 #define CS_SIP_STRING_REREAD 2u
 #define CS_SIP_STRING_CSEQ_METHOD 3u
+#define CS_SIP_STRING_FAR 4u
+#define CS_SIP_FAR_TABLE_SIZE (CS_SIP_N_FIELDS * sizeof (guint32))
+
+static inline guint32 *
+cs_sip_message_far_table (const CsSipMessage *msg)
+{
+  return (guint32 *) (msg + 1);
+}
+
+/* Sets a string at offset `at` from the message (has_far: the far table is there). */
+static inline void
+cs_sip_message_set_own_string (CsSipMessage *msg, guint field, gsize at, gboolean has_far)
+{
+  if (at < CS_SIP_STRING_DONOR)
+    msg->priv_strings[field] = (guint16) at;
+  else
+    {
+      g_assert (has_far);
+      msg->priv_strings[field] = CS_SIP_STRING_FAR;
+      cs_sip_message_far_table (msg)[field] = (guint32) at;
+    }
+}
 
 /* The compact message's fields that are not strings. */
 static inline void

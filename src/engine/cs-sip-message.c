@@ -673,7 +673,9 @@ message_finish (CsSipParsed *parsed, CsSipScratch *s, gsize header_text, const c
           && i != CS_SIP_FIELD_METHOD_NAME)
         extra += strlen (p) + 1; /* a literal reason */
     }
-  gsize strings_at = sizeof (CsSipMessage);
+  /* strings beyond 15 bits of offset need the far table */
+  gboolean has_far = sizeof (CsSipMessage) + s->used + extra >= CS_SIP_STRING_DONOR;
+  gsize strings_at = sizeof (CsSipMessage) + (has_far ? CS_SIP_FAR_TABLE_SIZE : 0);
   gsize body_at = strings_at + s->used + extra;
   /* the SDP description, when there is one, comes last at an 8-byte boundary */
   gsize end = body_at + body_len + 1;
@@ -690,14 +692,14 @@ message_finish (CsSipParsed *parsed, CsSipScratch *s, gsize header_text, const c
       if (p == NULL)
         continue;
       if (at < s->used)
-        msg->priv_strings[i] = (guint32) (strings_at + at);
+        cs_sip_message_set_own_string (msg, i, strings_at + at, has_far);
       else if (i == CS_SIP_FIELD_METHOD_NAME)
         msg->priv_strings[i] = CS_SIP_STRING_METHOD; /* cs_sip_method_to_string (method) */
       else
         {
           gsize n = strlen (p) + 1;
           memcpy (more, p, n);
-          msg->priv_strings[i] = (guint32) (more - (char *) msg);
+          cs_sip_message_set_own_string (msg, i, (gsize) (more - (char *) msg), has_far);
           more += n;
         }
     }

@@ -151,7 +151,8 @@ test_reads_back (void)
   for (guint i = 0; i < 3000; i++)
     g_string_append_c (long_values, 'b');
   g_string_append (long_values, "@h>;tag=t\r\nUser-Agent: ");
-  for (guint i = 0; i < 5000; i++)
+  /* past 32 KiB: strings further from the struct than 15 bits reach */
+  for (guint i = 0; i < 40000; i++)
     g_string_append_c (long_values, 'u');
   g_string_append (long_values, "\r\nCSeq: 1 MESSAGE\r\n\r\n");
   const char *texts[]
@@ -221,7 +222,7 @@ test_detail_fields_reread (void)
   g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, NULL, bytes->data, len);
 
   /* a compact struct: offsets, not pointers */
-  g_assert_cmpuint (sizeof (CsSipMessage), <=, 200);
+  g_assert_cmpuint (sizeof (CsSipMessage), <=, 168);
   g_assert_cmpstr (cs_sip_message_get_method_name (lean), ==, "INVITE");
   g_assert_cmpstr (cs_sip_message_get_cseq_method_name (lean), ==, "INVITE");
   g_assert_cmpstr (cs_sip_message_get_call_id (lean), ==, "lean-1@10.0.0.1");
