@@ -256,9 +256,7 @@ cs_sip_string_fields (CsSipParsed *msg, char **fields[CS_SIP_N_FIELDS])
  * request, and a string 32 KiB or more from the struct (FAR: its offset is in the
  * message's far table, CS_SIP_N_FIELDS guint32 right after the struct, present only
  * then). */
-#define CS_SIP_STRING_METHOD 1u
-#define CS_SIP_STRING_REREAD 2u
-#define CS_SIP_STRING_CSEQ_METHOD 3u
+#define CS_SIP_STRING_REREAD 3u
 #define CS_SIP_STRING_FAR 4u
 #define CS_SIP_FAR_TABLE_SIZE (CS_SIP_N_FIELDS * sizeof (guint32))
 

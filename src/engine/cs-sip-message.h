@@ -83,6 +83,8 @@ typedef struct
 
 #define CS_SIP_STRING_DONOR 0x8000u
 #define CS_SIP_STRING_SPECIAL 15u
+#define CS_SIP_STRING_METHOD 1u      /* cs_sip_method_to_string (msg->method) */
+#define CS_SIP_STRING_CSEQ_METHOD 2u /* cs_sip_method_to_string (msg->cseq_method) */
 /* A string kept elsewhere (a known method's spelling, a field read again on request, an
  * offset of 32 KiB or more). */
 const char *cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field);
@@ -100,7 +102,14 @@ cs_sip_message_get_string (const CsSipMessage *msg, CsSipField field)
                              : (const char *) msg;
       return base + (at & (CS_SIP_STRING_DONOR - 1));
     }
-  return at == 0 ? NULL : cs_sip_message_string_special (msg, field);
+  if (at <= CS_SIP_STRING_CSEQ_METHOD)
+    {
+      /* a known method, spelled from the enum (messages only hold valid ones) */
+      if (at == 0)
+        return NULL;
+      return cs_sip_method_spellings[at == CS_SIP_STRING_METHOD ? msg->method : msg->cseq_method];
+    }
+  return cs_sip_message_string_special (msg, field);
 }
 
 #define CS_SIP_MESSAGE_STRING_GETTER(name, FIELD)                                                  \
