@@ -212,20 +212,27 @@ typedef struct
 typedef struct
 {
   gint64 content_length; /* -1 when absent */
-  char *method_name;     /* a known method's constant spelling, or in the scratch */
-  char *request_uri;
-  char *reason;
-  char *call_id;
-  char *from, *from_tag, *from_user;
-  char *from_display;
-  char *to, *to_tag, *to_user;
-  char *to_display;
-  char *cseq_method_name;
-  char *via_branch;
-  char *user_agent;
-  char *contact;
-  char *content_type;
-  char *malformed; /* a literal reason, or in the scratch */
+  union
+  {
+    struct
+    {
+      char *method_name; /* a known method's constant spelling, or in the scratch */
+      char *request_uri;
+      char *reason;
+      char *call_id;
+      char *from, *from_tag, *from_user;
+      char *from_display;
+      char *to, *to_tag, *to_user;
+      char *to_display;
+      char *cseq_method_name;
+      char *via_branch;
+      char *user_agent;
+      char *contact;
+      char *content_type;
+      char *malformed; /* a literal reason, or in the scratch */
+    };
+    char *strings[CS_SIP_N_FIELDS]; /* the same, in CsSipField order */
+  };
   gboolean is_request;
   CsSipMethod method;
   guint status_code;
@@ -234,22 +241,11 @@ typedef struct
   guint16 priv_n_headers;
 } CsSipParsed;
 
-/* The parsed strings in CsSipField order; a string that may hold another's text (From,
- * then its tag) comes before it. */
-static inline void
-cs_sip_string_fields (CsSipParsed *msg, char **fields[CS_SIP_N_FIELDS])
-{
-  char **all[CS_SIP_N_FIELDS] = {
-    &msg->method_name,      &msg->request_uri,  &msg->reason,
-    &msg->call_id,          &msg->from,         &msg->from_tag,
-    &msg->from_user,        &msg->from_display, &msg->to,
-    &msg->to_tag,           &msg->to_user,      &msg->to_display,
-    &msg->cseq_method_name, &msg->via_branch,   &msg->user_agent,
-    &msg->contact,          &msg->content_type, &msg->malformed,
-  };
-
-  memcpy (fields, all, sizeof all);
-}
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CsSipParsed, malformed)
+                 == G_STRUCT_OFFSET (CsSipParsed, strings)
+                        + CS_SIP_FIELD_MALFORMED * sizeof (char *));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CsSipParsed, to_tag)
+                 == G_STRUCT_OFFSET (CsSipParsed, strings) + CS_SIP_FIELD_TO_TAG * sizeof (char *));
 
 /* Special string values (1 .. CS_SIP_STRING_SPECIAL): a known method's spelling (from
  * msg->method or msg->cseq_method), a lean message's field read again from its bytes on

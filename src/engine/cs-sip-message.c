@@ -661,14 +661,13 @@ static CsSipMessage *
 message_finish (CsSipParsed *parsed, CsSipScratch *s, gsize header_text, const char *body,
                 gsize body_len, const CsSdp *sdp, gsize sdp_size)
 {
-  char **fields[CS_SIP_N_FIELDS];
   gsize extra = 0;
 
-  cs_sip_string_fields (parsed, fields);
+  char *const *fields = parsed->strings;
   for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
     {
       /* one unsigned compare: NULL and pointers outside the scratch give >= used */
-      const char *p = *fields[i];
+      const char *p = fields[i];
       if ((guintptr) p - (guintptr) s->data >= s->used && p != NULL
           && i != CS_SIP_FIELD_METHOD_NAME)
         extra += strlen (p) + 1; /* a literal reason */
@@ -687,7 +686,7 @@ message_finish (CsSipParsed *parsed, CsSipScratch *s, gsize header_text, const c
   memcpy (to, s->data, s->used);
   for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
     {
-      const char *p = *fields[i];
+      const char *p = fields[i];
       guintptr at = (guintptr) p - (guintptr) s->data;
       if (p == NULL)
         continue;

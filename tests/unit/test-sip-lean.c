@@ -237,6 +237,44 @@ test_detail_fields_reread (void)
   g_assert_cmpstr (cs_sip_message_get_request_uri (lean), ==, "sip:bob@example.com");
 }
 
+/* A donor whose strings lie past what 15 bits reach (a 33 KB reason phrase first) still
+ * gives equal strings to the next message of its call, which then keeps its own. */
+static void
+test_far_donor (void)
+{
+  g_autoptr (GString) first = g_string_new ("SIP/2.0 200 ");
+  for (guint i = 0; i < 33000; i++)
+    g_string_append_c (first, 'r');
+  g_string_append (first, "\r\nVia: SIP/2.0/UDP h;branch=z9hG4bK-far\r\n"
+                          "From: <sip:a@h>;tag=fa\r\nTo: <sip:b@h>;tag=fb\r\n"
+                          "Call-ID: far-1@h\r\nCSeq: 1 INVITE\r\n\r\n");
+  const char *second = "ACK sip:b@h SIP/2.0\r\nVia: SIP/2.0/UDP h;branch=z9hG4bK-far\r\n"
+                       "From: <sip:a@h>;tag=fa\r\nTo: <sip:b@h>;tag=fb\r\n"
+                       "Call-ID: far-1@h\r\nCSeq: 1 ACK\r\n\r\n";
+  g_autoptr (GByteArray) b = g_byte_array_new ();
+  CsSipShare *share = cs_sip_share_new ();
+
+  put_bytes (b, first->str, first->len);
+  put_bytes (b, second, strlen (second));
+  gsize size = b->len;
+  g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (g_byte_array_steal (b, NULL), size);
+  g_autoptr (CsSipMessage) lean0
+      = cs_sip_message_parse_mapped (bytes, share, bytes->data, first->len);
+  g_autoptr (CsSipMessage) lean1
+      = cs_sip_message_parse_mapped (bytes, share, bytes->data + first->len, strlen (second));
+  g_autoptr (CsSipMessage) full0
+      = cs_sip_message_parse ((const guint8 *) first->str, first->len, NULL);
+  g_autoptr (CsSipMessage) full1
+      = cs_sip_message_parse ((const guint8 *) second, strlen (second), NULL);
+  cs_sip_share_free (share);
+
+  assert_same_message (lean0, full0);
+  assert_same_message (lean1, full1);
+  g_assert_cmpstr (cs_sip_message_get_call_id (lean1), ==, "far-1@h");
+  g_assert_cmpstr (cs_sip_message_get_to_tag (lean1), ==, "fb");
+  g_assert_cmpuint (strlen (cs_sip_message_get_reason (lean0)), ==, 33000);
+}
+
 static const char bye_reversed[] = "BYE sip:alice@10.0.0.1 SIP/2.0\r\n"
                                    "Via: SIP/2.0/UDP 10.0.0.2:5060;branch=z9hG4bK-9\r\n"
                                    "From: Bob <sip:bob@example.com>;tag=b2\r\n"
@@ -393,6 +431,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-lean/share-other-bytes", test_share_other_bytes);
   g_test_add_func ("/sip-lean/changed-bytes", test_changed_bytes);
   g_test_add_func ("/sip-lean/detail-fields-reread", test_detail_fields_reread);
+  g_test_add_func ("/sip-lean/far-donor", test_far_donor);
   g_test_add_func ("/sip-lean/outlives-capture", test_outlives_capture);
   return g_test_run ();
 }
