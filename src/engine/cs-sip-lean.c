@@ -162,6 +162,7 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
     }
 
   char *const *fields = parsed->strings;
+#pragma GCC unroll 18
   for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
     present |= (guint32) (fields[i] != NULL) << i;
 
