@@ -53,9 +53,18 @@ call_id_hash (const char *call_id)
   gsize len = strlen (call_id);
   guint64 head = 0, tail = 0;
 
-  memcpy (&head, call_id, MIN (len, 8));
-  if (len > 8)
-    memcpy (&tail, call_id + len - MIN (len - 8, 8), MIN (len - 8, 8));
+  if (G_LIKELY (len >= 16))
+    {
+      /* the same words as below, without variable-length copies */
+      memcpy (&head, call_id, 8);
+      memcpy (&tail, call_id + len - 8, 8);
+    }
+  else
+    {
+      memcpy (&head, call_id, MIN (len, 8));
+      if (len > 8)
+        memcpy (&tail, call_id + len - (len - 8), len - 8);
+    }
   guint64 h = (head * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) ^ (tail + len);
   h *= G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
   return (guint32) (h >> 32);
