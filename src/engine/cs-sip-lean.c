@@ -187,6 +187,23 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       value[CS_SIP_FIELD_CSEQ_METHOD_NAME] = CS_SIP_STRING_CSEQ_METHOD; /* spelled exactly so */
       todo &= ~FIELD_BIT (CSEQ_METHOD_NAME);
     }
+  if ((todo & FIELD_BIT (CONTENT_TYPE)) != 0
+      && strcmp (parsed->content_type, cs_sip_common_strings[0]) == 0)
+    {
+      value[CS_SIP_FIELD_CONTENT_TYPE] = CS_SIP_STRING_COMMON;
+      todo &= ~FIELD_BIT (CONTENT_TYPE);
+    }
+  if ((todo & FIELD_BIT (REASON)) != 0)
+    {
+      for (guint c = 1; c < CS_SIP_N_COMMON_STRINGS; c++)
+        if (parsed->reason[0] == cs_sip_common_strings[c][0]
+            && strcmp (parsed->reason, cs_sip_common_strings[c]) == 0)
+          {
+            value[CS_SIP_FIELD_REASON] = CS_SIP_STRING_COMMON + c;
+            todo &= ~FIELD_BIT (REASON);
+            break;
+          }
+    }
   if (donor != NULL && donor->priv_strings[CS_SIP_FIELD_CALL_ID] > CS_SIP_STRING_SPECIAL)
     {
       /* found by its Call-ID: the same string (unless the donor's is far away) */

@@ -254,6 +254,10 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (CsSipParsed, to_tag)
  * then). */
 #define CS_SIP_STRING_REREAD 3u
 #define CS_SIP_STRING_FAR 4u
+/* Values that most messages share, kept as CS_SIP_STRING_COMMON + their index. */
+#define CS_SIP_STRING_COMMON 5u
+#define CS_SIP_N_COMMON_STRINGS 4
+extern const char *const cs_sip_common_strings[CS_SIP_N_COMMON_STRINGS];
 #define CS_SIP_FAR_TABLE_SIZE (CS_SIP_N_FIELDS * sizeof (guint32))
 
 static inline guint32 *

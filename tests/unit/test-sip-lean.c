@@ -235,6 +235,9 @@ test_detail_fields_reread (void)
   g_assert_cmpstr (cs_sip_message_get_from_display (lean), ==, "Al \"the\" Ice");
   g_assert_null (cs_sip_message_get_to_display (lean));
   g_assert_cmpstr (cs_sip_message_get_request_uri (lean), ==, "sip:bob@example.com");
+  /* common values are constants, not copies */
+  g_assert_cmpstr (cs_sip_message_get_content_type (lean), ==, "application/sdp");
+  g_assert_cmpuint (lean->priv_strings[CS_SIP_FIELD_CONTENT_TYPE], <=, CS_SIP_STRING_SPECIAL);
 }
 
 /* A donor whose strings lie past what 15 bits reach (a 33 KB reason phrase first) still
