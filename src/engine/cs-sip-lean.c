@@ -218,26 +218,16 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       todo &= todo - 1;
       if ((TAG_FIELDS >> i) & 1)
         {
+          /* a tag inside its own copy of the header value goes with it; inside a shared
+           * one, the donor's tag (the same text) is found below */
           guint w = i == CS_SIP_FIELD_FROM_TAG ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO;
-          const char *whole = fields[w];
-          if (whole != NULL)
+          if ((own_mask >> w) & 1)
             {
-              if ((own_mask >> w) & 1)
+              value[i] = value[w];
+              if (tag_inside (str, fields[w], copy_size[w], &value[i]))
                 {
-                  value[i] = value[w];
-                  if (tag_inside (str, whole, copy_size[w], &value[i]))
-                    {
-                      own_mask |= 1u << i;
-                      continue;
-                    }
-                }
-              else
-                {
-                  /* shared (a donor's string may end beyond what 15 bits reach) */
-                  value[i] = value[w];
-                  if (tag_inside (str, whole, strlen (whole) + 1, &value[i])
-                      && value[i] <= G_MAXUINT16)
-                    continue;
+                  own_mask |= 1u << i;
+                  continue;
                 }
             }
         }
