@@ -21,8 +21,6 @@ static const char *const method_names[CS_SIP_METHOD_COUNT] = {
   [CS_SIP_METHOD_UPDATE] = "UPDATE",
 };
 
-const char *const *const cs_sip_method_spellings = method_names;
-
 /* lengths of method_names, so most candidates fail on two compares */
 static const guint8 method_lens[CS_SIP_METHOD_COUNT] = {
   7, 6, 3, 3, 6, 8, 7, 5, 9, 6, 7, 4, 5, 7, 6,
@@ -49,3 +47,5 @@ cs_sip_method_to_string (CsSipMethod method)
     return method_names[CS_SIP_METHOD_UNKNOWN];
   return method_names[method];
 }
+
+const char *const *const cs_sip_method_spellings = method_names;
