@@ -53,9 +53,18 @@ call_id_hash (const char *call_id)
   gsize len = strlen (call_id);
   guint64 head = 0, tail = 0;
 
-  memcpy (&head, call_id, MIN (len, 8));
-  if (len > 8)
-    memcpy (&tail, call_id + len - MIN (len - 8, 8), MIN (len - 8, 8));
+  if (G_LIKELY (len >= 16))
+    {
+      /* the same words as below, without variable-length copies */
+      memcpy (&head, call_id, 8);
+      memcpy (&tail, call_id + len - 8, 8);
+    }
+  else
+    {
+      memcpy (&head, call_id, MIN (len, 8));
+      if (len > 8)
+        memcpy (&tail, call_id + len - (len - 8), len - 8);
+    }
   guint64 h = (head * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) ^ (tail + len);
   h *= G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f);
   return (guint32) (h >> 32);
@@ -63,65 +72,84 @@ call_id_hash (const char *call_id)
 
 /* The donor's field a field may equal besides its own: a request the other way round
  * swaps From and To. */
-static inline guint
-swapped_field (guint i)
-{
-  if (i >= CS_SIP_FIELD_FROM && i <= CS_SIP_FIELD_FROM_DISPLAY)
-    return i + (CS_SIP_FIELD_TO - CS_SIP_FIELD_FROM);
-  if (i >= CS_SIP_FIELD_TO && i <= CS_SIP_FIELD_TO_DISPLAY)
-    return i - (CS_SIP_FIELD_TO - CS_SIP_FIELD_FROM);
-  return i;
-}
+static const guint8 swapped_field[CS_SIP_N_FIELDS] = {
+  [CS_SIP_FIELD_METHOD_NAME] = CS_SIP_FIELD_METHOD_NAME,
+  [CS_SIP_FIELD_REQUEST_URI] = CS_SIP_FIELD_REQUEST_URI,
+  [CS_SIP_FIELD_REASON] = CS_SIP_FIELD_REASON,
+  [CS_SIP_FIELD_CALL_ID] = CS_SIP_FIELD_CALL_ID,
+  [CS_SIP_FIELD_FROM] = CS_SIP_FIELD_TO,
+  [CS_SIP_FIELD_FROM_TAG] = CS_SIP_FIELD_TO_TAG,
+  [CS_SIP_FIELD_FROM_USER] = CS_SIP_FIELD_TO_USER,
+  [CS_SIP_FIELD_FROM_DISPLAY] = CS_SIP_FIELD_TO_DISPLAY,
+  [CS_SIP_FIELD_TO] = CS_SIP_FIELD_FROM,
+  [CS_SIP_FIELD_TO_TAG] = CS_SIP_FIELD_FROM_TAG,
+  [CS_SIP_FIELD_TO_USER] = CS_SIP_FIELD_FROM_USER,
+  [CS_SIP_FIELD_TO_DISPLAY] = CS_SIP_FIELD_FROM_DISPLAY,
+  [CS_SIP_FIELD_CSEQ_METHOD_NAME] = CS_SIP_FIELD_CSEQ_METHOD_NAME,
+  [CS_SIP_FIELD_VIA_BRANCH] = CS_SIP_FIELD_VIA_BRANCH,
+  [CS_SIP_FIELD_USER_AGENT] = CS_SIP_FIELD_USER_AGENT,
+  [CS_SIP_FIELD_CONTACT] = CS_SIP_FIELD_CONTACT,
+  [CS_SIP_FIELD_CONTENT_TYPE] = CS_SIP_FIELD_CONTENT_TYPE,
+  [CS_SIP_FIELD_MALFORMED] = CS_SIP_FIELD_MALFORMED,
+};
 
+#define FIELD_BIT(f) (1u << CS_SIP_FIELD_##f)
 /* Fields only the detail views read: a lean message reads them again from its bytes
  * (cs_sip_message_string_special) rather than keeping a copy. */
+#define REREAD_FIELDS                                                                              \
+  (FIELD_BIT (REQUEST_URI) | FIELD_BIT (FROM_DISPLAY) | FIELD_BIT (TO_DISPLAY)                     \
+   | FIELD_BIT (CONTACT))
+#define TAG_FIELDS (FIELD_BIT (FROM_TAG) | FIELD_BIT (TO_TAG))
+
+/* A donor string equal to text: its priv_strings value with CS_SIP_STRING_DONOR. */
 static inline gboolean
-is_reread_field (guint i)
+donor_match (const CsSipMessage *donor, guint at, const char *text)
 {
-  return i == CS_SIP_FIELD_REQUEST_URI || i == CS_SIP_FIELD_FROM_DISPLAY
-         || i == CS_SIP_FIELD_TO_DISPLAY || i == CS_SIP_FIELD_CONTACT;
+  /* a donor's strings are its own: no special value is shared */
+  if (at <= CS_SIP_STRING_SPECIAL)
+    return FALSE;
+  const char *d = (const char *) donor + at;
+  return d[0] == text[0] && strcmp (d, text) == 0;
 }
 
-/* The donor's offset of a string equal to text (a CS_SIP_STRING_DONOR value), or 0. */
-static inline guint32
+/* The donor's value (with CS_SIP_STRING_DONOR) of a string equal to text, or 0. */
+static inline guint
 donor_string (const CsSipMessage *donor, guint i, const char *text)
 {
-  guint j = swapped_field (i);
-  guint32 at = donor->priv_strings[i];
+  guint at = donor->priv_strings[i], j = swapped_field[i];
 
-  /* a donor's strings are its own: no special value is shared */
-  if (at > CS_SIP_STRING_SPECIAL)
-    {
-      const char *d = (const char *) donor + at;
-      if (d[0] == text[0] && strcmp (d, text) == 0)
-        return at | CS_SIP_STRING_DONOR;
-    }
+  if (donor_match (donor, at, text))
+    return at | CS_SIP_STRING_DONOR;
   at = donor->priv_strings[j];
-  if (j != i && at > CS_SIP_STRING_SPECIAL)
-    {
-      const char *d = (const char *) donor + at;
-      if (d[0] == text[0] && strcmp (d, text) == 0)
-        return at | CS_SIP_STRING_DONOR;
-    }
+  if (j != i && donor_match (donor, at, text))
+    return at | CS_SIP_STRING_DONOR;
   return 0;
 }
 
-/* Where each string goes: a value for priv_strings (an own string's offset from the
- * string area until the area is placed), and what to copy there. */
-typedef struct
+/* A tag written last is the end of its header's value (whole, whole_size bytes with
+ * the NUL): the tag goes with it, *value (whole's) moves to it. FALSE when it is
+ * elsewhere. */
+static inline gboolean
+tag_inside (const char *tag, const char *whole, gsize whole_size, guint32 *value)
 {
-  const char *from; /* the text to copy, NULL when none */
-  gsize size;       /* with the NUL; 0 until needed */
-  guint32 value;
-  gboolean own; /* value is an offset in the message's own strings */
-} Placement;
+  gsize delta = (gsize) (tag - whole);
+
+  if (tag < whole || delta >= whole_size)
+    return FALSE;
+  *value += (guint32) delta;
+  return TRUE;
+}
 
 CsSipMessage *
 cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const CsSipLeanText *text,
                             const CsSdp *sdp, gsize sdp_size)
 {
-  char **fields[CS_SIP_N_FIELDS];
-  Placement place[CS_SIP_N_FIELDS];
+  /* per field: the priv_strings value (own: the offset in the own strings), and for an
+   * own copy its text and size with the NUL */
+  guint32 value[CS_SIP_N_FIELDS];
+  const char *copy_from[CS_SIP_N_FIELDS];
+  gsize copy_size[CS_SIP_N_FIELDS];
+  guint32 present = 0, own_mask = 0, copy_mask = 0;
   gsize strings = 0;
   gboolean body_is_sdp = sdp_size > 0 && strcmp (parsed->content_type, "application/sdp") == 0;
   gsize kept_body = body_is_sdp ? 0 : text->body_len;
@@ -142,65 +170,81 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       g_mutex_unlock (&text->share->lock);
     }
 
-  cs_sip_string_fields ((CsSipParsed *) parsed, fields); /* read only */
+  char *const *fields = parsed->strings;
+#pragma GCC unroll 18
   for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
-    {
-      Placement *p = &place[i];
-      const char *str = *fields[i];
-      guintptr at = (guintptr) str - (guintptr) s->data;
+    present |= (guint32) (fields[i] != NULL) << i;
 
-      p->from = NULL;
-      p->size = 0;
-      p->own = FALSE;
-      if (str == NULL)
+  guint32 todo = present & ~REREAD_FIELDS;
+  if ((todo & FIELD_BIT (METHOD_NAME)) != 0
+      && (guintptr) parsed->method_name - (guintptr) s->data >= s->used)
+    {
+      value[CS_SIP_FIELD_METHOD_NAME] = CS_SIP_STRING_METHOD; /* a known method's spelling */
+      todo &= ~FIELD_BIT (METHOD_NAME);
+    }
+  if ((todo & FIELD_BIT (CSEQ_METHOD_NAME)) != 0 && parsed->cseq_method != CS_SIP_METHOD_UNKNOWN)
+    {
+      value[CS_SIP_FIELD_CSEQ_METHOD_NAME] = CS_SIP_STRING_CSEQ_METHOD; /* spelled exactly so */
+      todo &= ~FIELD_BIT (CSEQ_METHOD_NAME);
+    }
+  if ((todo & FIELD_BIT (CONTENT_TYPE)) != 0
+      && strcmp (parsed->content_type, cs_sip_common_strings[0]) == 0)
+    {
+      value[CS_SIP_FIELD_CONTENT_TYPE] = CS_SIP_STRING_COMMON;
+      todo &= ~FIELD_BIT (CONTENT_TYPE);
+    }
+  if ((todo & FIELD_BIT (REASON)) != 0)
+    {
+      for (guint c = 1; c < CS_SIP_N_COMMON_STRINGS; c++)
+        if (parsed->reason[0] == cs_sip_common_strings[c][0]
+            && strcmp (parsed->reason, cs_sip_common_strings[c]) == 0)
+          {
+            value[CS_SIP_FIELD_REASON] = CS_SIP_STRING_COMMON + c;
+            todo &= ~FIELD_BIT (REASON);
+            break;
+          }
+    }
+  if (donor != NULL && donor->priv_strings[CS_SIP_FIELD_CALL_ID] > CS_SIP_STRING_SPECIAL)
+    {
+      /* found by its Call-ID: the same string (unless the donor's is far away) */
+      value[CS_SIP_FIELD_CALL_ID] = donor->priv_strings[CS_SIP_FIELD_CALL_ID] | CS_SIP_STRING_DONOR;
+      todo &= ~FIELD_BIT (CALL_ID);
+    }
+  while (todo != 0)
+    {
+      guint i = (guint) __builtin_ctz (todo);
+      const char *str = fields[i];
+
+      todo &= todo - 1;
+      if ((TAG_FIELDS >> i) & 1)
         {
-          p->value = 0;
-          continue;
-        }
-      if (is_reread_field (i))
-        {
-          p->value = CS_SIP_STRING_REREAD;
-          continue;
-        }
-      if (at >= s->used && i == CS_SIP_FIELD_METHOD_NAME)
-        {
-          p->value = CS_SIP_STRING_METHOD; /* a known method's constant spelling */
-          continue;
-        }
-      if (i == CS_SIP_FIELD_CSEQ_METHOD_NAME && parsed->cseq_method != CS_SIP_METHOD_UNKNOWN)
-        {
-          p->value = CS_SIP_STRING_CSEQ_METHOD; /* spelled exactly as the known method */
-          continue;
-        }
-      if (i == CS_SIP_FIELD_FROM_TAG || i == CS_SIP_FIELD_TO_TAG)
-        {
-          /* a tag written last is the end of its header's value: it goes with it */
-          Placement *q = &place[i == CS_SIP_FIELD_FROM_TAG ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO];
-          const char *whole
-              = *fields[i == CS_SIP_FIELD_FROM_TAG ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO];
-          if (q->value > CS_SIP_STRING_SPECIAL || q->own)
+          /* a tag inside its own copy of the header value goes with it; inside a shared
+           * one, the donor's tag (the same text) is found below */
+          guint w = i == CS_SIP_FIELD_FROM_TAG ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO;
+          if ((own_mask >> w) & 1)
             {
-              if (q->size == 0)
-                q->size = strlen (whole) + 1;
-              if (str >= whole && str < whole + q->size)
+              value[i] = value[w];
+              if (tag_inside (str, fields[w], copy_size[w], &value[i]))
                 {
-                  p->value = q->value + (guint32) (str - whole);
-                  p->own = q->own;
+                  own_mask |= 1u << i;
                   continue;
                 }
             }
         }
       if (donor != NULL && i != CS_SIP_FIELD_MALFORMED
-          && (p->value = donor_string (donor, i, str)) != 0)
+          && (value[i] = donor_string (donor, i, str)) != 0)
         continue;
-      p->from = str;
-      p->size = strlen (str) + 1;
-      p->value = (guint32) strings;
-      p->own = TRUE;
-      strings += p->size;
+      copy_from[i] = str;
+      copy_size[i] = strlen (str) + 1;
+      value[i] = (guint32) strings;
+      own_mask |= 1u << i;
+      copy_mask |= 1u << i;
+      strings += copy_size[i];
     }
 
-  gsize strings_at = sizeof (CsSipMessage);
+  /* strings beyond 15 bits of offset need the far table */
+  gboolean has_far = sizeof (CsSipMessage) + strings >= CS_SIP_STRING_DONOR;
+  gsize strings_at = sizeof (CsSipMessage) + (has_far ? CS_SIP_FAR_TABLE_SIZE : 0);
   gsize body_at = strings_at + strings;
   gsize end = body_at + kept_body + 1;
   gsize sdp_at = (end + 7) & ~(gsize) 7;
@@ -209,17 +253,19 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
   char *body_copy = (char *) msg + body_at;
 
   cs_sip_message_init_from (msg, parsed);
-  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
+  for (guint32 m = present & REREAD_FIELDS; m != 0; m &= m - 1)
+    msg->priv_strings[__builtin_ctz (m)] = CS_SIP_STRING_REREAD;
+  for (guint32 m = present & ~REREAD_FIELDS & ~own_mask; m != 0; m &= m - 1)
     {
-      const Placement *p = &place[i];
-      if (p->own)
-        {
-          msg->priv_strings[i] = (guint32) strings_at + p->value;
-          if (p->from != NULL) /* one inside it comes along */
-            memcpy (own + p->value, p->from, p->size);
-        }
-      else
-        msg->priv_strings[i] = p->value;
+      guint i = (guint) __builtin_ctz (m);
+      msg->priv_strings[i] = (guint16) value[i];
+    }
+  for (guint32 m = own_mask; m != 0; m &= m - 1)
+    {
+      guint i = (guint) __builtin_ctz (m);
+      cs_sip_message_set_own_string (msg, i, strings_at + value[i], has_far);
+      if ((copy_mask >> i) & 1) /* one inside it comes along */
+        memcpy (own + value[i], copy_from[i], copy_size[i]);
     }
   /* the donor's text is in the same bytes: it holds them for both */
   msg->priv_owner

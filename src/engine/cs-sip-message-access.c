@@ -91,6 +91,15 @@ lean_full (const CsSipMessage *msg)
   return full;
 }
 
+/* The Content-Type of SDP bodies and the reasons of the usual responses. */
+const char *const cs_sip_common_strings[CS_SIP_N_COMMON_STRINGS] = {
+  "application/sdp",
+  "OK",
+  "Trying",
+  "Ringing",
+};
+G_STATIC_ASSERT (CS_SIP_STRING_COMMON + CS_SIP_N_COMMON_STRINGS - 1 <= CS_SIP_STRING_SPECIAL);
+
 const char *
 cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field)
 {
@@ -102,8 +111,14 @@ cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field)
       return cs_sip_method_to_string (msg->cseq_method);
     case CS_SIP_STRING_REREAD:
       return cs_sip_message_get_string (lean_full (msg), field);
+    case CS_SIP_STRING_FAR:
+      return (const char *) msg + cs_sip_message_far_table (msg)[field];
     default:
-      g_return_val_if_reached (NULL);
+      {
+        guint common = msg->priv_strings[field] - CS_SIP_STRING_COMMON;
+        g_return_val_if_fail (common < CS_SIP_N_COMMON_STRINGS, NULL);
+        return cs_sip_common_strings[common];
+      }
     }
 }
 

@@ -212,20 +212,27 @@ typedef struct
 typedef struct
 {
   gint64 content_length; /* -1 when absent */
-  char *method_name;     /* a known method's constant spelling, or in the scratch */
-  char *request_uri;
-  char *reason;
-  char *call_id;
-  char *from, *from_tag, *from_user;
-  char *from_display;
-  char *to, *to_tag, *to_user;
-  char *to_display;
-  char *cseq_method_name;
-  char *via_branch;
-  char *user_agent;
-  char *contact;
-  char *content_type;
-  char *malformed; /* a literal reason, or in the scratch */
+  union
+  {
+    struct
+    {
+      char *method_name; /* a known method's constant spelling, or in the scratch */
+      char *request_uri;
+      char *reason;
+      char *call_id;
+      char *from, *from_tag, *from_user;
+      char *from_display;
+      char *to, *to_tag, *to_user;
+      char *to_display;
+      char *cseq_method_name;
+      char *via_branch;
+      char *user_agent;
+      char *contact;
+      char *content_type;
+      char *malformed; /* a literal reason, or in the scratch */
+    };
+    char *strings[CS_SIP_N_FIELDS]; /* the same, in CsSipField order */
+  };
   gboolean is_request;
   CsSipMethod method;
   guint status_code;
@@ -234,28 +241,44 @@ typedef struct
   guint16 priv_n_headers;
 } CsSipParsed;
 
-/* The parsed strings in CsSipField order; a string that may hold another's text (From,
- * then its tag) comes before it. */
-static inline void
-cs_sip_string_fields (CsSipParsed *msg, char **fields[CS_SIP_N_FIELDS])
-{
-  char **all[CS_SIP_N_FIELDS] = {
-    &msg->method_name,      &msg->request_uri,  &msg->reason,
-    &msg->call_id,          &msg->from,         &msg->from_tag,
-    &msg->from_user,        &msg->from_display, &msg->to,
-    &msg->to_tag,           &msg->to_user,      &msg->to_display,
-    &msg->cseq_method_name, &msg->via_branch,   &msg->user_agent,
-    &msg->contact,          &msg->content_type, &msg->malformed,
-  };
-
-  memcpy (fields, all, sizeof all);
-}
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CsSipParsed, malformed)
+                 == G_STRUCT_OFFSET (CsSipParsed, strings)
+                        + CS_SIP_FIELD_MALFORMED * sizeof (char *));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CsSipParsed, to_tag)
+                 == G_STRUCT_OFFSET (CsSipParsed, strings) + CS_SIP_FIELD_TO_TAG * sizeof (char *));
 
 /* Special string values (1 .. CS_SIP_STRING_SPECIAL): a known method's spelling (from
- * msg->method), a lean message's field read again from its bytes on request. */
-#define CS_SIP_STRING_METHOD 1u
-#define CS_SIP_STRING_REREAD 2u
-#define CS_SIP_STRING_CSEQ_METHOD 3u
+ * msg->method or msg->cseq_method), a lean message's field read again from its bytes on
+ * request, and a string 32 KiB or more from the struct (FAR: its offset is in the
+ * message's far table, CS_SIP_N_FIELDS guint32 right after the struct, present only
+ * then). */
+#define CS_SIP_STRING_REREAD 3u
+#define CS_SIP_STRING_FAR 4u
+/* Values that most messages share, kept as CS_SIP_STRING_COMMON + their index. */
+#define CS_SIP_STRING_COMMON 5u
+#define CS_SIP_N_COMMON_STRINGS 4
+extern const char *const cs_sip_common_strings[CS_SIP_N_COMMON_STRINGS];
+#define CS_SIP_FAR_TABLE_SIZE (CS_SIP_N_FIELDS * sizeof (guint32))
+
+static inline guint32 *
+cs_sip_message_far_table (const CsSipMessage *msg)
+{
+  return (guint32 *) (msg + 1);
+}
+
+/* Sets a string at offset `at` from the message (has_far: the far table is there). */
+static inline void
+cs_sip_message_set_own_string (CsSipMessage *msg, guint field, gsize at, gboolean has_far)
+{
+  if (at < CS_SIP_STRING_DONOR)
+    msg->priv_strings[field] = (guint16) at;
+  else
+    {
+      g_assert (has_far);
+      msg->priv_strings[field] = CS_SIP_STRING_FAR;
+      cs_sip_message_far_table (msg)[field] = (guint32) at;
+    }
+}
 
 /* The compact message's fields that are not strings. */
 static inline void

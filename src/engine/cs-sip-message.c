@@ -204,19 +204,20 @@ static CsSipMessage *
 message_finish (CsSipParsed *parsed, CsSipScratch *s, gsize header_text, const char *body,
                 gsize body_len, const CsSdp *sdp, gsize sdp_size)
 {
-  char **fields[CS_SIP_N_FIELDS];
   gsize extra = 0;
 
-  cs_sip_string_fields (parsed, fields);
+  char *const *fields = parsed->strings;
   for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
     {
       /* one unsigned compare: NULL and pointers outside the scratch give >= used */
-      const char *p = *fields[i];
+      const char *p = fields[i];
       if ((guintptr) p - (guintptr) s->data >= s->used && p != NULL
           && i != CS_SIP_FIELD_METHOD_NAME)
         extra += strlen (p) + 1; /* a literal reason */
     }
-  gsize strings_at = sizeof (CsSipMessage);
+  /* strings beyond 15 bits of offset need the far table */
+  gboolean has_far = sizeof (CsSipMessage) + s->used + extra >= CS_SIP_STRING_DONOR;
+  gsize strings_at = sizeof (CsSipMessage) + (has_far ? CS_SIP_FAR_TABLE_SIZE : 0);
   gsize body_at = strings_at + s->used + extra;
   /* the SDP description, when there is one, comes last at an 8-byte boundary */
   gsize end = body_at + body_len + 1;
@@ -228,19 +229,19 @@ message_finish (CsSipParsed *parsed, CsSipScratch *s, gsize header_text, const c
   memcpy (to, s->data, s->used);
   for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
     {
-      const char *p = *fields[i];
+      const char *p = fields[i];
       guintptr at = (guintptr) p - (guintptr) s->data;
       if (p == NULL)
         continue;
       if (at < s->used)
-        msg->priv_strings[i] = (guint32) (strings_at + at);
+        cs_sip_message_set_own_string (msg, i, strings_at + at, has_far);
       else if (i == CS_SIP_FIELD_METHOD_NAME)
         msg->priv_strings[i] = CS_SIP_STRING_METHOD; /* cs_sip_method_to_string (method) */
       else
         {
           gsize n = strlen (p) + 1;
           memcpy (more, p, n);
-          msg->priv_strings[i] = (guint32) (more - (char *) msg);
+          cs_sip_message_set_own_string (msg, i, (gsize) (more - (char *) msg), has_far);
           more += n;
         }
     }

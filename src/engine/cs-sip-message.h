@@ -60,8 +60,9 @@ typedef struct
   gpointer priv_headers_view; /* private: the headers view (a lean message: its full parse) */
   guintptr priv_owner;        /* private: a lean message's CsMappedBytes *, or its donor | 1 */
   /* private: each decoded string's offset from the message (CS_SIP_STRING_DONOR: from
-   * the donor), 0 for NULL, up to CS_SIP_STRING_SPECIAL for one kept elsewhere */
-  guint32 priv_strings[CS_SIP_N_FIELDS];
+   * the donor), 0 for NULL, up to CS_SIP_STRING_SPECIAL for one kept elsewhere (or
+   * further away than 15 bits reach) */
+  guint16 priv_strings[CS_SIP_N_FIELDS];
   gatomicrefcount ref_count;
   guint32 frame;       /* frame holding the message's last byte (as Wireshark numbers it) */
   guint32 first_frame; /* first frame (differs for TCP/fragments) */
@@ -80,25 +81,35 @@ typedef struct
   guint8 cseq_method; /* CsSipMethod */
 } CsSipMessage;
 
-#define CS_SIP_STRING_DONOR 0x80000000u
+#define CS_SIP_STRING_DONOR 0x8000u
 #define CS_SIP_STRING_SPECIAL 15u
-/* A string kept elsewhere (a known method's spelling, a field read again on request). */
+#define CS_SIP_STRING_METHOD 1u      /* cs_sip_method_to_string (msg->method) */
+#define CS_SIP_STRING_CSEQ_METHOD 2u /* cs_sip_method_to_string (msg->cseq_method) */
+/* A string kept elsewhere (a known method's spelling, a field read again on request, an
+ * offset of 32 KiB or more). */
 const char *cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field);
 
 /* The decoded string, NULL when absent; valid as long as the message. */
 static inline const char *
 cs_sip_message_get_string (const CsSipMessage *msg, CsSipField field)
 {
-  guint32 at = msg->priv_strings[field];
+  guint at = msg->priv_strings[field];
 
   if (G_LIKELY (at > CS_SIP_STRING_SPECIAL))
     {
       const char *base = (at & CS_SIP_STRING_DONOR) != 0
                              ? (const char *) (msg->priv_owner & ~(guintptr) 1)
                              : (const char *) msg;
-      return base + (at & ~CS_SIP_STRING_DONOR);
+      return base + (at & (CS_SIP_STRING_DONOR - 1));
     }
-  return at == 0 ? NULL : cs_sip_message_string_special (msg, field);
+  if (at <= CS_SIP_STRING_CSEQ_METHOD)
+    {
+      /* a known method, spelled from the enum (messages only hold valid ones) */
+      if (at == 0)
+        return NULL;
+      return cs_sip_method_spellings[at == CS_SIP_STRING_METHOD ? msg->method : msg->cseq_method];
+    }
+  return cs_sip_message_string_special (msg, field);
 }
 
 #define CS_SIP_MESSAGE_STRING_GETTER(name, FIELD)                                                  \

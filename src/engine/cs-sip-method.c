@@ -80,3 +80,5 @@ cs_sip_method_to_string (CsSipMethod method)
     return method_names[CS_SIP_METHOD_UNKNOWN];
   return method_names[method];
 }
+
+const char *const *const cs_sip_method_spellings = method_names;

@@ -30,5 +30,7 @@ typedef enum
 CsSipMethod cs_sip_method_from_string (const char *text, gsize len);
 /* "INVITE", …; "UNKNOWN" for CS_SIP_METHOD_UNKNOWN and out-of-range values. */
 const char *cs_sip_method_to_string (CsSipMethod method);
+/* The same spellings by CsSipMethod, for inline readers (cs_sip_message_get_string). */
+extern const char *const *const cs_sip_method_spellings;
 
 G_END_DECLS

@@ -151,7 +151,8 @@ test_reads_back (void)
   for (guint i = 0; i < 3000; i++)
     g_string_append_c (long_values, 'b');
   g_string_append (long_values, "@h>;tag=t\r\nUser-Agent: ");
-  for (guint i = 0; i < 5000; i++)
+  /* past 32 KiB: strings further from the struct than 15 bits reach */
+  for (guint i = 0; i < 40000; i++)
     g_string_append_c (long_values, 'u');
   g_string_append (long_values, "\r\nCSeq: 1 MESSAGE\r\n\r\n");
   const char *texts[]
@@ -221,7 +222,7 @@ test_detail_fields_reread (void)
   g_autoptr (CsSipMessage) lean = cs_sip_message_parse_mapped (bytes, NULL, bytes->data, len);
 
   /* a compact struct: offsets, not pointers */
-  g_assert_cmpuint (sizeof (CsSipMessage), <=, 200);
+  g_assert_cmpuint (sizeof (CsSipMessage), <=, 168);
   g_assert_cmpstr (cs_sip_message_get_method_name (lean), ==, "INVITE");
   g_assert_cmpstr (cs_sip_message_get_cseq_method_name (lean), ==, "INVITE");
   g_assert_cmpstr (cs_sip_message_get_call_id (lean), ==, "lean-1@10.0.0.1");
@@ -234,6 +235,47 @@ test_detail_fields_reread (void)
   g_assert_cmpstr (cs_sip_message_get_from_display (lean), ==, "Al \"the\" Ice");
   g_assert_null (cs_sip_message_get_to_display (lean));
   g_assert_cmpstr (cs_sip_message_get_request_uri (lean), ==, "sip:bob@example.com");
+  /* common values are constants, not copies */
+  g_assert_cmpstr (cs_sip_message_get_content_type (lean), ==, "application/sdp");
+  g_assert_cmpuint (lean->priv_strings[CS_SIP_FIELD_CONTENT_TYPE], <=, CS_SIP_STRING_SPECIAL);
+}
+
+/* A donor whose strings lie past what 15 bits reach (a 33 KB reason phrase first) still
+ * gives equal strings to the next message of its call, which then keeps its own. */
+static void
+test_far_donor (void)
+{
+  g_autoptr (GString) first = g_string_new ("SIP/2.0 200 ");
+  for (guint i = 0; i < 33000; i++)
+    g_string_append_c (first, 'r');
+  g_string_append (first, "\r\nVia: SIP/2.0/UDP h;branch=z9hG4bK-far\r\n"
+                          "From: <sip:a@h>;tag=fa\r\nTo: <sip:b@h>;tag=fb\r\n"
+                          "Call-ID: far-1@h\r\nCSeq: 1 INVITE\r\n\r\n");
+  const char *second = "ACK sip:b@h SIP/2.0\r\nVia: SIP/2.0/UDP h;branch=z9hG4bK-far\r\n"
+                       "From: <sip:a@h>;tag=fa\r\nTo: <sip:b@h>;tag=fb\r\n"
+                       "Call-ID: far-1@h\r\nCSeq: 1 ACK\r\n\r\n";
+  g_autoptr (GByteArray) b = g_byte_array_new ();
+  CsSipShare *share = cs_sip_share_new ();
+
+  put_bytes (b, first->str, first->len);
+  put_bytes (b, second, strlen (second));
+  gsize size = b->len;
+  g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (g_byte_array_steal (b, NULL), size);
+  g_autoptr (CsSipMessage) lean0
+      = cs_sip_message_parse_mapped (bytes, share, bytes->data, first->len);
+  g_autoptr (CsSipMessage) lean1
+      = cs_sip_message_parse_mapped (bytes, share, bytes->data + first->len, strlen (second));
+  g_autoptr (CsSipMessage) full0
+      = cs_sip_message_parse ((const guint8 *) first->str, first->len, NULL);
+  g_autoptr (CsSipMessage) full1
+      = cs_sip_message_parse ((const guint8 *) second, strlen (second), NULL);
+  cs_sip_share_free (share);
+
+  assert_same_message (lean0, full0);
+  assert_same_message (lean1, full1);
+  g_assert_cmpstr (cs_sip_message_get_call_id (lean1), ==, "far-1@h");
+  g_assert_cmpstr (cs_sip_message_get_to_tag (lean1), ==, "fb");
+  g_assert_cmpuint (strlen (cs_sip_message_get_reason (lean0)), ==, 33000);
 }
 
 static const char bye_reversed[] = "BYE sip:alice@10.0.0.1 SIP/2.0\r\n"
@@ -392,6 +434,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-lean/share-other-bytes", test_share_other_bytes);
   g_test_add_func ("/sip-lean/changed-bytes", test_changed_bytes);
   g_test_add_func ("/sip-lean/detail-fields-reread", test_detail_fields_reread);
+  g_test_add_func ("/sip-lean/far-donor", test_far_donor);
   g_test_add_func ("/sip-lean/outlives-capture", test_outlives_capture);
   return g_test_run ();
 }
