@@ -9,8 +9,10 @@
 
 #include <string.h>
 
-/* Direct-mapped by a hash of the Call-ID: a newer call takes an older one's slot. */
-#define SHARE_SLOTS 8192
+/* Direct-mapped by a hash of the Call-ID: a newer call takes an older one's slot. 65 536 slots
+ * keep a donor for each of 20 000 calls started at once (Bconc: 8 192 lost a third of them,
+ * 118 -> 106 MiB peak at 1 thread). */
+#define SHARE_SLOTS 65536
 
 typedef struct
 {
