@@ -25,10 +25,11 @@ typedef struct
  * NUL-terminated in place (cs-sip-clean-head.c), and msg, start, headers, *n_headers are
  * what the general readers would give; *head_len is the length up to the body. Only for a
  * message that keeps no header text (a lean one). FALSE, nothing changed but the
- * scratch's free room, for any other head. */
+ * scratch's free room, for any other head. start_checked: cs_sip_looks_like (data, len)
+ * is known to hold, the start line need not be checked again. */
 gboolean cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, gsize len,
-                                 CsSipStartLine *start, CsSipScannedHeader *headers,
-                                 guint *n_headers, gsize *head_len);
+                                 gboolean start_checked, CsSipStartLine *start,
+                                 CsSipScannedHeader *headers, guint *n_headers, gsize *head_len);
 
 /* Appends n bytes of packet text as cs_sip_dup_text would (NUL bytes as spaces, invalid
  * UTF-8 replaced), without terminating it. */
