@@ -241,14 +241,15 @@ name_is_token (const char *name, gsize n)
 }
 
 /* One header line (n bytes, without its line end) as read_usual_line reads it, its value
- * NUL-terminated in place; FALSE when it is not so usual. line has 16 bytes readable. */
+ * NUL-terminated in place and recorded in first when it is the first of its kind; FALSE
+ * when it is not so usual. line has 16 bytes readable. */
 static inline gboolean
-read_header (char *text, char *line, gsize n, CsSipScannedHeader *h)
+read_header (char *text, char *line, gsize n, CsSipFirstHeaders *first)
 {
   gsize name_len;
 
-  if (line[0] == ' ' || line[0] == '\t')
-    return FALSE; /* folding */
+  /* folding (a line starting with a blank) needs no test of its own: a blank is in no
+   * decoded name and is no token character */
 #ifdef __SSE2__
   guint colons = (guint) _mm_movemask_epi8 (
       _mm_cmpeq_epi8 (_mm_loadu_si128 ((const __m128i *) line), _mm_set1_epi8 (':')));
@@ -276,7 +277,9 @@ read_header (char *text, char *line, gsize n, CsSipScannedHeader *h)
 
   /* the line's end in the copy is '\r' or '\n': the blanks' skip stops there */
   char *value = line + name_len + 1, *end = line + n;
-  while (G_UNLIKELY (*value == ' ' || *value == '\t') && value < end)
+  if (*value == ' ')
+    value++;
+  while (G_UNLIKELY (*value == ' ' || *value == '\t'))
     value++;
   gsize value_len = (gsize) (end - value);
   if (value_len > CS_SIP_MAX_HEADER_VALUE)
@@ -285,15 +288,14 @@ read_header (char *text, char *line, gsize n, CsSipScannedHeader *h)
     while (value_len > 0 && is_ascii_space (value[value_len - 1]))
       value_len--;
   value[value_len] = '\0';
-  h->value = (gsize) (value - text);
-  h->len = (guint32) value_len;
-  h->id = (guint8) id;
+  if (first->at[id] == 0)
+    first->at[id] = (gsize) (value - text) + 1;
   return TRUE;
 }
 
 gboolean
 cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, gsize len,
-                        gboolean start_checked, CsSipStartLine *start, CsSipScannedHeader *headers,
+                        gboolean start_checked, CsSipStartLine *start, CsSipFirstHeaders *first,
                         guint *n_headers, gsize *head_len)
 {
   StartFields parsed = { 0 };
@@ -311,7 +313,8 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
   gsize base = 0, pos = 0;
   /* held in locals: the NUL stores into the copy could alias the scratch's fields */
   char *text = s->data;
-  CsSipScannedHeader *h = headers;
+  CsSipFirstHeaders found = { { 0 } };
+  guint n = 0;
   for (;;)
     {
       while (bits == 0)
@@ -337,11 +340,10 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
           *head_len = eol + 1;
           break;
         }
-      else if (h == headers + CS_SIP_MAX_HEADERS || !read_header (text, line, line_len, h++))
+      else if (n++ == CS_SIP_MAX_HEADERS || !read_header (text, line, line_len, &found))
         return FALSE;
       pos = eol + 1;
     }
-  guint n = (guint) (h - headers);
   /* the windows also read past the head: only the head must be plain */
   if (window_read_odd (&w) && !cs_sip_text_is_plain ((const char *) data, *head_len))
     return FALSE;
@@ -352,6 +354,7 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
   if (parsed.method != CS_SIP_METHOD_UNKNOWN)
     msg->method_name = (char *) cs_sip_method_to_string (parsed.method); /* same spelling */
   *start = start_line;
+  *first = found;
   *n_headers = n;
   return TRUE;
 }

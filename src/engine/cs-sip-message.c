@@ -293,6 +293,8 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
 {
   CsSipParsed parsed = { 0 }, *msg = &parsed;
   CsSipScannedHeader headers[CS_SIP_MAX_HEADERS];
+  CsSipFirstHeaders first;
+  gboolean clean = FALSE;
   CsSipStartLine start = { NO_OFFSET, NO_OFFSET, NO_OFFSET };
   CsCursor cur;
   guint n_headers;
@@ -305,9 +307,12 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
   cs_cursor_init (&cur, data, len);
   /* a lean message keeps no header text: a clean head is read in place (the usual case) */
   if (lean
-      && cs_sip_read_clean_head (msg, s, data, len, start_checked, &start, headers, &n_headers,
+      && cs_sip_read_clean_head (msg, s, data, len, start_checked, &start, &first, &n_headers,
                                  &head_len))
-    cs_cursor_skip (&cur, head_len);
+    {
+      clean = TRUE;
+      cs_cursor_skip (&cur, head_len);
+    }
   else if (!read_head (msg, s, &cur, &start, headers, &n_headers, &header_text, &complete))
     {
       g_set_error_literal (error, CS_SIP_ERROR, CS_SIP_ERROR_NOT_SIP, "not a SIP message");
@@ -327,7 +332,8 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
   if (start.reason != NO_OFFSET)
     msg->reason = s->data + start.reason;
 
-  const char *content_type = cs_sip_decode_headers (msg, s, headers, n_headers);
+  const char *content_type = clean ? cs_sip_decode_first_headers (msg, s, &first)
+                                   : cs_sip_decode_headers (msg, s, headers, n_headers);
   gsize body_len;
   const char *body = read_body (msg, s, &cur, complete, &body_len);
   CsSdp sdp;

@@ -97,7 +97,7 @@ assert_lean_same (const char *text, gsize len)
 static gboolean
 read_clean (const char *text, CsSipStartLine *start, guint *n, gsize *head_len)
 {
-  static CsSipScannedHeader headers[CS_SIP_MAX_HEADERS];
+  CsSipFirstHeaders first;
   CsSipScratch s = { g_malloc (16), 16, 0 };
   CsSipParsed msg = { 0 };
   gboolean clean;
@@ -105,7 +105,7 @@ read_clean (const char *text, CsSipStartLine *start, guint *n, gsize *head_len)
   start->method_name = start->request_uri = start->reason = G_MAXSIZE;
   cs_sip_header_ids_init ();
   clean = cs_sip_read_clean_head (&msg, &s, (const guint8 *) text, strlen (text), FALSE, start,
-                                  headers, n, head_len);
+                                  &first, n, head_len);
   g_assert_cmpuint (s.used, ==, clean ? *head_len : 0);
   g_free (s.data);
   return clean;
@@ -313,6 +313,37 @@ test_start_checked (void)
         }
 }
 
+/* With several bad decoded values, the reason noted is that of the first in the message,
+ * whatever the kinds (the decoding reads the first header of each kind, in a fixed order). */
+static void
+test_first_bad_noted (void)
+{
+  static const char *const lines[][2] = {
+    { "CSeq: x INVITE\r\n", "bad CSeq" },
+    { "From: <sip:a@b\r\n", "bad From" },
+    { "t: \"open <sip:b@c>\r\n", "bad To" },
+    { "Content-Length: x\r\n", "bad Content-Length" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (lines); i++)
+    for (gsize k = 0; k < G_N_ELEMENTS (lines); k++)
+      {
+        if (i == k)
+          continue;
+        g_autofree char *text
+            = g_strdup_printf ("INVITE sip:a@b SIP/2.0\r\nCall-ID: c\r\nVia: SIP/2.0/UDP h\r\n"
+                               "%s%s\r\n",
+                               lines[i][0], lines[k][0]);
+        gsize len = strlen (text);
+        g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (g_memdup2 (text, len), len);
+        g_autoptr (CsSipMessage) lean
+            = cs_sip_message_parse_mapped (bytes, NULL, cs_mapped_bytes_get_data (bytes), len);
+        g_autoptr (CsSipMessage) full = cs_sip_message_parse ((const guint8 *) text, len, NULL);
+        g_assert_cmpstr (cs_sip_message_get_malformed (lean), ==, lines[i][1]);
+        g_assert_cmpstr (cs_sip_message_get_malformed (full), ==, lines[i][1]);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -324,5 +355,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-clean-head/long-value", test_long_value);
   g_test_add_func ("/sip-clean-head/token-names", test_token_names);
   g_test_add_func ("/sip-clean-head/start-checked", test_start_checked);
+  g_test_add_func ("/sip-clean-head/first-bad-noted", test_first_bad_noted);
   return g_test_run ();
 }
