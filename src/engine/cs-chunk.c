@@ -126,10 +126,10 @@ cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
     case CS_UDP_PAYLOAD_SIP:
       /* a datagram read straight from the mapped file need not be copied */
       msg = chunk->mapped != NULL
-                ? cs_sip_message_stamp (cs_sip_message_parse_mapped (chunk->mapped,
-                                                                     chunk->sip_share, pkt->payload,
-                                                                     pkt->payload_len),
-                                        &pkt->src, &pkt->dst, CS_SIP_TRANSPORT_UDP, frame, ts_ns)
+                ? cs_sip_message_stamp (
+                    cs_sip_message_parse_mapped_sip (chunk->mapped, chunk->sip_share, pkt->payload,
+                                                     pkt->payload_len),
+                    &pkt->src, &pkt->dst, CS_SIP_TRANSPORT_UDP, frame, ts_ns)
                 : cs_sip_message_from_payload (pkt->payload, pkt->payload_len, &pkt->src, &pkt->dst,
                                                CS_SIP_TRANSPORT_UDP, frame, ts_ns);
       if (msg != NULL)

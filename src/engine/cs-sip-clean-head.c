@@ -91,13 +91,16 @@ typedef struct
 } StartFields;
 
 /* The strict start line (n bytes, without its line end) as parse_start_line reads it:
- * the method's and the reason's end become NUL in place. */
+ * the method's and the reason's end become NUL in place. checked: the caller already
+ * knows the line is strict (cs_sip_looks_like on the same bytes). */
 static gboolean
-read_start_line (StartFields *msg, char *text, char *line, gsize n, CsSipStartLine *start)
+read_start_line (StartFields *msg, char *text, char *line, gsize n, gboolean checked,
+                 CsSipStartLine *start)
 {
   const guint8 *bytes = (const guint8 *) line;
 
-  if (!cs_sip_is_strict_start_line (bytes, n))
+  /* the length guard keeps the reads and the stores below inside the line even so */
+  if (checked ? n < 11 : !cs_sip_is_strict_start_line (bytes, n))
     return FALSE;
   if (cs_sip_is_version (bytes) && line[7] == ' ')
     {
@@ -210,15 +213,43 @@ decoded_id (const char *name, gsize len)
     }
 }
 
-/* One header line (n bytes, without its line end) as read_usual_line reads it, its value
- * NUL-terminated in place; FALSE when it is not so usual. line has 16 bytes readable. */
+/* TRUE when the n (1 to 16) bytes at name are RFC 3261 token characters; name has 16
+ * bytes readable. */
 static inline gboolean
-read_header (char *text, char *line, gsize n, CsSipScannedHeader *h)
+name_is_token (const char *name, gsize n)
+{
+#ifdef __SSE2__
+  /* letters (any case), digits, then the ten marks, each as a byte compare */
+  const __m128i v = _mm_loadu_si128 ((const __m128i *) name);
+  const __m128i lower = _mm_or_si128 (v, _mm_set1_epi8 (0x20));
+  const __m128i letter_at = _mm_sub_epi8 (lower, _mm_set1_epi8 ('a'));
+  const __m128i digit_at = _mm_sub_epi8 (v, _mm_set1_epi8 ('0'));
+  __m128i ok
+      = _mm_or_si128 (_mm_cmpeq_epi8 (_mm_min_epu8 (letter_at, _mm_set1_epi8 (25)), letter_at),
+                      _mm_cmpeq_epi8 (_mm_min_epu8 (digit_at, _mm_set1_epi8 (9)), digit_at));
+  static const char marks[] = "-.!%*_+`'~";
+  for (gsize i = 0; i < sizeof marks - 1; i++)
+    ok = _mm_or_si128 (ok, _mm_cmpeq_epi8 (v, _mm_set1_epi8 (marks[i])));
+  guint want = n >= 16 ? 0xffffu : (1u << n) - 1;
+  if (n <= 16)
+    return ((guint) _mm_movemask_epi8 (ok) & want) == want;
+#endif
+  for (gsize k = 0; k < n; k++)
+    if (!cs_sip_is_token_char ((guint8) name[k]))
+      return FALSE;
+  return TRUE;
+}
+
+/* One header line (n bytes, without its line end) as read_usual_line reads it, its value
+ * NUL-terminated in place and recorded in first when it is the first of its kind; FALSE
+ * when it is not so usual. line has 16 bytes readable. */
+static inline gboolean
+read_header (char *text, char *line, gsize n, CsSipFirstHeaders *first)
 {
   gsize name_len;
 
-  if (line[0] == ' ' || line[0] == '\t')
-    return FALSE; /* folding */
+  /* folding (a line starting with a blank) needs no test of its own: a blank is in no
+   * decoded name and is no token character */
 #ifdef __SSE2__
   guint colons = (guint) _mm_movemask_epi8 (
       _mm_cmpeq_epi8 (_mm_loadu_si128 ((const __m128i *) line), _mm_set1_epi8 (':')));
@@ -234,39 +265,38 @@ read_header (char *text, char *line, gsize n, CsSipScannedHeader *h)
         return FALSE;
       name_len = (gsize) (colon - line);
     }
-  if (name_len == 0 || line[name_len - 1] == ' ' || line[name_len - 1] == '\t')
-    return FALSE;
+  /* a decoded name is letters and '-' (no blank before the colon); any other name only
+   * has to be a token, which rules out an empty one and a blank too */
   int id = decoded_id (line, name_len);
   if (id < 0)
     {
-      /* a name the decoding skips: it only has to be a token */
-      for (gsize k = 0; k < name_len; k++)
-        if (!cs_sip_is_token_char ((guint8) line[k]))
-          return FALSE;
+      if (name_len == 0 || !name_is_token (line, name_len))
+        return FALSE;
       id = CS_SIP_HID_OTHER;
     }
 
+  /* the line's end in the copy is '\r' or '\n': the blanks' skip stops there */
   char *value = line + name_len + 1, *end = line + n;
-  if (value < end && *value == ' ')
+  if (*value == ' ')
     value++;
-  while (G_UNLIKELY (value < end && (*value == ' ' || *value == '\t')))
+  while (G_UNLIKELY (*value == ' ' || *value == '\t'))
     value++;
   gsize value_len = (gsize) (end - value);
   if (value_len > CS_SIP_MAX_HEADER_VALUE)
     return FALSE;
-  while (value_len > 0 && is_ascii_space (value[value_len - 1]))
-    value_len--;
+  if (G_UNLIKELY (value_len > 0 && (guint8) value[value_len - 1] <= ' '))
+    while (value_len > 0 && is_ascii_space (value[value_len - 1]))
+      value_len--;
   value[value_len] = '\0';
-  h->value = (gsize) (value - text);
-  h->len = (guint32) value_len;
-  h->id = (guint8) id;
+  if (first->at[id] == 0)
+    first->at[id] = (gsize) (value - text) + 1;
   return TRUE;
 }
 
 gboolean
 cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, gsize len,
-                        CsSipStartLine *start, CsSipScannedHeader *headers, guint *n_headers,
-                        gsize *head_len)
+                        gboolean start_checked, CsSipStartLine *start, CsSipFirstHeaders *first,
+                        guint *n_headers, gsize *head_len)
 {
   StartFields parsed = { 0 };
   CsSipStartLine start_line = *start;
@@ -283,7 +313,8 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
   gsize base = 0, pos = 0;
   /* held in locals: the NUL stores into the copy could alias the scratch's fields */
   char *text = s->data;
-  CsSipScannedHeader *h = headers;
+  CsSipFirstHeaders found = { { 0 } };
+  guint n = 0;
   for (;;)
     {
       while (bits == 0)
@@ -301,7 +332,7 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
         line_len--;
       if (G_UNLIKELY (pos == 0))
         {
-          if (!read_start_line (&parsed, text, line, line_len, &start_line))
+          if (!read_start_line (&parsed, text, line, line_len, start_checked, &start_line))
             return FALSE;
         }
       else if (line_len == 0)
@@ -309,11 +340,10 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
           *head_len = eol + 1;
           break;
         }
-      else if (h == headers + CS_SIP_MAX_HEADERS || !read_header (text, line, line_len, h++))
+      else if (n++ == CS_SIP_MAX_HEADERS || !read_header (text, line, line_len, &found))
         return FALSE;
       pos = eol + 1;
     }
-  guint n = (guint) (h - headers);
   /* the windows also read past the head: only the head must be plain */
   if (window_read_odd (&w) && !cs_sip_text_is_plain ((const char *) data, *head_len))
     return FALSE;
@@ -324,6 +354,7 @@ cs_sip_read_clean_head (CsSipParsed *msg, CsSipScratch *s, const guint8 *data, g
   if (parsed.method != CS_SIP_METHOD_UNKNOWN)
     msg->method_name = (char *) cs_sip_method_to_string (parsed.method); /* same spelling */
   *start = start_line;
+  *first = found;
   *n_headers = n;
   return TRUE;
 }

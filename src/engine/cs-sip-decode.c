@@ -1,5 +1,6 @@
 /* cs-sip-decode.c — the decoded fields of a SIP message (Call-ID, From, To, CSeq, Via
  * branch, Content-Type…) from its scanned headers, without allocating */
+#include "cs-sip-header-read.h"
 #include "cs-sip-headers.h"
 #include "cs-sip-message-private.h"
 
@@ -193,84 +194,69 @@ content_media_type (CsSipScratch *s, char *value)
   return out;
 }
 
-/* Fills the decoded fields from the first header of each kind; returns the raw
- * Content-Type value. */
+/* The value of the first header of a kind, or NULL. */
+static inline char *
+first_value (CsSipScratch *s, const CsSipFirstHeaders *first, CsSipHeaderId id)
+{
+  return first->at[id] != 0 ? s->data + first->at[id] - 1 : NULL;
+}
+
+/* A bad value's reason, kept when its header comes before the one kept so far: the
+ * header loop this replaces noted the first in the message. */
+static inline void
+keep_first_bad (const CsSipFirstHeaders *first, CsSipHeaderId id, const char *reason, gsize *bad_at,
+                const char **bad_reason)
+{
+  if (first->at[id] < *bad_at)
+    {
+      *bad_at = first->at[id];
+      *bad_reason = reason;
+    }
+}
+
 const char *
 cs_sip_decode_headers (CsSipParsed *msg, CsSipScratch *s, const CsSipScannedHeader *headers,
                        guint n)
 {
-  const char *content_type = NULL, *via = NULL, *server = NULL;
-  gboolean have_cseq = FALSE, have_from = FALSE, have_to = FALSE, have_length = FALSE;
+  CsSipFirstHeaders first = { { 0 } };
 
   for (guint i = 0; i < n; i++)
-    {
-      char *value = s->data + headers[i].value;
+    if (first.at[headers[i].id] == 0)
+      first.at[headers[i].id] = headers[i].value + 1;
+  return cs_sip_decode_first_headers (msg, s, &first);
+}
 
-      switch ((CsSipHeaderId) headers[i].id)
-        {
-        case CS_SIP_HID_CALL_ID:
-          if (msg->call_id == NULL)
-            msg->call_id = value;
-          break;
-        case CS_SIP_HID_FROM:
-          if (!have_from)
-            {
-              have_from = TRUE;
-              if (!parse_address (s, value, &msg->from, &msg->from_display, &msg->from_user,
-                                  &msg->from_tag))
-                cs_sip_note_malformed (msg, "bad From");
-            }
-          break;
-        case CS_SIP_HID_TO:
-          if (!have_to)
-            {
-              have_to = TRUE;
-              if (!parse_address (s, value, &msg->to, &msg->to_display, &msg->to_user,
-                                  &msg->to_tag))
-                cs_sip_note_malformed (msg, "bad To");
-            }
-          break;
-        case CS_SIP_HID_CSEQ:
-          if (!have_cseq)
-            {
-              have_cseq = TRUE;
-              if (!parse_cseq (msg, value))
-                cs_sip_note_malformed (msg, "bad CSeq");
-            }
-          break;
-        case CS_SIP_HID_VIA:
-          if (via == NULL)
-            via = value;
-          break;
-        case CS_SIP_HID_CONTACT:
-          if (msg->contact == NULL)
-            msg->contact = value;
-          break;
-        case CS_SIP_HID_CONTENT_LENGTH:
-          if (!have_length)
-            {
-              have_length = TRUE;
-              if (!cs_sip_parse_content_length (value, &msg->content_length))
-                cs_sip_note_malformed (msg, "bad Content-Length");
-            }
-          break;
-        case CS_SIP_HID_CONTENT_TYPE:
-          if (content_type == NULL)
-            content_type = value;
-          break;
-        case CS_SIP_HID_USER_AGENT:
-          if (msg->user_agent == NULL)
-            msg->user_agent = value;
-          break;
-        case CS_SIP_HID_SERVER:
-          if (server == NULL)
-            server = value;
-          break;
-        case CS_SIP_HID_OTHER:
-        default:
-          break;
-        }
-    }
+const char *
+cs_sip_decode_first_headers (CsSipParsed *msg, CsSipScratch *s, const CsSipFirstHeaders *first)
+{
+  char *content_type = first_value (s, first, CS_SIP_HID_CONTENT_TYPE);
+  char *via = first_value (s, first, CS_SIP_HID_VIA);
+  char *server = first_value (s, first, CS_SIP_HID_SERVER);
+  char *value;
+  gboolean have_cseq = first->at[CS_SIP_HID_CSEQ] != 0;
+  gboolean have_from = first->at[CS_SIP_HID_FROM] != 0;
+  gboolean have_to = first->at[CS_SIP_HID_TO] != 0;
+  gsize bad_at = G_MAXSIZE;
+  const char *bad_reason = NULL;
+
+  msg->call_id = first_value (s, first, CS_SIP_HID_CALL_ID);
+  msg->contact = first_value (s, first, CS_SIP_HID_CONTACT);
+  msg->user_agent = first_value (s, first, CS_SIP_HID_USER_AGENT);
+  if (have_from
+      && !parse_address (s, first_value (s, first, CS_SIP_HID_FROM), &msg->from, &msg->from_display,
+                         &msg->from_user, &msg->from_tag))
+    keep_first_bad (first, CS_SIP_HID_FROM, "bad From", &bad_at, &bad_reason);
+  if (have_to
+      && !parse_address (s, first_value (s, first, CS_SIP_HID_TO), &msg->to, &msg->to_display,
+                         &msg->to_user, &msg->to_tag))
+    keep_first_bad (first, CS_SIP_HID_TO, "bad To", &bad_at, &bad_reason);
+  if (have_cseq && !parse_cseq (msg, first_value (s, first, CS_SIP_HID_CSEQ)))
+    keep_first_bad (first, CS_SIP_HID_CSEQ, "bad CSeq", &bad_at, &bad_reason);
+  value = first_value (s, first, CS_SIP_HID_CONTENT_LENGTH);
+  if (value != NULL && !cs_sip_parse_content_length (value, &msg->content_length))
+    keep_first_bad (first, CS_SIP_HID_CONTENT_LENGTH, "bad Content-Length", &bad_at, &bad_reason);
+  if (bad_reason != NULL)
+    cs_sip_note_malformed (msg, bad_reason);
 
   if (msg->user_agent == NULL && server != NULL)
     msg->user_agent = (char *) server;

@@ -290,10 +290,12 @@ read_head (CsSipParsed *msg, CsSipScratch *s, CsCursor *cur, CsSipStartLine *sta
 /* Parses data; with bytes (which hold data), the message is a lean one. */
 static CsSipMessage *
 message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *share,
-               guint64 offset, GError **error)
+               guint64 offset, gboolean start_checked, GError **error)
 {
   CsSipParsed parsed = { 0 }, *msg = &parsed;
   CsSipScannedHeader headers[CS_SIP_MAX_HEADERS];
+  CsSipFirstHeaders first;
+  gboolean clean = FALSE;
   CsSipStartLine start = { NO_OFFSET, NO_OFFSET, NO_OFFSET };
   CsCursor cur;
   guint n_headers;
@@ -305,8 +307,13 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
   CsSipScratch *s = scratch_get ();
   cs_cursor_init (&cur, data, len);
   /* a lean message keeps no header text: a clean head is read in place (the usual case) */
-  if (lean && cs_sip_read_clean_head (msg, s, data, len, &start, headers, &n_headers, &head_len))
-    cs_cursor_skip (&cur, head_len);
+  if (lean
+      && cs_sip_read_clean_head (msg, s, data, len, start_checked, &start, &first, &n_headers,
+                                 &head_len))
+    {
+      clean = TRUE;
+      cs_cursor_skip (&cur, head_len);
+    }
   else if (!read_head (msg, s, &cur, &start, headers, &n_headers, &header_text, &complete))
     {
       g_set_error_literal (error, CS_SIP_ERROR, CS_SIP_ERROR_NOT_SIP, "not a SIP message");
@@ -326,7 +333,8 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
   if (start.reason != NO_OFFSET)
     msg->reason = s->data + start.reason;
 
-  const char *content_type = cs_sip_decode_headers (msg, s, headers, n_headers);
+  const char *content_type = clean ? cs_sip_decode_first_headers (msg, s, &first)
+                                   : cs_sip_decode_headers (msg, s, headers, n_headers);
   gsize body_len;
   const char *body = read_body (msg, s, &cur, complete, &body_len);
   CsSdp sdp;
@@ -342,16 +350,32 @@ message_parse (const guint8 *data, gsize len, CsMappedBytes *bytes, CsSipShare *
 CsSipMessage *
 cs_sip_message_parse (const guint8 *data, gsize len, GError **error)
 {
-  return message_parse (data, MIN (len, CS_SIP_MAX_MESSAGE), NULL, NULL, 0, error);
+  return message_parse (data, MIN (len, CS_SIP_MAX_MESSAGE), NULL, NULL, 0, FALSE, error);
+}
+
+static CsSipMessage *
+parse_mapped (CsMappedBytes *bytes, CsSipShare *share, const guint8 *data, gsize len,
+              gboolean start_checked)
+{
+  guint64 offset;
+
+  /* a start line found within the whole data is found within its first
+   * CS_SIP_MAX_MESSAGE bytes or not at all (then the clean head gives up) */
+  len = MIN (len, CS_SIP_MAX_MESSAGE);
+  if (bytes == NULL || len == 0 || !cs_mapped_bytes_contains (bytes, data, len, &offset))
+    return message_parse (data, len, NULL, NULL, 0, FALSE, NULL);
+  return message_parse (data, len, bytes, share, offset, start_checked, NULL);
 }
 
 CsSipMessage *
 cs_sip_message_parse_mapped (CsMappedBytes *bytes, CsSipShare *share, const guint8 *data, gsize len)
 {
-  guint64 offset;
+  return parse_mapped (bytes, share, data, len, FALSE);
+}
 
-  len = MIN (len, CS_SIP_MAX_MESSAGE);
-  if (bytes == NULL || len == 0 || !cs_mapped_bytes_contains (bytes, data, len, &offset))
-    return message_parse (data, len, NULL, NULL, 0, NULL);
-  return message_parse (data, len, bytes, share, offset, NULL);
+CsSipMessage *
+cs_sip_message_parse_mapped_sip (CsMappedBytes *bytes, CsSipShare *share, const guint8 *data,
+                                 gsize len)
+{
+  return parse_mapped (bytes, share, data, len, TRUE);
 }

@@ -161,6 +161,10 @@ typedef struct _CsMappedBytes CsMappedBytes;
 typedef struct _CsSipShare CsSipShare;
 CsSipMessage *cs_sip_message_parse_mapped (CsMappedBytes *bytes, CsSipShare *share,
                                            const guint8 *data, gsize len);
+/* cs_sip_message_parse_mapped for data that cs_sip_looks_like (data, len) accepted: its
+ * start line is not checked again. */
+CsSipMessage *cs_sip_message_parse_mapped_sip (CsMappedBytes *bytes, CsSipShare *share,
+                                               const guint8 *data, gsize len);
 /* The first messages of recent Call-IDs for cs_sip_message_parse_mapped (thread-safe;
  * it keeps a few thousand messages alive until freed, and freeing it keeps the others). */
 CsSipShare *cs_sip_share_new (void);
