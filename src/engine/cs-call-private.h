@@ -56,6 +56,9 @@ struct _CsCall
   gboolean ack_stored;    /* an ACK is among the stored messages */
   guint malformed_stored; /* stored messages with ->malformed set */
 
+  /* The call tracker's key, its Call-ID and From-tag: next to the stored messages, so that
+   * finding the call and adding a message to it read the same cache line. */
+  CsCallKey tracker_key;
   /* Stored messages in capture order, one reference each; bit 0 of each pointer is set
    * when the message repeats an earlier one (messages are at least 8-byte aligned). */
   guintptr *messages; /* first_messages until more are stored */
@@ -73,8 +76,7 @@ struct _CsCall
   guint info_requests_stored; /* INFO requests (DTMF may be in them) */
   CsTransactionLog transactions;
 
-  CsCallKey tracker_key; /* the call tracker's key: its Call-ID and From-tag */
-  gpointer sdp_formats;  /* the stream binder's record of the call's rtpmaps (one block) */
+  gpointer sdp_formats; /* the stream binder's record of the call's rtpmaps (one block) */
 
   GArray *stream_ids; /* guint; NULL until a stream is bound */
   GArray *dtmf;       /* CsCallDtmf (cs-call-dtmf.c); NULL until collected */

@@ -122,7 +122,8 @@ cs_call_party_label (const char *header, const char *user)
 CsCall *
 cs_call_new (guint number, const CsSipMessage *first)
 {
-  CsCall *self = g_object_new (CS_TYPE_CALL, NULL);
+  /* no properties: straight to the instance (g_object_new would walk its varargs first) */
+  CsCall *self = (CsCall *) g_object_new_with_properties (CS_TYPE_CALL, 0, NULL, NULL);
 
   self->number = number;
   self->method = first->is_request ? first->method : first->cseq_method;

@@ -3,6 +3,13 @@
 
 #include <string.h>
 
+typedef enum
+{
+  CS_FINDING_TEXT_OWNED,  /* g_free */
+  CS_FINDING_TEXT_STATIC, /* lives as long as the program */
+  CS_FINDING_TEXT_REF,    /* a GRefString reference */
+} CsFindingText;
+
 struct _CsFinding
 {
   GObject parent_instance;
@@ -14,7 +21,7 @@ struct _CsFinding
    * inline_frames for up to two frames, as most findings have, else at its own block. */
   GArray frames;
   guint32 inline_frames[2];
-  gboolean text_is_static;
+  CsFindingText text_owner;
   char *text;
 };
 
@@ -27,8 +34,10 @@ cs_finding_finalize (GObject *object)
 
   if (self->frames.data != (gchar *) self->inline_frames)
     g_free (self->frames.data);
-  if (!self->text_is_static)
+  if (self->text_owner == CS_FINDING_TEXT_OWNED)
     g_free (self->text);
+  else if (self->text_owner == CS_FINDING_TEXT_REF)
+    g_ref_string_release (self->text);
   G_OBJECT_CLASS (cs_finding_parent_class)->finalize (object);
 }
 
@@ -88,11 +97,12 @@ cs_severity_to_string (CsSeverity severity)
   return "unknown";
 }
 
-CsFinding *
-cs_finding_new_take (CsFindingKind kind, CsSeverity severity, guint call_number, guint stream_id,
-                     const guint32 *frames, guint n_frames, char *text, gboolean text_is_static)
+static CsFinding *
+cs_finding_new_owned (CsFindingKind kind, CsSeverity severity, guint call_number, guint stream_id,
+                      const guint32 *frames, guint n_frames, char *text, CsFindingText text_owner)
 {
-  CsFinding *self = g_object_new (CS_TYPE_FINDING, NULL);
+  /* no properties: straight to the instance (g_object_new would walk its varargs first) */
+  CsFinding *self = (CsFinding *) g_object_new_with_properties (CS_TYPE_FINDING, 0, NULL, NULL);
 
   self->kind = kind;
   self->severity = severity;
@@ -105,8 +115,24 @@ cs_finding_new_take (CsFindingKind kind, CsSeverity severity, guint call_number,
     memcpy (self->frames.data, frames, n_frames * sizeof (guint32));
   self->frames.len = n_frames;
   self->text = text;
-  self->text_is_static = text_is_static;
+  self->text_owner = text != NULL ? text_owner : CS_FINDING_TEXT_STATIC;
   return self;
+}
+
+CsFinding *
+cs_finding_new_take (CsFindingKind kind, CsSeverity severity, guint call_number, guint stream_id,
+                     const guint32 *frames, guint n_frames, char *text, gboolean text_is_static)
+{
+  return cs_finding_new_owned (kind, severity, call_number, stream_id, frames, n_frames, text,
+                               text_is_static ? CS_FINDING_TEXT_STATIC : CS_FINDING_TEXT_OWNED);
+}
+
+CsFinding *
+cs_finding_new_ref_text (CsFindingKind kind, CsSeverity severity, guint call_number,
+                         guint stream_id, const guint32 *frames, guint n_frames, char *text)
+{
+  return cs_finding_new_owned (kind, severity, call_number, stream_id, frames, n_frames, text,
+                               CS_FINDING_TEXT_REF);
 }
 
 CsFinding *

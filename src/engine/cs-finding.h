@@ -51,6 +51,10 @@ CsFinding *cs_finding_new (CsFindingKind kind, CsSeverity severity, guint call_n
 CsFinding *cs_finding_new_take (CsFindingKind kind, CsSeverity severity, guint call_number,
                                 guint stream_id, const guint32 *frames, guint n_frames, char *text,
                                 gboolean text_is_static);
+/* The same with text a GRefString reference, taken (findings that say the same share one). */
+CsFinding *cs_finding_new_ref_text (CsFindingKind kind, CsSeverity severity, guint call_number,
+                                    guint stream_id, const guint32 *frames, guint n_frames,
+                                    char *text);
 CsFindingKind cs_finding_get_kind (CsFinding *self);
 CsSeverity cs_finding_get_severity (CsFinding *self);
 guint cs_finding_get_call_number (CsFinding *self); /* 0 = no call */

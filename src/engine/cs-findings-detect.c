@@ -25,14 +25,15 @@ cs_finding_thresholds_init (CsFindingThresholds *t)
   t->max_frames = 64;
 }
 
-/* Writes an unsigned number's digits ending at end; returns where they start. */
 /* g_strdup_vprintf for the conversions finding texts use most (%s %u %d %% and %.Nf), with
- * the same bytes as glibc; NULL for any other conversion or a long text (args are then
- * spent). */
-static char *
-cs_findings_format_simple (const char *format, va_list args)
+ * the same bytes as glibc, into text (CS_FINDINGS_TEXT_MAX bytes, not NUL-terminated);
+ * returns the length, or -1 for any other conversion or a long text (args are then spent). */
+#define CS_FINDINGS_TEXT_MAX 256
+
+static gssize
+cs_findings_format_simple (char *text, const char *format, va_list args)
 {
-  char text[256], digits[64];
+  char digits[64];
   gsize n = 0;
 
   for (const char *p = format; *p != '\0'; p++)
@@ -41,8 +42,8 @@ cs_findings_format_simple (const char *format, va_list args)
       gsize len = (gsize) (conversion - p);
 
       /* the literal text up to the next conversion */
-      if (len > sizeof text - n)
-        return NULL;
+      if (len > CS_FINDINGS_TEXT_MAX - n)
+        return -1;
       memcpy (text + n, p, len);
       n += len;
       p = conversion;
@@ -80,45 +81,129 @@ cs_findings_format_simple (const char *format, va_list args)
             double value;
 
             if (!g_ascii_isdigit (p[1]) || p[2] != 'f')
-              return NULL;
+              return -1;
             p += 2;
             value = va_arg (args, double);
             /* huge values and NaN: printf's own text, never cut to the buffer */
             if (!(fabs (value) < 1e15))
-              return NULL;
+              return -1;
             cs_fixed_format (digits, value, p[-1] - '0');
             piece = digits;
           }
           break;
         default:
-          return NULL;
+          return -1;
         }
       len = strlen (piece);
-      if (len > sizeof text - n)
-        return NULL;
+      if (len > CS_FINDINGS_TEXT_MAX - n)
+        return -1;
       memcpy (text + n, piece, len);
       n += len;
     }
-  return g_strndup (text, n);
+  return (gssize) n;
 }
+
+/* While a detection pass runs on this thread: per format, the last text it gave (a
+ * GRefString), which the next findings that come out the same share instead of a copy each
+ * ("Call lasted only 1.04 s …" for a block's calls, one loss text for streams losing alike). */
+#define CS_FINDINGS_SHARED_FORMATS 4
+
+typedef struct
+{
+  const char *format;
+  char *text; /* GRefString */
+} CsFindingsSharedText;
+
+static _Thread_local gboolean cs_findings_sharing;
+static _Thread_local CsFindingsSharedText cs_findings_shared[CS_FINDINGS_SHARED_FORMATS];
+static _Thread_local guint cs_findings_shared_next; /* the entry a new format replaces */
+
+static void
+cs_findings_begin_sharing (void)
+{
+  cs_findings_sharing = TRUE;
+}
+
+static void
+cs_findings_end_sharing (void)
+{
+  cs_findings_sharing = FALSE;
+  for (guint i = 0; i < CS_FINDINGS_SHARED_FORMATS; i++)
+    {
+      g_clear_pointer (&cs_findings_shared[i].text, g_ref_string_release);
+      cs_findings_shared[i].format = NULL;
+    }
+}
+
+/* A reference to a GRefString holding text[0..len), made from format. */
+static char *
+cs_findings_shared_text (const char *format, const char *text, gsize len)
+{
+  CsFindingsSharedText *entry = NULL;
+
+  for (guint i = 0; i < CS_FINDINGS_SHARED_FORMATS && entry == NULL; i++)
+    if (cs_findings_shared[i].format == format)
+      entry = &cs_findings_shared[i];
+  if (entry == NULL)
+    {
+      entry = &cs_findings_shared[cs_findings_shared_next];
+      cs_findings_shared_next = (cs_findings_shared_next + 1) % CS_FINDINGS_SHARED_FORMATS;
+      entry->format = format;
+    }
+  else if (g_ref_string_length (entry->text) == len && memcmp (entry->text, text, len) == 0)
+    return g_ref_string_acquire (entry->text);
+  if (entry->text != NULL)
+    g_ref_string_release (entry->text);
+  entry->text = g_ref_string_new_len (text, (gssize) len);
+  return g_ref_string_acquire (entry->text);
+}
+
+typedef enum
+{
+  CS_FINDINGS_TEXT_STATIC, /* the format itself: a literal */
+  CS_FINDINGS_TEXT_OWNED,  /* g_free */
+  CS_FINDINGS_TEXT_SHARED, /* a GRefString reference */
+} CsFindingsTextKind;
 
 /* A finding's text: a format without conversions is used as it is (a literal, which lives
  * as long as the program: most findings of a kind then share one text). */
 static char *
-cs_findings_format (const char *format, va_list args, gboolean *is_static)
+cs_findings_format (const char *format, va_list args, CsFindingsTextKind *kind)
 {
+  char text[CS_FINDINGS_TEXT_MAX];
   va_list again;
-  char *text;
+  gssize len;
+  char *out;
 
-  *is_static = strchr (format, '%') == NULL;
-  if (*is_static)
-    return (char *) format;
+  if (strchr (format, '%') == NULL)
+    {
+      *kind = CS_FINDINGS_TEXT_STATIC;
+      return (char *) format;
+    }
   va_copy (again, args);
-  text = cs_findings_format_simple (format, args);
-  if (text == NULL)
-    text = g_strdup_vprintf (format, again);
+  len = cs_findings_format_simple (text, format, args);
+  if (len >= 0 && cs_findings_sharing)
+    {
+      *kind = CS_FINDINGS_TEXT_SHARED;
+      out = cs_findings_shared_text (format, text, (gsize) len);
+    }
+  else
+    {
+      *kind = CS_FINDINGS_TEXT_OWNED;
+      out = len >= 0 ? g_strndup (text, (gsize) len) : g_strdup_vprintf (format, again);
+    }
   va_end (again);
-  return text;
+  return out;
+}
+
+static CsFinding *
+cs_findings_new (CsFindingKind kind, CsSeverity severity, guint call, guint stream,
+                 const guint32 *frames, guint n_frames, char *text, CsFindingsTextKind text_kind)
+{
+  if (text_kind == CS_FINDINGS_TEXT_SHARED)
+    return cs_finding_new_ref_text (kind, severity, call, stream, frames, n_frames, text);
+  return cs_finding_new_take (kind, severity, call, stream, frames, n_frames, text,
+                              text_kind == CS_FINDINGS_TEXT_STATIC);
 }
 
 void
@@ -126,17 +211,17 @@ cs_findings_add (GPtrArray *out, CsFindingKind kind, CsSeverity severity, guint 
                  GArray *frames, const char *format, ...)
 {
   va_list args;
-  gboolean is_static;
+  CsFindingsTextKind text_kind;
   char *text;
 
   va_start (args, format);
-  text = cs_findings_format (format, args, &is_static);
+  text = cs_findings_format (format, args, &text_kind);
   va_end (args);
   if (frames != NULL && frames->len > 1)
     g_array_sort (frames, cs_frames_compare);
-  g_ptr_array_add (out, cs_finding_new_take (kind, severity, call, stream,
-                                             frames != NULL ? (const guint32 *) frames->data : NULL,
-                                             frames != NULL ? frames->len : 0, text, is_static));
+  g_ptr_array_add (out, cs_findings_new (kind, severity, call, stream,
+                                         frames != NULL ? (const guint32 *) frames->data : NULL,
+                                         frames != NULL ? frames->len : 0, text, text_kind));
 }
 
 void
@@ -144,7 +229,7 @@ cs_findings_add_two (GPtrArray *out, CsFindingKind kind, CsSeverity severity, gu
                      guint stream, guint32 first, guint32 second, const char *format, ...)
 {
   va_list args;
-  gboolean is_static;
+  CsFindingsTextKind text_kind;
   char *text;
   guint32 frames[2];
   guint n = 0;
@@ -159,10 +244,9 @@ cs_findings_add_two (GPtrArray *out, CsFindingKind kind, CsSeverity severity, gu
       frames[1] = first;
     }
   va_start (args, format);
-  text = cs_findings_format (format, args, &is_static);
+  text = cs_findings_format (format, args, &text_kind);
   va_end (args);
-  g_ptr_array_add (out,
-                   cs_finding_new_take (kind, severity, call, stream, frames, n, text, is_static));
+  g_ptr_array_add (out, cs_findings_new (kind, severity, call, stream, frames, n, text, text_kind));
 }
 
 int
@@ -471,24 +555,45 @@ cs_findings_sort_keys (CsFindingSortKey *keys, guint n)
   g_free (from != keys ? from : to);
 }
 
+/* Keys of findings [from, len) of the array, written at keys. */
 static void
-cs_findings_sort (GPtrArray *findings)
+cs_findings_fill_keys (GPtrArray *findings, guint from, CsFindingSortKey *keys)
 {
-  CsFindingSortKey *keys = g_new (CsFindingSortKey, MAX (findings->len, 1));
-
-  for (guint i = 0; i < findings->len; i++)
+  for (guint i = from; i < findings->len; i++)
     {
       CsFinding *f = g_ptr_array_index (findings, i);
       const GArray *frames = cs_finding_get_frames (f);
 
-      keys[i].first_frame = frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
-      keys[i].kind = (guint) cs_finding_get_kind (f);
-      keys[i].finding = f;
+      keys->first_frame = frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
+      keys->kind = (guint) cs_finding_get_kind (f);
+      keys->finding = f;
+      keys++;
     }
-  cs_findings_sort_keys (keys, findings->len);
-  for (guint i = 0; i < findings->len; i++)
-    findings->pdata[i] = keys[i].finding;
-  g_free (keys);
+}
+
+static gboolean
+cs_findings_keys_sorted (const CsFindingSortKey *keys, guint n)
+{
+  for (guint i = 1; i < n; i++)
+    if (keys[i].first_frame < keys[i - 1].first_frame
+        || (keys[i].first_frame == keys[i - 1].first_frame && keys[i].kind < keys[i - 1].kind))
+      return FALSE;
+  return TRUE;
+}
+
+/* Sorts the keys (calls' findings come mostly in order already: then nothing moves) and
+ * returns their findings in that order, owned. */
+static GPtrArray *
+cs_findings_sorted (CsFindingSortKey *keys, guint n)
+{
+  GPtrArray *out = g_ptr_array_new_full (n, g_object_unref);
+
+  if (!cs_findings_keys_sorted (keys, n))
+    cs_findings_sort_keys (keys, n);
+  g_ptr_array_set_size (out, n);
+  for (guint i = 0; i < n; i++)
+    out->pdata[i] = keys[i].finding;
+  return out;
 }
 
 /* Work is handed out in blocks, each with its own output array: streams by a few (heavy,
@@ -504,6 +609,8 @@ typedef struct
   GPtrArray **call_streams; /* per call: its CsStream*, NULL when none */
   GPtrArray *no_streams;    /* empty, shared by calls without streams */
   GPtrArray **found;        /* findings per block */
+  /* their sort keys, made while the findings are fresh in this thread's cache */
+  CsFindingSortKey **found_keys;
   guint n_stream_blocks;
   const CsFindingThresholds *t;
 } CsFindingsJob;
@@ -515,6 +622,7 @@ cs_findings_detect_block (guint block, gpointer data)
   GPtrArray *out = g_ptr_array_new ();
   guint first, end;
 
+  cs_findings_begin_sharing ();
   if (block < job->n_stream_blocks)
     {
       first = block * CS_FINDINGS_STREAM_BLOCK;
@@ -534,7 +642,10 @@ cs_findings_detect_block (guint block, gpointer data)
                                    streams != NULL ? streams : job->no_streams, job->t, out);
         }
     }
+  cs_findings_end_sharing ();
   job->found[block] = out;
+  job->found_keys[block] = g_new (CsFindingSortKey, MAX (out->len, 1));
+  cs_findings_fill_keys (out, 0, job->found_keys[block]);
 }
 
 GPtrArray *
@@ -542,7 +653,9 @@ cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureSta
                         const GError *damage, GPtrArray *orphan_messages,
                         const CsFindingThresholds *t, guint n_threads)
 {
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *capture_findings = g_ptr_array_new (), *out;
+  CsFindingSortKey *keys;
+  guint n = 0;
   guint n_stream_blocks = (streams->len + CS_FINDINGS_STREAM_BLOCK - 1) / CS_FINDINGS_STREAM_BLOCK;
   guint n_blocks
       = n_stream_blocks + (calls->len + CS_FINDINGS_CALL_BLOCK - 1) / CS_FINDINGS_CALL_BLOCK;
@@ -551,6 +664,7 @@ cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureSta
                         g_new0 (GPtrArray *, MAX (calls->len, 1)),
                         NULL,
                         g_new0 (GPtrArray *, MAX (n_blocks, 1)),
+                        g_new0 (CsFindingSortKey *, MAX (n_blocks, 1)),
                         n_stream_blocks,
                         t };
 
@@ -569,17 +683,29 @@ cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams, const CsCaptureSta
   /* Streams and calls are independent: detect on all cores, then gather in
    * item order so the result does not depend on scheduling. */
   cs_parallel_for (n_blocks, n_threads, cs_findings_detect_block, &job);
+  cs_findings_detect_capture (stats, damage, orphan_messages, capture_findings);
+  for (guint b = 0; b < n_blocks; b++)
+    n += job.found[b]->len;
+  keys = g_new (CsFindingSortKey, MAX (n + capture_findings->len, 1));
+  n = 0;
   for (guint b = 0; b < n_blocks; b++)
     {
-      g_ptr_array_extend_and_steal (out, job.found[b]);
+      memcpy (keys + n, job.found_keys[b], job.found[b]->len * sizeof *keys);
+      n += job.found[b]->len;
+      g_free (job.found_keys[b]);
+      g_ptr_array_unref (job.found[b]); /* no free func: the keys hold the references */
     }
+  cs_findings_fill_keys (capture_findings, 0, keys + n);
+  n += capture_findings->len;
+  g_ptr_array_unref (capture_findings);
   g_free (job.found);
+  g_free (job.found_keys);
   for (guint i = 0; i < calls->len; i++)
     if (job.call_streams[i] != NULL)
       g_ptr_array_unref (job.call_streams[i]);
   g_free (job.call_streams);
   g_ptr_array_unref (job.no_streams);
-  cs_findings_detect_capture (stats, damage, orphan_messages, out);
-  cs_findings_sort (out);
+  out = cs_findings_sorted (keys, n);
+  g_free (keys);
   return out;
 }

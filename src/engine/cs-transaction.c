@@ -7,6 +7,10 @@ struct _CsTransactionEntry
 {
   CsTransaction t;             /* first: cs_transaction_log_get hands out &entry->t */
   const CsSipMessage *request; /* opened the transaction: its key */
+  /* the request's branch and whether it is an RFC 3261 one, so that the linear scan
+   * reads the request itself only for an unknown method */
+  const char *branch;
+  gboolean rfc3261;
 };
 
 double
@@ -101,6 +105,24 @@ key_equal (gconstpointer a_data, gconstpointer b_data)
   return key_is_rfc3261 (a) || a->cseq == b->cseq; /* same branch: same prefix test */
 }
 
+/* key_equal (entry->request, msg) from what the entry keeps (t.method and t.cseq are the
+ * request's). */
+static gboolean
+entry_key_equal (const CsTransactionEntry *entry, const CsSipMessage *msg)
+{
+  CsSipMethod ma = entry->t.method;
+  CsSipMethod mb = msg->is_request ? msg->method : msg->cseq_method;
+
+  if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
+    return FALSE;
+  if (!same_text (entry->branch, msg->via_branch))
+    return FALSE;
+  if ((ma == CS_SIP_METHOD_UNKNOWN || ma != mb)
+      && strcmp (key_method (entry->request), key_method (msg)) != 0)
+    return FALSE;
+  return entry->rfc3261 || entry->t.cseq == msg->cseq;
+}
+
 /* Calls have few transactions: a linear scan up to this many, a hash table beyond. */
 #define CS_TRANSACTION_SCAN 16
 
@@ -111,7 +133,7 @@ cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg)
   if (log->index != NULL)
     return GPOINTER_TO_UINT (g_hash_table_lookup (log->index, msg));
   for (guint i = 0; i < log->n; i++)
-    if (key_equal (log->entries[i].request, msg))
+    if (entry_key_equal (&log->entries[i], msg))
       return i + 1;
   return 0;
 }
@@ -142,6 +164,8 @@ cs_transaction_log_open (CsTransactionLog *log, const CsSipMessage *request)
   entry = &log->entries[log->n++];
   memset (entry, 0, sizeof *entry);
   entry->request = request;
+  entry->branch = request->via_branch;
+  entry->rfc3261 = key_is_rfc3261 (request);
   entry->t.method = request->method;
   entry->t.method_name = cs_transaction_method_name (request);
   entry->t.cseq = request->cseq;
