@@ -115,7 +115,7 @@ entry_key_equal (const CsTransactionEntry *entry, const CsSipMessage *msg)
 
   if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
     return FALSE;
-  if (!same_text (entry->branch, msg->via_branch))
+  if (!same_text (entry->branch, cs_sip_message_get_via_branch (msg)))
     return FALSE;
   if ((ma == CS_SIP_METHOD_UNKNOWN || ma != mb)
       && strcmp (key_method (entry->request), key_method (msg)) != 0)
@@ -164,7 +164,7 @@ cs_transaction_log_open (CsTransactionLog *log, const CsSipMessage *request)
   entry = &log->entries[log->n++];
   memset (entry, 0, sizeof *entry);
   entry->request = request;
-  entry->branch = request->via_branch;
+  entry->branch = cs_sip_message_get_via_branch (request);
   entry->rfc3261 = key_is_rfc3261 (request);
   entry->t.method = request->method;
   entry->t.method_name = cs_transaction_method_name (request);
