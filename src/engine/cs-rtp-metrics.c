@@ -402,23 +402,12 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
   gboolean judge = FALSE;
   guint8 pt = a->pt;
   guint clock_rate;
-  double clock_khz;
   guint8 *seen = a->seen;
   guint32 max_ext = a->max_ext_seq, first_timestamp = a->first_timestamp;
   guint16 start_seq = a->start_seq, prev_seq = a->prev_seq;
-  guint32 prev_timestamp = a->prev_timestamp, total_nr = a->total_nr;
+  guint32 prev_timestamp = a->prev_timestamp;
   gboolean under = a->under;
-  gint64 first_ns = a->first_ns;
-  double time_ms = a->time_ms, jitter_ms = a->jitter_ms, last_nominal = a->last_nominal;
-  double delta_ms = a->delta_ms, skew_ms = a->skew_ms;
-  double peak_jitter_ms = a->peak_jitter_ms;
-  double sum_t = a->sum_t, sum_ts = a->sum_ts, sum_t2 = a->sum_t2, sum_tts = a->sum_tts;
-  CsRtpStats *s = &a->stats;
-  double max_skew_ms = s->max_skew_ms, max_delta_ms = s->max_delta_ms;
-  double min_delta_ms = s->min_delta_ms, mean_delta_ms = s->mean_delta_ms;
-  double max_jitter_ms = s->max_jitter_ms, min_jitter_ms = s->min_jitter_ms;
-  double mean_jitter_ms = s->mean_jitter_ms;
-  gboolean have_min_delta = a->have_min_delta, have_min_jitter = a->have_min_jitter;
+  CsRtpRunSums r;
   guint64 payload_bytes = a->payload_bytes_after_first;
   guint16 next_seq = (guint16) (max_ext + 1);
   /* the step counted last, and how many more times it was seen here */
@@ -444,14 +433,14 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
       judge = jb->judge_lateness && pt == jb->media_pt;
     }
   clock_rate = clocks->clock_rate_by_pt[pt];
-  clock_khz = (double) (clock_rate / 1000);
+  cs_rtp_run_sums_load (&r, a, (double) (clock_rate / 1000));
 
   for (i = 0; i < n; i++)
     {
       const CsRtpPacket *p = &packets[i];
       guint16 seq = p->seq;
       guint32 step = p->timestamp - prev_timestamp;
-      double now_ms, nominal;
+      double now_ms;
 
       if (p->payload_type != pt || (p->flags & CS_RTP_FLAG_MARKER) || seq != (guint16) (max_ext + 1)
           || (guint32) (p->timestamp - first_timestamp) >= 0x80000000u)
@@ -473,42 +462,7 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
       prev_timestamp = p->timestamp;
       payload_bytes += p->payload_len;
 
-      now_ms = (double) (p->arrival_ns - first_ns) / 1e6;
-      delta_ms = now_ms - time_ms;
-      nominal = (double) (guint32) (p->timestamp - first_timestamp) / clock_khz;
-      jitter_ms = (15.0 * jitter_ms + fabs (now_ms - (time_ms + (nominal - last_nominal)))) / 16.0;
-      last_nominal = nominal;
-      if (jitter_ms > peak_jitter_ms)
-        {
-          peak_jitter_ms = jitter_ms;
-          a->peak_jitter_frame = p->frame;
-        }
-      skew_ms = nominal - now_ms; /* arrival = now_ms − start_time_ms, which is always 0 */
-      if (fabs (skew_ms) > fabs (max_skew_ms))
-        max_skew_ms = skew_ms;
-      sum_t += now_ms;
-      sum_ts += nominal;
-      sum_t2 += now_ms * now_ms;
-      sum_tts += now_ms * nominal;
-
-      if (delta_ms > max_delta_ms)
-        {
-          max_delta_ms = delta_ms;
-          s->max_delta_frame = p->frame;
-        }
-      if (!have_min_delta || delta_ms < min_delta_ms)
-        min_delta_ms = delta_ms;
-      have_min_delta = TRUE;
-      mean_delta_ms = (mean_delta_ms * (total_nr - 1) + delta_ms) / total_nr;
-      if (jitter_ms > max_jitter_ms)
-        max_jitter_ms = jitter_ms;
-      mean_jitter_ms = (mean_jitter_ms * (total_nr - 1) + jitter_ms) / total_nr;
-      if (!have_min_jitter || jitter_ms < min_jitter_ms)
-        min_jitter_ms = jitter_ms;
-      have_min_jitter = TRUE;
-
-      time_ms = now_ms;
-      total_nr++;
+      now_ms = cs_rtp_run_sums_step (&r, a, p->arrival_ns, p->timestamp, p->frame);
       if (with_jb)
         cs_jitter_buffer_feed_next (jb, &hot, p, max_ext, now_ms, judge);
     }
@@ -531,29 +485,10 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
   a->last_seq = a->stop_seq = prev_seq;
   a->prev_seq = prev_seq;
   a->prev_timestamp = prev_timestamp;
-  a->total_nr = total_nr;
-  a->time_ms = time_ms;
-  a->jitter_ms = jitter_ms;
-  a->last_nominal = last_nominal;
-  a->delta_ms = delta_ms;
-  a->skew_ms = skew_ms;
-  a->peak_jitter_ms = peak_jitter_ms;
-  a->sum_t = sum_t;
-  a->sum_ts = sum_ts;
-  a->sum_t2 = sum_t2;
-  a->sum_tts = sum_tts;
-  s->max_skew_ms = max_skew_ms;
-  s->max_delta_ms = max_delta_ms;
-  s->min_delta_ms = min_delta_ms;
-  s->mean_delta_ms = mean_delta_ms;
-  s->max_jitter_ms = max_jitter_ms;
-  s->min_jitter_ms = min_jitter_ms;
-  s->mean_jitter_ms = mean_jitter_ms;
-  s->clock_rate = clock_rate;
-  s->last_frame = packets[i - 1].frame;
-  s->last_ns = packets[i - 1].arrival_ns;
-  a->have_min_delta = have_min_delta;
-  a->have_min_jitter = have_min_jitter;
+  cs_rtp_run_sums_store (&r, a);
+  a->stats.clock_rate = clock_rate;
+  a->stats.last_frame = packets[i - 1].frame;
+  a->stats.last_ns = packets[i - 1].arrival_ns;
   a->payload_bytes_after_first = payload_bytes;
   return i;
 }

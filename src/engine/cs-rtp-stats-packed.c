@@ -6,7 +6,6 @@
 
 #include "cs-rtp-pack.h"
 
-#include <math.h>
 #include <string.h>
 
 /* What a record's header byte tells of its frame and arrival fields (cs-rtp-pack.h), in one
@@ -52,24 +51,10 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   guint32 frame_step = state->frame_step, timestamp_step = state->timestamp_step;
   guint64 arrival_step = state->arrival_step;
   guint8 pt = a->pt;
-  double clock_khz;
   guint32 max_ext = a->max_ext_seq, first_timestamp = a->first_timestamp;
   guint16 start_seq = a->start_seq, next_seq = (guint16) (max_ext + 1);
-  guint32 total_nr = a->total_nr;
   gboolean under = a->under;
-  gint64 first_ns = a->first_ns;
-  double time_ms = a->time_ms, jitter_ms = a->jitter_ms, last_nominal = a->last_nominal;
-  double delta_ms = a->delta_ms;
-  double peak_jitter_ms = a->peak_jitter_ms;
-  double sum_t = a->sum_t, sum_ts = a->sum_ts, sum_t2 = a->sum_t2, sum_tts = a->sum_tts;
-  CsRtpStats *s = &a->stats;
-  double max_skew_ms = s->max_skew_ms, max_delta_ms = s->max_delta_ms;
-  double min_delta_ms = s->min_delta_ms, mean_delta_ms = s->mean_delta_ms;
-  double max_jitter_ms = s->max_jitter_ms, min_jitter_ms = s->min_jitter_ms;
-  double mean_jitter_ms = s->mean_jitter_ms;
-  /* no minimum yet: +∞, which any delta or jitter (finite) is below */
-  double min_delta_or_inf = a->have_min_delta ? min_delta_ms : INFINITY;
-  double min_jitter_or_inf = a->have_min_jitter ? min_jitter_ms : INFINITY;
+  CsRtpRunSums r;
   gsize i;
 
   /* feed_usual's conditions, those on the packet's own fields read from the last packet's
@@ -89,7 +74,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
       run_open = hot.run_hi == max_ext;
       judge = jb->judge_lateness && pt == jb->media_pt;
     }
-  clock_khz = (double) (clocks->clock_rate_by_pt[pt] / 1000);
+  cs_rtp_run_sums_load (&r, a, (double) (clocks->clock_rate_by_pt[pt] / 1000));
 
   for (i = 0; i < n; i++)
     {
@@ -98,7 +83,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
       guint64 word;
       guint32 frame_z;
       guint64 arrival_z;
-      double now_ms, nominal;
+      double now_ms;
 
       /* not as predicted, or out of time sequence: left for the caller */
       if (header < 0xf0u
@@ -117,40 +102,7 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
       cur.timestamp += timestamp_step;
 
       max_ext++;
-      now_ms = (double) (cur.arrival_ns - first_ns) / 1e6;
-      delta_ms = now_ms - time_ms;
-      nominal = (double) (guint32) (cur.timestamp - first_timestamp) / clock_khz;
-      jitter_ms = (15.0 * jitter_ms + fabs (now_ms - (time_ms + (nominal - last_nominal)))) / 16.0;
-      last_nominal = nominal;
-      if (jitter_ms > peak_jitter_ms)
-        {
-          peak_jitter_ms = jitter_ms;
-          a->peak_jitter_frame = cur.frame;
-        }
-      double skew_ms = nominal - now_ms; /* arrival = now_ms − start_time_ms, which is always 0 */
-      if (fabs (skew_ms) > fabs (max_skew_ms))
-        max_skew_ms = skew_ms;
-      sum_t += now_ms;
-      sum_ts += nominal;
-      sum_t2 += now_ms * now_ms;
-      sum_tts += now_ms * nominal;
-
-      if (delta_ms > max_delta_ms)
-        {
-          max_delta_ms = delta_ms;
-          s->max_delta_frame = cur.frame;
-        }
-      if (delta_ms < min_delta_or_inf)
-        min_delta_or_inf = delta_ms;
-      mean_delta_ms = (mean_delta_ms * (total_nr - 1) + delta_ms) / total_nr;
-      if (jitter_ms > max_jitter_ms)
-        max_jitter_ms = jitter_ms;
-      mean_jitter_ms = (mean_jitter_ms * (total_nr - 1) + jitter_ms) / total_nr;
-      if (jitter_ms < min_jitter_or_inf)
-        min_jitter_or_inf = jitter_ms;
-
-      time_ms = now_ms;
-      total_nr++;
+      now_ms = cs_rtp_run_sums_step (&r, a, cur.arrival_ns, cur.timestamp, cur.frame);
       /* cs_jitter_buffer_feed_next, the open run's end written only when it closes */
       if (with_jb)
         {
@@ -196,28 +148,10 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   a->max_ext_seq = max_ext;
   a->last_seq = a->stop_seq = a->prev_seq = (guint16) max_ext;
   a->prev_timestamp = cur.timestamp;
-  a->total_nr = total_nr;
-  a->time_ms = time_ms;
-  a->jitter_ms = jitter_ms;
-  a->last_nominal = last_nominal;
-  a->delta_ms = delta_ms;
-  a->skew_ms = last_nominal - time_ms; /* the last packet's, as the loop computed it */
-  a->peak_jitter_ms = peak_jitter_ms;
-  a->sum_t = sum_t;
-  a->sum_ts = sum_ts;
-  a->sum_t2 = sum_t2;
-  a->sum_tts = sum_tts;
-  s->max_skew_ms = max_skew_ms;
-  s->max_delta_ms = max_delta_ms;
-  s->min_delta_ms = min_delta_or_inf;
-  s->mean_delta_ms = mean_delta_ms;
-  s->max_jitter_ms = max_jitter_ms;
-  s->min_jitter_ms = min_jitter_or_inf;
-  s->mean_jitter_ms = mean_jitter_ms;
-  s->clock_rate = clocks->clock_rate_by_pt[pt];
-  s->last_frame = cur.frame;
-  s->last_ns = cur.arrival_ns;
-  a->have_min_delta = a->have_min_jitter = TRUE;
+  cs_rtp_run_sums_store (&r, a);
+  a->stats.clock_rate = clocks->clock_rate_by_pt[pt];
+  a->stats.last_frame = cur.frame;
+  a->stats.last_ns = cur.arrival_ns;
   a->payload_bytes_after_first += (guint64) cur.payload_len * i;
   return i;
 }
