@@ -49,11 +49,7 @@ cs_sdp_read_rtpmap (SdpParser *p, const char *b, const char *e)
       if (slash2 < e && !parse_uint_prefix (slash2 + 1, e, 255, &channels))
         note_malformed (p->sdp, "bad rtpmap");
     }
-  if (channels == 0 && p->audio)
-    channels = 1;
-  format->encoding = keep_string (p->s, name, (gsize) (slash - name));
-  format->clock_rate = rate;
-  format->channels = channels;
+  set_rtpmap_format (p, format, name, slash, rate, channels);
 }
 
 /* An a= line's value [b, e) in any spelling */

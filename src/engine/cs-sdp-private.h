@@ -297,6 +297,19 @@ block_format (SdpParser *p, guint pt)
   return NULL;
 }
 
+/* What an rtpmap gives its format: the encoding [name, slash), the rate and the channels
+ * (0: one for audio, none given otherwise). */
+static inline void
+set_rtpmap_format (SdpParser *p, CsSdpFormat *format, const char *name, const char *slash,
+                   guint rate, guint channels)
+{
+  if (channels == 0 && p->audio)
+    channels = 1;
+  format->encoding = keep_string (p->s, name, (gsize) (slash - name));
+  format->clock_rate = rate;
+  format->channels = channels;
+}
+
 /* The first c in [p, e), or e: for the short spans of a line (memchr is a call) */
 static inline const char *
 find_char (const char *p, const char *e, char c)

@@ -442,11 +442,7 @@ parse_rtpmap_usual (SdpParser *p, const char *b, const char *e)
     return FALSE;
   if (q < e && !parse_uint_prefix (q + 1, e, 255, &channels))
     note_malformed (p->sdp, "bad rtpmap");
-  if (channels == 0 && p->audio)
-    channels = 1;
-  format->encoding = keep_string (p->s, name, (gsize) (slash - name));
-  format->clock_rate = rate;
-  format->channels = channels;
+  set_rtpmap_format (p, format, name, slash, rate, channels);
   return TRUE;
 }
 
