@@ -163,6 +163,18 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
          && pkt->dst.port != CS_HEP_PORT;
 }
 
+/* The endpoints of the IPv4 header at ip followed by its UDP header (both read already
+ * bounds-checked by the caller), onto zeroed endpoints. */
+static inline void
+cs_chunk_ipv4_udp_endpoints (const guint8 *ip, CsEndpoint *src, CsEndpoint *dst)
+{
+  src->addr.family = dst->addr.family = 4;
+  memcpy (src->addr.bytes, ip + 12, 4);
+  memcpy (dst->addr.bytes, ip + 16, 4);
+  src->port = cs_decode_u16be (ip + 20);
+  dst->port = cs_decode_u16be (ip + 22);
+}
+
 /* A new run for an IPv4/UDP frame's RTP packet (cs_chunk_append_ipv4_rtp). */
 static G_GNUC_NO_INLINE CsChunkRtpRunPlace *
 cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
@@ -171,11 +183,7 @@ cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 
   CsRtpStreamKey key;
 
   memset (&key, 0, sizeof key);
-  key.src.addr.family = key.dst.addr.family = 4;
-  memcpy (key.src.addr.bytes, ip + 12, 4);
-  memcpy (key.dst.addr.bytes, ip + 16, 4);
-  key.src.port = cs_decode_u16be (ip + 20);
-  key.dst.port = cs_decode_u16be (ip + 22);
+  cs_chunk_ipv4_udp_endpoints (ip, &key.src, &key.dst);
   key.ssrc = GUINT32_FROM_BE (cs_chunk_load32 (ip + 28 + 8));
   return cs_chunk_new_rtp_run (chunk, scratch, slot, &key, words, hash);
 }
@@ -189,11 +197,7 @@ cs_chunk_add_ipv4_udp (CsChunk *chunk, const guint8 *ip, guint32 ip_offset, guin
   CsPacket pkt;
 
   memset (&pkt, 0, sizeof pkt);
-  pkt.src.addr.family = pkt.dst.addr.family = 4;
-  memcpy (pkt.src.addr.bytes, ip + 12, 4);
-  memcpy (pkt.dst.addr.bytes, ip + 16, 4);
-  pkt.src.port = cs_decode_u16be (ip + 20);
-  pkt.dst.port = cs_decode_u16be (ip + 22);
+  cs_chunk_ipv4_udp_endpoints (ip, &pkt.src, &pkt.dst);
   pkt.ip_version = 4;
   pkt.ip_proto = CS_IP_PROTO_UDP;
   pkt.transport_offset = ip_offset + 20;
