@@ -145,6 +145,7 @@ cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
       scratch->places = g_renew (CsChunkRtpRunPlace, scratch->places, scratch->places_capacity);
     }
   chunk->rtp_runs[run].key = *key;
+  chunk->rtp_runs[run].hash = hash;
   place = &scratch->places[run];
   memset (&place->state, 0, sizeof place->state); /* as a pack of its own starts */
   place->words[0] = words[0];

@@ -34,6 +34,7 @@ typedef struct
 typedef struct
 {
   CsRtpStreamKey key;
+  guint32 hash;   /* cs_rtp_run_table_hash (&key), in what was padding: the merge files by it */
   CsRtpPack pack; /* capture order */
 } CsChunkRtpRun;
 

@@ -1,5 +1,6 @@
 /* test-chunk.c — a chunk's RTP runs: many streams interleaved packet by packet, packed */
 #include "cs-chunk.h"
+#include "cs-rtp-run-table.h"
 
 /* A stream of the tests: both ends and the SSRC; its RTP timestamp field carries id. */
 typedef struct
@@ -70,6 +71,8 @@ test_check_runs (CsChunk *chunk, const TestStream *streams, const guint32 *first
 
       g_assert_true (
           cs_rtp_stream_key_equal (&run->key, &(CsRtpStreamKey){ s->src, s->dst, s->ssrc }));
+      /* the merge files the run by the hash it carries */
+      g_assert_cmpuint (run->hash, ==, cs_rtp_run_table_hash (&run->key));
       g_assert_cmpuint (run->pack.n_packets, ==, packets_each);
       records = cs_rtp_pack_unpack_new (run->pack.data, run->pack.n_packets);
       memset (&alone, 0, sizeof alone);
@@ -282,6 +285,21 @@ test_non_rtp_and_general_headers (void)
   cs_chunk_group_rtp (chunk);
   test_check_runs (chunk, &s, (guint32[]){ 0 }, 1, 3);
   cs_chunk_free (chunk);
+
+  /* an IPv6 stream: hashed with its whole addresses */
+  {
+    guint8 v6a[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+           v6b[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+
+    chunk = cs_chunk_new (0, 0);
+    cs_addr_set_v6 (&s.src.addr, v6a);
+    cs_addr_set_v6 (&s.dst.addr, v6b);
+    for (guint k = 0; k < 3; k++)
+      test_add_packet (chunk, &s, 10 + k, (guint16) k);
+    cs_chunk_group_rtp (chunk);
+    test_check_runs (chunk, &s, (guint32[]){ 0 }, 1, 3);
+    cs_chunk_free (chunk);
+  }
 }
 
 int
