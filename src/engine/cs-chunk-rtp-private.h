@@ -12,8 +12,9 @@ typedef guint64 CsChunkRtpSlot;
 
 /* Each run's records are packed as they come into a chain of blocks of the thread's scratch
  * arena, so interleaved streams cost no allocation per run and grouping only copies. A run's
- * first block holds about one record (most runs of thousands of interleaved streams have no
- * more in a chunk), the next ones grow up to CS_CHUNK_RTP_BLOCK_MAX bytes. */
+ * first record is only held in its state (with thousands of streams interleaved most runs of a
+ * chunk have no other: cs_rtp_pack_set_one hands it over unpacked); the first block comes with
+ * the second record, and the next ones grow up to CS_CHUNK_RTP_BLOCK_MAX bytes. */
 typedef struct
 {
   guint32 next; /* arena offset of the run's next block (valid up to its last) */
@@ -25,6 +26,7 @@ typedef struct
 #define CS_CHUNK_RTP_RECORD_ROOM (CS_RTP_PACK_MAX_RECORD + 8)
 #define CS_CHUNK_RTP_BLOCK_FIRST 40
 #define CS_CHUNK_RTP_BLOCK_MAX 248
+#define CS_CHUNK_RTP_NO_BLOCK G_MAXUINT32
 G_STATIC_ASSERT (CS_CHUNK_RTP_BLOCK_FIRST >= CS_CHUNK_RTP_RECORD_ROOM);
 G_STATIC_ASSERT (sizeof (CsChunkRtpBlock) == 8);
 
@@ -34,7 +36,7 @@ typedef struct
   guint64 words[2]; /* the key as the packet carries it (exact for IPv4; cs_chunk_rtp_words) */
   guint32 hash;     /* top bit set: both ends IPv4, so the words alone identify the key */
   guint32 slot;     /* in the table */
-  guint32 first_block, last_block; /* arena offsets */
+  guint32 first_block, last_block; /* arena offsets (CS_CHUNK_RTP_NO_BLOCK: one record held) */
   guint32 write;                   /* where the next record goes */
   guint32 write_max;               /* … as long as it is at most this */
   guint32 n_packets;
@@ -57,11 +59,12 @@ struct _CsChunkRtpScratch
 
 CsChunkRtpScratch *cs_chunk_rtp_scratch_take (void);
 /* A new run for key (words and hash made of it) in the free slot at index slot, at the end
- * of the chunk's order; returns its place, without packets. */
-CsChunkRtpRunPlace *cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                                          const CsRtpStreamKey *key, const guint64 words[2],
-                                          guint32 hash);
-/* Starts a new block for the run of place (its write position moves there). */
+ * of the chunk's order, with rec as its first record (held, not packed). */
+void cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
+                           const CsRtpStreamKey *key, const guint64 words[2], guint32 hash,
+                           const CsRtpPacket *rec);
+/* Starts a new block for the run of place (its write position moves there); a run that only
+ * held its first record packs it into its first block. */
 void cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place);
 /* Gives the scratch of a chunk that was never grouped back (a cancelled decode). */
 void cs_chunk_drop_rtp_scratch (CsChunk *chunk);
