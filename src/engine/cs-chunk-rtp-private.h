@@ -34,8 +34,9 @@ G_STATIC_ASSERT (sizeof (CsChunkRtpBlock) == 8);
 typedef struct
 {
   guint64 words[2]; /* the key as the packet carries it (exact for IPv4; cs_chunk_rtp_words) */
-  guint32 hash;     /* top bit set: both ends IPv4, so the words alone identify the key */
-  guint32 slot;     /* in the table */
+  CsRtpStreamKey key;
+  guint32 hash; /* top bit set: both ends IPv4, so the words alone identify the key */
+  guint32 slot; /* in the table */
   guint32 first_block, last_block; /* arena offsets (CS_CHUNK_RTP_NO_BLOCK: one record held) */
   guint32 write;                   /* where the next record goes */
   guint32 write_max;               /* … as long as it is at most this */
@@ -142,6 +143,7 @@ cs_chunk_find_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, const guint64
   guint32 slot;
   CsChunkRtpSlot entry;
 
+  (void) chunk;
   for (slot = hash & scratch->slot_mask; (entry = scratch->slots[slot]) != 0;
        slot = (slot + 1) & scratch->slot_mask)
     {
@@ -152,8 +154,7 @@ cs_chunk_find_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, const guint64
         continue;
       place = &scratch->places[run];
       if (place->words[0] == words[0] && place->words[1] == words[1]
-          && ((hash & 0x80000000u) != 0
-              || cs_rtp_stream_key_same (&chunk->rtp_runs[run].key, src, dst, ssrc)))
+          && ((hash & 0x80000000u) != 0 || cs_rtp_stream_key_same (&place->key, src, dst, ssrc)))
         return place;
     }
   *free_slot = slot;

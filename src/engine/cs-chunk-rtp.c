@@ -157,19 +157,13 @@ cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
   guint32 run = chunk->n_rtp_runs;
   CsChunkRtpRunPlace *place;
 
-  if (G_UNLIKELY (run == chunk->rtp_runs_capacity))
-    {
-      chunk->rtp_runs_capacity = MAX (16u, 2 * chunk->rtp_runs_capacity);
-      chunk->rtp_runs = g_renew (CsChunkRtpRun, chunk->rtp_runs, chunk->rtp_runs_capacity);
-    }
   if (G_UNLIKELY (run == scratch->places_capacity))
     {
       scratch->places_capacity = MAX (256u, 2 * scratch->places_capacity);
       scratch->places = g_renew (CsChunkRtpRunPlace, scratch->places, scratch->places_capacity);
     }
-  chunk->rtp_runs[run].key = *key;
-  chunk->rtp_runs[run].hash = hash;
   place = &scratch->places[run];
+  place->key = *key;
   place->words[0] = words[0];
   place->words[1] = words[1];
   place->hash = hash;
@@ -284,8 +278,13 @@ cs_chunk_group_rtp (CsChunk *chunk)
       last->used = (guint16) (place->write - place->last_block - sizeof *last);
       n_bytes += last->used;
     }
-  /* blocks are copied 16 bytes at a time: the last copy may go 15 bytes past the end */
-  chunk->rtp_pack_bytes = g_malloc (n_bytes + MAX (16, CS_RTP_PACK_SLACK));
+  /* the runs and their packs in one allocation of the exact size (a growing array per chunk
+   * left holes in the worker's heap that long-lived objects then kept); blocks are copied 16
+   * bytes at a time: the last copy may go 15 bytes past the end */
+  G_STATIC_ASSERT (sizeof (CsChunkRtpRun) % 8 == 0);
+  chunk->rtp_runs = g_malloc (chunk->n_rtp_runs * sizeof (CsChunkRtpRun) + n_bytes
+                              + MAX (16, CS_RTP_PACK_SLACK));
+  chunk->rtp_pack_bytes = (guint8 *) (chunk->rtp_runs + chunk->n_rtp_runs);
   out = chunk->rtp_pack_bytes;
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     {
@@ -293,6 +292,8 @@ cs_chunk_group_rtp (CsChunk *chunk)
       CsRtpPack *pack = &chunk->rtp_runs[r].pack;
       guint8 *start = out;
 
+      chunk->rtp_runs[r].key = place->key;
+      chunk->rtp_runs[r].hash = place->hash;
       scratch->slots[place->slot] = 0;
       if (place->first_block == CS_CHUNK_RTP_NO_BLOCK)
         {

@@ -40,8 +40,7 @@ cs_chunk_free (CsChunk *chunk)
   g_ptr_array_unref (chunk->sip);
   g_array_unref (chunk->deferred);
   cs_chunk_drop_rtp_scratch (chunk);
-  g_free (chunk->rtp_runs);
-  g_free (chunk->rtp_pack_bytes);
+  g_free (chunk->rtp_runs); /* and rtp_pack_bytes after them */
   g_array_unref (chunk->rtcp);
   g_free (chunk->frames);
   g_free (chunk);
