@@ -33,10 +33,10 @@ G_STATIC_ASSERT (sizeof (CsChunkRtpBlock) == 8);
 /* A run while the chunk is filled, in the order of its first packet. */
 typedef struct
 {
-  guint64 words[2]; /* the key as the packet carries it (exact for IPv4; cs_chunk_rtp_words) */
-  CsRtpStreamKey key;
-  guint32 hash; /* top bit set: both ends IPv4, so the words alone identify the key */
-  guint32 slot; /* in the table */
+  guint64 words[2];   /* the key as the packet carries it (exact for IPv4; cs_chunk_rtp_words) */
+  CsRtpStreamKey key; /* only for keys not IPv4 at both ends (the others are their words) */
+  guint32 hash;       /* top bit set: both ends IPv4, so the words alone identify the key */
+  guint32 slot;       /* in the table */
   guint32 first_block, last_block; /* arena offsets (CS_CHUNK_RTP_NO_BLOCK: one record held) */
   guint32 write;                   /* where the next record goes */
   guint32 write_max;               /* … as long as it is at most this */
@@ -59,7 +59,8 @@ struct _CsChunkRtpScratch
 };
 
 CsChunkRtpScratch *cs_chunk_rtp_scratch_take (void);
-/* A new run for key (words and hash made of it) in the free slot at index slot, at the end
+/* A new run for key (words and hash made of it; NULL for an IPv4 key, whose words are
+ * enough) in the free slot at index slot, at the end
  * of the chunk's order, with rec as its first record (held, not packed). */
 void cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
                            const CsRtpStreamKey *key, const guint64 words[2], guint32 hash,
@@ -99,6 +100,24 @@ cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, 
   words[0]
       = cs_chunk_rtp_word (cs_chunk_load32 (src->addr.bytes), cs_chunk_load32 (dst->addr.bytes));
   words[1] = cs_chunk_rtp_word (cs_chunk_load32 (ports), cs_chunk_load32 (ssrc_be));
+}
+
+/* The IPv4 key of words (cs_chunk_rtp_words), as the packet's endpoints give it. */
+static inline void
+cs_chunk_rtp_key_from_words (const guint64 words[2], CsRtpStreamKey *key)
+{
+  guint32 src = (guint32) words[0], dst = (guint32) (words[0] >> 32);
+  guint32 ports = (guint32) words[1], ssrc_be = (guint32) (words[1] >> 32);
+  guint8 p[4];
+
+  memset (key, 0, sizeof *key);
+  key->src.addr.family = key->dst.addr.family = 4;
+  memcpy (key->src.addr.bytes, &src, sizeof src);
+  memcpy (key->dst.addr.bytes, &dst, sizeof dst);
+  memcpy (p, &ports, sizeof p);
+  key->src.port = (guint16) ((p[0] << 8) | p[1]);
+  key->dst.port = (guint16) ((p[2] << 8) | p[3]);
+  key->ssrc = GUINT32_FROM_BE (ssrc_be);
 }
 
 /* The run table's own hash: the two words, and for IPv6 the other address words. The top

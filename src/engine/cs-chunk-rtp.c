@@ -163,7 +163,8 @@ cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
       scratch->places = g_renew (CsChunkRtpRunPlace, scratch->places, scratch->places_capacity);
     }
   place = &scratch->places[run];
-  place->key = *key;
+  if (key != NULL)
+    place->key = *key;
   place->words[0] = words[0];
   place->words[1] = words[1];
   place->hash = hash;
@@ -292,7 +293,10 @@ cs_chunk_group_rtp (CsChunk *chunk)
       CsRtpPack *pack = &chunk->rtp_runs[r].pack;
       guint8 *start = out;
 
-      chunk->rtp_runs[r].key = place->key;
+      if ((place->hash & 0x80000000u) != 0)
+        cs_chunk_rtp_key_from_words (place->words, &chunk->rtp_runs[r].key);
+      else
+        chunk->rtp_runs[r].key = place->key;
       chunk->rtp_runs[r].hash = place->hash;
       scratch->slots[place->slot] = 0;
       if (place->first_block == CS_CHUNK_RTP_NO_BLOCK)

@@ -162,24 +162,6 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
          && pkt->dst.port != CS_HEP_PORT;
 }
 
-/* A new run for an IPv4/UDP frame's RTP packet (cs_chunk_append_ipv4_rtp). */
-static G_GNUC_NO_INLINE void
-cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                            const guint8 *ip, const guint64 words[2], guint32 hash,
-                            const CsRtpPacket *rec)
-{
-  CsRtpStreamKey key;
-
-  memset (&key, 0, sizeof key);
-  key.src.addr.family = key.dst.addr.family = 4;
-  memcpy (key.src.addr.bytes, ip + 12, 4);
-  memcpy (key.dst.addr.bytes, ip + 16, 4);
-  key.src.port = cs_decode_u16be (ip + 20);
-  key.dst.port = cs_decode_u16be (ip + 22);
-  key.ssrc = GUINT32_FROM_BE (cs_chunk_load32 (ip + 28 + 8));
-  cs_chunk_new_rtp_run (chunk, scratch, slot, &key, words, hash, rec);
-}
-
 /* cs_chunk_add_udp for the UDP datagram (len bytes) of the IPv4 header at ip (ip_offset
  * into its frame), with the packet the layered decoder would make of it. */
 static G_GNUC_NO_INLINE void
@@ -279,7 +261,8 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
   place = cs_chunk_find_rtp_run (chunk, scratch, words, hash, NULL, NULL, 0, &slot);
   if (G_UNLIKELY (place == NULL))
     {
-      cs_chunk_new_frame_rtp_run (chunk, scratch, slot, data + IP, words, hash, &rec);
+      /* an IPv4 key: its words are enough */
+      cs_chunk_new_rtp_run (chunk, scratch, slot, NULL, words, hash, &rec);
       return TRUE;
     }
   cs_chunk_rtp_pack_record (scratch, place, &rec);
