@@ -12,8 +12,9 @@ typedef guint64 CsChunkRtpSlot;
 
 /* Each run's records are packed as they come into a chain of blocks of the thread's scratch
  * arena, so interleaved streams cost no allocation per run and grouping only copies. A run's
- * first block holds about one record (most runs of thousands of interleaved streams have no
- * more in a chunk), the next ones grow up to CS_CHUNK_RTP_BLOCK_MAX bytes. */
+ * first record is only held in its state (with thousands of streams interleaved most runs of a
+ * chunk have no other: cs_rtp_pack_set_one hands it over unpacked); the first block comes with
+ * the second record, and the next ones grow up to CS_CHUNK_RTP_BLOCK_MAX bytes. */
 typedef struct
 {
   guint32 next; /* arena offset of the run's next block (valid up to its last) */
@@ -25,16 +26,18 @@ typedef struct
 #define CS_CHUNK_RTP_RECORD_ROOM (CS_RTP_PACK_MAX_RECORD + 8)
 #define CS_CHUNK_RTP_BLOCK_FIRST 40
 #define CS_CHUNK_RTP_BLOCK_MAX 248
+#define CS_CHUNK_RTP_NO_BLOCK G_MAXUINT32
 G_STATIC_ASSERT (CS_CHUNK_RTP_BLOCK_FIRST >= CS_CHUNK_RTP_RECORD_ROOM);
 G_STATIC_ASSERT (sizeof (CsChunkRtpBlock) == 8);
 
 /* A run while the chunk is filled, in the order of its first packet. */
 typedef struct
 {
-  guint64 words[2]; /* the key as the packet carries it (exact for IPv4; cs_chunk_rtp_words) */
-  guint32 hash;     /* top bit set: both ends IPv4, so the words alone identify the key */
-  guint32 slot;     /* in the table */
-  guint32 first_block, last_block; /* arena offsets */
+  guint64 words[2];   /* the key as the packet carries it (exact for IPv4; cs_chunk_rtp_words) */
+  CsRtpStreamKey key; /* only for keys not IPv4 at both ends (the others are their words) */
+  guint32 hash;       /* top bit set: both ends IPv4, so the words alone identify the key */
+  guint32 slot;       /* in the table */
+  guint32 first_block, last_block; /* arena offsets (CS_CHUNK_RTP_NO_BLOCK: one record held) */
   guint32 write;                   /* where the next record goes */
   guint32 write_max;               /* … as long as it is at most this */
   guint32 n_packets;
@@ -56,12 +59,14 @@ struct _CsChunkRtpScratch
 };
 
 CsChunkRtpScratch *cs_chunk_rtp_scratch_take (void);
-/* A new run for key (words and hash made of it) in the free slot at index slot, at the end
- * of the chunk's order; returns its place, without packets. */
-CsChunkRtpRunPlace *cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                                          const CsRtpStreamKey *key, const guint64 words[2],
-                                          guint32 hash);
-/* Starts a new block for the run of place (its write position moves there). */
+/* A new run for key (words and hash made of it; NULL for an IPv4 key, whose words are
+ * enough) in the free slot at index slot, at the end
+ * of the chunk's order, with rec as its first record (held, not packed). */
+void cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
+                           const CsRtpStreamKey *key, const guint64 words[2], guint32 hash,
+                           const CsRtpPacket *rec);
+/* Starts a new block for the run of place (its write position moves there); a run that only
+ * held its first record packs it into its first block. */
 void cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place);
 /* Gives the scratch of a chunk that was never grouped back (a cancelled decode). */
 void cs_chunk_drop_rtp_scratch (CsChunk *chunk);
@@ -95,6 +100,24 @@ cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, 
   words[0]
       = cs_chunk_rtp_word (cs_chunk_load32 (src->addr.bytes), cs_chunk_load32 (dst->addr.bytes));
   words[1] = cs_chunk_rtp_word (cs_chunk_load32 (ports), cs_chunk_load32 (ssrc_be));
+}
+
+/* The IPv4 key of words (cs_chunk_rtp_words), as the packet's endpoints give it. */
+static inline void
+cs_chunk_rtp_key_from_words (const guint64 words[2], CsRtpStreamKey *key)
+{
+  guint32 src = (guint32) words[0], dst = (guint32) (words[0] >> 32);
+  guint32 ports = (guint32) words[1], ssrc_be = (guint32) (words[1] >> 32);
+  guint8 p[4];
+
+  memset (key, 0, sizeof *key);
+  key->src.addr.family = key->dst.addr.family = 4;
+  memcpy (key->src.addr.bytes, &src, sizeof src);
+  memcpy (key->dst.addr.bytes, &dst, sizeof dst);
+  memcpy (p, &ports, sizeof p);
+  key->src.port = (guint16) ((p[0] << 8) | p[1]);
+  key->dst.port = (guint16) ((p[2] << 8) | p[3]);
+  key->ssrc = GUINT32_FROM_BE (ssrc_be);
 }
 
 /* The run table's own hash: the two words, and for IPv6 the other address words. The top
@@ -139,6 +162,7 @@ cs_chunk_find_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, const guint64
   guint32 slot;
   CsChunkRtpSlot entry;
 
+  (void) chunk;
   for (slot = hash & scratch->slot_mask; (entry = scratch->slots[slot]) != 0;
        slot = (slot + 1) & scratch->slot_mask)
     {
@@ -149,8 +173,7 @@ cs_chunk_find_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, const guint64
         continue;
       place = &scratch->places[run];
       if (place->words[0] == words[0] && place->words[1] == words[1]
-          && ((hash & 0x80000000u) != 0
-              || cs_rtp_stream_key_same (&chunk->rtp_runs[run].key, src, dst, ssrc)))
+          && ((hash & 0x80000000u) != 0 || cs_rtp_stream_key_same (&place->key, src, dst, ssrc)))
         return place;
     }
   *free_slot = slot;

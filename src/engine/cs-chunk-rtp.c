@@ -113,13 +113,35 @@ cs_chunk_rtp_write_at (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place, gu
   place->write_max = place->write + head->size - CS_CHUNK_RTP_RECORD_ROOM;
 }
 
+/* Packs the run's held first record into its first block (its second has come). */
+static void
+cs_chunk_rtp_first_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place)
+{
+  CsRtpPacket first = place->state.last;
+  guint8 *out;
+
+  memset (&place->state, 0, sizeof place->state); /* as a pack of its own starts */
+  place->first_block = cs_chunk_rtp_new_block (scratch, CS_CHUNK_RTP_BLOCK_FIRST);
+  cs_chunk_rtp_write_at (scratch, place, place->first_block);
+  out = scratch->arena + place->write;
+  place->write += (guint32) (cs_rtp_pack_encode_one (out, &place->state, &first) - out);
+}
+
 void
 cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place)
 {
-  CsChunkRtpBlock *last = (CsChunkRtpBlock *) (scratch->arena + place->last_block);
-  guint size = MIN (2u * last->size + (guint) sizeof *last, (guint) CS_CHUNK_RTP_BLOCK_MAX);
+  CsChunkRtpBlock *last;
+  guint size;
   guint32 block;
 
+  if (place->first_block == CS_CHUNK_RTP_NO_BLOCK)
+    {
+      cs_chunk_rtp_first_block (scratch, place);
+      if (place->write <= place->write_max)
+        return;
+    }
+  last = (CsChunkRtpBlock *) (scratch->arena + place->last_block);
+  size = MIN (2u * last->size + (guint) sizeof *last, (guint) CS_CHUNK_RTP_BLOCK_MAX);
   last->used = (guint16) (place->write - place->last_block - sizeof *last);
   scratch->packed_bytes += last->used;
   block = cs_chunk_rtp_new_block (scratch, size); /* may move the arena */
@@ -127,38 +149,41 @@ cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *place)
   cs_chunk_rtp_write_at (scratch, place, block);
 }
 
-CsChunkRtpRunPlace *
+void
 cs_chunk_new_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                      const CsRtpStreamKey *key, const guint64 words[2], guint32 hash)
+                      const CsRtpStreamKey *key, const guint64 words[2], guint32 hash,
+                      const CsRtpPacket *rec)
 {
   guint32 run = chunk->n_rtp_runs;
   CsChunkRtpRunPlace *place;
 
-  if (G_UNLIKELY (run == chunk->rtp_runs_capacity))
-    {
-      chunk->rtp_runs_capacity = MAX (16u, 2 * chunk->rtp_runs_capacity);
-      chunk->rtp_runs = g_renew (CsChunkRtpRun, chunk->rtp_runs, chunk->rtp_runs_capacity);
-    }
   if (G_UNLIKELY (run == scratch->places_capacity))
     {
       scratch->places_capacity = MAX (256u, 2 * scratch->places_capacity);
       scratch->places = g_renew (CsChunkRtpRunPlace, scratch->places, scratch->places_capacity);
     }
-  chunk->rtp_runs[run].key = *key;
   place = &scratch->places[run];
-  memset (&place->state, 0, sizeof place->state); /* as a pack of its own starts */
+  if (key != NULL)
+    place->key = *key;
   place->words[0] = words[0];
   place->words[1] = words[1];
   place->hash = hash;
   place->slot = slot;
-  place->n_packets = 0;
-  place->first_block = cs_chunk_rtp_new_block (scratch, CS_CHUNK_RTP_BLOCK_FIRST);
-  cs_chunk_rtp_write_at (scratch, place, place->first_block);
+  place->n_packets = 1;
+  /* the state packing rec from nothing leaves, without packing it (cs_rtp_pack_set_one) */
+  place->state.last = *rec;
+  place->state.arrival_step = (guint64) rec->arrival_ns;
+  place->state.timestamp_step = rec->timestamp;
+  place->state.frame_step = rec->frame;
+  /* no block yet: the next record goes through cs_chunk_rtp_next_block */
+  place->first_block = place->last_block = CS_CHUNK_RTP_NO_BLOCK;
+  place->write = 1;
+  place->write_max = 0;
   scratch->slots[slot] = ((guint64) hash << 32) | (run + 1);
   chunk->n_rtp_runs++;
+  chunk->rtp_packets++;
   if (G_UNLIKELY (2 * chunk->n_rtp_runs > scratch->slot_mask))
     cs_chunk_grow_rtp_slots (chunk, scratch);
-  return place;
 }
 
 /* The record of an RTP packet; FALSE if the payload is not RTP. The usual header (version 2,
@@ -218,7 +243,8 @@ cs_chunk_add_rtp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_
       key.src = *src;
       key.dst = *dst;
       key.ssrc = ssrc;
-      place = cs_chunk_new_rtp_run (chunk, scratch, slot, &key, words, hash);
+      cs_chunk_new_rtp_run (chunk, scratch, slot, &key, words, hash, &rec);
+      return;
     }
   cs_chunk_rtp_pack_record (scratch, place, &rec);
   chunk->rtp_packets++;
@@ -245,13 +271,21 @@ cs_chunk_group_rtp (CsChunk *chunk)
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     {
       CsChunkRtpRunPlace *place = &scratch->places[r];
-      CsChunkRtpBlock *last = (CsChunkRtpBlock *) (scratch->arena + place->last_block);
+      CsChunkRtpBlock *last;
 
+      if (place->first_block == CS_CHUNK_RTP_NO_BLOCK)
+        continue;
+      last = (CsChunkRtpBlock *) (scratch->arena + place->last_block);
       last->used = (guint16) (place->write - place->last_block - sizeof *last);
       n_bytes += last->used;
     }
-  /* blocks are copied 16 bytes at a time: the last copy may go 15 bytes past the end */
-  chunk->rtp_pack_bytes = g_malloc (n_bytes + MAX (16, CS_RTP_PACK_SLACK));
+  /* the runs and their packs in one allocation of the exact size (a growing array per chunk
+   * left holes in the worker's heap that long-lived objects then kept); blocks are copied 16
+   * bytes at a time: the last copy may go 15 bytes past the end */
+  G_STATIC_ASSERT (sizeof (CsChunkRtpRun) % 8 == 0);
+  chunk->rtp_runs = g_malloc (chunk->n_rtp_runs * sizeof (CsChunkRtpRun) + n_bytes
+                              + MAX (16, CS_RTP_PACK_SLACK));
+  chunk->rtp_pack_bytes = (guint8 *) (chunk->rtp_runs + chunk->n_rtp_runs);
   out = chunk->rtp_pack_bytes;
   for (guint32 r = 0; r < chunk->n_rtp_runs; r++)
     {
@@ -259,6 +293,17 @@ cs_chunk_group_rtp (CsChunk *chunk)
       CsRtpPack *pack = &chunk->rtp_runs[r].pack;
       guint8 *start = out;
 
+      if ((place->hash & 0x80000000u) != 0)
+        cs_chunk_rtp_key_from_words (place->words, &chunk->rtp_runs[r].key);
+      else
+        chunk->rtp_runs[r].key = place->key;
+      chunk->rtp_runs[r].hash = place->hash;
+      scratch->slots[place->slot] = 0;
+      if (place->first_block == CS_CHUNK_RTP_NO_BLOCK)
+        {
+          cs_rtp_pack_set_one (pack, &place->state.last);
+          continue;
+        }
       for (guint32 b = place->first_block;;
            b = ((const CsChunkRtpBlock *) (scratch->arena + b))->next)
         {
@@ -276,7 +321,6 @@ cs_chunk_group_rtp (CsChunk *chunk)
       pack->n_bytes = pack->capacity = (gsize) (out - start);
       pack->n_packets = place->n_packets;
       pack->tail = place->state;
-      scratch->slots[place->slot] = 0;
     }
   memset (out, 0, CS_RTP_PACK_SLACK);
   cs_chunk_rtp_scratch_give_back (scratch);

@@ -40,8 +40,7 @@ cs_chunk_free (CsChunk *chunk)
   g_ptr_array_unref (chunk->sip);
   g_array_unref (chunk->deferred);
   cs_chunk_drop_rtp_scratch (chunk);
-  g_free (chunk->rtp_runs);
-  g_free (chunk->rtp_pack_bytes);
+  g_free (chunk->rtp_runs); /* and rtp_pack_bytes after them */
   g_array_unref (chunk->rtcp);
   g_free (chunk->frames);
   g_free (chunk);
@@ -175,19 +174,6 @@ cs_chunk_ipv4_udp_endpoints (const guint8 *ip, CsEndpoint *src, CsEndpoint *dst)
   dst->port = cs_decode_u16be (ip + 22);
 }
 
-/* A new run for an IPv4/UDP frame's RTP packet (cs_chunk_append_ipv4_rtp). */
-static G_GNUC_NO_INLINE CsChunkRtpRunPlace *
-cs_chunk_new_frame_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, guint32 slot,
-                            const guint8 *ip, const guint64 words[2], guint32 hash)
-{
-  CsRtpStreamKey key;
-
-  memset (&key, 0, sizeof key);
-  cs_chunk_ipv4_udp_endpoints (ip, &key.src, &key.dst);
-  key.ssrc = GUINT32_FROM_BE (cs_chunk_load32 (ip + 28 + 8));
-  return cs_chunk_new_rtp_run (chunk, scratch, slot, &key, words, hash);
-}
-
 /* cs_chunk_add_udp for the UDP datagram (len bytes) of the IPv4 header at ip (ip_offset
  * into its frame), with the packet the layered decoder would make of it. */
 static G_GNUC_NO_INLINE void
@@ -282,7 +268,11 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
   hash = cs_chunk_rtp_hash (NULL, NULL, words, TRUE);
   place = cs_chunk_find_rtp_run (chunk, scratch, words, hash, NULL, NULL, 0, &slot);
   if (G_UNLIKELY (place == NULL))
-    place = cs_chunk_new_frame_rtp_run (chunk, scratch, slot, data + IP, words, hash);
+    {
+      /* an IPv4 key: its words are enough */
+      cs_chunk_new_rtp_run (chunk, scratch, slot, NULL, words, hash, &rec);
+      return TRUE;
+    }
   cs_chunk_rtp_pack_record (scratch, place, &rec);
   chunk->rtp_packets++;
   return TRUE;

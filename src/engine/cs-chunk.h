@@ -34,6 +34,7 @@ typedef struct
 typedef struct
 {
   CsRtpStreamKey key;
+  guint32 hash;   /* cs_rtp_run_table_hash (&key), in what was padding: the merge files by it */
   CsRtpPack pack; /* capture order */
 } CsChunkRtpRun;
 
@@ -62,14 +63,14 @@ typedef struct
 
   GPtrArray *sip;          /* CsSipMessage*, complete in one frame, frame order */
   GArray *deferred;        /* CsDeferredFrame, frame order */
-  CsChunkRtpRun *rtp_runs; /* in order of first packet */
+  CsChunkRtpRun *rtp_runs; /* in order of first packet; set when grouped */
   guint32 n_rtp_runs;
-  guint32 rtp_runs_capacity;
   /* While the chunk is filled its records go, in capture order, to the thread's scratch,
    * each linked to the next of its run; cs_chunk_group_rtp then packs run after run into
    * one block, so interleaved streams cost no allocation per run. */
   CsChunkRtpScratch *rtp_scratch;
-  guint8 *rtp_pack_bytes; /* the runs' packs, one after the other (+ slack) */
+  guint8 *rtp_pack_bytes; /* the runs' packs, one after the other (+ slack), after rtp_runs in
+                           * its allocation */
   gboolean rtp_grouped;
   guint64 rtp_packets; /* packets in all runs */
   GArray *rtcp;        /* CsRtcpRef */

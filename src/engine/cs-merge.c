@@ -463,7 +463,7 @@ cs_merge_append_chunk_runs (CsMerge *merge, const CsChunkRtpRun *runs, guint32 n
   G_STATIC_ASSERT (CS_MERGE_AHEAD_SLOT < CS_MERGE_HASH_RING);
   for (guint32 i = 0; i < MIN (n, (guint32) CS_MERGE_AHEAD_SLOT); i++)
     {
-      hashes[i] = cs_rtp_run_table_hash (&runs[i].key);
+      hashes[i] = runs[i].hash;
       cs_rtp_run_table_prefetch (&merge->runs, hashes[i]);
     }
   for (guint32 i = 0; i < n; i++)
@@ -475,7 +475,7 @@ cs_merge_append_chunk_runs (CsMerge *merge, const CsChunkRtpRun *runs, guint32 n
         {
           guint32 ahead = i + CS_MERGE_AHEAD_SLOT;
 
-          hashes[ahead % CS_MERGE_HASH_RING] = cs_rtp_run_table_hash (&runs[ahead].key);
+          hashes[ahead % CS_MERGE_HASH_RING] = runs[ahead].hash;
           cs_rtp_run_table_prefetch (&merge->runs, hashes[ahead % CS_MERGE_HASH_RING]);
         }
       if (i + CS_MERGE_AHEAD_RUN < n)

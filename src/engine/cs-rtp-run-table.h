@@ -2,6 +2,7 @@
  * per run */
 #pragma once
 
+#include "cs-chunk-rtp-private.h"
 #include "cs-chunk.h"
 
 #include <string.h>
@@ -19,31 +20,16 @@ typedef struct
 
 void cs_rtp_run_table_init (CsRtpRunTable *table);
 void cs_rtp_run_table_clear (CsRtpRunTable *table);
-static inline guint64
-cs_rtp_run_table_mix (guint64 h, guint64 word)
-{
-  return (h ^ word) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-}
-
-/* A hash of the key's fields (never its padding), a few instructions for IPv4. */
+/* The hash a chunk's worker gives the key (cs_chunk_rtp_hash), so the merge files a chunk's
+ * runs by the hash they carry instead of hashing each again. */
 static inline guint32
 cs_rtp_run_table_hash (const CsRtpStreamKey *key)
 {
-  guint32 s[4], d[4];
-  guint64 h;
+  guint64 words[2];
 
-  memcpy (s, key->src.addr.bytes, sizeof s);
-  memcpy (d, key->dst.addr.bytes, sizeof d);
-  h = cs_rtp_run_table_mix (0, ((guint64) s[0] << 32) | d[0]);
-  h = cs_rtp_run_table_mix (h, ((guint64) key->src.port << 48) | ((guint64) key->dst.port << 32)
-                                   | key->ssrc);
-  if (G_UNLIKELY (key->src.addr.family != 4 || key->dst.addr.family != 4))
-    {
-      for (guint i = 1; i < 4; i++)
-        h = cs_rtp_run_table_mix (h, ((guint64) s[i] << 32) | d[i]);
-      h = cs_rtp_run_table_mix (h, ((guint64) key->src.addr.family << 8) | key->dst.addr.family);
-    }
-  return (guint32) (h >> 32);
+  cs_chunk_rtp_words (&key->src, &key->dst, key->ssrc, words);
+  return cs_chunk_rtp_hash (&key->src, &key->dst, words,
+                            key->src.addr.family == 4 && key->dst.addr.family == 4);
 }
 
 /* Word by word: a 17-byte memcmp is a call into libc, once a lookup. */

@@ -1,5 +1,6 @@
 /* test-chunk.c — a chunk's RTP runs: many streams interleaved packet by packet, packed */
 #include "cs-chunk.h"
+#include "cs-rtp-run-table.h"
 
 /* A stream of the tests: both ends and the SSRC; its RTP timestamp field carries id. */
 typedef struct
@@ -70,8 +71,18 @@ test_check_runs (CsChunk *chunk, const TestStream *streams, const guint32 *first
 
       g_assert_true (
           cs_rtp_stream_key_equal (&run->key, &(CsRtpStreamKey){ s->src, s->dst, s->ssrc }));
+      /* the merge files the run by the hash it carries */
+      g_assert_cmpuint (run->hash, ==, cs_rtp_run_table_hash (&run->key));
       g_assert_cmpuint (run->pack.n_packets, ==, packets_each);
-      records = cs_rtp_pack_unpack_new (run->pack.data, run->pack.n_packets);
+      if (run->pack.n_packets == 1)
+        {
+          /* a run of one packet is handed over unpacked, its record in the tail only */
+          g_assert_null (run->pack.data);
+          g_assert_cmpuint (run->pack.n_bytes, ==, 0);
+          records = g_memdup2 (&run->pack.tail.last, sizeof (CsRtpPacket));
+        }
+      else
+        records = cs_rtp_pack_unpack_new (run->pack.data, run->pack.n_packets);
       memset (&alone, 0, sizeof alone);
       for (guint i = 0; i < run->pack.n_packets; i++)
         {
@@ -84,8 +95,11 @@ test_check_runs (CsChunk *chunk, const TestStream *streams, const guint32 *first
           g_assert_cmpint (p->arrival_ns, ==, (gint64) p->frame * 1000);
           cs_rtp_pack_push (&alone, p);
         }
-      g_assert_cmpuint (alone.n_bytes, ==, run->pack.n_bytes);
-      g_assert_cmpmem (alone.data, alone.n_bytes, run->pack.data, run->pack.n_bytes);
+      if (run->pack.n_packets != 1)
+        {
+          g_assert_cmpuint (alone.n_bytes, ==, run->pack.n_bytes);
+          g_assert_cmpmem (alone.data, alone.n_bytes, run->pack.data, run->pack.n_bytes);
+        }
       g_assert_cmpmem (&alone.tail, sizeof alone.tail, &run->pack.tail, sizeof run->pack.tail);
       cs_rtp_pack_clear (&alone);
       total += run->pack.n_packets;
@@ -282,6 +296,91 @@ test_non_rtp_and_general_headers (void)
   cs_chunk_group_rtp (chunk);
   test_check_runs (chunk, &s, (guint32[]){ 0 }, 1, 3);
   cs_chunk_free (chunk);
+
+  /* an IPv6 stream: hashed with its whole addresses */
+  {
+    guint8 v6a[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+           v6b[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+
+    chunk = cs_chunk_new (0, 0);
+    cs_addr_set_v6 (&s.src.addr, v6a);
+    cs_addr_set_v6 (&s.dst.addr, v6b);
+    for (guint k = 0; k < 3; k++)
+      test_add_packet (chunk, &s, 10 + k, (guint16) k);
+    cs_chunk_group_rtp (chunk);
+    test_check_runs (chunk, &s, (guint32[]){ 0 }, 1, 3);
+    cs_chunk_free (chunk);
+  }
+}
+
+/* Runs of one packet (most of a chunk's when thousands of streams interleave) are handed
+ * over unpacked; appended to a stream's pack with other chunks' runs they give the pack a
+ * stream's records packed on their own would. */
+static void
+test_one_packet_runs (void)
+{
+  enum
+  {
+    N = 1500
+  };
+  TestStream streams[N];
+  guint32 first_order[N];
+  CsRtpPack merged[N];
+  CsChunk *chunks[3];
+  guint32 frame = 1;
+
+  memset (merged, 0, sizeof merged);
+  for (guint i = 0; i < N; i++)
+    {
+      test_stream_v4 (&streams[i], i, i, 8000, 5);
+      first_order[i] = i;
+    }
+  for (guint c = 0; c < 3; c++)
+    chunks[c] = cs_chunk_new (0, frame);
+  /* chunk 0: one packet each; chunk 1: two for odd streams; chunk 2: one again */
+  for (guint i = 0; i < N; i++)
+    test_add_packet (chunks[0], &streams[i], frame++, 0);
+  for (guint k = 0; k < 2; k++)
+    for (guint i = 0; i < N; i++)
+      if (k == 0 || i % 2 == 1)
+        test_add_packet (chunks[1], &streams[i], frame++, (guint16) (1 + k));
+  cs_chunk_group_rtp (chunks[0]);
+  test_check_runs (chunks[0], streams, first_order, N, 1);
+  for (guint i = 0; i < N; i++)
+    test_add_packet (chunks[2], &streams[i], frame++, (guint16) (i % 2 == 1 ? 3 : 2));
+  cs_chunk_group_rtp (chunks[1]);
+  cs_chunk_group_rtp (chunks[2]);
+  for (guint c = 0; c < 3; c++)
+    {
+      g_assert_cmpuint (chunks[c]->n_rtp_runs, ==, N);
+      for (guint r = 0; r < N; r++)
+        {
+          g_assert_cmpuint (chunks[c]->rtp_runs[r].pack.n_packets, ==,
+                            c == 1 && r % 2 == 1 ? 2 : 1);
+          cs_rtp_pack_append_pack (&merged[r], &chunks[c]->rtp_runs[r].pack);
+        }
+      cs_chunk_free (chunks[c]);
+    }
+  for (guint i = 0; i < N; i++)
+    {
+      guint n = i % 2 == 1 ? 4 : 3;
+      g_autofree CsRtpPacket *records = cs_rtp_pack_unpack_new (merged[i].data, n);
+      CsRtpPack alone;
+
+      g_assert_cmpuint (merged[i].n_packets, ==, n);
+      memset (&alone, 0, sizeof alone);
+      for (guint k = 0; k < n; k++)
+        {
+          g_assert_cmpuint (records[k].seq, ==, k);
+          g_assert_cmpuint (records[k].timestamp, ==, i);
+          g_assert_cmpint (records[k].arrival_ns, ==, (gint64) records[k].frame * 1000);
+          cs_rtp_pack_push (&alone, &records[k]);
+        }
+      g_assert_cmpmem (alone.data, alone.n_bytes, merged[i].data, merged[i].n_bytes);
+      g_assert_cmpmem (&alone.tail, sizeof alone.tail, &merged[i].tail, sizeof alone.tail);
+      cs_rtp_pack_clear (&alone);
+      cs_rtp_pack_clear (&merged[i]);
+    }
 }
 
 int
@@ -291,6 +390,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chunk/many-interleaved", test_many_interleaved);
   g_test_add_func ("/chunk/key-collisions", test_key_collisions);
   g_test_add_func ("/chunk/runs-in-order", test_runs_in_order);
+  g_test_add_func ("/chunk/one-packet-runs", test_one_packet_runs);
   g_test_add_func ("/chunk/abandoned-and-concurrent", test_abandoned_and_concurrent_chunks);
   g_test_add_func ("/chunk/non-rtp-and-general-headers", test_non_rtp_and_general_headers);
   return g_test_run ();
