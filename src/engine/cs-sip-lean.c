@@ -148,7 +148,7 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
 {
   /* per field: the priv_strings value (own: the offset in the own strings), and for an
    * own copy its text and size with the NUL */
-  guint32 value[CS_SIP_N_FIELDS];
+  guint32 value[CS_SIP_N_FIELDS] = { 0 }; /* an absent field's value is 0 */
   const char *copy_from[CS_SIP_N_FIELDS];
   gsize copy_size[CS_SIP_N_FIELDS];
   guint32 present = 0, own_mask = 0, copy_mask = 0;
@@ -168,7 +168,10 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       if (slot->msg != NULL && slot->hash == hash
           && strcmp (cs_sip_message_get_call_id (slot->msg), parsed->call_id) == 0
           && cs_sip_lean_bytes (slot->msg) == text->bytes)
-        donor = cs_sip_message_ref (slot->msg); /* the new message's reference */
+        {
+          donor = slot->msg;
+          g_atomic_ref_count_inc (&donor->ref_count); /* the new message's reference */
+        }
       g_mutex_unlock (&text->share->lock);
     }
 
@@ -256,12 +259,10 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
 
   cs_sip_message_init_from (msg, parsed);
   for (guint32 m = present & REREAD_FIELDS; m != 0; m &= m - 1)
-    msg->priv_strings[__builtin_ctz (m)] = CS_SIP_STRING_REREAD;
-  for (guint32 m = present & ~REREAD_FIELDS & ~own_mask; m != 0; m &= m - 1)
-    {
-      guint i = (guint) __builtin_ctz (m);
-      msg->priv_strings[i] = (guint16) value[i];
-    }
+    value[__builtin_ctz (m)] = CS_SIP_STRING_REREAD;
+  /* all at once (own strings are set again below, with their final offsets) */
+  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
+    msg->priv_strings[i] = (guint16) value[i];
   for (guint32 m = own_mask; m != 0; m &= m - 1)
     {
       guint i = (guint) __builtin_ctz (m);
