@@ -131,6 +131,31 @@ donor_string (const CsSipMessage *donor, guint i, const char *text)
   return 0;
 }
 
+#define USER_FIELDS (FIELD_BIT (FROM_USER) | FIELD_BIT (TO_USER))
+
+/* From or To for a field read from it. */
+static inline guint
+address_field (guint i)
+{
+  return i <= CS_SIP_FIELD_FROM_DISPLAY ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO;
+}
+
+/* A user or tag read from a From/To whose value is the donor's (the same text, so the
+ * same reading: cs_sip_decode parse_address): the donor's one read from that header,
+ * without comparing; 0 when not known so. */
+static inline guint
+derived_string (const CsSipMessage *donor, guint i, const guint32 *value, guint32 shared)
+{
+  guint w = address_field (i);
+
+  if (((shared >> w) & 1) == 0)
+    return 0;
+  /* the donor's From or To (a request the other way round: its To) */
+  guint k = (value[w] & ~CS_SIP_STRING_DONOR) == donor->priv_strings[w] ? i : swapped_field[i];
+  guint at = donor->priv_strings[k];
+  return at > CS_SIP_STRING_SPECIAL ? at | CS_SIP_STRING_DONOR : 0;
+}
+
 /* A tag written last is the end of its header's value (whole, whole_size bytes with
  * the NUL): the tag goes with it, *value (whole's) moves to it. FALSE when it is
  * elsewhere. */
@@ -262,11 +287,16 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
   /* tags last: one inside its own copy of the header value goes with it */
   guint32 tags = todo & TAG_FIELDS, copy = 0;
   todo &= ~TAG_FIELDS;
+  guint32 shared = 0; /* fields whose value is the donor's */
   if (donor != NULL)
     for (guint32 m = todo & ~FIELD_BIT (MALFORMED); m != 0; m &= m - 1)
       {
         guint i = (guint) __builtin_ctz (m);
-        if ((value[i] = donor_string (donor, i, fields[i])) == 0)
+        if ((USER_FIELDS >> i) & 1 && (value[i] = derived_string (donor, i, value, shared)) != 0)
+          shared |= 1u << i;
+        else if ((value[i] = donor_string (donor, i, fields[i])) != 0)
+          shared |= 1u << i;
+        else
           copy |= 1u << i;
       }
   else
@@ -289,7 +319,9 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
             }
         }
       /* inside a shared one: the donor's tag is the same text */
-      if (donor == NULL || (value[i] = donor_string (donor, i, fields[i])) == 0)
+      if (donor == NULL
+          || ((value[i] = derived_string (donor, i, value, shared)) == 0
+              && (value[i] = donor_string (donor, i, fields[i])) == 0))
         copy |= 1u << i;
     }
   strings = add_copies (copy, fields, copy_from, copy_size, value, strings);
