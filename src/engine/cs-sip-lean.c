@@ -144,11 +144,12 @@ address_field (guint i)
  * same reading: cs_sip_decode parse_address): the donor's one read from that header,
  * without comparing; 0 when not known so. */
 static inline guint
-derived_string (const CsSipMessage *donor, guint i, const guint32 *value, guint32 shared)
+derived_string (const CsSipMessage *donor, guint i, const guint32 *value)
 {
   guint w = address_field (i);
 
-  if (((shared >> w) & 1) == 0)
+  /* value[w] is the donor's or 0: the caller has no own copy of it yet */
+  if (value[w] == 0)
     return 0;
   /* the donor's From or To (a request the other way round: its To) */
   guint k = (value[w] & ~CS_SIP_STRING_DONOR) == donor->priv_strings[w] ? i : swapped_field[i];
@@ -287,17 +288,14 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
   /* tags last: one inside its own copy of the header value goes with it */
   guint32 tags = todo & TAG_FIELDS, copy = 0;
   todo &= ~TAG_FIELDS;
-  guint32 shared = 0; /* fields whose value is the donor's */
   if (donor != NULL)
     for (guint32 m = todo & ~FIELD_BIT (MALFORMED); m != 0; m &= m - 1)
       {
         guint i = (guint) __builtin_ctz (m);
-        if ((USER_FIELDS >> i) & 1 && (value[i] = derived_string (donor, i, value, shared)) != 0)
-          shared |= 1u << i;
-        else if ((value[i] = donor_string (donor, i, fields[i])) != 0)
-          shared |= 1u << i;
-        else
-          copy |= 1u << i;
+        if (((USER_FIELDS >> i) & 1 && (value[i] = derived_string (donor, i, value)) != 0)
+            || (value[i] = donor_string (donor, i, fields[i])) != 0)
+          continue;
+        copy |= 1u << i;
       }
   else
     copy = todo;
@@ -320,7 +318,7 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
         }
       /* inside a shared one: the donor's tag is the same text */
       if (donor == NULL
-          || ((value[i] = derived_string (donor, i, value, shared)) == 0
+          || ((value[i] = (own_mask >> w) & 1 ? 0 : derived_string (donor, i, value)) == 0
               && (value[i] = donor_string (donor, i, fields[i])) == 0))
         copy |= 1u << i;
     }
