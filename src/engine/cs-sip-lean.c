@@ -225,8 +225,6 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
   gsize copy_size[CS_SIP_N_FIELDS];
   guint32 present = 0, own_mask = 0, copy_mask = 0;
   gsize strings = 0;
-  gboolean body_is_sdp = sdp_size > 0 && strcmp (parsed->content_type, "application/sdp") == 0;
-  gsize kept_body = body_is_sdp ? 0 : text->body_len;
   CsSipMessage *donor = NULL;
   ShareSlot *slot = NULL;
   guint32 hash = 0;
@@ -249,6 +247,11 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
 
   char *const *fields = parsed->strings;
   present = fields_present (fields);
+  /* one compare for both uses (cs_sip_common_strings[0] is application/sdp) */
+  gboolean type_is_sdp = (present & FIELD_BIT (CONTENT_TYPE)) != 0
+                         && strcmp (parsed->content_type, cs_sip_common_strings[0]) == 0;
+  gboolean body_is_sdp = sdp_size > 0 && type_is_sdp;
+  gsize kept_body = body_is_sdp ? 0 : text->body_len;
 
   guint32 todo = present & ~REREAD_FIELDS;
   if ((todo & FIELD_BIT (METHOD_NAME)) != 0
@@ -262,8 +265,7 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       value[CS_SIP_FIELD_CSEQ_METHOD_NAME] = CS_SIP_STRING_CSEQ_METHOD; /* spelled exactly so */
       todo &= ~FIELD_BIT (CSEQ_METHOD_NAME);
     }
-  if ((todo & FIELD_BIT (CONTENT_TYPE)) != 0
-      && strcmp (parsed->content_type, cs_sip_common_strings[0]) == 0)
+  if ((todo & FIELD_BIT (CONTENT_TYPE)) != 0 && type_is_sdp)
     {
       value[CS_SIP_FIELD_CONTENT_TYPE] = CS_SIP_STRING_COMMON;
       todo &= ~FIELD_BIT (CONTENT_TYPE);
