@@ -187,6 +187,16 @@ add_copies (guint32 mask, char *const *fields, const char **copy_from, gsize *co
   return strings;
 }
 
+/* strcmp () == 0 inline, for a few bytes: stops at the first difference or the end. */
+static inline gboolean
+same_short_text (const char *a, const char *b)
+{
+  for (; *a == *b; a++, b++)
+    if (*a == '\0')
+      return TRUE;
+  return FALSE;
+}
+
 /* A bit per non-NULL field (two pointers per compare where SSE2 is there). */
 static inline guint32
 fields_present (char *const *fields)
@@ -273,8 +283,7 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
   if ((todo & FIELD_BIT (REASON)) != 0)
     {
       for (guint c = 1; c < CS_SIP_N_COMMON_STRINGS; c++)
-        if (parsed->reason[0] == cs_sip_common_strings[c][0]
-            && strcmp (parsed->reason, cs_sip_common_strings[c]) == 0)
+        if (same_short_text (parsed->reason, cs_sip_common_strings[c]))
           {
             value[CS_SIP_FIELD_REASON] = CS_SIP_STRING_COMMON + c;
             todo &= ~FIELD_BIT (REASON);
