@@ -8,6 +8,9 @@
 #include "cs-slab.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Direct-mapped by a hash of the Call-ID: a newer call takes an older one's slot. 65 536 slots
  * keep a donor for each of 20 000 calls started at once (Bconc: 8 192 lost a third of them,
@@ -128,6 +131,32 @@ donor_string (const CsSipMessage *donor, guint i, const char *text)
   return 0;
 }
 
+#define USER_FIELDS (FIELD_BIT (FROM_USER) | FIELD_BIT (TO_USER))
+
+/* From or To for a field read from it. */
+static inline guint
+address_field (guint i)
+{
+  return i <= CS_SIP_FIELD_FROM_DISPLAY ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO;
+}
+
+/* A user or tag read from a From/To whose value is the donor's (the same text, so the
+ * same reading: cs_sip_decode parse_address): the donor's one read from that header,
+ * without comparing; 0 when not known so. */
+static inline guint
+derived_string (const CsSipMessage *donor, guint i, const guint32 *value)
+{
+  guint w = address_field (i);
+
+  /* value[w] is the donor's or 0: the caller has no own copy of it yet */
+  if (value[w] == 0)
+    return 0;
+  /* the donor's From or To (a request the other way round: its To) */
+  guint k = (value[w] & ~CS_SIP_STRING_DONOR) == donor->priv_strings[w] ? i : swapped_field[i];
+  guint at = donor->priv_strings[k];
+  return at > CS_SIP_STRING_SPECIAL ? at | CS_SIP_STRING_DONOR : 0;
+}
+
 /* A tag written last is the end of its header's value (whole, whole_size bytes with
  * the NUL): the tag goes with it, *value (whole's) moves to it. FALSE when it is
  * elsewhere. */
@@ -142,19 +171,70 @@ tag_inside (const char *tag, const char *whole, gsize whole_size, guint32 *value
   return TRUE;
 }
 
+/* Own copies of the fields in mask, laid out from `strings` on: the new end. */
+static inline gsize
+add_copies (guint32 mask, char *const *fields, const char **copy_from, gsize *copy_size,
+            guint32 *value, gsize strings)
+{
+  for (; mask != 0; mask &= mask - 1)
+    {
+      guint i = (guint) __builtin_ctz (mask);
+      copy_from[i] = fields[i];
+      copy_size[i] = strlen (fields[i]) + 1;
+      value[i] = (guint32) strings;
+      strings += copy_size[i];
+    }
+  return strings;
+}
+
+/* strcmp () == 0 inline, for a few bytes: stops at the first difference or the end. */
+static inline gboolean
+same_short_text (const char *a, const char *b)
+{
+  for (; *a == *b; a++, b++)
+    if (*a == '\0')
+      return TRUE;
+  return FALSE;
+}
+
+/* A bit per non-NULL field (two pointers per compare where SSE2 is there). */
+static inline guint32
+fields_present (char *const *fields)
+{
+  guint32 present = 0;
+#if defined(__SSE2__) && GLIB_SIZEOF_VOID_P == 8
+  const __m128i zero = _mm_setzero_si128 ();
+  guint i = 0;
+
+  G_STATIC_ASSERT (CS_SIP_N_FIELDS % 2 == 0);
+#pragma GCC unroll 9
+  for (i = 0; i < CS_SIP_N_FIELDS; i += 2)
+    {
+      __m128i eq = _mm_cmpeq_epi32 (_mm_loadu_si128 ((const __m128i *) (fields + i)), zero);
+      /* a pointer is NULL when both its 32-bit halves are */
+      eq = _mm_and_si128 (eq, _mm_shuffle_epi32 (eq, _MM_SHUFFLE (2, 3, 0, 1)));
+      present |= (guint32) _mm_movemask_pd (_mm_castsi128_pd (eq)) << i;
+    }
+  return ~present & ((1u << CS_SIP_N_FIELDS) - 1);
+#else
+#pragma GCC unroll 18
+  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
+    present |= (guint32) (fields[i] != NULL) << i;
+  return present;
+#endif
+}
+
 CsSipMessage *
 cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const CsSipLeanText *text,
                             const CsSdp *sdp, gsize sdp_size)
 {
   /* per field: the priv_strings value (own: the offset in the own strings), and for an
    * own copy its text and size with the NUL */
-  guint32 value[CS_SIP_N_FIELDS];
+  guint32 value[CS_SIP_N_FIELDS] = { 0 }; /* an absent field's value is 0 */
   const char *copy_from[CS_SIP_N_FIELDS];
   gsize copy_size[CS_SIP_N_FIELDS];
   guint32 present = 0, own_mask = 0, copy_mask = 0;
   gsize strings = 0;
-  gboolean body_is_sdp = sdp_size > 0 && strcmp (parsed->content_type, "application/sdp") == 0;
-  gsize kept_body = body_is_sdp ? 0 : text->body_len;
   CsSipMessage *donor = NULL;
   ShareSlot *slot = NULL;
   guint32 hash = 0;
@@ -168,14 +248,20 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       if (slot->msg != NULL && slot->hash == hash
           && strcmp (cs_sip_message_get_call_id (slot->msg), parsed->call_id) == 0
           && cs_sip_lean_bytes (slot->msg) == text->bytes)
-        donor = cs_sip_message_ref (slot->msg); /* the new message's reference */
+        {
+          donor = slot->msg;
+          g_atomic_ref_count_inc (&donor->ref_count); /* the new message's reference */
+        }
       g_mutex_unlock (&text->share->lock);
     }
 
   char *const *fields = parsed->strings;
-#pragma GCC unroll 18
-  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
-    present |= (guint32) (fields[i] != NULL) << i;
+  present = fields_present (fields);
+  /* one compare for both uses (cs_sip_common_strings[0] is application/sdp) */
+  gboolean type_is_sdp = (present & FIELD_BIT (CONTENT_TYPE)) != 0
+                         && strcmp (parsed->content_type, cs_sip_common_strings[0]) == 0;
+  gboolean body_is_sdp = sdp_size > 0 && type_is_sdp;
+  gsize kept_body = body_is_sdp ? 0 : text->body_len;
 
   guint32 todo = present & ~REREAD_FIELDS;
   if ((todo & FIELD_BIT (METHOD_NAME)) != 0
@@ -189,8 +275,7 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       value[CS_SIP_FIELD_CSEQ_METHOD_NAME] = CS_SIP_STRING_CSEQ_METHOD; /* spelled exactly so */
       todo &= ~FIELD_BIT (CSEQ_METHOD_NAME);
     }
-  if ((todo & FIELD_BIT (CONTENT_TYPE)) != 0
-      && strcmp (parsed->content_type, cs_sip_common_strings[0]) == 0)
+  if ((todo & FIELD_BIT (CONTENT_TYPE)) != 0 && type_is_sdp)
     {
       value[CS_SIP_FIELD_CONTENT_TYPE] = CS_SIP_STRING_COMMON;
       todo &= ~FIELD_BIT (CONTENT_TYPE);
@@ -198,8 +283,7 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
   if ((todo & FIELD_BIT (REASON)) != 0)
     {
       for (guint c = 1; c < CS_SIP_N_COMMON_STRINGS; c++)
-        if (parsed->reason[0] == cs_sip_common_strings[c][0]
-            && strcmp (parsed->reason, cs_sip_common_strings[c]) == 0)
+        if (same_short_text (parsed->reason, cs_sip_common_strings[c]))
           {
             value[CS_SIP_FIELD_REASON] = CS_SIP_STRING_COMMON + c;
             todo &= ~FIELD_BIT (REASON);
@@ -212,37 +296,46 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       value[CS_SIP_FIELD_CALL_ID] = donor->priv_strings[CS_SIP_FIELD_CALL_ID] | CS_SIP_STRING_DONOR;
       todo &= ~FIELD_BIT (CALL_ID);
     }
-  while (todo != 0)
+  /* tags last: one inside its own copy of the header value goes with it */
+  guint32 tags = todo & TAG_FIELDS, copy = 0;
+  todo &= ~TAG_FIELDS;
+  if (donor != NULL)
+    for (guint32 m = todo & ~FIELD_BIT (MALFORMED); m != 0; m &= m - 1)
+      {
+        guint i = (guint) __builtin_ctz (m);
+        if (((USER_FIELDS >> i) & 1 && (value[i] = derived_string (donor, i, value)) != 0)
+            || (value[i] = donor_string (donor, i, fields[i])) != 0)
+          continue;
+        copy |= 1u << i;
+      }
+  else
+    copy = todo;
+  copy |= todo & FIELD_BIT (MALFORMED);
+  strings = add_copies (copy, fields, copy_from, copy_size, value, strings);
+  own_mask = copy_mask = copy;
+  copy = 0;
+  for (; tags != 0; tags &= tags - 1)
     {
-      guint i = (guint) __builtin_ctz (todo);
-      const char *str = fields[i];
-
-      todo &= todo - 1;
-      if ((TAG_FIELDS >> i) & 1)
+      guint i = (guint) __builtin_ctz (tags);
+      guint w = i == CS_SIP_FIELD_FROM_TAG ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO;
+      if ((own_mask >> w) & 1)
         {
-          /* a tag inside its own copy of the header value goes with it; inside a shared
-           * one, the donor's tag (the same text) is found below */
-          guint w = i == CS_SIP_FIELD_FROM_TAG ? CS_SIP_FIELD_FROM : CS_SIP_FIELD_TO;
-          if ((own_mask >> w) & 1)
+          value[i] = value[w];
+          if (tag_inside (fields[i], fields[w], copy_size[w], &value[i]))
             {
-              value[i] = value[w];
-              if (tag_inside (str, fields[w], copy_size[w], &value[i]))
-                {
-                  own_mask |= 1u << i;
-                  continue;
-                }
+              own_mask |= 1u << i;
+              continue;
             }
         }
-      if (donor != NULL && i != CS_SIP_FIELD_MALFORMED
-          && (value[i] = donor_string (donor, i, str)) != 0)
-        continue;
-      copy_from[i] = str;
-      copy_size[i] = strlen (str) + 1;
-      value[i] = (guint32) strings;
-      own_mask |= 1u << i;
-      copy_mask |= 1u << i;
-      strings += copy_size[i];
+      /* inside a shared one: the donor's tag is the same text */
+      if (donor == NULL
+          || ((value[i] = (own_mask >> w) & 1 ? 0 : derived_string (donor, i, value)) == 0
+              && (value[i] = donor_string (donor, i, fields[i])) == 0))
+        copy |= 1u << i;
     }
+  strings = add_copies (copy, fields, copy_from, copy_size, value, strings);
+  own_mask |= copy;
+  copy_mask |= copy;
 
   /* strings beyond 15 bits of offset need the far table */
   gboolean has_far = sizeof (CsSipMessage) + strings >= CS_SIP_STRING_DONOR;
@@ -256,12 +349,10 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
 
   cs_sip_message_init_from (msg, parsed);
   for (guint32 m = present & REREAD_FIELDS; m != 0; m &= m - 1)
-    msg->priv_strings[__builtin_ctz (m)] = CS_SIP_STRING_REREAD;
-  for (guint32 m = present & ~REREAD_FIELDS & ~own_mask; m != 0; m &= m - 1)
-    {
-      guint i = (guint) __builtin_ctz (m);
-      msg->priv_strings[i] = (guint16) value[i];
-    }
+    value[__builtin_ctz (m)] = CS_SIP_STRING_REREAD;
+  /* all at once (own strings are set again below, with their final offsets) */
+  for (guint i = 0; i < CS_SIP_N_FIELDS; i++)
+    msg->priv_strings[i] = (guint16) value[i];
   for (guint32 m = own_mask; m != 0; m &= m - 1)
     {
       guint i = (guint) __builtin_ctz (m);

@@ -333,6 +333,60 @@ test_shared_strings (void)
     }
 }
 
+/* A user or tag read from a From/To that is the donor's (its From, or its To the other
+ * way round) is the donor's one read from that same header. */
+static void
+test_shared_address_parts (void)
+{
+  const char *texts[] = {
+    "INVITE sip:bob@example.com SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-1\r\n"
+    "From: \"Alice\" <sip:alice@example.com>;tag=a1\r\nTo: <sip:bob@example.com>;tag=b1\r\n"
+    "Call-ID: parts@h\r\nCSeq: 1 INVITE\r\nContent-Length: 0\r\n\r\n",
+    "ACK sip:bob@example.com SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK-2\r\n"
+    "From: \"Alice\" <sip:alice@example.com>;tag=a1\r\nTo: <sip:bob@example.com>;tag=b2\r\n"
+    "Call-ID: parts@h\r\nCSeq: 1 ACK\r\nContent-Length: 0\r\n\r\n",
+    "BYE sip:alice@example.com SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.2;branch=z9hG4bK-3\r\n"
+    "From: <sip:bob@example.com>;tag=b1\r\nTo: \"Alice\" <sip:alice@example.com>;tag=a1\r\n"
+    "Call-ID: parts@h\r\nCSeq: 2 BYE\r\nContent-Length: 0\r\n\r\n",
+  };
+  CsSipMessage *lean[G_N_ELEMENTS (texts)];
+  g_autoptr (GByteArray) b = g_byte_array_new ();
+  gsize at[G_N_ELEMENTS (texts)];
+  CsSipShare *share = cs_sip_share_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      at[i] = b->len;
+      put_bytes (b, texts[i], strlen (texts[i]));
+    }
+  gsize size = b->len;
+  g_autoptr (CsMappedBytes) bytes = cs_mapped_bytes_new_take (g_byte_array_steal (b, NULL), size);
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    lean[i] = cs_sip_message_parse_mapped (bytes, share, bytes->data + at[i], strlen (texts[i]));
+  cs_sip_share_free (share);
+
+  /* same From: its user and tag */
+  g_assert_true (cs_sip_message_get_from_user (lean[1]) == cs_sip_message_get_from_user (lean[0]));
+  g_assert_true (cs_sip_message_get_from_tag (lean[1]) == cs_sip_message_get_from_tag (lean[0]));
+  g_assert_cmpstr (cs_sip_message_get_to_tag (lean[1]), ==, "b2"); /* its own To */
+  g_assert_true (cs_sip_message_get_to_user (lean[1]) == cs_sip_message_get_to_user (lean[0]));
+  /* the other way round: From is the donor's To, To its From */
+  g_assert_true (cs_sip_message_get_from_user (lean[2]) == cs_sip_message_get_to_user (lean[0]));
+  g_assert_true (cs_sip_message_get_from_tag (lean[2]) == cs_sip_message_get_to_tag (lean[0]));
+  g_assert_true (cs_sip_message_get_to_user (lean[2]) == cs_sip_message_get_from_user (lean[0]));
+  g_assert_true (cs_sip_message_get_to_tag (lean[2]) == cs_sip_message_get_from_tag (lean[0]));
+  g_assert_cmpstr (cs_sip_message_get_from_user (lean[2]), ==, "bob");
+  g_assert_cmpstr (cs_sip_message_get_to_tag (lean[2]), ==, "a1");
+  cs_sip_message_unref (lean[0]);
+  for (guint i = 1; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr (CsSipMessage) full
+          = cs_sip_message_parse ((const guint8 *) texts[i], strlen (texts[i]), NULL);
+      assert_same_message (lean[i], full);
+      cs_sip_message_unref (lean[i]);
+    }
+}
+
 /* A message of other bytes never shares: its donor would hold the wrong bytes. */
 static void
 test_share_other_bytes (void)
@@ -431,6 +485,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sip-lean/reads-back", test_reads_back);
   g_test_add_func ("/sip-lean/outside", test_outside);
   g_test_add_func ("/sip-lean/shared-strings", test_shared_strings);
+  g_test_add_func ("/sip-lean/shared-address-parts", test_shared_address_parts);
   g_test_add_func ("/sip-lean/share-other-bytes", test_share_other_bytes);
   g_test_add_func ("/sip-lean/changed-bytes", test_changed_bytes);
   g_test_add_func ("/sip-lean/detail-fields-reread", test_detail_fields_reread);
