@@ -546,14 +546,16 @@ cs_analysis_set_published (CsAnalysis *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PUBLISHED]);
 }
 
-/* The real calls known so far (references), taken under the lock. */
+/* The real calls known so far, taken under the lock: the pointers only, as self->calls
+ * only grows and keeps its calls as long as the analysis (a reference up and down on each
+ * of S's 100 000 cold calls cost ~5 ms). */
 static GPtrArray *
 cs_analysis_dup_calls (CsAnalysis *self)
 {
-  GPtrArray *calls = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *calls = g_ptr_array_new ();
 
   g_mutex_lock (&self->calls_lock);
-  g_ptr_array_extend (calls, self->calls, cs_copy_object_ref, NULL);
+  g_ptr_array_extend (calls, self->calls, NULL, NULL);
   g_mutex_unlock (&self->calls_lock);
   return calls;
 }
