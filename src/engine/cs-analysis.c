@@ -4,6 +4,7 @@
 #include "cs-call-private.h"
 #include "cs-finding.h"
 #include "cs-object-list.h"
+#include "cs-prefetch.h"
 #include "cs-stream.h"
 
 struct _CsAnalysis
@@ -171,6 +172,17 @@ cs_analysis_add_findings (CsAnalysis *self, GPtrArray *findings, gboolean move)
   for (guint i = 0; i < findings->len; i++)
     {
       guint number = cs_finding_get_call_number (g_ptr_array_index (findings, i));
+
+      /* findings and calls are cold after the detection (S: 200 000 and 100 000) */
+      if (i + 8 < findings->len)
+        CS_PREFETCH (g_ptr_array_index (findings, i + 8));
+      if (i + 4 < findings->len)
+        {
+          guint ahead = cs_finding_get_call_number (g_ptr_array_index (findings, i + 4));
+
+          if (ahead > 0 && ahead <= self->calls->len)
+            CS_PREFETCH (&((CsCall *) g_ptr_array_index (self->calls, ahead - 1))->n_findings);
+        }
 
       if (number > 0 && number <= self->calls->len)
         ((CsCall *) g_ptr_array_index (self->calls, number - 1))->n_findings++;
@@ -546,14 +558,16 @@ cs_analysis_set_published (CsAnalysis *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PUBLISHED]);
 }
 
-/* The real calls known so far (references), taken under the lock. */
+/* The real calls known so far, taken under the lock: the pointers only, as self->calls
+ * only grows and keeps its calls as long as the analysis (a reference up and down on each
+ * of S's 100 000 cold calls cost ~5 ms). */
 static GPtrArray *
 cs_analysis_dup_calls (CsAnalysis *self)
 {
-  GPtrArray *calls = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *calls = g_ptr_array_new ();
 
   g_mutex_lock (&self->calls_lock);
-  g_ptr_array_extend (calls, self->calls, cs_copy_object_ref, NULL);
+  g_ptr_array_extend (calls, self->calls, NULL, NULL);
   g_mutex_unlock (&self->calls_lock);
   return calls;
 }

@@ -6,6 +6,7 @@
 #include "cs-call-private.h"
 #include "cs-fixed-format.h"
 #include "cs-parallel.h"
+#include "cs-prefetch.h"
 #include "cs-sdp.h"
 
 #include <math.h>
@@ -601,6 +602,8 @@ cs_findings_sorted (CsFindingSortKey *keys, guint n)
  * many (light). */
 #define CS_FINDINGS_STREAM_BLOCK 8
 #define CS_FINDINGS_CALL_BLOCK 64
+/* calls fetched this many ahead of the one being judged */
+#define CS_FINDINGS_CALLS_AHEAD 8
 
 typedef struct
 {
@@ -637,6 +640,12 @@ cs_findings_detect_block (guint block, gpointer data)
       for (guint c = first; c < end; c++)
         {
           GPtrArray *streams = job->call_streams[c];
+
+          /* the calls are cold by now (S: 100 000 of them); the next block's first calls
+           * are fetched too, as blocks run in order on one thread */
+          if (c + CS_FINDINGS_CALLS_AHEAD < job->calls->len)
+            cs_prefetch_bytes (g_ptr_array_index (job->calls, c + CS_FINDINGS_CALLS_AHEAD),
+                               sizeof (struct _CsCall));
 
           cs_findings_detect_call (g_ptr_array_index (job->calls, c),
                                    streams != NULL ? streams : job->no_streams, job->t, out);

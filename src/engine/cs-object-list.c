@@ -4,6 +4,8 @@
  * (a GSequence) cost several hundred instructions per item to fill and to read. */
 #include "cs-object-list.h"
 
+#include "cs-prefetch.h"
+
 struct _CsObjectList
 {
   GObject parent_instance;
@@ -84,7 +86,11 @@ cs_object_list_append_many (CsObjectList *self, gpointer const *items, guint n)
   if (n == 0)
     return;
   for (guint i = 0; i < n; i++)
-    g_ptr_array_add (self->items, g_object_ref (items[i]));
+    {
+      if (i + 8 < n)
+        CS_PREFETCH (items[i + 8]); /* cold items after a load: the reference waits on each */
+      g_ptr_array_add (self->items, g_object_ref (items[i]));
+    }
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n);
 }
 

@@ -5,9 +5,11 @@
 
 #include "cs-call-dtmf.h"
 #include "cs-call-list.h"
+#include "cs-call-private.h"
 #include "cs-finding.h"
 #include "cs-json-parallel.h"
 #include "cs-object-list.h"
+#include "cs-prefetch.h"
 #include "cs-report-json-raw.h"
 #include "cs-stream-rtcp.h"
 #include "cs-stream.h"
@@ -26,6 +28,41 @@ cs_compare_uints (gconstpointer a, gconstpointer b)
   guint y = GPOINTER_TO_UINT (*(gconstpointer const *) b);
 
   return x < y ? -1 : x > y;
+}
+
+/* The report reads each call's object and then its strings, which the call's messages keep
+ * far apart in memory: on S (100 000 calls, 200 000 findings) waiting for those cache misses
+ * was most of the report's time. Items this many ahead are fetched, their strings half as
+ * far ahead (by then the object is in cache). */
+#define CS_REPORT_JSON_AHEAD 8
+
+static void
+cs_report_json_prefetch_call (GPtrArray *calls, guint i)
+{
+  if (i + CS_REPORT_JSON_AHEAD < calls->len)
+    cs_prefetch_bytes (g_ptr_array_index (calls, i + CS_REPORT_JSON_AHEAD),
+                       sizeof (struct _CsCall));
+  if (i + CS_REPORT_JSON_AHEAD / 2 < calls->len)
+    {
+      const CsCall *call = g_ptr_array_index (calls, i + CS_REPORT_JSON_AHEAD / 2);
+
+      CS_PREFETCH (call->call_id);
+      CS_PREFETCH (call->from);
+      CS_PREFETCH (call->to);
+      CS_PREFETCH (call->final_reason);
+      CS_PREFETCH (call->user_agent);
+    }
+}
+
+/* A finding is a small object with its text (often shared) elsewhere. */
+static void
+cs_report_json_prefetch_finding (GPtrArray *findings, guint i)
+{
+  if (i + CS_REPORT_JSON_AHEAD < findings->len)
+    cs_prefetch_bytes (g_ptr_array_index (findings, i + CS_REPORT_JSON_AHEAD),
+                       80 /* its size on 64-bit */);
+  if (i + CS_REPORT_JSON_AHEAD / 2 < findings->len)
+    CS_PREFETCH (cs_finding_get_text (g_ptr_array_index (findings, i + CS_REPORT_JSON_AHEAD / 2)));
 }
 
 /* After the key: the time as text (no allocation), or null. */
@@ -276,7 +313,14 @@ cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis)
 
   CS_JSON_KEY (w, "calls");
   cs_json_begin_array (w);
-  cs_json_write_items (w, calls, cs_report_json_call_item);
+  if (cs_json_writer_get_threads (w) >= 2)
+    cs_json_write_items (w, calls, cs_report_json_call_item);
+  else
+    for (guint i = 0; i < calls->len; i++)
+      {
+        cs_report_json_prefetch_call (calls, i);
+        cs_report_json_call (w, g_ptr_array_index (calls, i));
+      }
   cs_json_end_array (w);
 }
 
@@ -473,6 +517,13 @@ cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis)
 
   CS_JSON_KEY (w, "findings");
   cs_json_begin_array (w);
-  cs_json_write_items (w, findings, cs_report_json_finding_item);
+  if (cs_json_writer_get_threads (w) >= 2)
+    cs_json_write_items (w, findings, cs_report_json_finding_item);
+  else
+    for (guint i = 0; i < findings->len; i++)
+      {
+        cs_report_json_prefetch_finding (findings, i);
+        cs_report_json_finding (w, g_ptr_array_index (findings, i));
+      }
   cs_json_end_array (w);
 }

@@ -111,14 +111,16 @@ make_stream (guint id, const char *src, const char *dst, guint call, guint n, gu
   return stream;
 }
 
-/* The report's calls list, `extra` arrays deep. */
+/* The report's calls list, `extra` arrays deep, written by `threads`. */
 static char *
-write_calls (CsAnalysis *analysis, guint extra)
+write_calls_threads (CsAnalysis *analysis, guint extra, guint threads)
 {
   char *data = NULL;
   size_t size = 0;
   FILE *out = open_memstream (&data, &size);
   CsJsonWriter *w = cs_json_writer_new (out, TRUE);
+
+  cs_json_writer_set_threads (w, threads);
 
   for (guint i = 0; i < extra; i++)
     cs_json_begin_array (w);
@@ -132,6 +134,12 @@ write_calls (CsAnalysis *analysis, guint extra)
   g_assert_true (cs_json_writer_free (w));
   fclose (out);
   return data;
+}
+
+static char *
+write_calls (CsAnalysis *analysis, guint extra)
+{
+  return write_calls_threads (analysis, extra, 1);
 }
 
 /* The lines from the one starting with `"<list>"` to the list's closing bracket, with
@@ -271,11 +279,61 @@ test_adopt_findings (void)
   g_object_unref (analysis);
 }
 
+static guint
+count_text (const char *haystack, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *at = strstr (haystack, needle); at != NULL; at = strstr (at + 1, needle))
+    n++;
+  return n;
+}
+
+/* One thread walks calls and findings with reads ahead (to the very end of the lists), two
+ * write runs of them side by side: the same text, every item once, in order. */
+static void
+test_many_items_threads (void)
+{
+  CsAnalysis *analysis = cs_analysis_new (cs_capture_set_new ());
+  g_autoptr (GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) findings = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *one = NULL, *two = NULL, *last = NULL;
+  gpointer first;
+  const guint n = 1100; /* over the two-thread writer's minimum */
+
+  for (guint i = 1; i <= n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("call-%u@x", i);
+
+      g_ptr_array_add (calls, make_call (i, id, i % 2 ? "alice" : "bob", "agent", FALSE));
+      g_ptr_array_add (findings, cs_finding_new (CS_FINDING_FAILED_CALL, CS_SEVERITY_INFO, i, 0,
+                                                 NULL, i % 3 ? "busy" : NULL));
+    }
+  cs_analysis_adopt_calls (analysis, calls);
+  cs_analysis_adopt_findings (analysis, findings);
+  cs_analysis_publish (analysis);
+  one = write_calls_threads (analysis, 0, 1);
+  two = write_calls_threads (analysis, 0, 2);
+  g_assert_cmpstr (one, ==, two);
+  g_assert_cmpuint (count_text (one, "\"call_id\": \"call-"), ==, n);
+  g_assert_cmpuint (count_text (one, "\"kind\": \"failed-call\""), ==, n);
+  last = g_strdup_printf ("\"call_id\": \"call-%u@x\"", n);
+  g_assert_nonnull (strstr (one, last));
+  g_assert_true (strstr (one, "\"call_id\": \"call-1@x\"") < strstr (one, last));
+  /* publishing borrowed the calls: the analysis and its list hold one reference each (and
+   * get_item one more) */
+  first = g_list_model_get_item (cs_analysis_get_calls (analysis), 0);
+  g_assert_cmpuint (G_OBJECT (first)->ref_count, ==, 3);
+  g_object_unref (first);
+  g_object_unref (analysis);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report-json/raw-calls", test_raw_calls);
   g_test_add_func ("/report-json/adopt-findings", test_adopt_findings);
+  g_test_add_func ("/report-json/many-items-threads", test_many_items_threads);
   return g_test_run ();
 }
