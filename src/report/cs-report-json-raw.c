@@ -94,18 +94,22 @@ cs_report_json_raw_status (char *p, guint status)
   return status == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_report_json_raw_uint (p, status);
 }
 
-/* Names from fixed tables (states, methods, finding kinds, severities) quoted at compile
- * time: one fixed-size copy each, no length or escaping to work out. */
+/* Names of enums (states, methods, finding kinds, severities) quoted once: one fixed-size
+ * copy each, no length or escaping to work out per item. */
 typedef struct
 {
   char text[24]; /* quoted, then padding: always copied whole (within the margin) */
   guint len;
 } CsJsonQuoted;
 
-#define CS_QUOTED(name)                                                                            \
-  {                                                                                                \
-    "\"" name "\"", sizeof (name) + 1                                                              \
-  }
+/* Quoted spellings of an enum's first values, made once from its own to_string function
+ * (the one place each spelling is written); a name too long for the slot keeps len 0. */
+#define CS_QUOTED_SLOTS 32
+typedef struct
+{
+  CsJsonQuoted slots[CS_QUOTED_SLOTS];
+  gsize ready;
+} CsQuotedNames;
 
 static inline char *
 cs_report_json_raw_quoted (char *p, const CsJsonQuoted *q)
@@ -114,97 +118,108 @@ cs_report_json_raw_quoted (char *p, const CsJsonQuoted *q)
   return p + q->len;
 }
 
-static const CsJsonQuoted cs_quoted_methods[CS_SIP_METHOD_COUNT] = {
-  [CS_SIP_METHOD_UNKNOWN] = CS_QUOTED ("UNKNOWN"),
-  [CS_SIP_METHOD_INVITE] = CS_QUOTED ("INVITE"),
-  [CS_SIP_METHOD_ACK] = CS_QUOTED ("ACK"),
-  [CS_SIP_METHOD_BYE] = CS_QUOTED ("BYE"),
-  [CS_SIP_METHOD_CANCEL] = CS_QUOTED ("CANCEL"),
-  [CS_SIP_METHOD_REGISTER] = CS_QUOTED ("REGISTER"),
-  [CS_SIP_METHOD_OPTIONS] = CS_QUOTED ("OPTIONS"),
-  [CS_SIP_METHOD_PRACK] = CS_QUOTED ("PRACK"),
-  [CS_SIP_METHOD_SUBSCRIBE] = CS_QUOTED ("SUBSCRIBE"),
-  [CS_SIP_METHOD_NOTIFY] = CS_QUOTED ("NOTIFY"),
-  [CS_SIP_METHOD_PUBLISH] = CS_QUOTED ("PUBLISH"),
-  [CS_SIP_METHOD_INFO] = CS_QUOTED ("INFO"),
-  [CS_SIP_METHOD_REFER] = CS_QUOTED ("REFER"),
-  [CS_SIP_METHOD_MESSAGE] = CS_QUOTED ("MESSAGE"),
-  [CS_SIP_METHOD_UPDATE] = CS_QUOTED ("UPDATE"),
-};
+static gboolean
+cs_report_json_raw_needs_no_escape (const char *text, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if ((guchar) text[i] < 0x20 || (guchar) text[i] >= 0x80 || text[i] == '"' || text[i] == '\\')
+      return FALSE;
+  return TRUE;
+}
+
+static const CsJsonQuoted *
+cs_report_json_raw_quoted_names (CsQuotedNames *names, const char *(*name_of) (guint value))
+{
+  if (g_once_init_enter (&names->ready))
+    {
+      for (guint v = 0; v < CS_QUOTED_SLOTS; v++)
+        {
+          const char *name = name_of (v);
+          gsize n = name != NULL ? strlen (name) : sizeof names->slots[v].text;
+
+          if (n + 2 > sizeof names->slots[v].text || !cs_report_json_raw_needs_no_escape (name, n))
+            continue;
+          names->slots[v].text[0] = '"';
+          memcpy (names->slots[v].text + 1, name, n);
+          names->slots[v].text[n + 1] = '"';
+          names->slots[v].len = (guint) n + 2;
+        }
+      g_once_init_leave (&names->ready, 1);
+    }
+  return names->slots;
+}
+
+/* value's spelling quoted: from the table when it has one, else through the writer */
+static inline char *
+cs_report_json_raw_enum (CsJsonWriter *w, char *p, CsQuotedNames *names,
+                         const char *(*name_of) (guint value), guint value)
+{
+  const CsJsonQuoted *slots = cs_report_json_raw_quoted_names (names, name_of);
+
+  if (value < CS_QUOTED_SLOTS && slots[value].len != 0)
+    return cs_report_json_raw_quoted (p, &slots[value]);
+  return cs_json_raw_string (w, p, name_of (value));
+}
+
+static const char *
+cs_method_name (guint value)
+{
+  return cs_sip_method_to_string ((CsSipMethod) value);
+}
+
+static const char *
+cs_state_name (guint value)
+{
+  return cs_call_state_to_string ((CsCallState) value);
+}
+
+static const char *
+cs_kind_name (guint value)
+{
+  return cs_finding_kind_to_string ((CsFindingKind) value);
+}
+
+static const char *
+cs_severity_name (guint value)
+{
+  return cs_severity_to_string ((CsSeverity) value);
+}
 
 /* A method name: the table's when it is the constant for a known method (requests and
  * transactions use those), else as written. */
 static char *
 cs_report_json_raw_method (CsJsonWriter *w, char *p, CsSipMethod method, const char *name)
 {
+  static CsQuotedNames methods;
+
   if ((guint) method < CS_SIP_METHOD_COUNT && method != CS_SIP_METHOD_UNKNOWN
       && name == cs_sip_method_to_string (method))
-    return cs_report_json_raw_quoted (p, &cs_quoted_methods[method]);
+    return cs_report_json_raw_enum (w, p, &methods, cs_method_name, method);
   return cs_json_raw_string (w, p, name);
 }
 
 static char *
 cs_report_json_raw_state (CsJsonWriter *w, char *p, CsCallState state)
 {
-  static const CsJsonQuoted states[] = {
-    [CS_CALL_STATE_SETUP] = CS_QUOTED ("setup"),
-    [CS_CALL_STATE_RINGING] = CS_QUOTED ("ringing"),
-    [CS_CALL_STATE_IN_CALL] = CS_QUOTED ("in-call"),
-    [CS_CALL_STATE_COMPLETED] = CS_QUOTED ("completed"),
-    [CS_CALL_STATE_CANCELLED] = CS_QUOTED ("cancelled"),
-    [CS_CALL_STATE_REJECTED] = CS_QUOTED ("rejected"),
-    [CS_CALL_STATE_FAILED] = CS_QUOTED ("failed"),
-  };
+  static CsQuotedNames states;
 
-  if ((guint) state < G_N_ELEMENTS (states))
-    return cs_report_json_raw_quoted (p, &states[state]);
-  return cs_json_raw_string (w, p, cs_call_state_to_string (state));
+  return cs_report_json_raw_enum (w, p, &states, cs_state_name, state);
 }
 
 static char *
 cs_report_json_raw_kind (CsJsonWriter *w, char *p, CsFindingKind kind)
 {
-  static const CsJsonQuoted kinds[] = {
-    [CS_FINDING_ONE_WAY_AUDIO] = CS_QUOTED ("one-way-audio"),
-    [CS_FINDING_NO_MEDIA] = CS_QUOTED ("no-media"),
-    [CS_FINDING_LATE_MEDIA] = CS_QUOTED ("late-media"),
-    [CS_FINDING_LOSS_BURST] = CS_QUOTED ("loss-burst"),
-    [CS_FINDING_HIGH_JITTER] = CS_QUOTED ("high-jitter"),
-    [CS_FINDING_DELTA_SPIKE] = CS_QUOTED ("delta-spike"),
-    [CS_FINDING_SEQUENCE_ERRORS] = CS_QUOTED ("sequence-errors"),
-    [CS_FINDING_SSRC_CHANGE] = CS_QUOTED ("ssrc-change"),
-    [CS_FINDING_CODEC_MISMATCH] = CS_QUOTED ("codec-mismatch"),
-    [CS_FINDING_PTIME_MISMATCH] = CS_QUOTED ("ptime-mismatch"),
-    [CS_FINDING_NAT_MISMATCH] = CS_QUOTED ("nat-mismatch"),
-    [CS_FINDING_RTP_AFTER_BYE] = CS_QUOTED ("rtp-after-bye"),
-    [CS_FINDING_SLOW_PDD] = CS_QUOTED ("slow-pdd"),
-    [CS_FINDING_FAILED_CALL] = CS_QUOTED ("failed-call"),
-    [CS_FINDING_UNANSWERED] = CS_QUOTED ("unanswered-invite"),
-    [CS_FINDING_MISSING_ACK] = CS_QUOTED ("missing-ack"),
-    [CS_FINDING_RETRANSMISSIONS] = CS_QUOTED ("retransmissions"),
-    [CS_FINDING_SHORT_CALL] = CS_QUOTED ("short-call"),
-    [CS_FINDING_MALFORMED_SIP] = CS_QUOTED ("malformed-sip"),
-    [CS_FINDING_DROPPED_STATE] = CS_QUOTED ("dropped-state"),
-    [CS_FINDING_DAMAGED_CAPTURE] = CS_QUOTED ("damaged-capture"),
-  };
+  static CsQuotedNames kinds;
 
-  if ((guint) kind < G_N_ELEMENTS (kinds))
-    return cs_report_json_raw_quoted (p, &kinds[kind]);
-  return cs_json_raw_string (w, p, cs_finding_kind_to_string (kind));
+  return cs_report_json_raw_enum (w, p, &kinds, cs_kind_name, kind);
 }
 
 static char *
 cs_report_json_raw_severity (CsJsonWriter *w, char *p, CsSeverity severity)
 {
-  static const CsJsonQuoted severities[] = {
-    [CS_SEVERITY_INFO] = CS_QUOTED ("info"),
-    [CS_SEVERITY_WARNING] = CS_QUOTED ("warning"),
-    [CS_SEVERITY_ERROR] = CS_QUOTED ("error"),
-  };
+  static CsQuotedNames severities;
 
-  if ((guint) severity < G_N_ELEMENTS (severities))
-    return cs_report_json_raw_quoted (p, &severities[severity]);
-  return cs_json_raw_string (w, p, cs_severity_to_string (severity));
+  return cs_report_json_raw_enum (w, p, &severities, cs_severity_name, severity);
 }
 
 static char *
