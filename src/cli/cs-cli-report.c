@@ -72,8 +72,8 @@ cs_cli_cmd_report (int argc, char **argv)
       /* on one thread: measured faster than the two-thread writer on the 2-core build VM (A
        * at 2 threads 12.2 -> 3.8 ms, S 108 -> 87 ms), likely as its helper builds the pieces
        * in fresh memory it must fault in, and they are copied once more */
-      written = is_report ? cs_report_write_calls_threads (
-                    analysis, format, (const guint *) calls->data, calls->len, 1, out)
+      written = is_report ? cs_report_write_calls (analysis, format, (const guint *) calls->data,
+                                                   calls->len, out)
                           : cs_report_write_table (analysis, kind, format, out);
       if (!cs_cli_close_output (out, written))
         {
