@@ -6,7 +6,7 @@
 
 #include "cs-column-chooser.h"
 #include "cs-display-format.h"
-#include "cs-finding.h"
+#include "findings/cs-finding.h"
 #include "cs-ladder-layout.h"
 
 typedef char *(*CsCallTextFunc) (const CsCallsColumnContext *context, CsCall *call);

@@ -4,7 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "cs-call.h"
+#include "calls/cs-call.h"
 #include "cs-calls-filter.h"
 
 G_BEGIN_DECLS

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cs-finding.h"
-#include "cs-stream.h"
+#include "findings/cs-finding.h"
+#include "calls/cs-stream.h"
 
 G_DEFINE_QUARK (cs - calls - filter - error - quark, cs_calls_filter_error)
 

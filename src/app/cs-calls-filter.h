@@ -3,7 +3,7 @@
 
 #include <gio/gio.h>
 
-#include "cs-call.h"
+#include "calls/cs-call.h"
 
 G_BEGIN_DECLS
 

@@ -3,8 +3,8 @@
 
 #include <gtk/gtk.h>
 
-#include "cs-analysis.h"
-#include "cs-call.h"
+#include "loader/cs-analysis.h"
+#include "calls/cs-call.h"
 
 G_BEGIN_DECLS
 

@@ -3,7 +3,7 @@
 
 #include <glib/gi18n.h>
 
-#include "cs-live-pcap.h"
+#include "live/cs-live-pcap.h"
 
 struct _CsCaptureDialog
 {

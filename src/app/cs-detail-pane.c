@@ -3,10 +3,10 @@
 
 #include <glib/gi18n.h>
 
-#include "cs-decode.h"
+#include "net/cs-decode.h"
 #include "cs-display-format.h"
 #include "cs-hex-view.h"
-#include "cs-sdp.h"
+#include "sip/cs-sdp.h"
 #include "cs-status-page.h"
 
 struct _CsDetailPane

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "cs-export-pcapng.h"
+#include "export/cs-export-pcapng.h"
 #include "cs-report-html.h"
 #include "cs-report-pdf.h"
 #include "cs-report.h"

@@ -4,8 +4,8 @@
 
 #include <gtk/gtk.h>
 
-#include "cs-analysis.h"
-#include "cs-finding.h"
+#include "loader/cs-analysis.h"
+#include "findings/cs-finding.h"
 #include "cs-selection.h"
 
 G_BEGIN_DECLS

@@ -3,8 +3,8 @@
 
 #include <gtk/gtk.h>
 
-#include "cs-analysis.h"
-#include "cs-finding.h"
+#include "loader/cs-analysis.h"
+#include "findings/cs-finding.h"
 #include "cs-graph-view-canvas.h"
 #include "cs-mos-table.h"
 #include "cs-selection.h"

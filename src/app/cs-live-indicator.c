@@ -5,8 +5,8 @@
 #include <glib/gstdio.h>
 
 #include "cs-capture-dialog.h"
-#include "cs-hep-listener.h"
-#include "cs-live-pcap.h"
+#include "live/cs-hep-listener.h"
+#include "live/cs-live-pcap.h"
 #include "cs-window-private.h"
 
 struct _CsLiveIndicator

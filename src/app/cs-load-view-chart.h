@@ -4,7 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "cs-loadtest.h"
+#include "loadtest/cs-loadtest.h"
 
 G_BEGIN_DECLS
 

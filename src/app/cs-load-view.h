@@ -4,8 +4,8 @@
 
 #include <gtk/gtk.h>
 
-#include "cs-analysis.h"
-#include "cs-loadtest.h"
+#include "loader/cs-analysis.h"
+#include "loadtest/cs-loadtest.h"
 
 G_BEGIN_DECLS
 

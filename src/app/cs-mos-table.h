@@ -4,7 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "cs-stream.h"
+#include "calls/cs-stream.h"
 
 G_BEGIN_DECLS
 

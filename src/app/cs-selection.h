@@ -4,8 +4,8 @@
 
 #include <glib-object.h>
 
-#include "cs-call.h"
-#include "cs-stream.h"
+#include "calls/cs-call.h"
+#include "calls/cs-stream.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "cs-analysis.h"
+#include "loader/cs-analysis.h"
 #include "cs-selection.h"
 
 G_BEGIN_DECLS

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "cs-codec.h"
+#include "rtp/cs-codec.h"
 
 void
 cs_audio_format_map_init (CsAudioFormatMap *map)

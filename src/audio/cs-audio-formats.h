@@ -2,8 +2,8 @@
  * from the static table and the rtpmaps of a call's SDP */
 #pragma once
 
-#include "cs-call.h"
-#include "cs-sdp.h"
+#include "calls/cs-call.h"
+#include "sip/cs-sdp.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
 
 #include <gio/gio.h>
 
-#include "cs-analysis.h"
+#include "loader/cs-analysis.h"
 #include "cs-audio-track.h"
 
 G_BEGIN_DECLS

@@ -4,9 +4,9 @@
 #pragma once
 
 #include "cs-audio-formats.h"
-#include "cs-capture-set.h"
-#include "cs-jitter-buffer.h"
-#include "cs-stream.h"
+#include "capture/cs-capture-set.h"
+#include "quality/cs-jitter-buffer.h"
+#include "calls/cs-stream.h"
 
 G_BEGIN_DECLS
 

@@ -5,9 +5,9 @@
 
 #include "cs-cli-commands.h"
 #include "cs-cli-live.h"
-#include "cs-hep-listener.h"
-#include "cs-hep-sender.h"
-#include "cs-live-pcap.h"
+#include "live/cs-hep-listener.h"
+#include "live/cs-hep-sender.h"
+#include "live/cs-live-pcap.h"
 #include "cs-report.h"
 
 #define CS_CLI_PROGRESS_MS 1000

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cs-error.h"
+#include "base/cs-error.h"
 
 int
 cs_cli_usage_error (const char *command, const char *message)

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "cs-loader.h"
+#include "loader/cs-loader.h"
 
 G_BEGIN_DECLS
 

@@ -1,8 +1,8 @@
 /* cs-cli-hep.c — `hep`: listen for HEP (UDP and TCP), then the file report */
 #include "cs-cli-commands.h"
 #include "cs-cli-live.h"
-#include "cs-hep-listener.h"
-#include "cs-hep-sender.h"
+#include "live/cs-hep-listener.h"
+#include "live/cs-hep-sender.h"
 
 typedef struct
 {

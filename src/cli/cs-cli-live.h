@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cs-cli-common.h"
-#include "cs-live-session.h"
+#include "live/cs-live-session.h"
 
 G_BEGIN_DECLS
 

@@ -5,7 +5,7 @@
 #include "cs-cli-commands.h"
 #include "cs-cli-common.h"
 #include "cs-json-writer.h"
-#include "cs-loadtest.h"
+#include "loadtest/cs-loadtest.h"
 #include "cs-report.h"
 #include "cs-time-format.h"
 

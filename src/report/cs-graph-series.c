@@ -3,8 +3,8 @@
 
 #include <math.h>
 
-#include "cs-mos.h"
-#include "cs-rtp-series.h"
+#include "quality/cs-mos.h"
+#include "quality/cs-rtp-series.h"
 
 #define CS_GRAPH_MIN_WIDTH_S 0.001
 

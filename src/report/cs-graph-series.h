@@ -3,9 +3,9 @@
 
 #include <glib.h>
 
-#include "cs-jitter-buffer.h"
-#include "cs-rtp-metrics.h"
-#include "cs-stream.h"
+#include "quality/cs-jitter-buffer.h"
+#include "quality/cs-rtp-metrics.h"
+#include "calls/cs-stream.h"
 
 G_BEGIN_DECLS
 

@@ -8,7 +8,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "cs-fixed-format.h"
+#include "base/cs-fixed-format.h"
 #include "cs-json-writer.h"
 
 G_BEGIN_DECLS

@@ -4,8 +4,8 @@
 #include <pango/pangocairo.h>
 #include <string.h>
 
-#include "cs-codec.h"
-#include "cs-sdp.h"
+#include "rtp/cs-codec.h"
+#include "sip/cs-sdp.h"
 
 /* Text measuring: the same font the painter uses, at 96 dpi. */
 typedef struct

@@ -3,8 +3,8 @@
 
 #include <gio/gio.h>
 
-#include "cs-call.h"
-#include "cs-stream.h"
+#include "calls/cs-call.h"
+#include "calls/cs-stream.h"
 
 G_BEGIN_DECLS
 

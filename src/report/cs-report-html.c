@@ -4,7 +4,7 @@
 
 #include "cs-report-html.h"
 
-#include "cs-finding.h"
+#include "findings/cs-finding.h"
 #include "cs-graph-render.h"
 #include "cs-ladder-render.h"
 #include "cs-svg-inline.h"

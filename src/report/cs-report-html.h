@@ -5,7 +5,7 @@
 #include <gio/gio.h>
 #include <stdio.h>
 
-#include "cs-analysis.h"
+#include "loader/cs-analysis.h"
 #include "cs-graph-series.h"
 #include "cs-report.h"
 

@@ -7,9 +7,9 @@
  * of cs-report-json.c write (tests/unit/test-report-json.c compares them). */
 #include "cs-report-json-raw.h"
 
-#include "cs-call-dtmf.h"
-#include "cs-fixed-format.h"
-#include "cs-stream-rtcp.h"
+#include "calls/cs-call-dtmf.h"
+#include "base/cs-fixed-format.h"
+#include "calls/cs-stream-rtcp.h"
 #include "cs-time-format.h"
 
 #include <math.h>

@@ -1,10 +1,10 @@
 /* cs-report-json-raw.h — the JSON report's objects written as raw text (pretty report) */
 #pragma once
 
-#include "cs-analysis.h"
-#include "cs-finding.h"
+#include "loader/cs-analysis.h"
+#include "findings/cs-finding.h"
 #include "cs-json-writer.h"
-#include "cs-stream.h"
+#include "calls/cs-stream.h"
 
 G_BEGIN_DECLS
 

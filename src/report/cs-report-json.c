@@ -3,16 +3,16 @@
 
 #include <stdlib.h>
 
-#include "cs-call-dtmf.h"
-#include "cs-call-list.h"
-#include "cs-call-private.h"
-#include "cs-finding.h"
+#include "calls/cs-call-dtmf.h"
+#include "loader/cs-call-list.h"
+#include "calls/cs-call-private.h"
+#include "findings/cs-finding.h"
 #include "cs-json-parallel.h"
-#include "cs-object-list.h"
-#include "cs-prefetch.h"
+#include "loader/cs-object-list.h"
+#include "base/cs-prefetch.h"
 #include "cs-report-json-raw.h"
-#include "cs-stream-rtcp.h"
-#include "cs-stream.h"
+#include "calls/cs-stream-rtcp.h"
+#include "calls/cs-stream.h"
 #include "cs-time-format.h"
 
 static int

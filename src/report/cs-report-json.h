@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cs-json-writer.h"
-#include "cs-analysis.h"
+#include "loader/cs-analysis.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "cs-analysis.h"
+#include "loader/cs-analysis.h"
 #include "cs-report.h"
 
 G_BEGIN_DECLS

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "cs-finding.h"
-#include "cs-stream-rtcp.h"
-#include "cs-stream.h"
+#include "findings/cs-finding.h"
+#include "calls/cs-stream-rtcp.h"
+#include "calls/cs-stream.h"
 #include "cs-time-format.h"
 
 typedef struct

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "cs-analysis.h"
+#include "loader/cs-analysis.h"
 #include "cs-report-table.h"
 
 G_BEGIN_DECLS

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 
-#include "cs-loader.h"
+#include "loader/cs-loader.h"
 #include "cs-report.h"
 
 typedef struct

@@ -1,8 +1,8 @@
 /* test-bench-keys.c — retransmission signatures and transaction keys, compared field by
  * field since round 2 of the performance work: the linear scan (short calls) and the
  * hash set (long calls) must give the same answers as the old string keys did. */
-#include "cs-call-private.h"
-#include "cs-sip-message.h"
+#include "calls/cs-call-private.h"
+#include "sip/cs-sip-message.h"
 
 #include <string.h>
 

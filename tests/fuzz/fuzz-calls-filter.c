@@ -2,7 +2,7 @@
  * what parses against a few real calls */
 #include "fuzz-common.h"
 
-#include "cs-call-tracker.h"
+#include "calls/cs-call-tracker.h"
 #include "cs-calls-filter.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* fuzz-capture.c — the pcap and pcapng readers: open, index, read every frame */
 #include "fuzz-common.h"
 
-#include "cs-capture-set.h"
+#include "capture/cs-capture-set.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

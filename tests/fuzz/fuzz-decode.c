@@ -5,10 +5,10 @@
  * one captured frame. */
 #include "fuzz-common.h"
 
-#include "cs-chunk.h"
-#include "cs-decode.h"
-#include "cs-ip-reassembly.h"
-#include "cs-tcp-reassembly.h"
+#include "loader/cs-chunk.h"
+#include "net/cs-decode.h"
+#include "net/cs-ip-reassembly.h"
+#include "net/cs-tcp-reassembly.h"
 
 static const guint linktypes[] = {
   CS_LINKTYPE_ETHERNET, CS_LINKTYPE_NULL,       CS_LINKTYPE_RAW,       CS_LINKTYPE_RAW_12,

@@ -1,7 +1,7 @@
 /* fuzz-dtmf.c — RFC 4733 telephone-event payloads folded into digits, and SIP INFO DTMF bodies */
 #include "fuzz-common.h"
 
-#include "cs-dtmf.h"
+#include "rtp/cs-dtmf.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

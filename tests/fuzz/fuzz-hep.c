@@ -1,8 +1,8 @@
 /* fuzz-hep.c — HEP v1/v2/v3 decapsulation, and HEP3 encode → decode round trips */
 #include "fuzz-common.h"
 
-#include "cs-hep.h"
-#include "cs-sip-message.h"
+#include "net/cs-hep.h"
+#include "sip/cs-sip-message.h"
 
 #include <string.h>
 

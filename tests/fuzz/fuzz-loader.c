@@ -3,7 +3,7 @@
  * caps make the eviction paths run too. */
 #include "fuzz-common.h"
 
-#include "cs-loader.h"
+#include "loader/cs-loader.h"
 #include "cs-report.h"
 
 #include <stdio.h>

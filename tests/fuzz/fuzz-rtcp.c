@@ -1,8 +1,8 @@
 /* fuzz-rtcp.c — compound RTCP: SR, RR, SDES, BYE, XR VoIP metrics */
 #include "fuzz-common.h"
 
-#include "cs-rtcp.h"
-#include "cs-rtp.h"
+#include "rtp/cs-rtcp.h"
+#include "rtp/cs-rtp.h"
 
 #include <string.h>
 

@@ -5,10 +5,10 @@
  * also moves its arrival time, so jitter, reordering and gaps all happen. */
 #include "fuzz-common.h"
 
-#include "cs-codec.h"
-#include "cs-jitter-buffer.h"
-#include "cs-mos.h"
-#include "cs-rtp-metrics.h"
+#include "rtp/cs-codec.h"
+#include "quality/cs-jitter-buffer.h"
+#include "quality/cs-mos.h"
+#include "quality/cs-rtp-metrics.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

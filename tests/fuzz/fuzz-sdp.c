@@ -1,7 +1,7 @@
 /* fuzz-sdp.c — SDP parsing and the questions the stream binder asks of it */
 #include "fuzz-common.h"
 
-#include "cs-sdp.h"
+#include "sip/cs-sdp.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

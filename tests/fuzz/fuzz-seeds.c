@@ -6,12 +6,12 @@
  * capture (small captures: the first frames of each scenario, same format and
  * link type), decode (frames as records), sip, sdp, hep, rtp and dtmf
  * (packets as records), rtcp. Touches OUT_DIR/corpus.stamp when done. */
-#include "cs-capture-set.h"
-#include "cs-chunk.h"
-#include "cs-decode.h"
-#include "cs-hep.h"
-#include "cs-pcapng-writer.h"
-#include "cs-rtp.h"
+#include "capture/cs-capture-set.h"
+#include "loader/cs-chunk.h"
+#include "net/cs-decode.h"
+#include "net/cs-hep.h"
+#include "export/cs-pcapng-writer.h"
+#include "rtp/cs-rtp.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* fuzz-sip.c — SIP message parsing, stream framing, header helpers, multipart bodies */
 #include "fuzz-common.h"
 
-#include "cs-sip-headers.h"
-#include "cs-sip-message.h"
-#include "cs-sip-multipart.h"
+#include "sip/cs-sip-headers.h"
+#include "sip/cs-sip-message.h"
+#include "sip/cs-sip-multipart.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* gen-capture.h — a capture under construction: packets, links, IP/UDP/TCP */
 #pragma once
 
-#include "cs-addr.h"
-#include "cs-pcapng-writer.h"
+#include "base/cs-addr.h"
+#include "export/cs-pcapng-writer.h"
 
 #include <glib.h>
 

@@ -1,7 +1,7 @@
 /* gen-expect.h — the ground truth a scenario records while it builds packets */
 #pragma once
 
-#include "cs-addr.h"
+#include "base/cs-addr.h"
 
 #include <glib.h>
 

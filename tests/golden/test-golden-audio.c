@@ -6,11 +6,11 @@
 #include <sndfile.h>
 #include <sys/wait.h>
 
-#include "../unit/test-audio-common.h"
+#include "../unit/audio/test-audio-common.h"
 #include "cs-audio-export.h"
 #include "cs-audio-render.h"
-#include "cs-loader.h"
-#include "cs-mos.h"
+#include "loader/cs-loader.h"
+#include "quality/cs-mos.h"
 #include "golden-common.h"
 
 static char *tmp_dir;

@@ -9,8 +9,8 @@
  * is whole milliseconds (gap and DLSR each truncated), ours exact: they differ by < 2 ms. */
 #include <math.h>
 
-#include "cs-loader.h"
-#include "cs-stream-rtcp.h"
+#include "loader/cs-loader.h"
+#include "calls/cs-stream-rtcp.h"
 
 typedef struct
 {

@@ -1,7 +1,7 @@
 /* test-hostile-cancel.c — cancelling loads at any moment, dropping the loader
  * mid-load, and starting a second load before the first ends. Run under
  * valgrind by `make test-valgrind` (no leaks), and plainly in suite hostile. */
-#include "cs-loader.h"
+#include "loader/cs-loader.h"
 #include "hostile-capture.h"
 
 #define COPIES 300 /* ~60k records: long enough to cancel in the middle */

@@ -1,9 +1,9 @@
 /* test-hostile-files.c — damaged captures through the whole loader: every cut,
  * every lying length ends with an error naming the file and byte offset, and
  * every packet before the damage is still analysed. */
-#include "cs-error.h"
-#include "cs-finding.h"
-#include "cs-loader.h"
+#include "base/cs-error.h"
+#include "findings/cs-finding.h"
+#include "loader/cs-loader.h"
 #include "hostile-capture.h"
 
 #include <sys/wait.h>

@@ -2,8 +2,8 @@
  * memory stays bounded, and what was dropped is reported as findings.
  *
  * CS_FLOOD_N changes the flood size (default 1000000 of each). */
-#include "cs-finding.h"
-#include "cs-loader.h"
+#include "findings/cs-finding.h"
+#include "loader/cs-loader.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cs-export-dialog.h"
-#include "cs-loader.h"
+#include "loader/cs-loader.h"
 
 static CsAnalysis *
 load_demo (void)

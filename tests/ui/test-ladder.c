@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "cs-application.h"
-#include "cs-call-private.h"
-#include "cs-call-tracker.h"
+#include "calls/cs-call-private.h"
+#include "calls/cs-call-tracker.h"
 #include "cs-hex-view.h"
 #include "cs-window-private.h"
 

@@ -3,8 +3,8 @@
  * only: a slow items-changed handler stands in for a list view building its rows. */
 #include <string.h>
 
-#include "cs-analysis-private.h"
-#include "cs-call-tracker.h"
+#include "loader/cs-analysis-private.h"
+#include "calls/cs-call-tracker.h"
 
 #define N_CALLS 40
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cs-application.h"
-#include "cs-loadtest.h"
+#include "loadtest/cs-loadtest.h"
 #include "cs-window-private.h"
 
 static CsApplication *application;

@@ -3,10 +3,10 @@
 
 #include <glib/gstdio.h>
 
-#include "cs-call.h"
-#include "cs-capture-set.h"
-#include "cs-live-session.h"
-#include "cs-loader.h"
+#include "calls/cs-call.h"
+#include "capture/cs-capture-set.h"
+#include "live/cs-live-session.h"
+#include "loader/cs-loader.h"
 
 static inline char *
 live_sample_path (const char *name)

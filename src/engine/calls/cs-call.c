@@ -1,0 +1,744 @@
+/* cs-call.c — one SIP call or out-of-dialog exchange, and its state machine */
+#include "cs-call-private.h"
+
+#include "sip/cs-sip-headers.h"
+
+#include <string.h>
+
+/* RFC 3261 Timer B/F: a transaction with no final response after 64·T1 has failed. */
+#define CS_TRANSACTION_TIMEOUT_NS (G_GINT64_CONSTANT (32) * G_TIME_SPAN_SECOND * 1000)
+
+G_DEFINE_FINAL_TYPE (CsCall, cs_call, G_TYPE_OBJECT)
+
+/* Stored message i without its retransmission bit (i < n_messages). */
+static inline CsSipMessage *
+cs_call_message_at (const CsCall *self, guint i)
+{
+  return (CsSipMessage *) (self->messages[i] & ~(guintptr) 1);
+}
+
+/* The call's strings are mostly those of a message it holds (no copy): only the others
+ * are its own. */
+static void
+cs_call_free_unless_borrowed (char *text, const char *in_message)
+{
+  if (text != in_message)
+    g_free (text);
+}
+
+static void
+cs_call_finalize (GObject *object)
+{
+  CsCall *self = CS_CALL (object);
+
+  cs_call_free_unless_borrowed (
+      self->call_id, self->first != NULL ? cs_sip_message_get_call_id (self->first) : NULL);
+  cs_call_free_unless_borrowed (
+      self->from, self->first != NULL ? cs_sip_message_get_from_user (self->first) : NULL);
+  cs_call_free_unless_borrowed (
+      self->to, self->first != NULL ? cs_sip_message_get_to_user (self->first) : NULL);
+  cs_call_free_unless_borrowed (self->user_agent,
+                                self->user_agent_source != NULL
+                                    ? cs_sip_message_get_user_agent (self->user_agent_source)
+                                    : NULL);
+  g_clear_pointer (&self->user_agent_source, cs_sip_message_unref);
+  g_clear_pointer (&self->first, cs_sip_message_unref);
+  g_clear_pointer (&self->initial_request, cs_sip_message_unref);
+  g_clear_pointer (&self->final_response, cs_sip_message_unref);
+  for (guint i = 0; i < self->n_messages; i++)
+    cs_sip_message_unref (cs_call_message_at (self, i));
+  if (self->messages != self->first_messages)
+    g_free (self->messages);
+  if (self->quick != self->first_quick)
+    g_free (self->quick);
+  g_clear_pointer (&self->signatures, g_hash_table_unref);
+  cs_transaction_log_clear (&self->transactions);
+  g_clear_pointer (&self->stream_ids, g_array_unref);
+  g_clear_pointer (&self->dtmf, g_array_unref);
+  g_free (self->sdp_formats);
+  G_OBJECT_CLASS (cs_call_parent_class)->finalize (object);
+}
+
+static void
+cs_call_class_init (CsCallClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cs_call_finalize;
+}
+
+static void
+cs_call_init (CsCall *self)
+{
+  cs_transaction_log_init (&self->transactions);
+  self->messages = self->first_messages;
+  self->quick = self->first_quick;
+  self->messages_cap = G_N_ELEMENTS (self->first_messages);
+  self->first_provisional_ns = -1;
+  self->answer_ns = -1;
+  self->ack_ns = -1;
+  self->bye_ns = -1;
+  self->mos = -1;
+}
+
+const char *
+cs_call_state_to_string (CsCallState state)
+{
+  switch (state)
+    {
+    case CS_CALL_STATE_SETUP:
+      return "setup";
+    case CS_CALL_STATE_RINGING:
+      return "ringing";
+    case CS_CALL_STATE_IN_CALL:
+      return "in-call";
+    case CS_CALL_STATE_COMPLETED:
+      return "completed";
+    case CS_CALL_STATE_CANCELLED:
+      return "cancelled";
+    case CS_CALL_STATE_REJECTED:
+      return "rejected";
+    case CS_CALL_STATE_FAILED:
+      return "failed";
+    }
+  return "unknown";
+}
+
+/* What a person calls a party: the URI's user part (the message's own string, which the
+ * call holds), else the URI without parameters. */
+static char *
+cs_call_party_label (const char *header, const char *user)
+{
+  CsSipNameAddr na;
+  char *label;
+
+  if (user != NULL)
+    return (char *) user;
+  if (header == NULL || !cs_sip_name_addr_parse (header, &na))
+    return g_strdup (header);
+  label = g_strndup (na.uri, strcspn (na.uri, ";?"));
+  cs_sip_name_addr_clear (&na);
+  return label;
+}
+
+CsCall *
+cs_call_new (guint number, const CsSipMessage *first)
+{
+  /* no properties: straight to the instance (g_object_new would walk its varargs first) */
+  CsCall *self = (CsCall *) g_object_new_with_properties (CS_TYPE_CALL, 0, NULL, NULL);
+
+  self->number = number;
+  self->method = first->is_request ? first->method : first->cseq_method;
+  self->first = cs_sip_message_ref ((CsSipMessage *) first);
+  self->method_name = first->is_request ? cs_sip_message_get_method_name (first)
+                                        : cs_sip_message_get_cseq_method_name (first);
+  self->call_id = (char *) cs_sip_message_get_call_id (
+      first); /* first is held: see cs_call_free_unless_borrowed */
+  self->from
+      = cs_call_party_label (cs_sip_message_get_from (first), cs_sip_message_get_from_user (first));
+  self->to
+      = cs_call_party_label (cs_sip_message_get_to (first), cs_sip_message_get_to_user (first));
+  self->from_tag = cs_sip_message_get_from_tag (first);
+  self->initial_request = cs_sip_message_ref ((CsSipMessage *) first);
+  self->initial_branch = cs_sip_message_get_via_branch (first);
+  self->initial_cseq = first->cseq;
+  self->start_ns = first->ts_ns;
+  self->end_ns = first->ts_ns;
+  self->state = CS_CALL_STATE_SETUP;
+  return self;
+}
+
+/* A signature identifies one transmission of a message within its transaction:
+ * seeing it twice means the sender retransmitted. Requests: branch, CSeq, method;
+ * responses: branch, CSeq, CSeq method, status, To tag (NULL and "" alike). Compared
+ * field by field on the messages themselves, so nothing is allocated per message. */
+static const char *
+or_empty (const char *s)
+{
+  return s != NULL ? s : "";
+}
+
+static guint
+cs_call_signature_hash (gconstpointer data)
+{
+  const CsSipMessage *msg = data;
+  guint h = g_str_hash (or_empty (cs_sip_message_get_via_branch (msg))) * 31u + msg->cseq;
+
+  if (msg->is_request)
+    return h * 31u + g_str_hash (or_empty (cs_sip_message_get_method_name (msg)));
+  h = h * 31u + g_str_hash (or_empty (cs_sip_message_get_cseq_method_name (msg)));
+  h = h * 31u + msg->status_code;
+  return h * 31u + g_str_hash (or_empty (cs_sip_message_get_to_tag (msg))) + 1u;
+}
+
+static gboolean
+same_text (const char *a, const char *b)
+{
+  return a == b || strcmp (or_empty (a), or_empty (b)) == 0;
+}
+
+static inline gboolean
+cs_call_methods_may_match (const CsSipMessage *a, const CsSipMessage *b)
+{
+  CsSipMethod ma = a->is_request ? a->method : a->cseq_method;
+  CsSipMethod mb = b->is_request ? b->method : b->cseq_method;
+
+  return ma == mb || ma == CS_SIP_METHOD_UNKNOWN || mb == CS_SIP_METHOD_UNKNOWN;
+}
+
+/* numbers first, then the short strings: most stored messages differ early */
+static gboolean
+cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
+{
+  const CsSipMessage *a = a_data, *b = b_data;
+
+  if (a->is_request != b->is_request || a->cseq != b->cseq)
+    return FALSE;
+  /* known methods are parsed from their exact names: different ones differ in name */
+  if (!cs_call_methods_may_match (a, b))
+    return FALSE;
+  if (a->is_request)
+    return same_text (cs_sip_message_get_method_name (a), cs_sip_message_get_method_name (b))
+           && same_text (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b));
+  return a->status_code == b->status_code
+         && same_text (cs_sip_message_get_to_tag (a), cs_sip_message_get_to_tag (b))
+         && same_text (cs_sip_message_get_cseq_method_name (a),
+                       cs_sip_message_get_cseq_method_name (b))
+         && same_text (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b));
+}
+
+/* The numbers of a signature (a method's name decides its enum), mixed: equal signatures
+ * have equal quick keys. */
+static inline guint32
+cs_call_quick_signature (const CsSipMessage *msg)
+{
+  guint32 method = msg->is_request ? msg->method : msg->cseq_method;
+  guint32 h
+      = (msg->cseq * 0x9e3779b1u) ^ ((method * 2u + (msg->is_request ? 1u : 0u)) * 0x85ebca6bu);
+
+  return msg->is_request ? h : h ^ (msg->status_code * 0xc2b2ae35u);
+}
+
+/* Calls keep few messages: a linear scan up to this many, a set keyed by the stored
+ * messages (same lifetime as the call) beyond. */
+#define CS_CALL_SIGNATURE_SCAN 16
+
+/* TRUE when a stored message has msg's signature; the stored messages are exactly the
+ * signatures seen (over the cap nothing is stored and nothing was added either). */
+static gboolean
+cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
+{
+  guint32 quick;
+
+  if (self->signatures != NULL)
+    return g_hash_table_contains (self->signatures, msg);
+  quick = cs_call_quick_signature (msg);
+  for (guint i = 0; i < self->n_messages; i++)
+    if (self->quick[i] == quick && cs_call_signature_equal (cs_call_message_at (self, i), msg))
+      return TRUE;
+  return FALSE;
+}
+
+/* Records a newly stored message (already in self->messages). */
+static void
+cs_call_remember_signature (CsCall *self, CsSipMessage *msg)
+{
+  if (self->signatures == NULL && self->n_messages > CS_CALL_SIGNATURE_SCAN)
+    {
+      self->signatures = g_hash_table_new (cs_call_signature_hash, cs_call_signature_equal);
+      for (guint i = 0; i + 1 < self->n_messages; i++)
+        g_hash_table_add (self->signatures, cs_call_message_at (self, i));
+    }
+  if (self->signatures != NULL)
+    g_hash_table_add (self->signatures, msg);
+}
+
+static gboolean
+cs_call_is_initial_transaction (CsCall *self, const CsSipMessage *msg)
+{
+  return msg->cseq == self->initial_cseq && msg->cseq_method == self->method;
+}
+
+/* The final answer's reason phrase, kept by holding the message. */
+static void
+cs_call_set_final_response (CsCall *self, const CsSipMessage *msg)
+{
+  if (self->final_response != msg)
+    {
+      g_clear_pointer (&self->final_response, cs_sip_message_unref);
+      self->final_response = cs_sip_message_ref ((CsSipMessage *) msg);
+    }
+  self->final_reason = cs_sip_message_get_reason (msg);
+}
+
+static void
+cs_call_apply_invite_response (CsCall *self, const CsSipMessage *msg)
+{
+  guint code = msg->status_code;
+
+  if (!cs_call_is_initial_transaction (self, msg))
+    return; /* a re-INVITE's outcome does not change the call's state */
+  if ((code == 180 || code == 183) && self->first_provisional_ns < 0)
+    self->first_provisional_ns = msg->ts_ns;
+  if (code >= 101 && code < 200 && self->state == CS_CALL_STATE_SETUP)
+    self->state = CS_CALL_STATE_RINGING;
+  if (code < 200 || self->answer_ns >= 0)
+    return;
+  if (code < 300)
+    {
+      self->answer_ns = msg->ts_ns;
+      self->state = CS_CALL_STATE_IN_CALL;
+    }
+  else if (!self->final_seen)
+    self->state
+        = (code == 487 && self->cancel_seen) ? CS_CALL_STATE_CANCELLED : CS_CALL_STATE_REJECTED;
+  self->final_seen = TRUE;
+  self->final_status = code;
+  cs_call_set_final_response (self, msg);
+}
+
+static void
+cs_call_apply_other (CsCall *self, const CsSipMessage *msg)
+{
+  if (msg->is_request)
+    return;
+  if (msg->status_code < 200)
+    {
+      if (self->state == CS_CALL_STATE_SETUP)
+        self->state = CS_CALL_STATE_RINGING;
+      return;
+    }
+  /* Out-of-dialog exchanges (REGISTER, OPTIONS…) take the last final answer:
+   * REGISTER → 401 → REGISTER → 200 ends as 200. */
+  self->final_seen = TRUE;
+  self->final_status = msg->status_code;
+  cs_call_set_final_response (self, msg);
+  self->state = msg->status_code < 300 ? CS_CALL_STATE_COMPLETED : CS_CALL_STATE_REJECTED;
+  if (self->answer_ns < 0 && msg->status_code < 300)
+    self->answer_ns = msg->ts_ns;
+}
+
+static void
+cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
+{
+  if (!msg->is_request)
+    {
+      if (msg->cseq_method == CS_SIP_METHOD_INVITE)
+        cs_call_apply_invite_response (self, msg);
+      return;
+    }
+  switch (msg->method)
+    {
+    case CS_SIP_METHOD_CANCEL:
+      self->cancel_seen = TRUE;
+      break;
+    case CS_SIP_METHOD_ACK:
+      if (self->ack_ns < 0 && self->answer_ns >= 0)
+        self->ack_ns = msg->ts_ns;
+      break;
+    case CS_SIP_METHOD_BYE:
+      if (self->bye_ns < 0)
+        self->bye_ns = msg->ts_ns;
+      self->state = CS_CALL_STATE_COMPLETED;
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
+{
+  if (self->n_messages == self->messages_cap)
+    {
+      self->messages_cap *= 2;
+      if (self->messages == self->first_messages)
+        {
+          self->messages = g_new (guintptr, self->messages_cap);
+          memcpy (self->messages, self->first_messages, sizeof self->first_messages);
+          self->quick = g_new (guint32, self->messages_cap);
+          memcpy (self->quick, self->first_quick, sizeof self->first_quick);
+        }
+      else
+        {
+          self->messages = g_renew (guintptr, self->messages, self->messages_cap);
+          self->quick = g_renew (guint32, self->quick, self->messages_cap);
+        }
+    }
+  self->quick[self->n_messages] = cs_call_quick_signature (msg);
+  if (self->n_messages == 0)
+    self->first_stored_frame = msg->frame;
+  self->last_stored_frame = msg->frame;
+  if (msg->is_request && msg->method == CS_SIP_METHOD_INFO)
+    self->info_requests_stored++;
+  self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | (repeated ? 1u : 0u);
+  if (msg->is_request && msg->method == CS_SIP_METHOD_ACK)
+    self->ack_stored = TRUE;
+  if (cs_sip_message_get_malformed (msg) != NULL)
+    self->malformed_stored++;
+}
+
+gboolean
+cs_call_add_message (CsCall *self, CsSipMessage *msg)
+{
+  gboolean full = self->max_messages > 0 && self->n_messages >= self->max_messages;
+  gboolean repeated = cs_call_seen_signature (self, msg);
+
+  self->version++;
+  /* Over the cap a message still moves the state but nothing is stored. */
+  if (full)
+    self->dropped_messages++;
+  else
+    {
+      cs_call_store_message (self, msg, repeated);
+      if (!repeated)
+        cs_call_remember_signature (self, msg);
+      cs_transaction_log_add (&self->transactions, msg);
+    }
+  if (msg->ts_ns > self->end_ns)
+    self->end_ns = msg->ts_ns;
+  if (self->user_agent == NULL && cs_sip_message_get_user_agent (msg) != NULL && msg->is_request)
+    {
+      self->user_agent_source = cs_sip_message_ref (msg);
+      self->user_agent = (char *) cs_sip_message_get_user_agent (msg);
+    }
+  if (repeated)
+    {
+      self->retransmissions++;
+      return TRUE;
+    }
+  if (self->method == CS_SIP_METHOD_INVITE)
+    cs_call_apply_invite_dialog (self, msg);
+  else
+    cs_call_apply_other (self, msg);
+  return FALSE;
+}
+
+gboolean
+cs_call_is_over (CsCall *self)
+{
+  switch (self->state)
+    {
+    case CS_CALL_STATE_COMPLETED:
+    case CS_CALL_STATE_CANCELLED:
+    case CS_CALL_STATE_REJECTED:
+    case CS_CALL_STATE_FAILED:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+cs_call_is_auth_challenged (CsCall *self)
+{
+  return self->method == CS_SIP_METHOD_INVITE && self->state == CS_CALL_STATE_REJECTED
+         && (self->final_status == 401 || self->final_status == 407);
+}
+
+void
+cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite)
+{
+  cs_sip_message_ref ((CsSipMessage *) invite);
+  g_clear_pointer (&self->initial_request, cs_sip_message_unref);
+  self->initial_request = (CsSipMessage *) invite;
+  self->initial_branch = cs_sip_message_get_via_branch (invite);
+  self->initial_cseq = invite->cseq;
+  self->state = CS_CALL_STATE_SETUP;
+  self->final_seen = FALSE;
+  self->final_status = 0;
+  self->final_reason = NULL;
+  g_clear_pointer (&self->final_response, cs_sip_message_unref);
+}
+
+void
+cs_call_finish (CsCall *self, gint64 capture_end_ns)
+{
+  gboolean timed_out = capture_end_ns - self->start_ns >= CS_TRANSACTION_TIMEOUT_NS;
+
+  if (self->final_seen)
+    return;
+  /* No final response: a failure once Timer B has expired within the
+   * capture, otherwise the call was still being set up when it stopped. */
+  if (timed_out || self->method != CS_SIP_METHOD_INVITE)
+    {
+      if (self->state == CS_CALL_STATE_SETUP || self->state == CS_CALL_STATE_RINGING)
+        self->state = CS_CALL_STATE_FAILED;
+    }
+}
+
+/* text itself when it is the string at offset in msg (which the copy holds), else a copy. */
+static char *
+cs_call_borrow_or_dup (const char *text, const CsSipMessage *msg, CsSipField field)
+{
+  if (msg != NULL && text == cs_sip_message_get_string (msg, field))
+    return (char *) text;
+  return g_strdup (text);
+}
+
+CsCall *
+cs_call_snapshot (CsCall *self)
+{
+  CsCall *copy = g_object_new (CS_TYPE_CALL, NULL);
+
+  copy->number = self->number;
+  copy->method = self->method;
+  /* messages are immutable once parsed: sharing them (and strings inside them) is safe */
+  copy->first = self->first != NULL ? cs_sip_message_ref (self->first) : NULL;
+  copy->initial_request
+      = self->initial_request != NULL ? cs_sip_message_ref (self->initial_request) : NULL;
+  copy->final_response
+      = self->final_response != NULL ? cs_sip_message_ref (self->final_response) : NULL;
+  copy->method_name = self->method_name;
+  copy->call_id = cs_call_borrow_or_dup (self->call_id, copy->first, CS_SIP_FIELD_CALL_ID);
+  copy->from = cs_call_borrow_or_dup (self->from, copy->first, CS_SIP_FIELD_FROM_USER);
+  copy->to = cs_call_borrow_or_dup (self->to, copy->first, CS_SIP_FIELD_TO_USER);
+  copy->from_tag = self->from_tag;
+  if (self->user_agent_source != NULL)
+    copy->user_agent_source = cs_sip_message_ref (self->user_agent_source);
+  copy->user_agent
+      = cs_call_borrow_or_dup (self->user_agent, copy->user_agent_source, CS_SIP_FIELD_USER_AGENT);
+  copy->state = self->state;
+  copy->final_status = self->final_status;
+  copy->final_reason = self->final_reason;
+  copy->initial_branch = self->initial_branch;
+  copy->initial_cseq = self->initial_cseq;
+  copy->start_ns = self->start_ns;
+  copy->end_ns = self->end_ns;
+  copy->first_provisional_ns = self->first_provisional_ns;
+  copy->answer_ns = self->answer_ns;
+  copy->ack_ns = self->ack_ns;
+  copy->bye_ns = self->bye_ns;
+  copy->cancel_seen = self->cancel_seen;
+  copy->final_seen = self->final_seen;
+  copy->retransmissions = self->retransmissions;
+  copy->ack_stored = self->ack_stored;
+  copy->malformed_stored = self->malformed_stored;
+  if (self->n_messages > copy->messages_cap)
+    {
+      copy->messages = g_new (guintptr, self->n_messages);
+      copy->quick = g_new (guint32, self->n_messages);
+      copy->messages_cap = self->n_messages;
+    }
+  for (guint i = 0; i < self->n_messages; i++)
+    {
+      cs_sip_message_ref (cs_call_get_message (self, i));
+      copy->messages[i] = self->messages[i]; /* with its retransmission bit */
+      copy->quick[i] = self->quick[i];
+    }
+  copy->n_messages = self->n_messages;
+  copy->first_stored_frame = self->first_stored_frame;
+  copy->last_stored_frame = self->last_stored_frame;
+  copy->info_requests_stored = self->info_requests_stored;
+  copy->version = self->version;
+  return copy;
+}
+
+void
+cs_call_take_text (CsCall *self, char **field, char *text)
+{
+  const char *borrowed = NULL;
+
+  if (self->first != NULL && field == &self->call_id)
+    borrowed = cs_sip_message_get_call_id (self->first);
+  else if (self->first != NULL && field == &self->from)
+    borrowed = cs_sip_message_get_from_user (self->first);
+  else if (self->first != NULL && field == &self->to)
+    borrowed = cs_sip_message_get_to_user (self->first);
+  else if (self->user_agent_source != NULL && field == &self->user_agent)
+    borrowed = cs_sip_message_get_user_agent (self->user_agent_source);
+  cs_call_free_unless_borrowed (*field, borrowed);
+  *field = text;
+}
+
+void
+cs_call_add_stream_id (CsCall *self, guint stream_id)
+{
+  if (self->stream_ids == NULL)
+    self->stream_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_array_append_val (self->stream_ids, stream_id);
+}
+
+guint
+cs_call_get_number (CsCall *self)
+{
+  return self->number;
+}
+
+CsSipMethod
+cs_call_get_method (CsCall *self)
+{
+  return self->method;
+}
+
+const char *
+cs_call_get_method_name (CsCall *self)
+{
+  return self->method_name;
+}
+
+const char *
+cs_call_get_call_id (CsCall *self)
+{
+  return self->call_id;
+}
+
+const char *
+cs_call_get_from (CsCall *self)
+{
+  return self->from;
+}
+
+const char *
+cs_call_get_to (CsCall *self)
+{
+  return self->to;
+}
+
+const char *
+cs_call_get_from_tag (CsCall *self)
+{
+  return self->from_tag;
+}
+
+const char *
+cs_call_get_user_agent (CsCall *self)
+{
+  return self->user_agent;
+}
+
+CsCallState
+cs_call_get_state (CsCall *self)
+{
+  return self->state;
+}
+
+guint
+cs_call_get_final_status (CsCall *self)
+{
+  return self->final_status;
+}
+
+const char *
+cs_call_get_final_reason (CsCall *self)
+{
+  return self->final_reason;
+}
+
+gint64
+cs_call_get_start_ns (CsCall *self)
+{
+  return self->start_ns;
+}
+
+gint64
+cs_call_get_end_ns (CsCall *self)
+{
+  return self->end_ns;
+}
+
+static double
+cs_call_span_ms (gint64 from_ns, gint64 to_ns)
+{
+  if (from_ns < 0 || to_ns < 0)
+    return -1;
+  return (double) (to_ns - from_ns) / 1e6;
+}
+
+double
+cs_call_get_pdd_ms (CsCall *self)
+{
+  return self->method == CS_SIP_METHOD_INVITE
+             ? cs_call_span_ms (self->start_ns, self->first_provisional_ns)
+             : -1;
+}
+
+double
+cs_call_get_setup_ms (CsCall *self)
+{
+  return self->method == CS_SIP_METHOD_INVITE ? cs_call_span_ms (self->start_ns, self->answer_ns)
+                                              : -1;
+}
+
+double
+cs_call_get_ring_ms (CsCall *self)
+{
+  return cs_call_span_ms (self->first_provisional_ns, self->answer_ns);
+}
+
+double
+cs_call_get_duration_s (CsCall *self)
+{
+  double ms = cs_call_span_ms (self->answer_ns, self->bye_ns);
+
+  return self->method == CS_SIP_METHOD_INVITE && ms >= 0 ? ms / 1000.0 : -1;
+}
+
+guint
+cs_call_get_n_messages (CsCall *self)
+{
+  return self->n_messages;
+}
+
+CsSipMessage *
+cs_call_get_message (CsCall *self, guint index)
+{
+  g_return_val_if_fail (index < self->n_messages, NULL);
+  return (CsSipMessage *) (self->messages[index] & ~(guintptr) 1);
+}
+
+gboolean
+cs_call_message_is_retransmission (CsCall *self, guint index)
+{
+  g_return_val_if_fail (index < self->n_messages, FALSE);
+  return (self->messages[index] & 1u) != 0;
+}
+
+guint
+cs_call_get_retransmissions (CsCall *self)
+{
+  return self->retransmissions;
+}
+
+guint32
+cs_call_get_first_frame (CsCall *self)
+{
+  return self->n_messages > 0 ? self->first_stored_frame : 0;
+}
+
+guint32
+cs_call_get_last_frame (CsCall *self)
+{
+  return self->n_messages > 0 ? self->last_stored_frame : 0;
+}
+
+const GArray *
+cs_call_get_stream_ids (CsCall *self)
+{
+  /* most calls of a signalling capture never get a stream: one shared empty view */
+  static const GArray no_ids = { NULL, 0 };
+
+  return self->stream_ids != NULL ? self->stream_ids : &no_ids;
+}
+
+double
+cs_call_get_mos (CsCall *self)
+{
+  return self->mos;
+}
+
+guint
+cs_call_get_n_findings (CsCall *self)
+{
+  return self->n_findings;
+}
+
+guint
+cs_call_get_n_transactions (CsCall *self)
+{
+  return cs_transaction_log_get_n (&self->transactions);
+}
+
+const CsTransaction *
+cs_call_get_transaction (CsCall *self, guint index)
+{
+  return cs_transaction_log_get (&self->transactions, index);
+}

@@ -1,0 +1,408 @@
+/* cs-export-pcapng.c — selected calls as a trimmed pcapng with findings as packet comments */
+#include "cs-export-pcapng.h"
+
+#include <stdlib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "loader/cs-chunk.h"
+#include "net/cs-decode.h"
+#include "findings/cs-finding.h"
+#include "cs-redact.h"
+#include "calls/cs-stream.h"
+
+#define CS_EXPORT_PROGRESS_EVERY 512
+
+/* An RTCP flow a call's streams imply: both directions, same ports or one up. */
+typedef struct
+{
+  CsEndpoint src, dst;
+} CsFlowKey;
+
+static guint
+cs_flow_key_hash (gconstpointer p)
+{
+  const CsFlowKey *k = p;
+
+  return cs_endpoint_hash (&k->src) * 31u + cs_endpoint_hash (&k->dst);
+}
+
+static gboolean
+cs_flow_key_equal (gconstpointer a, gconstpointer b)
+{
+  const CsFlowKey *x = a, *y = b;
+
+  return cs_endpoint_equal (&x->src, &y->src) && cs_endpoint_equal (&x->dst, &y->dst);
+}
+
+static void
+cs_add_flow (GHashTable *flows, const CsEndpoint *src, const CsEndpoint *dst, guint16 up)
+{
+  CsFlowKey *k = g_new0 (CsFlowKey, 1);
+
+  k->src = *src;
+  k->dst = *dst;
+  k->src.port = (guint16) (src->port + up);
+  k->dst.port = (guint16) (dst->port + up);
+  g_hash_table_add (flows, k);
+}
+
+static CsCall *
+cs_lookup_call (CsAnalysis *analysis, guint number)
+{
+  GListModel *calls = cs_analysis_get_calls (analysis);
+  guint n = g_list_model_get_n_items (calls);
+
+  /* Calls are numbered in model order; fall back to a scan if that ever changes. */
+  if (number >= 1 && number <= n)
+    {
+      g_autoptr (CsCall) call = g_list_model_get_item (calls, number - 1);
+
+      if (cs_call_get_number (call) == number)
+        return call;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (CsCall) call = g_list_model_get_item (calls, i);
+
+      if (cs_call_get_number (call) == number)
+        return call;
+    }
+  return NULL;
+}
+
+static GHashTable *
+cs_streams_by_id (CsAnalysis *analysis)
+{
+  GListModel *streams = cs_analysis_get_streams (analysis);
+  GHashTable *by_id = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+
+  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
+    {
+      CsStream *stream = g_list_model_get_item (streams, i);
+
+      g_hash_table_insert (by_id, GUINT_TO_POINTER (cs_stream_get_id (stream)), stream);
+    }
+  return by_id;
+}
+
+/* Every call when n_calls is 0. */
+static GArray *
+cs_selected_numbers (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
+{
+  GArray *numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+  GListModel *calls = cs_analysis_get_calls (analysis);
+
+  if (n_calls > 0)
+    g_array_append_vals (numbers, call_numbers, n_calls);
+  else
+    for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
+      {
+        g_autoptr (CsCall) call = g_list_model_get_item (calls, i);
+        guint number = cs_call_get_number (call);
+
+        g_array_append_val (numbers, number);
+      }
+  return numbers;
+}
+
+static gboolean
+cs_frame_carries (CsCaptureSet *set, guint32 number, const CsSipMessage *msg)
+{
+  CsFrame frame;
+  const guint8 *data = cs_capture_set_read_frame (set, number, &frame);
+  CsPacket pkt;
+  CsDecodeStatus status;
+
+  if (data == NULL)
+    return FALSE;
+  status = cs_decode_frame (frame.linktype, data, frame.caplen, &pkt);
+  if (status == CS_DECODE_FRAGMENT)
+    return cs_addr_equal (&pkt.src.addr, &msg->src.addr)
+           && cs_addr_equal (&pkt.dst.addr, &msg->dst.addr);
+  return status == CS_DECODE_OK && cs_endpoint_equal (&pkt.src, &msg->src)
+         && cs_endpoint_equal (&pkt.dst, &msg->dst);
+}
+
+static void
+cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *streams, GHashTable *frames,
+                 GHashTable *flows)
+{
+  CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
+  const GArray *ids = cs_call_get_stream_ids (call);
+
+  for (guint i = 0; i < cs_call_get_n_messages (call); i++)
+    {
+      CsSipMessage *msg = cs_call_get_message (call, i);
+
+      g_hash_table_add (frames, GUINT_TO_POINTER (msg->frame));
+      /* A reassembled message: only the segments or fragments of its own flow. */
+      if (msg->first_frame != 0 && msg->first_frame < msg->frame)
+        for (guint32 f = msg->first_frame; f < msg->frame; f++)
+          if (cs_frame_carries (set, f, msg))
+            g_hash_table_add (frames, GUINT_TO_POINTER (f));
+    }
+  for (guint i = 0; i < ids->len; i++)
+    {
+      CsStream *stream
+          = g_hash_table_lookup (streams, GUINT_TO_POINTER (g_array_index (ids, guint, i)));
+      g_autofree CsRtpPacket *packets = NULL;
+      guint n_packets;
+
+      if (stream == NULL)
+        continue;
+      packets = cs_stream_dup_packet_records (stream, &n_packets); /* not kept with the stream */
+      for (guint p = 0; p < n_packets; p++)
+        g_hash_table_add (frames, GUINT_TO_POINTER (packets[p].frame));
+      for (guint16 up = 0; up <= 1; up++)
+        {
+          cs_add_flow (flows, cs_stream_get_src (stream), cs_stream_get_dst (stream), up);
+          cs_add_flow (flows, cs_stream_get_dst (stream), cs_stream_get_src (stream), up);
+        }
+    }
+}
+
+static int
+cs_compare_u32 (const void *a, const void *b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+GArray *
+cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
+{
+  g_autoptr (GArray) numbers = cs_selected_numbers (analysis, call_numbers, n_calls);
+  g_autoptr (GHashTable) streams = cs_streams_by_id (analysis);
+  g_autoptr (GHashTable) frames = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) flows
+      = g_hash_table_new_full (cs_flow_key_hash, cs_flow_key_equal, g_free, NULL);
+  const GArray *rtcp = cs_analysis_get_rtcp (analysis);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GHashTableIter iter;
+  gpointer key;
+
+  for (guint i = 0; i < numbers->len; i++)
+    {
+      CsCall *call = cs_lookup_call (analysis, g_array_index (numbers, guint, i));
+
+      if (call != NULL)
+        cs_collect_call (analysis, call, streams, frames, flows);
+    }
+  for (guint i = 0; i < rtcp->len; i++)
+    {
+      const CsRtcpRef *ref = &g_array_index (rtcp, CsRtcpRef, i);
+      CsFlowKey k = { ref->src, ref->dst };
+
+      if (g_hash_table_contains (flows, &k))
+        g_hash_table_add (frames, GUINT_TO_POINTER (ref->frame));
+    }
+  g_hash_table_remove (frames, GUINT_TO_POINTER (0));
+  g_hash_table_iter_init (&iter, frames);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      guint32 f = GPOINTER_TO_UINT (key);
+
+      g_array_append_val (out, f);
+    }
+  qsort (out->data, out->len, sizeof (guint32), cs_compare_u32);
+  return out;
+}
+
+GHashTable *
+cs_export_finding_comments (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
+{
+  g_autoptr (GArray) numbers = cs_selected_numbers (analysis, call_numbers, n_calls);
+  g_autoptr (GHashTable) wanted_calls = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) wanted_streams = g_hash_table_new (NULL, NULL);
+  GListModel *findings = cs_analysis_get_findings (analysis);
+  GHashTable *comments = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  for (guint i = 0; i < numbers->len; i++)
+    {
+      guint number = g_array_index (numbers, guint, i);
+      CsCall *call = cs_lookup_call (analysis, number);
+      const GArray *ids = call != NULL ? cs_call_get_stream_ids (call) : NULL;
+
+      g_hash_table_add (wanted_calls, GUINT_TO_POINTER (number));
+      for (guint s = 0; ids != NULL && s < ids->len; s++)
+        g_hash_table_add (wanted_streams, GUINT_TO_POINTER (g_array_index (ids, guint, s)));
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (findings); i++)
+    {
+      g_autoptr (CsFinding) finding = g_list_model_get_item (findings, i);
+      guint call = cs_finding_get_call_number (finding);
+      guint stream = cs_finding_get_stream_id (finding);
+      const GArray *frames = cs_finding_get_frames (finding);
+      g_autofree char *where = NULL;
+      g_autofree char *line = NULL;
+
+      if (!g_hash_table_contains (wanted_calls, GUINT_TO_POINTER (call))
+          && !(stream != 0 && g_hash_table_contains (wanted_streams, GUINT_TO_POINTER (stream))))
+        continue;
+      if (call != 0 && stream != 0)
+        where = g_strdup_printf (" (call %u, stream %u", call, stream);
+      else if (call != 0)
+        where = g_strdup_printf (" (call %u", call);
+      else
+        where = g_strdup_printf (" (stream %u", stream);
+      for (guint f = 0; f < frames->len; f++)
+        {
+          guint32 number = g_array_index (frames, guint32, f);
+          gpointer key = GUINT_TO_POINTER (number);
+          const char *old = g_hash_table_lookup (comments, key);
+
+          /* Frame numbers change in a trimmed file: name the original one. */
+          g_free (line);
+          line = g_strdup_printf ("callscope: %s %s%s, original frame %u: %s",
+                                  cs_severity_to_string (cs_finding_get_severity (finding)),
+                                  cs_finding_kind_to_string (cs_finding_get_kind (finding)), where,
+                                  number, cs_finding_get_text (finding));
+
+          g_hash_table_insert (comments, key,
+                               old != NULL ? g_strconcat (old, "\n", line, NULL) : g_strdup (line));
+        }
+    }
+  return comments;
+}
+
+static gint
+cs_interface_for (CsPcapngWriter *writer, GHashTable *interfaces, guint16 linktype, GError **error)
+{
+  gpointer id;
+  gint added;
+
+  if (g_hash_table_lookup_extended (interfaces, GUINT_TO_POINTER (linktype), NULL, &id))
+    return GPOINTER_TO_INT (id);
+  added = cs_pcapng_writer_add_interface (writer, linktype, cs_linktype_name (linktype), error);
+  if (added >= 0)
+    g_hash_table_insert (interfaces, GUINT_TO_POINTER (linktype), GINT_TO_POINTER (added));
+  return added;
+}
+
+static gboolean
+cs_export_tick (guint64 done, guint64 total, GCancellable *cancellable,
+                CsExportProgressFunc progress, gpointer user_data, GError **error)
+{
+  if (done % CS_EXPORT_PROGRESS_EVERY != 0)
+    return TRUE;
+  if (progress != NULL)
+    progress (done, total, user_data);
+  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
+gboolean
+cs_export_pcapng_write (CsAnalysis *analysis, const guint *call_numbers, guint n_calls,
+                        CsExportFlags flags, CsPcapngWriter *writer, GCancellable *cancellable,
+                        CsExportProgressFunc progress, gpointer user_data, guint64 *n_written,
+                        GError **error)
+{
+  CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
+  g_autoptr (GArray) frames = cs_export_collect_frames (analysis, call_numbers, n_calls);
+  g_autoptr (GHashTable) comments = cs_export_finding_comments (analysis, call_numbers, n_calls);
+  g_autoptr (GHashTable) interfaces = g_hash_table_new (NULL, NULL);
+  g_autoptr (CsRedactor) redactor = NULL;
+  gboolean redact = (flags & CS_EXPORT_REDACT) != 0;
+  guint64 total = (guint64) frames->len * (redact ? 2 : 1), done = 0;
+  g_autofree guint8 *scratch = NULL;
+
+  if (n_written != NULL)
+    *n_written = 0;
+  if (redact)
+    {
+      redactor = cs_redactor_new ();
+      scratch = g_malloc (CS_CAPTURE_MAX_CAPLEN);
+      for (guint i = 0; i < frames->len; i++, done++)
+        {
+          CsFrame frame;
+          const guint8 *data
+              = cs_capture_set_read_frame (set, g_array_index (frames, guint32, i), &frame);
+
+          if (!cs_export_tick (done, total, cancellable, progress, user_data, error))
+            return FALSE;
+          if (data != NULL)
+            cs_redactor_observe_frame (redactor, frame.linktype, data, frame.caplen);
+        }
+    }
+  for (guint i = 0; i < frames->len; i++, done++)
+    {
+      guint32 number = g_array_index (frames, guint32, i);
+      CsFrame frame;
+      const guint8 *data = cs_capture_set_read_frame (set, number, &frame);
+      const char *finding_comment = g_hash_table_lookup (comments, GUINT_TO_POINTER (number));
+      const char *own_comment = NULL;
+      g_autofree char *comment = NULL;
+      gint interface;
+
+      if (!cs_export_tick (done, total, cancellable, progress, user_data, error))
+        return FALSE;
+      if (data == NULL)
+        continue;
+      interface = cs_interface_for (writer, interfaces, frame.linktype, error);
+      if (interface < 0)
+        return FALSE;
+      /* A comment already in the file is kept, unless redacting (it may name anyone). */
+      if (!redact && (frame.flags & CS_FRAME_HAS_COMMENT) != 0)
+        own_comment
+            = cs_capture_get_frame_comment (cs_capture_set_get_file (set, frame.file), &frame);
+      if (own_comment != NULL && finding_comment != NULL)
+        comment = g_strconcat (own_comment, "\n", finding_comment, NULL);
+      else
+        comment = g_strdup (own_comment != NULL ? own_comment : finding_comment);
+      if (redact && frame.caplen <= CS_CAPTURE_MAX_CAPLEN)
+        {
+          memcpy (scratch, data, frame.caplen);
+          cs_redactor_rewrite_frame (redactor, frame.linktype, scratch, frame.caplen);
+          data = scratch;
+        }
+      if (!cs_pcapng_writer_write_packet (writer, (guint) interface, frame.ts_ns, data,
+                                          frame.caplen, frame.origlen, comment, error))
+        return FALSE;
+    }
+  if (progress != NULL)
+    progress (total, total, user_data);
+  if (n_written != NULL)
+    *n_written = cs_pcapng_writer_get_packet_count (writer);
+  return TRUE;
+}
+
+gboolean
+cs_export_pcapng_to_file (CsAnalysis *analysis, const guint *call_numbers, guint n_calls,
+                          CsExportFlags flags, const char *path, GCancellable *cancellable,
+                          CsExportProgressFunc progress, gpointer user_data, GError **error)
+{
+  g_autoptr (CsPcapngWriter) writer
+      = cs_pcapng_writer_new_file (path, CS_CAPTURE_FILE_PCAPNG, TRUE, FALSE, error);
+
+  if (writer == NULL)
+    return FALSE;
+  if (!cs_export_pcapng_write (analysis, call_numbers, n_calls, flags, writer, cancellable,
+                               progress, user_data, NULL, error))
+    {
+      cs_pcapng_writer_close (writer, NULL);
+      g_unlink (path);
+      return FALSE;
+    }
+  return cs_pcapng_writer_close (writer, error);
+}
+
+guint
+cs_export_find_call (CsAnalysis *analysis, const char *call)
+{
+  GListModel *calls = cs_analysis_get_calls (analysis);
+  guint64 number;
+
+  if (call == NULL || *call == '\0')
+    return 0;
+  if (g_ascii_string_to_unsigned (call, 10, 1, G_MAXUINT, &number, NULL))
+    return cs_lookup_call (analysis, (guint) number) != NULL ? (guint) number : 0;
+  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
+    {
+      g_autoptr (CsCall) item = g_list_model_get_item (calls, i);
+
+      if (g_strcmp0 (cs_call_get_call_id (item), call) == 0)
+        return cs_call_get_number (item);
+    }
+  return 0;
+}

@@ -1,0 +1,25 @@
+/* cs-call-list.h — GListModel of CsCall, changed only on its owner's main context */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "calls/cs-call.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_CALL_LIST (cs_call_list_get_type ())
+G_DECLARE_FINAL_TYPE (CsCallList, cs_call_list, CS, CALL_LIST, GObject)
+
+CsCallList *cs_call_list_new (void);
+/* Appends calls (CsCall*) in one items-changed emission. */
+void cs_call_list_append_many (CsCallList *self, CsCall *const *calls, guint n);
+/* Replaces the calls at [position, position + n) with n others (one items-changed). */
+void cs_call_list_replace (CsCallList *self, guint position, CsCall *const *calls, guint n);
+/* Call by number (1-based) or Call-ID; NULL if none. */
+CsCall *cs_call_list_lookup (CsCallList *self, const char *number_or_call_id);
+
+/* The calls, borrowed (the list keeps them): for readers on any thread while the list
+ * does not change, without a reference per call. */
+GPtrArray *cs_call_list_peek_calls (CsCallList *self);
+
+G_END_DECLS

@@ -1,0 +1,138 @@
+/* cs-decode.h — decoding captured frames from the link layer down to UDP/TCP */
+#pragma once
+
+#include <glib.h>
+#include <string.h>
+
+#include "base/cs-addr.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CS_DECODE_OK,          /* UDP or TCP found: see packet->payload */
+  CS_DECODE_FRAGMENT,    /* an IP fragment: see packet->frag; feed it to CsIpReassembler */
+  CS_DECODE_NOT_IP,      /* ARP, LLDP, …: nothing for us */
+  CS_DECODE_UNSUPPORTED, /* link type or IP protocol we don't handle (ICMP, SCTP, ESP…) */
+  CS_DECODE_MALFORMED,   /* headers cut short or inconsistent */
+} CsDecodeStatus;
+
+typedef enum
+{
+  CS_IP_PROTO_TCP = 6,
+  CS_IP_PROTO_UDP = 17
+} CsIpProto;
+
+#define CS_TCP_FIN 0x01
+#define CS_TCP_SYN 0x02
+#define CS_TCP_RST 0x04
+#define CS_TCP_PSH 0x08
+#define CS_TCP_ACK 0x10
+
+/* Link types (pcap LINKTYPE_* values) understood by cs_decode_frame. */
+#define CS_LINKTYPE_NULL 0
+#define CS_LINKTYPE_ETHERNET 1
+#define CS_LINKTYPE_RAW_12 12 /* DLT_RAW on some BSDs */
+#define CS_LINKTYPE_RAW_14 14 /* DLT_RAW on OpenBSD */
+#define CS_LINKTYPE_RAW 101
+#define CS_LINKTYPE_LOOP 108
+#define CS_LINKTYPE_LINUX_SLL 113
+#define CS_LINKTYPE_IPV4 228
+#define CS_LINKTYPE_IPV6 229
+#define CS_LINKTYPE_LINUX_SLL2 276
+
+typedef struct
+{
+  CsEndpoint src, dst;   /* ports 0 until the transport is decoded */
+  guint8 ip_proto;       /* 6 TCP, 17 UDP, … */
+  guint8 ip_version;     /* 4 or 6 */
+  guint16 vlan;          /* outermost 802.1Q VID or 0 */
+  const guint8 *payload; /* UDP/TCP payload (points into the caller's buffer) */
+  gsize payload_len;     /* UDP: min(udp length - 8, bytes captured) */
+  guint32 tcp_seq, tcp_ack;
+  guint8 tcp_flags;
+  struct
+  {                     /* valid when status == CS_DECODE_FRAGMENT */
+    guint32 id;         /* IPv4 id or IPv6 fragment identification */
+    guint32 offset;     /* byte offset of this fragment in the datagram */
+    gboolean more;      /* MF flag */
+    const guint8 *data; /* fragment payload */
+    gsize len;
+  } frag;
+  /* Offset of the UDP/TCP header (or of the fragment payload) from the start of the frame; 0 after
+   * cs_decode_transport on a reassembled buffer. */
+  gsize transport_offset;
+} CsPacket;
+
+/* Decodes a captured frame of the given link type down to UDP/TCP. Link types: DLT_EN10MB
+ * (Ethernet II with 802.1Q/802.1ad/QinQ stacks, also 0x88a8 and 0x9100; MPLS label stacks),
+ * DLT_LINUX_SLL (113), DLT_LINUX_SLL2 (276), DLT_RAW (12, 14, and LINKTYPE_RAW 101),
+ * LINKTYPE_IPV4 (228), LINKTYPE_IPV6 (229), DLT_NULL (0) and DLT_LOOP (108) (4-byte AF family in
+ * host or network order: 2 = IPv4; 24, 28, 30 = IPv6). IPv4 (options, header checksum not
+ * required, total length trims Ethernet padding), IPv6 with extension headers (hop-by-hop,
+ * routing, destination options, fragment 44; stop on 59). UDP and TCP (data offset, options).
+ * A fragment whose bytes were not all captured is MALFORMED (it could not be reassembled). */
+CsDecodeStatus cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet);
+
+static inline guint16
+cs_decode_u16be (const guint8 *p)
+{
+  return (guint16) ((p[0] << 8) | p[1]);
+}
+
+/* The common case of cs_decode_frame for an Ethernet frame: Ethernet II, IPv4 without
+ * options or fragmentation, UDP: nearly every packet of a VoIP capture, read with one
+ * bounds check. When it returns TRUE, cs_decode_frame would return CS_DECODE_OK with these
+ * src, dst, ip_version, ip_proto, transport_offset, payload and payload_len (the other
+ * fields are left as they were, for the caller to zero if it reads them); anything else
+ * (or anything odd) returns FALSE for the layered decoder. */
+static inline gboolean
+cs_decode_ethernet_ipv4_udp (const guint8 *data, gsize caplen, CsPacket *p)
+{
+  enum
+  {
+    ETH = 14,
+    IP = 20,
+    UDP = 8
+  };
+  gsize ip_len, body_len, len;
+  guint16 total_len, udp_len;
+
+  if (data == NULL || caplen < ETH + IP + UDP || data[12] != 0x08 || data[13] != 0x00
+      || data[ETH] != 0x45 || data[ETH + 9] != CS_IP_PROTO_UDP
+      || (cs_decode_u16be (data + ETH + 6) & 0x3fff) != 0)
+    return FALSE;
+  total_len = cs_decode_u16be (data + ETH + 2);
+  /* as decode_ipv4: total length 0 (offload) means what was captured */
+  ip_len = total_len != 0 ? MIN ((gsize) total_len, caplen - ETH) : caplen - ETH;
+  if (ip_len < IP + UDP)
+    return FALSE;
+  body_len = ip_len - IP - UDP;
+  udp_len = cs_decode_u16be (data + ETH + IP + 4);
+  if (udp_len != 0 && udp_len < UDP)
+    return FALSE;
+  len = udp_len != 0 ? MIN ((gsize) udp_len - UDP, body_len) : body_len;
+
+  p->src.addr = (CsAddr){ .family = 4 };
+  memcpy (p->src.addr.bytes, data + ETH + 12, 4);
+  p->dst.addr = (CsAddr){ .family = 4 };
+  memcpy (p->dst.addr.bytes, data + ETH + 16, 4);
+  p->ip_version = 4;
+  p->ip_proto = CS_IP_PROTO_UDP;
+  p->transport_offset = ETH + IP;
+  p->src.port = cs_decode_u16be (data + ETH + IP);
+  p->dst.port = cs_decode_u16be (data + ETH + IP + 2);
+  p->payload = data + ETH + IP + UDP;
+  p->payload_len = len;
+  return TRUE;
+}
+
+/* Decodes a UDP/TCP header from a reassembled IP payload (after fragment reassembly);
+ * packet->src/dst addresses, ip_version and ip_proto are kept and used. For IPv6, extension
+ * headers that followed the fragment header (e.g. destination options) are skipped. */
+CsDecodeStatus cs_decode_transport (const guint8 *data, gsize len, CsPacket *packet);
+
+/* A short English name of a status ("ok", "fragment", …) for logs and tests. */
+const char *cs_decode_status_to_string (CsDecodeStatus status);
+
+G_END_DECLS

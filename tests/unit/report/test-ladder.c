@@ -1,0 +1,541 @@
+/* Ladder layout, text rendering, and PNG/SVG/PDF export on a crafted call with RTP:
+ * columns, rows, retransmissions, SDP summaries, lanes, legs, golden image. */
+#include <cairo.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "calls/cs-call-private.h"
+#include "calls/cs-call-tracker.h"
+#include "cs-ladder-layout.h"
+#include "cs-ladder-render.h"
+#include "cs-ladder-text.h"
+#include "calls/cs-stream-private.h"
+
+#define MS (G_GINT64_CONSTANT (1000000))
+#define T0 (G_GINT64_CONSTANT (1709287202) * 1000000000) /* 2024-03-01 10:00:02 UTC */
+
+typedef struct
+{
+  CsCallTracker *tracker;
+  GListStore *streams;
+  guint32 frame;
+} Fixture;
+
+static const char *const sdp_a = "v=0\r\no=a 1 1 IN IP4 10.0.0.10\r\ns=-\r\nc=IN IP4 10.0.0.10\r\n"
+                                 "t=0 0\r\nm=audio 40000 RTP/AVP 0 8 101\r\n"
+                                 "a=rtpmap:101 telephone-event/8000\r\na=sendrecv\r\n";
+static const char *const sdp_b = "v=0\r\no=b 1 1 IN IP4 10.0.0.20\r\ns=-\r\nc=IN IP4 10.0.0.20\r\n"
+                                 "t=0 0\r\nm=audio 50000 RTP/AVP 0\r\na=sendrecv\r\n";
+
+static void
+endpoint (CsEndpoint *ep, const char *addr, guint16 port)
+{
+  memset (ep, 0, sizeof *ep);
+  g_assert_true (cs_addr_parse (&ep->addr, addr));
+  ep->port = port;
+}
+
+/* One message from A (10.0.0.10:5060) or B (10.0.0.20:5060) at t_ms. */
+static void
+feed (Fixture *f, gint64 t_ms, gboolean from_a, const char *start, const char *branch,
+      const char *cseq, const char *to_tag, const char *extra, const char *body)
+{
+  g_autofree char *text = g_strdup_printf (
+      "%s\r\nVia: SIP/2.0/UDP 10.0.0.10:5060;branch=%s\r\n"
+      "From: <sip:1001@example.com>;tag=ft1\r\nTo: <sip:1002@example.com>%s%s\r\n"
+      "Call-ID: call-1@10.0.0.10\r\nCSeq: %s\r\n%s%s%sContent-Length: %u\r\n\r\n%s",
+      start, branch, to_tag != NULL ? ";tag=" : "", to_tag != NULL ? to_tag : "", cseq,
+      from_a ? "User-Agent: Softphone A 1.0\r\n" : "Server: PBX B 2.0\r\n",
+      extra != NULL ? extra : "", body != NULL ? "Content-Type: application/sdp\r\n" : "",
+      body != NULL ? (guint) strlen (body) : 0, body != NULL ? body : "");
+  CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
+
+  g_assert_nonnull (msg);
+  msg->frame = ++f->frame;
+  msg->ts_ns = T0 + t_ms * MS;
+  endpoint (&msg->src, from_a ? "10.0.0.10" : "10.0.0.20", 5060);
+  endpoint (&msg->dst, from_a ? "10.0.0.20" : "10.0.0.10", 5060);
+  cs_call_tracker_add (f->tracker, msg);
+  cs_sip_message_unref (msg);
+}
+
+static CsStream *
+make_stream (guint id, const char *src, guint16 sport, const char *dst, guint16 dport,
+             gint64 start_ms, guint n, guint lose_every)
+{
+  GArray *packets = g_array_new (FALSE, TRUE, sizeof (CsRtpPacket));
+  CsRtpClockMap clocks;
+  CsEndpoint s, d;
+
+  cs_rtp_clock_map_init_static (&clocks);
+  for (guint i = 0; i < n; i++)
+    {
+      CsRtpPacket p = { 0 };
+      if (lose_every > 0 && i % lose_every == lose_every - 1)
+        continue;
+      p.arrival_ns = T0 + (start_ms + i * 20) * MS;
+      p.frame = 100 + i;
+      p.timestamp = 160 * i;
+      p.seq = (guint16) (1000 + i);
+      p.payload_len = 160;
+      g_array_append_val (packets, p);
+    }
+  endpoint (&s, src, sport);
+  endpoint (&d, dst, dport);
+  CsStream *stream = cs_stream_new (id, &s, &d, 0x1234 + id, 1, packets, &clocks, NULL);
+
+  cs_stream_measure (stream);
+  return stream;
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->tracker = cs_call_tracker_new ();
+  f->streams = g_list_store_new (CS_TYPE_STREAM);
+  f->frame = 0;
+  feed (f, 0, TRUE, "INVITE sip:1002@example.com SIP/2.0", "z9hG4bK1", "1 INVITE", NULL, NULL,
+        sdp_a);
+  feed (f, 500, TRUE, "INVITE sip:1002@example.com SIP/2.0", "z9hG4bK1", "1 INVITE", NULL, NULL,
+        sdp_a);
+  feed (f, 520, FALSE, "SIP/2.0 100 Trying", "z9hG4bK1", "1 INVITE", NULL, NULL, NULL);
+  feed (f, 600, FALSE, "SIP/2.0 180 Ringing", "z9hG4bK1", "1 INVITE", "tt2", NULL, NULL);
+  feed (f, 2000, FALSE, "SIP/2.0 200 OK", "z9hG4bK1", "1 INVITE", "tt2", NULL, sdp_b);
+  feed (f, 2010, TRUE, "ACK sip:1002@10.0.0.20 SIP/2.0", "z9hG4bK2", "1 ACK", "tt2", NULL, NULL);
+  feed (f, 6000, TRUE, "BYE sip:1002@10.0.0.20 SIP/2.0", "z9hG4bK3", "2 BYE", "tt2", NULL, NULL);
+  feed (f, 6010, FALSE, "SIP/2.0 200 OK", "z9hG4bK3", "2 BYE", "tt2", NULL, NULL);
+  {
+    g_autoptr (GPtrArray) calls = cs_call_tracker_finish (f->tracker, T0 + 7000 * MS);
+    CsCall *call = g_ptr_array_index (calls, 0);
+    g_autoptr (CsStream) ab = make_stream (1, "10.0.0.10", 40000, "10.0.0.20", 50000, 2020, 150, 0);
+    g_autoptr (CsStream) ba
+        = make_stream (2, "10.0.0.20", 50000, "10.0.0.10", 40000, 2030, 150, 10);
+
+    g_list_store_append (f->streams, ab);
+    g_list_store_append (f->streams, ba);
+    cs_call_add_stream_id (call, 1);
+    cs_call_add_stream_id (call, 2);
+  }
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  cs_call_tracker_free (f->tracker);
+  g_object_unref (f->streams);
+}
+
+static CsCall *
+first_call (Fixture *f)
+{
+  const GPtrArray *calls = cs_call_tracker_get_calls (f->tracker);
+
+  g_assert_cmpuint (calls->len, ==, 1);
+  return g_ptr_array_index (calls, 0);
+}
+
+static CsLadderLayout *
+layout_for (Fixture *f)
+{
+  CsCall *call = first_call (f);
+
+  return cs_ladder_layout_new (&call, 1, G_LIST_MODEL (f->streams));
+}
+
+static void
+test_layout_columns_rows (Fixture *f, gconstpointer data)
+{
+  g_autoptr (CsLadderLayout) layout = layout_for (f);
+  const CsLadderColumn *a, *b;
+  const CsLadderRow *r;
+
+  /* RTP endpoints share the phones' columns (same address): two columns only. */
+  g_assert_cmpuint (layout->columns->len, ==, 2);
+  a = &g_array_index (layout->columns, CsLadderColumn, 0);
+  b = &g_array_index (layout->columns, CsLadderColumn, 1);
+  g_assert_cmpstr (a->title, ==, "10.0.0.10:5060");
+  g_assert_cmpstr (a->subtitle, ==, "Softphone A 1.0");
+  g_assert_cmpstr (b->title, ==, "10.0.0.20:5060");
+  g_assert_cmpstr (b->subtitle, ==, "PBX B 2.0");
+  g_assert_cmpfloat (b->x - a->x, >=, CS_LADDER_MIN_GAP);
+  g_assert_cmpfloat (a->x, >, CS_LADDER_TIME_WIDTH);
+  g_assert_cmpfloat (layout->width, >, b->x);
+
+  /* 8 messages + 2 stream rows, by time. */
+  g_assert_cmpuint (layout->rows->len, ==, 10);
+  r = &g_array_index (layout->rows, CsLadderRow, 0);
+  g_assert_cmpint (r->kind, ==, CS_LADDER_ROW_MESSAGE);
+  g_assert_cmpstr (r->label, ==, "INVITE");
+  g_assert_cmpuint (r->from_col, ==, 0);
+  g_assert_cmpuint (r->to_col, ==, 1);
+  g_assert_true (r->is_request);
+  g_assert_false (r->retransmission);
+  g_assert_cmpstr (r->detail, ==, "g711U,g711A,telephone-event  10.0.0.10:40000  sendrecv");
+  g_assert_cmpfloat (r->height, ==, CS_LADDER_ROW_HEIGHT + CS_LADDER_SDP_HEIGHT);
+  r = &g_array_index (layout->rows, CsLadderRow, 1);
+  g_assert_true (r->retransmission);
+  r = &g_array_index (layout->rows, CsLadderRow, 3);
+  g_assert_cmpstr (r->label, ==, "180 Ringing");
+  g_assert_cmpuint (r->status, ==, 180);
+  g_assert_cmpuint (r->from_col, ==, 1);
+  g_assert_cmpuint (r->to_col, ==, 0);
+  g_assert_null (r->detail);
+  g_assert_cmpfloat (r->y, ==,
+                     2 * (CS_LADDER_ROW_HEIGHT + CS_LADDER_SDP_HEIGHT) + CS_LADDER_ROW_HEIGHT);
+
+  r = &g_array_index (layout->rows, CsLadderRow, 6);
+  g_assert_cmpint (r->kind, ==, CS_LADDER_ROW_STREAM);
+  g_assert_cmpstr (r->label, ==, "RTP g711U");
+  g_assert_cmpstr (r->detail, ==, "#1 · 150 pkts · loss 0.0% · MOS 4.36");
+  g_assert_cmpint (r->quality, ==, CS_LADDER_QUALITY_GOOD);
+  r = &g_array_index (layout->rows, CsLadderRow, 7);
+  g_assert_cmpint (r->kind, ==, CS_LADDER_ROW_STREAM);
+  g_assert_cmpuint (r->from_col, ==, 1);
+  g_assert_true (g_str_has_prefix (r->detail, "#2 · 135 pkts · loss 9.4% · MOS "));
+  g_assert_cmpint (r->quality, ==, CS_LADDER_QUALITY_BAD);
+
+  /* Lanes last until the stream's last packet (2.02 s + 149 × 20 ms = 5.0 s). */
+  g_assert_cmpuint (layout->lanes->len, ==, 2);
+  {
+    const CsLadderLane *lane = &g_array_index (layout->lanes, CsLadderLane, 0);
+    const CsLadderRow *bye = &g_array_index (layout->rows, CsLadderRow, 8);
+    g_assert_cmpuint (lane->row, ==, 6);
+    g_assert_cmpfloat (lane->y_end, >, lane->y_start);
+    const CsLadderRow *last_stream = &g_array_index (layout->rows, CsLadderRow, 7);
+    /* The last packet at 5.0 s lies 3/4 of the way from the 2.03 s row to the 6.0 s BYE. */
+    double from = last_stream->y + CS_LADDER_ARROW_Y, to = bye->y + CS_LADDER_ARROW_Y;
+    g_assert_cmpfloat (
+        fabs (lane->y_end - (from + (5000.0 - 2030.0) / (6000.0 - 2030.0) * (to - from))), <, 0.01);
+  }
+  g_assert_cmpfloat (layout->rows_height, ==,
+                     g_array_index (layout->rows, CsLadderRow, 9).y + CS_LADDER_ROW_HEIGHT);
+}
+
+static void
+test_layout_navigation_times (Fixture *f, gconstpointer data)
+{
+  g_autoptr (CsLadderLayout) layout = layout_for (f);
+  g_autofree char *abs = NULL, *rel = NULL, *delta = NULL;
+  const CsLadderRow *r3 = &g_array_index (layout->rows, CsLadderRow, 3);
+
+  g_assert_cmpuint (cs_ladder_layout_row_at (layout, 0), ==, 0);
+  g_assert_cmpuint (cs_ladder_layout_row_at (layout, r3->y + 1), ==, 3);
+  g_assert_cmpuint (cs_ladder_layout_row_at (layout, layout->rows_height + 5), ==, 10);
+  /* Keyboard moves skip stream rows. */
+  g_assert_cmpuint (cs_ladder_layout_next_message (layout, 5, 1), ==, 8);
+  g_assert_cmpuint (cs_ladder_layout_next_message (layout, 8, -1), ==, 5);
+  g_assert_cmpuint (cs_ladder_layout_next_message (layout, 9, 1), ==, 9);
+  g_assert_cmpuint (cs_ladder_layout_next_message (layout, 0, -1), ==, 0);
+  g_assert_cmpint (cs_ladder_layout_find_message (layout, 0, 3), ==, 3);
+  g_assert_cmpint (cs_ladder_layout_find_message (layout, 0, 7), ==, 9);
+  g_assert_cmpint (cs_ladder_layout_find_message (layout, 1, 0), ==, -1);
+
+  abs = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_ABSOLUTE);
+  rel = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_RELATIVE);
+  delta = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_DELTA);
+  g_assert_cmpstr (abs, ==, "10:00:02.600000");
+  g_assert_cmpstr (rel, ==, "0.600000");
+  g_assert_cmpstr (delta, ==, "+0.080000");
+}
+
+static void
+test_text (Fixture *f, gconstpointer data)
+{
+  g_autoptr (CsLadderLayout) layout = layout_for (f);
+  g_autofree char *text = cs_ladder_text_render (layout, CS_LADDER_TIME_RELATIVE);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+  g_test_message ("%s", text);
+  g_assert_true (g_str_has_prefix (lines[0], "Time"));
+  g_assert_nonnull (strstr (lines[0], "10.0.0.10:5060"));
+  g_assert_nonnull (strstr (lines[0], "10.0.0.20:5060"));
+  g_assert_nonnull (strstr (lines[1], "Softphone A 1.0"));
+  g_assert_true (g_str_has_prefix (lines[2], "0.000000"));
+  g_assert_nonnull (strstr (lines[2], "|----"));
+  g_assert_nonnull (strstr (lines[2], " INVITE "));
+  g_assert_nonnull (strstr (lines[2], "--->|"));
+  g_assert_nonnull (strstr (lines[3], "10.0.0.10:40000  sendrecv"));
+  g_assert_nonnull (strstr (lines[4], "INVITE (retransmission)"));
+  g_assert_nonnull (strstr (text, "|<------ 180 Ringing ---"));
+  g_assert_nonnull (strstr (text, "= RTP g711U ===="));
+  g_assert_nonnull (strstr (text, "====>|"));
+  g_assert_nonnull (strstr (text, "|<==="));
+  /* 8 messages, 2 streams, 4 detail lines (3 SDP, 2 streams: 5), 2 header lines. */
+  g_assert_cmpuint (g_strv_length (lines) - 1, ==, 2 + 10 + 5);
+}
+
+static void
+test_related_legs (Fixture *f, gconstpointer data)
+{
+  CsCall *call = first_call (f);
+  g_autoptr (CsCallTracker) tracker = cs_call_tracker_new ();
+  g_autoptr (GListStore) all = g_list_store_new (CS_TYPE_CALL);
+  const char *text
+      = "INVITE sip:1002@10.0.0.30 SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.20:5060;branch=z9hG4bKb\r\n"
+        "From: <sip:1001@b2bua>;tag=leg2\r\nTo: <sip:1002@10.0.0.30>\r\n"
+        "Call-ID: leg-2@10.0.0.20\r\nCSeq: 1 INVITE\r\nX-Call-ID: call-1@10.0.0.10\r\n"
+        "Content-Length: 0\r\n\r\n";
+  CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
+  g_autoptr (GPtrArray) legs2 = NULL;
+  g_autoptr (GPtrArray) related = NULL;
+  g_autoptr (CsLadderLayout) layout = NULL;
+  g_autofree char *ladder = NULL;
+  CsCall *both[2];
+
+  msg->frame = 3;
+  msg->ts_ns = T0 + 510 * MS;
+  endpoint (&msg->src, "10.0.0.20", 5060);
+  endpoint (&msg->dst, "10.0.0.30", 5060);
+  cs_call_tracker_add (tracker, msg);
+  cs_sip_message_unref (msg);
+  legs2 = cs_call_tracker_finish (tracker, T0 + 7000 * MS);
+  g_list_store_append (all, call);
+  g_list_store_append (all, g_ptr_array_index (legs2, 0));
+
+  related = cs_ladder_find_related_calls (G_LIST_MODEL (all), call);
+  g_assert_cmpuint (related->len, ==, 2);
+  g_assert_true (g_ptr_array_index (related, 0) == call);
+  g_clear_pointer (&related, g_ptr_array_unref);
+  related = cs_ladder_find_related_calls (G_LIST_MODEL (all), g_ptr_array_index (legs2, 0));
+  g_assert_cmpuint (related->len, ==, 2);
+
+  both[0] = g_ptr_array_index (legs2, 0);
+  both[1] = call;
+  layout = cs_ladder_layout_new (both, 2, G_LIST_MODEL (f->streams));
+  /* Sorted by start: the A leg first; the B2BUA's second leg adds a column. */
+  g_assert_true (g_ptr_array_index (layout->calls, 0) == call);
+  g_assert_cmpuint (layout->columns->len, ==, 3);
+  g_assert_cmpuint (layout->rows->len, ==, 11);
+  g_assert_cmpuint (g_array_index (layout->rows, CsLadderRow, 2).leg, ==, 1);
+  g_assert_cmpuint (g_array_index (layout->rows, CsLadderRow, 2).to_col, ==, 2);
+  ladder = cs_ladder_text_render (layout, CS_LADDER_TIME_RELATIVE);
+  g_assert_nonnull (strstr (ladder, "Leg 2: call 1, Call-ID leg-2@10.0.0.20"));
+}
+
+/* Fraction of pixels whose channels differ by more than 64 */
+static double
+image_difference (cairo_surface_t *a, cairo_surface_t *b)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  int sa = cairo_image_surface_get_stride (a), sb = cairo_image_surface_get_stride (b);
+  const guint8 *da = cairo_image_surface_get_data (a), *db = cairo_image_surface_get_data (b);
+  guint64 differing = 0;
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < 3; c++)
+        if (ABS ((int) da[y * sa + x * 4 + c] - (int) db[y * sb + x * 4 + c]) > 64)
+          {
+            differing++;
+            break;
+          }
+  return (double) differing / ((double) w * h);
+}
+
+static void
+test_png_golden (Fixture *f, gconstpointer data)
+{
+  g_autoptr (CsLadderLayout) layout = layout_for (f);
+  g_autofree char *dir = g_dir_make_tmp ("cs-ladder-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "ladder.png", NULL);
+  g_autofree char *golden
+      = g_test_build_filename (G_TEST_DIST, "unit", "report", "ladder-golden.png", NULL);
+  g_autoptr (GError) error = NULL;
+  cairo_surface_t *image, *expected;
+  int h;
+
+  g_assert_true (
+      cs_ladder_export (layout, CS_LADDER_TIME_RELATIVE, path, CS_LADDER_FORMAT_PNG, &error));
+  g_assert_no_error (error);
+  image = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (image), ==, (int) ceil (layout->width));
+  h = cairo_image_surface_get_height (image);
+  g_assert_cmpint (h, ==, (int) ceil (CS_LADDER_HEADER_HEIGHT + layout->rows_height + 12));
+  if (g_getenv ("CS_UPDATE_GOLDEN") != NULL)
+    g_assert_cmpint (cairo_surface_write_to_png (image, golden), ==, CAIRO_STATUS_SUCCESS);
+  expected = cairo_image_surface_create_from_png (golden);
+  g_assert_cmpint (cairo_surface_status (expected), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (expected), ==,
+                   cairo_image_surface_get_width (image));
+  g_assert_cmpint (cairo_image_surface_get_height (expected), ==, h);
+  /* Font hinting may move a few glyph pixels; a layout change moves thousands. */
+  g_assert_cmpfloat (image_difference (image, expected), <, 0.005);
+  cairo_surface_destroy (image);
+  cairo_surface_destroy (expected);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Runs a validator (rsvg-convert / pdftoppm) when installed; returns its PNG's size. */
+static gboolean
+convert_to_png (const char *const *argv, const char *png, int *width, int *height)
+{
+  g_autofree char *tool = g_find_program_in_path (argv[0]);
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+  cairo_surface_t *image;
+
+  if (tool == NULL)
+    return FALSE;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+                               NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  image = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  *width = cairo_image_surface_get_width (image);
+  *height = cairo_image_surface_get_height (image);
+  cairo_surface_destroy (image);
+  return TRUE;
+}
+
+static void
+test_svg_pdf (Fixture *f, gconstpointer data)
+{
+  g_autoptr (CsLadderLayout) layout = layout_for (f);
+  g_autofree char *dir = g_dir_make_tmp ("cs-ladder-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "ladder.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "ladder.pdf", NULL);
+  g_autofree char *svg_png = g_build_filename (dir, "svg.png", NULL);
+  g_autofree char *pdf_prefix = g_build_filename (dir, "pdf", NULL);
+  g_autofree char *pdf_png = g_build_filename (dir, "pdf-1.png", NULL);
+  g_autofree char *svg_text = NULL;
+  g_autoptr (GError) error = NULL;
+  int w = 0, h = 0;
+  gboolean validated = FALSE;
+
+  g_assert_true (
+      cs_ladder_export (layout, CS_LADDER_TIME_DELTA, svg, CS_LADDER_FORMAT_SVG, &error));
+  g_assert_true (
+      cs_ladder_export (layout, CS_LADDER_TIME_DELTA, pdf, CS_LADDER_FORMAT_PDF, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (svg_text, "<?xml"));
+  g_assert_nonnull (strstr (svg_text, "<svg"));
+  g_assert_cmpuint (cs_ladder_pdf_page_count (layout), ==, 1);
+  {
+    const char *argv[]
+        = { "rsvg-convert", "--dpi-x", "72", "--dpi-y", "72", svg, "-o", svg_png, NULL };
+    if (convert_to_png (argv, svg_png, &w, &h))
+      {
+        g_assert_cmpint (w, ==, (int) ceil (layout->width));
+        g_assert_cmpint (h, ==, (int) ceil (CS_LADDER_HEADER_HEIGHT + layout->rows_height + 12));
+        validated = TRUE;
+      }
+  }
+  {
+    const char *argv[] = { "pdftoppm", "-r", "72", "-png", pdf, pdf_prefix, NULL };
+    if (convert_to_png (argv, pdf_png, &w, &h))
+      {
+        g_assert_cmpint (w, ==, 842);
+        g_assert_cmpint (h, ==, 595);
+        validated = TRUE;
+      }
+  }
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_unlink (svg_png);
+  g_unlink (pdf_png);
+  g_rmdir (dir);
+  if (!validated)
+    g_test_skip ("neither rsvg-convert nor pdftoppm is installed");
+}
+
+/* A 3,000-message call spreads over several PDF pages, each row on exactly one. */
+static void
+test_pdf_pagination (void)
+{
+  g_autoptr (CsCallTracker) tracker = cs_call_tracker_new ();
+  g_autoptr (GPtrArray) calls = NULL;
+  g_autoptr (CsLadderLayout) layout = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cs-ladder-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "long.pdf", NULL);
+  g_autofree char *png = g_build_filename (dir, "long.png", NULL);
+  g_autoptr (GError) error = NULL;
+  guint rows_per_page;
+  cairo_surface_t *image;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+          "%s\r\nVia: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK%u\r\nFrom: <sip:a@x>;tag=1\r\n"
+          "To: <sip:b@x>\r\nCall-ID: long@x\r\nCSeq: %u %s\r\nContent-Length: 0\r\n\r\n",
+          i == 0  ? "INVITE sip:b@x SIP/2.0"
+          : i % 2 ? "SIP/2.0 180 Ringing"
+                  : "INFO sip:b@x SIP/2.0",
+          i / 2, i / 2 + 1, i == 0 || i == 1 ? "INVITE" : "INFO");
+      CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
+      msg->frame = i + 1;
+      msg->ts_ns = T0 + i * 10 * MS;
+      endpoint (&msg->src, i % 2 ? "10.0.0.2" : "10.0.0.1", 5060);
+      endpoint (&msg->dst, i % 2 ? "10.0.0.1" : "10.0.0.2", 5060);
+      cs_call_tracker_add (tracker, msg);
+      cs_sip_message_unref (msg);
+    }
+  calls = cs_call_tracker_finish (tracker, T0 + 40000 * MS);
+  layout = cs_ladder_layout_new ((CsCall *const *) calls->pdata, 1, NULL);
+  g_assert_cmpuint (layout->rows->len, ==, 3000);
+  rows_per_page = (guint) ((CS_LADDER_PDF_PAGE_HEIGHT - 2 * CS_LADDER_PDF_MARGIN - 14)
+                           - CS_LADDER_HEADER_HEIGHT)
+                  / (guint) CS_LADDER_ROW_HEIGHT;
+  g_assert_cmpuint (cs_ladder_pdf_page_count (layout), ==,
+                    (3000 + rows_per_page - 1) / rows_per_page);
+  g_assert_true (
+      cs_ladder_export (layout, CS_LADDER_TIME_RELATIVE, pdf, CS_LADDER_FORMAT_PDF, &error));
+  g_assert_no_error (error);
+  /* PNG stops at its height limit and says so. */
+  g_assert_true (
+      cs_ladder_export (layout, CS_LADDER_TIME_RELATIVE, png, CS_LADDER_FORMAT_PNG, &error));
+  image = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_image_surface_get_height (image), ==, CS_LADDER_PNG_MAX_HEIGHT);
+  cairo_surface_destroy (image);
+  g_unlink (pdf);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
+static void
+test_formats (void)
+{
+  CsLadderFormat format;
+  CsLadderTimeMode mode;
+
+  g_assert_true (cs_ladder_format_from_path ("a/b.PNG", &format));
+  g_assert_cmpint (format, ==, CS_LADDER_FORMAT_PNG);
+  g_assert_true (cs_ladder_format_from_path ("x.svg", &format));
+  g_assert_cmpint (format, ==, CS_LADDER_FORMAT_SVG);
+  g_assert_true (cs_ladder_format_from_path ("x.pdf", &format));
+  g_assert_cmpint (format, ==, CS_LADDER_FORMAT_PDF);
+  g_assert_true (cs_ladder_format_from_path ("x.txt", &format));
+  g_assert_cmpint (format, ==, CS_LADDER_FORMAT_TEXT);
+  g_assert_false (cs_ladder_format_from_path ("x.jpeg", &format));
+  g_assert_false (cs_ladder_format_from_path ("noext", &format));
+  g_assert_true (cs_ladder_time_mode_parse ("delta", &mode));
+  g_assert_cmpint (mode, ==, CS_LADDER_TIME_DELTA);
+  g_assert_false (cs_ladder_time_mode_parse ("since", &mode));
+  g_assert_cmpint (cs_ladder_quality_for_mos (4.2), ==, CS_LADDER_QUALITY_GOOD);
+  g_assert_cmpint (cs_ladder_quality_for_mos (3.7), ==, CS_LADDER_QUALITY_DEGRADED);
+  g_assert_cmpint (cs_ladder_quality_for_mos (2.0), ==, CS_LADDER_QUALITY_BAD);
+  g_assert_cmpint (cs_ladder_quality_for_mos (-1), ==, CS_LADDER_QUALITY_UNKNOWN);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/ladder/layout/columns-rows", Fixture, NULL, fixture_setup, test_layout_columns_rows,
+              fixture_teardown);
+  g_test_add ("/ladder/layout/navigation-times", Fixture, NULL, fixture_setup,
+              test_layout_navigation_times, fixture_teardown);
+  g_test_add ("/ladder/text", Fixture, NULL, fixture_setup, test_text, fixture_teardown);
+  g_test_add ("/ladder/related-legs", Fixture, NULL, fixture_setup, test_related_legs,
+              fixture_teardown);
+  g_test_add ("/ladder/png-golden", Fixture, NULL, fixture_setup, test_png_golden,
+              fixture_teardown);
+  g_test_add ("/ladder/svg-pdf", Fixture, NULL, fixture_setup, test_svg_pdf, fixture_teardown);
+  g_test_add_func ("/ladder/pdf-pagination", test_pdf_pagination);
+  g_test_add_func ("/ladder/formats", test_formats);
+  return g_test_run ();
+}
