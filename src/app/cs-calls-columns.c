@@ -6,7 +6,7 @@
 
 #include "cs-column-chooser.h"
 #include "cs-display-format.h"
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-ladder-layout.h"
 
 typedef char *(*CsCallTextFunc) (const CsCallsColumnContext *context, CsCall *call);

@@ -4,7 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "calls/cs-call.h"
+#include "callscope-engine.h"
 #include "cs-calls-filter.h"
 
 G_BEGIN_DECLS

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "findings/cs-finding.h"
-#include "calls/cs-stream.h"
+#include "callscope-engine.h"
 
 G_DEFINE_QUARK (cs - calls - filter - error - quark, cs_calls_filter_error)
 

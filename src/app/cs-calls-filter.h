@@ -3,7 +3,7 @@
 
 #include <gio/gio.h>
 
-#include "calls/cs-call.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

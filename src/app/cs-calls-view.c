@@ -8,7 +8,7 @@
 #include "cs-calls-filter.h"
 #include "cs-column-chooser.h"
 #include "cs-display-format.h"
-#include "loadtest/cs-loadtest.h"
+#include "callscope-engine.h"
 #include "cs-status-page.h"
 
 struct _CsCallsView

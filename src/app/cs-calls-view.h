@@ -3,8 +3,7 @@
 
 #include <gtk/gtk.h>
 
-#include "loader/cs-analysis.h"
-#include "calls/cs-call.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

@@ -3,7 +3,7 @@
 
 #include <glib/gi18n.h>
 
-#include "live/cs-live-pcap.h"
+#include "callscope-engine.h"
 
 struct _CsCaptureDialog
 {

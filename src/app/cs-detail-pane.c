@@ -3,10 +3,9 @@
 
 #include <glib/gi18n.h>
 
-#include "net/cs-decode.h"
+#include "callscope-engine.h"
 #include "cs-display-format.h"
 #include "cs-hex-view.h"
-#include "sip/cs-sdp.h"
 #include "cs-status-page.h"
 
 struct _CsDetailPane

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "export/cs-export-pcapng.h"
+#include "callscope-engine.h"
 #include "cs-report-html.h"
 #include "cs-report-pdf.h"
 #include "cs-report.h"

@@ -4,8 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "loader/cs-analysis.h"
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-selection.h"
 
 G_BEGIN_DECLS

@@ -3,8 +3,7 @@
 
 #include <gtk/gtk.h>
 
-#include "loader/cs-analysis.h"
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-graph-view-canvas.h"
 #include "cs-mos-table.h"
 #include "cs-selection.h"

@@ -3,7 +3,7 @@
 
 #include <gtk/gtk.h>
 
-#include "loader/cs-analysis.h"
+#include "callscope-engine.h"
 #include "cs-calls-view.h"
 #include "cs-detail-pane.h"
 #include "cs-ladder-view.h"

@@ -5,8 +5,7 @@
 #include <glib/gstdio.h>
 
 #include "cs-capture-dialog.h"
-#include "live/cs-hep-listener.h"
-#include "live/cs-live-pcap.h"
+#include "callscope-engine.h"
 #include "cs-window-private.h"
 
 struct _CsLiveIndicator

@@ -4,7 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "live/cs-live-session.h"
+#include "callscope-engine.h"
 #include "cs-window.h"
 
 G_BEGIN_DECLS

@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "cs-load-view-chart.h"
-#include "loader/cs-loader.h"
+#include "callscope-engine.h"
 #include "cs-status-page.h"
 
 struct _CsLoadView

@@ -4,7 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "loader/cs-analysis.h"
+#include "callscope-engine.h"
 #include "cs-audio-player.h"
 #include "cs-selection.h"
 

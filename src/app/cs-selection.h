@@ -4,8 +4,7 @@
 
 #include <glib-object.h>
 
-#include "calls/cs-call.h"
-#include "calls/cs-stream.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

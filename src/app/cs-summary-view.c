@@ -6,7 +6,7 @@
 
 #include "cs-calls-view.h"
 #include "cs-display-format.h"
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-findings-view.h"
 #include "cs-status-page.h"
 #include "cs-streams-view.h"

@@ -1,14 +1,13 @@
 /* cs-window-private.h — CsWindow's state, shared by its files and the UI tests */
 #pragma once
 
-#include "loader/cs-analysis.h"
+#include "callscope-engine.h"
 #include "cs-calls-view.h"
 #include "cs-detail-pane.h"
 #include "cs-findings-view.h"
 #include "cs-graph-view.h"
 #include "cs-ladder-pane.h"
 #include "cs-load-view.h"
-#include "loader/cs-loader.h"
 #include "cs-player-bar.h"
 #include "cs-selection.h"
 #include "cs-streams-view.h"

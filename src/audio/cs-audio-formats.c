@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "rtp/cs-codec.h"
+#include "callscope-engine.h"
 
 void
 cs_audio_format_map_init (CsAudioFormatMap *map)

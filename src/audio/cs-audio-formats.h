@@ -2,8 +2,7 @@
  * from the static table and the rtpmaps of a call's SDP */
 #pragma once
 
-#include "calls/cs-call.h"
-#include "sip/cs-sdp.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

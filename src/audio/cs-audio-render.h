@@ -4,7 +4,7 @@
 
 #include <gio/gio.h>
 
-#include "loader/cs-analysis.h"
+#include "callscope-engine.h"
 #include "cs-audio-track.h"
 
 G_BEGIN_DECLS

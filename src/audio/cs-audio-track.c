@@ -2,7 +2,7 @@
  * emulated jitter buffer plays them: talkspurt anchor (arrival) + timestamp
  * offset + buffer delay, re-anchored where the buffer re-anchors. */
 #include "cs-audio-track.h"
-#include "rtp/cs-rtp.h"
+#include "callscope-engine.h"
 
 #include <math.h>
 #include <string.h>
@@ -10,10 +10,6 @@
 #include "cs-audio-decoder.h"
 #include "cs-audio-error.h"
 #include "cs-audio-resample.h"
-#include "rtp/cs-codec.h"
-#include "net/cs-decode.h"
-#include "rtp/cs-dtmf.h"
-#include "quality/cs-mos.h"
 
 #define NS_PER_S 1000000000.0
 /* The jitter buffer's re-anchoring thresholds (cs-jitter-buffer.c). */

@@ -4,9 +4,7 @@
 #pragma once
 
 #include "cs-audio-formats.h"
-#include "capture/cs-capture-set.h"
-#include "quality/cs-jitter-buffer.h"
-#include "calls/cs-stream.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

@@ -5,9 +5,7 @@
 
 #include "cs-cli-commands.h"
 #include "cs-cli-live.h"
-#include "live/cs-hep-listener.h"
-#include "live/cs-hep-sender.h"
-#include "live/cs-live-pcap.h"
+#include "callscope-engine.h"
 #include "cs-report.h"
 
 #define CS_CLI_PROGRESS_MS 1000

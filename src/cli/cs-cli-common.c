@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "base/cs-error.h"
+#include "callscope-engine.h"
 
 int
 cs_cli_usage_error (const char *command, const char *message)

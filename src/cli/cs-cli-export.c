@@ -3,7 +3,7 @@
 
 #include "cs-cli-commands.h"
 #include "cs-cli-common.h"
-#include "export/cs-export-pcapng.h"
+#include "callscope-engine.h"
 
 int
 cs_cli_cmd_export (int argc, char **argv)

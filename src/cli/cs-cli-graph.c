@@ -3,7 +3,7 @@
 
 #include "cs-cli-commands.h"
 #include "cs-cli-common.h"
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-graph-render.h"
 
 #define CS_CLI_GRAPH_DEFAULT_WIDTH 1000

@@ -1,8 +1,7 @@
 /* cs-cli-hep.c — `hep`: listen for HEP (UDP and TCP), then the file report */
 #include "cs-cli-commands.h"
 #include "cs-cli-live.h"
-#include "live/cs-hep-listener.h"
-#include "live/cs-hep-sender.h"
+#include "callscope-engine.h"
 
 typedef struct
 {

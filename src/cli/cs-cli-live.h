@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cs-cli-common.h"
-#include "live/cs-live-session.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

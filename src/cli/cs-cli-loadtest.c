@@ -5,7 +5,7 @@
 #include "cs-cli-commands.h"
 #include "cs-cli-common.h"
 #include "cs-json-writer.h"
-#include "loadtest/cs-loadtest.h"
+#include "callscope-engine.h"
 #include "cs-report.h"
 #include "cs-time-format.h"
 

@@ -3,7 +3,7 @@
 
 #include "cs-cli-commands.h"
 #include "cs-cli-common.h"
-#include "export/cs-export-pcapng.h"
+#include "callscope-engine.h"
 #include "cs-report.h"
 
 int

@@ -3,8 +3,7 @@
 
 #include <math.h>
 
-#include "quality/cs-mos.h"
-#include "quality/cs-rtp-series.h"
+#include "callscope-engine.h"
 
 #define CS_GRAPH_MIN_WIDTH_S 0.001
 

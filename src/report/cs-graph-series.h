@@ -3,9 +3,7 @@
 
 #include <glib.h>
 
-#include "quality/cs-jitter-buffer.h"
-#include "quality/cs-rtp-metrics.h"
-#include "calls/cs-stream.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

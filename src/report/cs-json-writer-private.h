@@ -8,7 +8,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "base/cs-fixed-format.h"
+#include "callscope-engine.h"
 #include "cs-json-writer.h"
 
 G_BEGIN_DECLS

@@ -4,8 +4,7 @@
 #include <pango/pangocairo.h>
 #include <string.h>
 
-#include "rtp/cs-codec.h"
-#include "sip/cs-sdp.h"
+#include "callscope-engine.h"
 
 /* Text measuring: the same font the painter uses, at 96 dpi. */
 typedef struct

@@ -3,8 +3,7 @@
 
 #include <gio/gio.h>
 
-#include "calls/cs-call.h"
-#include "calls/cs-stream.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

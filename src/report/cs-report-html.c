@@ -4,7 +4,7 @@
 
 #include "cs-report-html.h"
 
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-graph-render.h"
 #include "cs-ladder-render.h"
 #include "cs-svg-inline.h"

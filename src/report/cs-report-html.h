@@ -5,7 +5,7 @@
 #include <gio/gio.h>
 #include <stdio.h>
 
-#include "loader/cs-analysis.h"
+#include "callscope-engine.h"
 #include "cs-graph-series.h"
 #include "cs-report.h"
 

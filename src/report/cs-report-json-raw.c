@@ -7,9 +7,7 @@
  * of cs-report-json.c write (tests/unit/test-report-json.c compares them). */
 #include "cs-report-json-raw.h"
 
-#include "calls/cs-call-dtmf.h"
-#include "base/cs-fixed-format.h"
-#include "calls/cs-stream-rtcp.h"
+#include "callscope-engine.h"
 #include "cs-time-format.h"
 
 #include <math.h>

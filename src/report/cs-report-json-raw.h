@@ -1,10 +1,8 @@
 /* cs-report-json-raw.h — the JSON report's objects written as raw text (pretty report) */
 #pragma once
 
-#include "loader/cs-analysis.h"
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-json-writer.h"
-#include "calls/cs-stream.h"
 
 G_BEGIN_DECLS
 

@@ -3,16 +3,9 @@
 
 #include <stdlib.h>
 
-#include "calls/cs-call-dtmf.h"
-#include "loader/cs-call-list.h"
-#include "calls/cs-call-private.h"
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-json-parallel.h"
-#include "loader/cs-object-list.h"
-#include "base/cs-prefetch.h"
 #include "cs-report-json-raw.h"
-#include "calls/cs-stream-rtcp.h"
-#include "calls/cs-stream.h"
 #include "cs-time-format.h"
 
 static int
@@ -40,18 +33,9 @@ static void
 cs_report_json_prefetch_call (GPtrArray *calls, guint i)
 {
   if (i + CS_REPORT_JSON_AHEAD < calls->len)
-    cs_prefetch_bytes (g_ptr_array_index (calls, i + CS_REPORT_JSON_AHEAD),
-                       sizeof (struct _CsCall));
+    cs_call_prefetch (g_ptr_array_index (calls, i + CS_REPORT_JSON_AHEAD), FALSE);
   if (i + CS_REPORT_JSON_AHEAD / 2 < calls->len)
-    {
-      const CsCall *call = g_ptr_array_index (calls, i + CS_REPORT_JSON_AHEAD / 2);
-
-      CS_PREFETCH (call->call_id);
-      CS_PREFETCH (call->from);
-      CS_PREFETCH (call->to);
-      CS_PREFETCH (call->final_reason);
-      CS_PREFETCH (call->user_agent);
-    }
+    cs_call_prefetch (g_ptr_array_index (calls, i + CS_REPORT_JSON_AHEAD / 2), TRUE);
 }
 
 /* A finding is a small object with its text (often shared) elsewhere. */

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cs-json-writer.h"
-#include "loader/cs-analysis.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <pango/pangocairo.h>
 
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-graph-render.h"
 #include "cs-ladder-render.h"
 #include "cs-report-html.h"

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "loader/cs-analysis.h"
+#include "callscope-engine.h"
 #include "cs-report.h"
 
 G_BEGIN_DECLS

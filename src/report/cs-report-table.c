@@ -3,9 +3,7 @@
 
 #include <string.h>
 
-#include "findings/cs-finding.h"
-#include "calls/cs-stream-rtcp.h"
-#include "calls/cs-stream.h"
+#include "callscope-engine.h"
 #include "cs-time-format.h"
 
 typedef struct

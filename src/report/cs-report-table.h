@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "loader/cs-analysis.h"
+#include "callscope-engine.h"
 
 G_BEGIN_DECLS
 

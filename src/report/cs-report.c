@@ -3,14 +3,13 @@
 
 #include <string.h>
 
-#include "findings/cs-finding.h"
+#include "callscope-engine.h"
 #include "cs-json-writer.h"
 #include "cs-report-json.h"
 #ifndef CS_REPORT_WITHOUT_CAIRO
 #include "cs-report-html.h"
 #include "cs-report-pdf.h"
 #endif
-#include "calls/cs-stream.h"
 #include "cs-report-table.h"
 #include "cs-time-format.h"
 

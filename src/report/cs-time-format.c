@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "base/cs-fixed-format.h"
+#include "callscope-engine.h"
 
 #define CS_SECONDS_PER_DAY 86400
 #define CS_DATE_LEN 10 /* YYYY-MM-DD */

@@ -1,7 +1,7 @@
 /* cs-call-private.h — fields of CsCall, filled by the call tracker */
 #pragma once
 
-#include "cs-call.h"
+#include "cs-call-loading.h"
 #include "cs-transaction.h"
 
 G_BEGIN_DECLS
@@ -100,13 +100,8 @@ gboolean cs_call_is_over (CsCall *self);
  * (same Call-ID and From-tag, higher CSeq) continues the same call. */
 gboolean cs_call_is_auth_challenged (CsCall *self);
 void cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite);
-void cs_call_add_stream_id (CsCall *self, guint stream_id);
 /* Sets one of the call's call_id, from, to or user_agent (field) to text, taken: for
  * calls made by hand (tests); the old value is freed when it is the call's own. */
 void cs_call_take_text (CsCall *self, char **field, char *text);
-/* An independent copy of the call as it is now, safe to hand to another
- * thread while this one keeps changing (transactions and streams are not
- * copied: they are complete only at the end of a load). */
-CsCall *cs_call_snapshot (CsCall *self);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* cs-call.c — one SIP call or out-of-dialog exchange, and its state machine */
 #include "cs-call-private.h"
 
+#include "base/cs-prefetch.h"
 #include "sip/cs-sip-headers.h"
 
 #include <string.h>
@@ -550,11 +551,28 @@ cs_call_take_text (CsCall *self, char **field, char *text)
 }
 
 void
-cs_call_add_stream_id (CsCall *self, guint stream_id)
+cs_call_add_stream (CsCall *self, guint stream_id, double mos)
 {
   if (self->stream_ids == NULL)
     self->stream_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   g_array_append_val (self->stream_ids, stream_id);
+  if (mos >= 0 && (self->mos < 0 || mos < self->mos))
+    self->mos = mos;
+}
+
+void
+cs_call_count_finding (CsCall *self)
+{
+  self->n_findings++;
+}
+
+gboolean
+cs_call_take_changed (CsCall *self)
+{
+  if (self->version == self->published_version)
+    return FALSE;
+  self->published_version = self->version;
+  return TRUE;
 }
 
 guint
@@ -723,6 +741,45 @@ double
 cs_call_get_mos (CsCall *self)
 {
   return self->mos;
+}
+
+gint64
+cs_call_get_answer_ns (CsCall *self)
+{
+  return self->answer_ns;
+}
+
+gint64
+cs_call_get_bye_ns (CsCall *self)
+{
+  return self->bye_ns;
+}
+
+gboolean
+cs_call_has_ack (CsCall *self)
+{
+  return self->ack_stored;
+}
+
+guint
+cs_call_get_n_malformed (CsCall *self)
+{
+  return self->malformed_stored;
+}
+
+void
+cs_call_prefetch (const CsCall *self, gboolean prefetch_strings)
+{
+  if (!prefetch_strings)
+    {
+      cs_prefetch_bytes (self, sizeof *self);
+      return;
+    }
+  CS_PREFETCH (self->call_id);
+  CS_PREFETCH (self->from);
+  CS_PREFETCH (self->to);
+  CS_PREFETCH (self->final_reason);
+  CS_PREFETCH (self->user_agent);
 }
 
 guint

@@ -46,6 +46,13 @@ CsSipMessage *cs_call_get_message (CsCall *self, guint index);
 guint cs_call_get_retransmissions (CsCall *self);
 guint32 cs_call_get_first_frame (CsCall *self);
 guint32 cs_call_get_last_frame (CsCall *self);
+gint64 cs_call_get_answer_ns (CsCall *self);  /* first 2xx to the initial INVITE; < 0 when none */
+gint64 cs_call_get_bye_ns (CsCall *self);     /* the BYE; < 0 when none */
+gboolean cs_call_has_ack (CsCall *self);      /* an ACK is among the stored messages */
+guint cs_call_get_n_malformed (CsCall *self); /* stored messages that did not parse cleanly */
+/* Asks the memory system for the call's object (prefetch_strings: and the strings its
+ * getters return), for walks over many calls that would otherwise wait for each. */
+void cs_call_prefetch (const CsCall *self, gboolean prefetch_strings);
 /* Stream ids (CsStream numbers) bound to this call */
 const GArray *cs_call_get_stream_ids (CsCall *self);
 double cs_call_get_mos (CsCall *self); /* worst direction; < 0 when no media */

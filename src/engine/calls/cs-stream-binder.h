@@ -2,7 +2,7 @@
 #pragma once
 
 #include "cs-call.h"
-#include "loader/cs-chunk.h"
+#include "rtp/cs-rtp-run.h"
 #include "cs-stream.h"
 
 G_BEGIN_DECLS

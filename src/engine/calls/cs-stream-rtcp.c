@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "loader/cs-chunk.h"
+#include "rtp/cs-rtp-run.h"
 #include "net/cs-decode.h"
 #include "rtp/cs-rtcp.h"
 #include "cs-stream-private.h"

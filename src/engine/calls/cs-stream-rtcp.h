@@ -65,7 +65,7 @@ typedef struct
  * reported on. Streams must be measured (clock rates known). */
 void cs_stream_rtcp_attach (GPtrArray *streams, const CsRtcpDatagram *datagrams, gsize n);
 
-/* The same, re-reading the RTCP frames (CsRtcpRef of cs-chunk.h) from the capture set. */
+/* The same, re-reading the RTCP frames (CsRtcpRef of rtp/cs-rtp-run.h) from the capture set. */
 void cs_stream_rtcp_attach_refs (GPtrArray *streams, const GArray *rtcp_refs, CsCaptureSet *set);
 
 G_END_DECLS

@@ -5,7 +5,6 @@
 #include "base/cs-cursor.h"
 #include "base/cs-error.h"
 #include "base/cs-mapped-bytes.h"
-#include "sip/cs-sip-message.h"
 
 G_BEGIN_DECLS
 
@@ -40,9 +39,8 @@ typedef struct
 struct _CsCapture
 {
   char *path;
-  const guint8 *data;    /* MAP_PRIVATE, PROT_READ */
-  CsMappedBytes *bytes;  /* owns the mapping: parsed messages may hold it longer */
-  CsSipShare *sip_share; /* strings shared between its SIP messages of one call */
+  const guint8 *data;   /* MAP_PRIVATE, PROT_READ */
+  CsMappedBytes *bytes; /* owns the mapping: parsed messages may hold it longer */
   guint64 size;
   CsCaptureFormat format;
 

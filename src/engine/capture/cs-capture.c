@@ -61,7 +61,6 @@ cs_capture_map (CsCapture *capture, GError **error)
 
   capture->data = map;
   capture->bytes = cs_mapped_bytes_new_mmap (map, (gsize) st.st_size);
-  capture->sip_share = cs_sip_share_new ();
   capture->size = (guint64) st.st_size;
   return TRUE;
 }
@@ -127,7 +126,6 @@ cs_capture_free (CsCapture *capture)
 {
   if (capture == NULL)
     return;
-  g_clear_pointer (&capture->sip_share, cs_sip_share_free);
   g_clear_pointer (&capture->bytes, cs_mapped_bytes_unref); /* unmaps after its last user */
   g_clear_pointer (&capture->frame_comments, g_hash_table_unref);
   g_clear_pointer (&capture->sections, g_array_unref);
@@ -280,12 +278,6 @@ CsMappedBytes *
 cs_capture_get_mapped_bytes (CsCapture *capture)
 {
   return capture->bytes;
-}
-
-CsSipShare *
-cs_capture_get_sip_share (CsCapture *capture)
-{
-  return capture->sip_share;
 }
 
 const guint8 *

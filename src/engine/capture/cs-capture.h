@@ -43,9 +43,6 @@ void cs_capture_free (CsCapture *capture);
 const char *cs_capture_get_path (CsCapture *capture);
 /* The mapping's owner (borrowed; ref it to keep the bytes past cs_capture_free). */
 CsMappedBytes *cs_capture_get_mapped_bytes (CsCapture *capture);
-/* The table its lean SIP messages share strings through (borrowed; thread-safe). */
-typedef struct _CsSipShare CsSipShare;
-CsSipShare *cs_capture_get_sip_share (CsCapture *capture);
 guint64 cs_capture_get_size (CsCapture *capture);
 /* "pcap", "pcap-ns" or "pcapng". */
 const char *cs_capture_get_format_name (CsCapture *capture);

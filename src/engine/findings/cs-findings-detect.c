@@ -3,7 +3,6 @@
 
 #include "cs-findings-private.h"
 
-#include "calls/cs-call-private.h"
 #include "base/cs-fixed-format.h"
 #include "base/cs-parallel.h"
 #include "base/cs-prefetch.h"
@@ -404,7 +403,7 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
     }
   if (cs_call_get_method (call) == CS_SIP_METHOD_INVITE && cs_call_get_setup_ms (call) >= 0)
     {
-      if (!call->ack_stored)
+      if (!cs_call_has_ack (call))
         {
           GArray *frames = cs_call_frames_where (call, cs_is_final_invite_response,
                                                  GUINT_TO_POINTER (cs_call_get_final_status (call)),
@@ -416,7 +415,7 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
           g_array_unref (frames);
         }
     }
-  for (guint i = 0; call->malformed_stored > 0 && i < cs_call_get_n_messages (call); i++)
+  for (guint i = 0; cs_call_get_n_malformed (call) > 0 && i < cs_call_get_n_messages (call); i++)
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
@@ -644,8 +643,7 @@ cs_findings_detect_block (guint block, gpointer data)
           /* the calls are cold by now (S: 100 000 of them); the next block's first calls
            * are fetched too, as blocks run in order on one thread */
           if (c + CS_FINDINGS_CALLS_AHEAD < job->calls->len)
-            cs_prefetch_bytes (g_ptr_array_index (job->calls, c + CS_FINDINGS_CALLS_AHEAD),
-                               sizeof (struct _CsCall));
+            cs_call_prefetch (g_ptr_array_index (job->calls, c + CS_FINDINGS_CALLS_AHEAD), FALSE);
 
           cs_findings_detect_call (g_ptr_array_index (job->calls, c),
                                    streams != NULL ? streams : job->no_streams, job->t, out);

@@ -1,8 +1,8 @@
 /* cs-findings-detect.h — turning calls and streams into findings a person understands */
 #pragma once
 
-#include "loader/cs-analysis.h"
 #include "calls/cs-call.h"
+#include "capture/cs-capture-stats.h"
 #include "cs-finding.h"
 #include "calls/cs-stream.h"
 

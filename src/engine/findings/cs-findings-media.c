@@ -2,7 +2,6 @@
  * (one-way audio, missing or late media, SDP mismatches) */
 #include "cs-findings-private.h"
 
-#include "calls/cs-call-private.h"
 #include "sip/cs-sdp.h"
 
 #include <math.h>
@@ -181,7 +180,7 @@ cs_findings_call_directions (CsCall *call, GPtrArray *streams, const CsFindingTh
   if (streams->len == 0)
     {
       /* no frame list to allocate: signalling-only captures have this for every call */
-      if (call->answer_ns >= 0)
+      if (cs_call_get_answer_ns (call) >= 0)
         cs_findings_add_two (out, CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, number, 0,
                              cs_call_get_first_frame (call), 0,
                              "Answered call without any RTP: no audio in either direction");
@@ -193,7 +192,7 @@ cs_findings_call_directions (CsCall *call, GPtrArray *streams, const CsFindingTh
       const CsRtpStats *st = cs_stream_get_stats (s);
       char src[CS_ENDPOINT_STRLEN], dst[CS_ENDPOINT_STRLEN];
 
-      if (st->packets < t->one_way_min_packets || call->answer_ns < 0)
+      if (st->packets < t->one_way_min_packets || cs_call_get_answer_ns (call) < 0)
         continue;
       if (cs_reverse_packets (streams, s) < t->one_way_min_packets)
         {
@@ -227,24 +226,25 @@ cs_findings_call_media_timing (CsCall *call, GPtrArray *streams, const CsFinding
           first_media = st->first_ns;
           first_media_frame = st->first_frame;
         }
-      if (call->bye_ns >= 0 && st->last_ns - call->bye_ns > t->rtp_after_bye_ms * 1e6)
+      if (cs_call_get_bye_ns (call) >= 0
+          && st->last_ns - cs_call_get_bye_ns (call) > t->rtp_after_bye_ms * 1e6)
         {
           GArray *frames = cs_frames_new (st->last_frame, 0);
 
           cs_findings_add (out, CS_FINDING_RTP_AFTER_BYE, CS_SEVERITY_INFO, number,
                            cs_stream_get_id (s), frames, "RTP continued %.1f s after the BYE",
-                           (st->last_ns - call->bye_ns) / 1e9);
+                           (st->last_ns - cs_call_get_bye_ns (call)) / 1e9);
           g_array_unref (frames);
         }
     }
-  if (call->answer_ns >= 0 && first_media != G_MAXINT64
-      && first_media - call->answer_ns > t->late_media_ms * 1e6)
+  if (cs_call_get_answer_ns (call) >= 0 && first_media != G_MAXINT64
+      && first_media - cs_call_get_answer_ns (call) > t->late_media_ms * 1e6)
     {
       GArray *frames = cs_frames_new (first_media_frame, 0);
 
       cs_findings_add (out, CS_FINDING_LATE_MEDIA, CS_SEVERITY_WARNING, number, 0, frames,
                        "First RTP arrived %.1f s after the call was answered",
-                       (first_media - call->answer_ns) / 1e9);
+                       (first_media - cs_call_get_answer_ns (call)) / 1e9);
       g_array_unref (frames);
     }
 }

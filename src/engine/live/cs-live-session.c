@@ -1,7 +1,6 @@
 /* cs-live-session.c — live frames: queue, save, decode, merge, publish in batches */
 #include "cs-live-session.h"
 
-#include "calls/cs-call-private.h"
 #include "cs-live-decoder.h"
 #include "loader/cs-loader.h"
 #include "loader/cs-merge.h"

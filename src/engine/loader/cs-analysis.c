@@ -1,7 +1,7 @@
 /* cs-analysis.c — the result of one load */
 #include "cs-analysis-private.h"
 
-#include "calls/cs-call-private.h"
+#include "calls/cs-call-loading.h"
 #include "findings/cs-finding.h"
 #include "cs-object-list.h"
 #include "base/cs-prefetch.h"
@@ -156,10 +156,7 @@ cs_analysis_take_streams (CsAnalysis *self, GPtrArray *streams)
       if (number == 0 || number > self->calls->len)
         continue;
       CsCall *call = g_ptr_array_index (self->calls, number - 1);
-      cs_call_add_stream_id (call, cs_stream_get_id (stream));
-      /* A call sounds as bad as its worst direction. */
-      if (mos >= 0 && (call->mos < 0 || mos < call->mos))
-        call->mos = mos;
+      cs_call_add_stream (call, cs_stream_get_id (stream), mos);
     }
   g_ptr_array_extend (self->streams, streams, cs_copy_object_ref, NULL);
   g_mutex_unlock (&self->calls_lock);
@@ -181,11 +178,11 @@ cs_analysis_add_findings (CsAnalysis *self, GPtrArray *findings, gboolean move)
           guint ahead = cs_finding_get_call_number (g_ptr_array_index (findings, i + 4));
 
           if (ahead > 0 && ahead <= self->calls->len)
-            CS_PREFETCH (&((CsCall *) g_ptr_array_index (self->calls, ahead - 1))->n_findings);
+            cs_call_prefetch (g_ptr_array_index (self->calls, ahead - 1), FALSE);
         }
 
       if (number > 0 && number <= self->calls->len)
-        ((CsCall *) g_ptr_array_index (self->calls, number - 1))->n_findings++;
+        cs_call_count_finding (g_ptr_array_index (self->calls, number - 1));
     }
   if (move)
     g_ptr_array_extend_and_steal (self->findings, g_ptr_array_ref (findings));
@@ -299,9 +296,8 @@ cs_analysis_stage_snapshots (CsAnalysis *self, const GPtrArray *calls)
     {
       CsCall *call = g_ptr_array_index (calls, i);
 
-      if (call->version == call->published_version)
+      if (!cs_call_take_changed (call))
         continue;
-      call->published_version = call->version;
       g_ptr_array_add (fresh, cs_call_snapshot (call));
     }
   n_staged = fresh->len;

@@ -10,15 +10,6 @@
 #define CS_HEP_PORT 9060
 #define CS_CANCEL_CHECK_INTERVAL 4096
 
-gboolean
-cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b)
-{
-  const CsRtpStreamKey *x = a, *y = b;
-
-  return x->ssrc == y->ssrc && cs_endpoint_equal (&x->src, &y->src)
-         && cs_endpoint_equal (&x->dst, &y->dst);
-}
-
 CsChunk *
 cs_chunk_new (guint32 first_index, guint32 n_frames)
 {
@@ -480,7 +471,8 @@ cs_chunk_decode_listed (CsChunk *chunk, CsFrameIter *iter, CsChunkRelease *relea
 }
 
 void
-cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
+cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, CsSipShare *sip_share,
+                 GCancellable *cancellable)
 {
   CsFrameIter iter = chunk->start;
   CsChunkRelease release = { NULL, 0, ~((guint64) sysconf (_SC_PAGESIZE) - 1) };
@@ -491,7 +483,7 @@ cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable)
     {
       CsCapture *file = cs_capture_set_get_file (set, 0);
       chunk->mapped = cs_capture_get_mapped_bytes (file);
-      chunk->sip_share = cs_capture_get_sip_share (file);
+      chunk->sip_share = sip_share;
       if (chunk->mapped != NULL)
         release.file = file;
     }

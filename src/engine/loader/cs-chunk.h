@@ -7,27 +7,11 @@
 #include "capture/cs-capture-set.h"
 #include "net/cs-decode.h"
 #include "rtp/cs-rtp-pack.h"
+#include "rtp/cs-rtp-run.h"
 #include "rtp/cs-rtp.h"
 #include "sip/cs-sip-message.h"
 
 G_BEGIN_DECLS
-
-/* RTP stream identity: flow and SSRC. */
-typedef struct
-{
-  CsEndpoint src;
-  CsEndpoint dst;
-  guint32 ssrc;
-} CsRtpStreamKey;
-
-gboolean cs_rtp_stream_key_equal (gconstpointer a, gconstpointer b);
-
-/* Packets of one stream, as the merge hands them to the stream binder. */
-typedef struct
-{
-  CsRtpStreamKey key;
-  CsRtpPack pack; /* the records, capture order */
-} CsRtpRun;
 
 /* Packets of one stream found in one chunk, packed by the worker (cs_chunk_group_rtp). The
  * pack is a view into the chunk's rtp_pack_bytes: read it, never grow or free it. */
@@ -40,14 +24,6 @@ typedef struct
 
 /* The tables a chunk borrows from its thread while it is filled (cs-chunk.c). */
 typedef struct _CsChunkRtpScratch CsChunkRtpScratch;
-
-/* An RTCP packet: kept by frame, parsed when its stream is analysed. */
-typedef struct
-{
-  CsEndpoint src;
-  CsEndpoint dst;
-  guint32 frame;
-} CsRtcpRef;
 
 /* A frame the merge decodes itself (IP fragments, TCP segments: their order matters). */
 typedef struct
@@ -90,8 +66,11 @@ void cs_chunk_free (CsChunk *chunk);
 /* Points the chunk at its frames in set; with pin, copies them if the set's frame array
  * may still move (while indexing). Call on the thread that indexes. */
 void cs_chunk_locate_frames (CsChunk *chunk, CsCaptureSet *set, gboolean pin);
-/* Decodes the chunk's frames. Thread-safe with respect to other chunks. */
-void cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, GCancellable *cancellable);
+/* Decodes the chunk's frames. Thread-safe with respect to other chunks. Messages of a
+ * one-file set keep their text in the mapped file and share strings through sip_share
+ * (or none when NULL). */
+void cs_chunk_decode (CsChunk *chunk, CsCaptureSet *set, CsSipShare *sip_share,
+                      GCancellable *cancellable);
 
 /* Sorts a UDP datagram of frame into the chunk: SIP, HEP-carried SIP, RTP or RTCP. */
 void cs_chunk_add_udp (CsChunk *chunk, const CsPacket *pkt, guint32 frame, gint64 ts_ns);

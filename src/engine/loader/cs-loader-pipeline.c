@@ -95,7 +95,7 @@ cs_pipeline_worker (gpointer user_data)
       if (item == (gpointer) p)
         break;
       chunk = item;
-      cs_chunk_decode (chunk, p->set, p->cancellable);
+      cs_chunk_decode (chunk, p->set, p->sip_share, p->cancellable);
       g_mutex_lock (&p->lock);
       g_atomic_int_set (&chunk->decoded, TRUE);
       g_cond_broadcast (&p->cond);
@@ -116,6 +116,8 @@ cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis, GCancell
   p->cancellable = cancellable;
   stats->limits = self->limits;
   p->merge = cs_merge_new (p->set, stats);
+  if (cs_capture_set_get_n_files (p->set) == 1)
+    p->sip_share = cs_sip_share_new ();
   cs_merge_set_threads (p->merge, cs_loader_get_threads (self));
   p->todo = g_async_queue_new ();
   p->spent = g_async_queue_new ();
@@ -359,6 +361,7 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));
     }
   cs_merge_free (p->merge);
+  g_clear_pointer (&p->sip_share, cs_sip_share_free);
   g_ptr_array_unref (p->chunks);
   g_async_queue_unref (p->todo);
   g_async_queue_unref (p->spent);

@@ -44,8 +44,9 @@ typedef struct
   CsAnalysis *analysis;
   GCancellable *cancellable;
   CsMerge *merge;
-  GAsyncQueue *todo;  /* CsChunk* to decode; the pipeline itself is the stop sentinel */
-  GAsyncQueue *spent; /* CsChunk* merged: the workers free them between decodes */
+  CsSipShare *sip_share; /* a one-file load: strings shared between the messages of a call */
+  GAsyncQueue *todo;     /* CsChunk* to decode; the pipeline itself is the stop sentinel */
+  GAsyncQueue *spent;    /* CsChunk* merged: the workers free them between decodes */
   GThread **workers;
   guint n_workers;
   GMutex lock; /* guards CsChunk.decoded */

@@ -1,6 +1,6 @@
 /* cs-rtp-clock-map.c — the clock rate of each RTP payload type, as Wireshark's RTP analysis
  * knows it (its static table, then the SDP's rtpmap lines) */
-#include "quality/cs-rtp-metrics.h"
+#include "cs-rtp-clock-map.h"
 
 #include "cs-codec.h"
 

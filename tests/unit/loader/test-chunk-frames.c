@@ -283,7 +283,7 @@ test_decode (const char *path, guint32 first, guint32 n, CsCaptureSet **set_out)
   g_assert_cmpuint (first + n, <=, cs_capture_set_get_n_frames (set));
   chunk = cs_chunk_new (first, n);
   cs_chunk_locate_frames (chunk, set, FALSE);
-  cs_chunk_decode (chunk, set, NULL);
+  cs_chunk_decode (chunk, set, NULL, NULL);
   *set_out = set;
   return chunk;
 }

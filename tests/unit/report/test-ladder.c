@@ -114,8 +114,8 @@ fixture_setup (Fixture *f, gconstpointer data)
 
     g_list_store_append (f->streams, ab);
     g_list_store_append (f->streams, ba);
-    cs_call_add_stream_id (call, 1);
-    cs_call_add_stream_id (call, 2);
+    cs_call_add_stream (call, 1, -1);
+    cs_call_add_stream (call, 2, -1);
   }
 }
 

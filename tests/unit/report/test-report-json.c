@@ -188,8 +188,8 @@ test_raw_calls (void)
   g_ptr_array_add (calls, make_call (3, "bad-\xff-utf8@x", "carol", long_agent, TRUE));
   g_ptr_array_add (calls, make_request_call (4, "REGISTER"));
   g_ptr_array_add (calls, make_request_call (5, "FOO"));
-  cs_call_add_stream_id (g_ptr_array_index (calls, 0), 7);
-  cs_call_add_stream_id (g_ptr_array_index (calls, 0), 12);
+  cs_call_add_stream (g_ptr_array_index (calls, 0), 7, -1);
+  cs_call_add_stream (g_ptr_array_index (calls, 0), 12, -1);
   cs_call_dtmf_attach_all (calls, NULL, NULL);
   cs_analysis_take_calls (analysis, calls);
   g_ptr_array_add (streams, make_stream (7, "10.0.0.1", "192.168.200.254", 1, 200, 7));
