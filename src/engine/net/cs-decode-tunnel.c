@@ -241,6 +241,8 @@ cs_decode_esp (CsDecodeCtx *ctx, CsCursor *c)
         return CS_DECODE_UNSUPPORTED;
       cs_cursor_init (&inner, header + ESP_HEADER, inner_len);
       /* transport mode keeps the outer addresses; tunnel mode (4, 41) carries IP */
+      if (next == 4 || next == 41)
+        return cs_decode_ip_layer (ctx, &inner);
       return cs_decode_ip_payload_layer (ctx, next, &inner);
     }
   return CS_DECODE_ENCRYPTED;

@@ -137,6 +137,8 @@ cs_decode_ip_payload_layer (DecodeCtx *ctx, guint8 proto, CsCursor *c)
       return decode_tcp (c, p);
     case IPPROTO_V4_IN_IP:
     case IPPROTO_V6_IN_IP:
+      if (!cs_cursor_has (c, 20))
+        return CS_DECODE_MALFORMED; /* not even an IPv4 header inside */
       if (!cs_decode_push_tunnel (ctx, CS_TUNNEL_IP_IN_IP, cs_cursor_here (c)))
         return CS_DECODE_UNSUPPORTED;
       /* The inner header's addresses replace the tunnel's. */
