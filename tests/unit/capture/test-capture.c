@@ -795,8 +795,10 @@ test_samples (void)
   path = g_build_filename (dir, "rtsp-packets.cap", NULL);
   if (g_file_test (path, G_FILE_TEST_EXISTS))
     {
-      capture = cs_capture_open (path, &error);
+      CsCapture *capture = cs_capture_open (path, &error);
 #if CS_HAVE_WIRETAP
+      GArray *frames;
+
       g_assert_no_error (error);
       g_assert_cmpstr (cs_capture_get_source (capture), ==, "Microsoft NetMon 2.x");
       g_assert_cmpstr (cs_capture_get_format_name (capture), ==, "pcapng");
