@@ -1,6 +1,6 @@
-/* gen-scenarios-tunnels.c — the same short call inside each tunnel a carrier, a mobile core
- * or a mirror port puts around VoIP: the analysis must find the calls and streams of the
- * plain call (same expect.json truth), addressed by the inner packets */
+/* gen-scenarios-tunnels.c — the same short call inside each tunnel (and in each codec) a carrier, a
+ * mobile core or a mirror port puts around VoIP: the analysis must find the calls and streams of
+ * the plain call (same expect.json truth), addressed by the inner packets */
 #include "gen-scenarios.h"
 
 #include <string.h>
@@ -104,3 +104,39 @@ gen_scn_6in4 (GenCapture *cap)
   gen_scn_ipv6 (cap);
   cap->tunnel = GEN_TUNNEL_NONE;
 }
+
+/* A clean call in one codec, both directions carrying its tone (gen-codecs.c). */
+static void
+codec_call (GenCapture *cap, const char *name)
+{
+  GenCast cast;
+  GenCallPlan plan;
+
+  gen_cast_init (&cast);
+  gen_plan_init (&plan, T0, &cast.alice, &cast.bob, &cast.proxy);
+  plan.codec = gen_codec_find (name);
+  g_assert (plan.codec != NULL);
+  plan.pt = plan.codec->pt;
+  gen_call_clean (cap, &plan, GEN_S (3));
+}
+
+#define CODEC_SCENARIO(fn, name)                                                                   \
+  void fn (GenCapture *cap)                                                                        \
+  {                                                                                                \
+    codec_call (cap, name);                                                                        \
+  }
+CODEC_SCENARIO (gen_scn_codec_gsm, "codec-gsm")
+CODEC_SCENARIO (gen_scn_codec_g726_16, "codec-g726-16")
+CODEC_SCENARIO (gen_scn_codec_g726_24, "codec-g726-24")
+CODEC_SCENARIO (gen_scn_codec_g726_32, "codec-g726-32")
+CODEC_SCENARIO (gen_scn_codec_g726_40, "codec-g726-40")
+CODEC_SCENARIO (gen_scn_codec_aal2_g726_16, "codec-aal2-g726-16")
+CODEC_SCENARIO (gen_scn_codec_aal2_g726_24, "codec-aal2-g726-24")
+CODEC_SCENARIO (gen_scn_codec_aal2_g726_32, "codec-aal2-g726-32")
+CODEC_SCENARIO (gen_scn_codec_aal2_g726_40, "codec-aal2-g726-40")
+CODEC_SCENARIO (gen_scn_codec_amr_octet, "codec-amr-octet")
+CODEC_SCENARIO (gen_scn_codec_amr_efficient, "codec-amr-efficient")
+CODEC_SCENARIO (gen_scn_codec_amr_wb_octet, "codec-amr-wb-octet")
+CODEC_SCENARIO (gen_scn_codec_amr_wb_efficient, "codec-amr-wb-efficient")
+CODEC_SCENARIO (gen_scn_codec_speex_nb, "codec-speex-nb")
+CODEC_SCENARIO (gen_scn_codec_speex_wb, "codec-speex-wb")

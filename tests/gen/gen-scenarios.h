@@ -56,6 +56,22 @@ void gen_scn_geneve (GenCapture *cap);
 void gen_scn_4in6 (GenCapture *cap);
 void gen_scn_6in4 (GenCapture *cap);
 
+void gen_scn_codec_gsm (GenCapture *cap);
+void gen_scn_codec_g726_16 (GenCapture *cap);
+void gen_scn_codec_g726_24 (GenCapture *cap);
+void gen_scn_codec_g726_32 (GenCapture *cap);
+void gen_scn_codec_g726_40 (GenCapture *cap);
+void gen_scn_codec_aal2_g726_16 (GenCapture *cap);
+void gen_scn_codec_aal2_g726_24 (GenCapture *cap);
+void gen_scn_codec_aal2_g726_32 (GenCapture *cap);
+void gen_scn_codec_aal2_g726_40 (GenCapture *cap);
+void gen_scn_codec_amr_octet (GenCapture *cap);
+void gen_scn_codec_amr_efficient (GenCapture *cap);
+void gen_scn_codec_amr_wb_octet (GenCapture *cap);
+void gen_scn_codec_amr_wb_efficient (GenCapture *cap);
+void gen_scn_codec_speex_nb (GenCapture *cap);
+void gen_scn_codec_speex_wb (GenCapture *cap);
+
 void gen_scn_dtmf (GenCapture *cap);
 void gen_scn_rtp_dup_reorder (GenCapture *cap);
 void gen_scn_seq_wrap (GenCapture *cap);
