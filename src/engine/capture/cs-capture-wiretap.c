@@ -253,6 +253,16 @@ cs_capture_read_with_wiretap (CsCapture *capture, const CsCaptureOpenRun *run, G
   wtap *wth;
   gboolean ok;
 
+  if (g_getenv ("CALLSCOPE_NO_WIRETAP") != NULL)
+    {
+      /* turned off (the pcap-reader fuzz target does, to stay on its own parser) */
+      g_set_error (error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FORMAT,
+                   "%s: not a pcap or pcapng file (unknown magic %02x%02x%02x%02x at byte offset "
+                   "0; other formats are off: CALLSCOPE_NO_WIRETAP is set)",
+                   capture->path, capture->data[0], capture->data[1], capture->data[2],
+                   capture->data[3]);
+      return FALSE;
+    }
   g_once (&init, wiretap_init_once, NULL);
   wth = wtap_open_offline (capture->path, WTAP_TYPE_AUTO, &err, &err_info, FALSE);
   /* wiretap also shows media files (MP4, JPEG, …) as one "packet": no capture at all */
