@@ -306,6 +306,66 @@ find_toplevel (GType type)
   return NULL;
 }
 
+/* The application's accelerators reach the window's actions, and only while they apply: Escape
+ * cancels a load, Ctrl+F goes to the filter once a capture is shown, Ctrl+O asks for files; the
+ * header bar's buttons and menu items follow the same enabled states. */
+static void
+test_accels (void)
+{
+  const char *path = ui_test_demo_capture_path ();
+  g_autoptr (GFile) file = NULL;
+  CsWindow *window;
+  GtkWidget *focus;
+  GtkWindow *chooser;
+
+  if (path == NULL)
+    {
+      g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
+      return;
+    }
+  window = cs_window_new (application);
+  gtk_window_present (GTK_WINDOW (window));
+  ui_test_spin (100);
+  /* Nothing shown: no filter to focus, nothing to export or cancel. */
+  g_assert_false (ui_test_activate_accel (GTK_WIDGET (window), "<Primary>f"));
+  g_assert_false (ui_test_activate_accel (GTK_WIDGET (window), "Escape"));
+  g_assert_false (ui_test_action_enabled (GTK_WIDGET (window), "win.export"));
+  g_assert_false (ui_test_action_enabled (GTK_WIDGET (window), "win.cancel-load"));
+  g_assert_true (ui_test_action_enabled (GTK_WIDGET (window), "win.open"));
+
+  file = g_file_new_for_path (path);
+  cs_window_open_files (window, &file, 1);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
+  g_assert_true (ui_test_action_enabled (GTK_WIDGET (window), "win.cancel-load"));
+  g_assert_true (ui_test_activate_accel (GTK_WIDGET (window), "Escape"));
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+
+  cs_window_open_files (window, &file, 1);
+  ui_test_wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  g_assert_false (ui_test_activate_accel (GTK_WIDGET (window), "Escape"));
+  g_assert_true (ui_test_action_enabled (GTK_WIDGET (window), "win.export"));
+  gtk_stack_set_visible_child_name (window->view_stack, "streams");
+  g_assert_true (ui_test_activate_accel (GTK_WIDGET (window), "<Primary>f"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->view_stack), ==, "calls");
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (focus == GTK_WIDGET (window->search_entry)
+                 || gtk_widget_is_ancestor (focus, GTK_WIDGET (window->search_entry)));
+
+  /* Ctrl+O: the file chooser (GTK's own dialog without a portal); cancelling it changes
+   * nothing. */
+  g_assert_true (ui_test_activate_accel (GTK_WIDGET (window), "<Primary>o"));
+  ui_test_spin (200);
+  chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (chooser);
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  ui_test_spin (100);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_shortcuts_and_about (void)
 {
@@ -433,6 +493,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/damaged-capture", test_damaged_capture);
   g_test_add_func ("/window/size-saved", test_window_size_saved);
   g_test_add_func ("/window/shortcuts-and-about", test_shortcuts_and_about);
+  g_test_add_func ("/window/accels", test_accels);
   g_test_add_func ("/window/render-png", test_render_png);
 
   status = g_test_run ();
