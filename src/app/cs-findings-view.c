@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-deferred-rows.h"
+#include "cs-list-cells.h"
 #include "cs-status-page.h"
 
 #define CS_N_FINDING_KINDS (CS_FINDING_DAMAGED_CAPTURE + 1)
@@ -178,57 +179,16 @@ compare_findings (gconstpointer a, gconstpointer b, gpointer data)
   return (ka > kb) - (ka < kb);
 }
 
-/* The description's whole text, looked up when the tooltip is about to show (setting it on
- * every bind makes GTK query where the pointer is: an X round trip per row). */
-static gboolean
-on_text_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                       gpointer data)
+static char *
+text_of_column (gpointer item, gpointer data)
 {
-  const char *text = gtk_label_get_text (GTK_LABEL (label));
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
+  return cell_text (item, GPOINTER_TO_INT (data));
 }
 
 static void
-cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+style_severity (GtkLabel *label, gpointer item, gpointer data)
 {
-  CsFindingsColumn column = GPOINTER_TO_INT (data);
-  GtkWidget *label = gtk_label_new (NULL);
-  gboolean numeric = column == COLUMN_CALL || column == COLUMN_STREAM || column == COLUMN_FRAME;
-
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  if (column == COLUMN_TEXT)
-    {
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_text_query_tooltip), NULL);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  CsFindingsColumn column = GPOINTER_TO_INT (data);
-  GtkWidget *label = gtk_list_item_get_child (item);
-  CsFinding *finding = gtk_list_item_get_item (item);
-  g_autofree char *text = cell_text (finding, column);
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-  if (column == COLUMN_SEVERITY)
-    {
-      gtk_widget_remove_css_class (label, "state-bad");
-      gtk_widget_remove_css_class (label, "state-degraded");
-      gtk_widget_remove_css_class (label, "state-unknown");
-      gtk_widget_add_css_class (label, severity_css_class (cs_finding_get_severity (finding)));
-      gtk_widget_add_css_class (label, "state");
-    }
+  cs_list_cell_set_status (label, severity_css_class (cs_finding_get_severity (item)), TRUE);
 }
 
 static void
@@ -246,19 +206,20 @@ add_columns (CsFindingsView *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr (GtkColumnViewColumn) column = NULL;
-      g_autoptr (GtkSorter) sorter = NULL;
+      /* The description is ellipsized: its tooltip keeps the whole text. */
+      CsListColumn list_column = {
+        .title = _ (specs[i].title),
+        .width = specs[i].width,
+        .expand = specs[i].expand,
+        .numeric = i == COLUMN_CALL || i == COLUMN_STREAM || i == COLUMN_FRAME,
+        .tooltip = i == COLUMN_TEXT ? CS_LIST_CELL_TOOLTIP_TEXT : CS_LIST_CELL_TOOLTIP_NONE,
+        .text = text_of_column,
+        .style = i == COLUMN_SEVERITY ? style_severity : NULL,
+        .compare = compare_findings,
+        .data = GINT_TO_POINTER (i),
+      };
+      g_autoptr (GtkColumnViewColumn) column = cs_list_column_new (&list_column);
 
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (i));
-      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (i));
-      column = gtk_column_view_column_new (_ (specs[i].title), factory);
-      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_findings, GINT_TO_POINTER (i), NULL));
-      gtk_column_view_column_set_sorter (column, sorter);
-      gtk_column_view_column_set_expand (column, specs[i].expand);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      if (specs[i].width > 0)
-        gtk_column_view_column_set_fixed_width (column, specs[i].width);
       gtk_column_view_append_column (self->column_view, column);
     }
 }
