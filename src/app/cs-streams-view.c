@@ -11,19 +11,17 @@
 
 struct _CsStreamsView
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkStack *stack;
   GtkColumnView *column_view;
 
-  CsAnalysis *analysis;
-  CsSelection *selection;
   GtkSortListModel *sort_model;
   GtkSingleSelection *row_selection;
   gboolean syncing; /* setting the row from the shared selection */
 };
 
-G_DEFINE_FINAL_TYPE (CsStreamsView, cs_streams_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsStreamsView, cs_streams_view, CS_TYPE_VIEW)
 
 typedef char *(*CsStreamTextFunc) (CsStream *stream);
 typedef double (*CsStreamValueFunc) (CsStream *stream);
@@ -339,25 +337,27 @@ add_columns (CsStreamsView *self)
 static CsCall *
 lookup_call (CsStreamsView *self, CsStream *stream)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   g_autofree char *key = NULL;
 
-  if (self->analysis == NULL || !cs_stream_is_associated (stream))
+  if (analysis == NULL || !cs_stream_is_associated (stream))
     return NULL;
   key = g_strdup_printf ("%u", cs_stream_get_call_number (stream));
-  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
+  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (analysis)), key);
 }
 
 static void
 on_row_selected (GtkSingleSelection *selection, GParamSpec *pspec, CsStreamsView *self)
 {
   CsStream *stream = gtk_single_selection_get_selected_item (selection);
+  CsSelection *shared = cs_view_get_selection (CS_VIEW (self));
 
-  if (self->syncing || self->selection == NULL || stream == NULL)
+  if (self->syncing || shared == NULL || stream == NULL)
     return;
-  g_object_freeze_notify (G_OBJECT (self->selection));
-  cs_selection_set_call (self->selection, lookup_call (self, stream));
-  cs_selection_set_stream (self->selection, stream);
-  g_object_thaw_notify (G_OBJECT (self->selection));
+  g_object_freeze_notify (G_OBJECT (shared));
+  cs_selection_set_call (shared, lookup_call (self, stream));
+  cs_selection_set_stream (shared, stream);
+  g_object_thaw_notify (G_OBJECT (shared));
 }
 
 gboolean
@@ -408,12 +408,12 @@ update_empty (CsStreamsView *self)
   gtk_stack_set_visible_child_name (self->stack, any ? "list" : "empty");
 }
 
-void
-cs_streams_view_set_analysis (CsStreamsView *self, CsAnalysis *analysis)
+static void
+cs_streams_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
-  g_return_if_fail (CS_IS_STREAMS_VIEW (self));
+  CsStreamsView *self = CS_STREAMS_VIEW (view);
+  CsAnalysis *analysis = cs_view_get_analysis (view);
 
-  g_set_object (&self->analysis, analysis);
   cs_deferred_rows_before_change (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
   self->syncing = TRUE;
   gtk_sort_list_model_set_model (self->sort_model,
@@ -422,16 +422,15 @@ cs_streams_view_set_analysis (CsStreamsView *self, CsAnalysis *analysis)
   update_empty (self);
 }
 
-void
-cs_streams_view_set_selection (CsStreamsView *self, CsSelection *selection)
+static void
+cs_streams_view_selection_changed (CsView *view, CsSelection *old_selection)
 {
-  g_return_if_fail (CS_IS_STREAMS_VIEW (self));
+  CsSelection *selection = cs_view_get_selection (view);
 
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
-  g_set_object (&self->selection, selection);
+  if (old_selection != NULL)
+    g_signal_handlers_disconnect_by_data (old_selection, view);
   if (selection != NULL)
-    g_signal_connect (selection, "notify::stream", G_CALLBACK (on_selection_stream_changed), self);
+    g_signal_connect (selection, "notify::stream", G_CALLBACK (on_selection_stream_changed), view);
 }
 
 GListModel *
@@ -448,8 +447,8 @@ cs_streams_view_dispose (GObject *object)
 {
   CsStreamsView *self = CS_STREAMS_VIEW (object);
 
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL)
+    g_signal_handlers_disconnect_by_data (cs_view_get_selection (CS_VIEW (self)), self);
   if (self->row_selection != NULL)
     g_signal_handlers_disconnect_by_data (self->row_selection, self);
   if (self->sort_model != NULL)
@@ -457,8 +456,6 @@ cs_streams_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_STREAMS_VIEW);
   g_clear_object (&self->row_selection);
   g_clear_object (&self->sort_model);
-  g_clear_object (&self->selection);
-  g_clear_object (&self->analysis);
   G_OBJECT_CLASS (cs_streams_view_parent_class)->dispose (object);
 }
 
@@ -467,8 +464,11 @@ cs_streams_view_class_init (CsStreamsViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  CsViewClass *view_class = CS_VIEW_CLASS (klass);
 
   object_class->dispose = cs_streams_view_dispose;
+  view_class->analysis_changed = cs_streams_view_analysis_changed;
+  view_class->selection_changed = cs_streams_view_selection_changed;
 
   g_type_ensure (CS_TYPE_STATUS_PAGE);
   gtk_widget_class_set_template_from_resource (

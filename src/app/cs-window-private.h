@@ -61,7 +61,8 @@ struct _CsWindow
   GPtrArray *files; /* GFile being read or shown */
   CsLoader *loader; /* the current load; NULL once finished or cancelled */
   GCancellable *cancellable;
-  CsAnalysis *analysis;
+  CsAnalysis *analysis;       /* "analysis": from the moment the loader makes it */
+  gboolean analysis_loaded;   /* every call is in it: "loaded-analysis" is it too */
   CsSelection *selection;     /* the shared cursor every view follows */
   gboolean syncing_selection; /* a bridge is moving views: their echoes are ignored */
   guint cursor_frame_seen;    /* the cursor when the ladder last followed or moved it */
@@ -70,7 +71,18 @@ struct _CsWindow
   char *error_message;
 };
 
+/* The window's properties, which cs-window.ui binds the views to. */
+typedef enum
+{
+  CS_WINDOW_PROP_0,
+  CS_WINDOW_PROP_ANALYSIS,        /* the capture's analysis; its calls fill in while loading */
+  CS_WINDOW_PROP_LOADED_ANALYSIS, /* the same once loaded (NULL before): whole-capture views */
+  CS_WINDOW_PROP_SELECTION,       /* the shared cursor */
+  CS_WINDOW_N_PROPS
+} CsWindowProperty;
+
 /* cs-window.c */
+void cs_window_notify (CsWindow *self, CsWindowProperty property);
 void cs_window_set_state (CsWindow *self, CsWindowState state);
 CsWindowState cs_window_get_state (CsWindow *self);
 void cs_window_update_title (CsWindow *self);

@@ -9,6 +9,14 @@
 
 G_DEFINE_FINAL_TYPE (CsWindow, cs_window, GTK_TYPE_APPLICATION_WINDOW)
 
+static GParamSpec *properties[CS_WINDOW_N_PROPS];
+
+void
+cs_window_notify (CsWindow *self, CsWindowProperty property)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[property]);
+}
+
 CsWindow *
 cs_window_new (CsApplication *application)
 {
@@ -427,6 +435,27 @@ on_application_changed (CsWindow *self, GParamSpec *pspec, gpointer user_data)
 }
 
 static void
+cs_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  CsWindow *self = CS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case CS_WINDOW_PROP_ANALYSIS:
+      g_value_set_object (value, self->analysis);
+      break;
+    case CS_WINDOW_PROP_LOADED_ANALYSIS:
+      g_value_set_object (value, self->analysis_loaded ? self->analysis : NULL);
+      break;
+    case CS_WINDOW_PROP_SELECTION:
+      g_value_set_object (value, self->selection);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 cs_window_dispose (GObject *object)
 {
   CsWindow *self = CS_WINDOW (object);
@@ -459,7 +488,19 @@ cs_window_class_init (CsWindowClass *klass)
 
   object_class->dispose = cs_window_dispose;
   object_class->finalize = cs_window_finalize;
+  object_class->get_property = cs_window_get_property;
   window_class->close_request = cs_window_close_request;
+
+  properties[CS_WINDOW_PROP_ANALYSIS]
+      = g_param_spec_object ("analysis", NULL, NULL, CS_TYPE_ANALYSIS,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[CS_WINDOW_PROP_LOADED_ANALYSIS]
+      = g_param_spec_object ("loaded-analysis", NULL, NULL, CS_TYPE_ANALYSIS,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[CS_WINDOW_PROP_SELECTION]
+      = g_param_spec_object ("selection", NULL, NULL, CS_TYPE_SELECTION,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, CS_WINDOW_N_PROPS, properties);
 
   g_type_ensure (CS_TYPE_STATUS_PAGE);
   g_type_ensure (CS_TYPE_CALLS_VIEW);
@@ -500,6 +541,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_view_page_changed);
+  gtk_widget_class_bind_template_callback (widget_class, cs_graph_view_show_finding);
 }
 
 static void
@@ -507,17 +549,9 @@ cs_window_init (CsWindow *self)
 {
   GtkDropTarget *drop_target;
 
-  gtk_widget_init_template (GTK_WIDGET (self));
-  cs_ladder_pane_follow_calls_view (self->ladder_pane, self->calls_view);
-  cs_ladder_pane_set_detail_pane (self->ladder_pane, self->detail_pane);
+  /* Before the template: its views bind to "selection" as they are built. */
   self->selection = cs_selection_new ();
-  cs_streams_view_set_selection (self->streams_view, self->selection);
-  cs_findings_view_set_selection (self->findings_view, self->selection);
-  cs_graph_view_set_selection (self->graph_view, self->selection);
-  cs_player_bar_set_selection (self->player_bar, self->selection);
-  cs_player_bar_follow_calls_view (self->player_bar, G_OBJECT (self->calls_view));
-  g_signal_connect_swapped (self->findings_view, "finding-activated",
-                            G_CALLBACK (cs_graph_view_show_finding), self->graph_view);
+  gtk_widget_init_template (GTK_WIDGET (self));
   cs_window_selection_init (self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),

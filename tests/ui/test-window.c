@@ -306,6 +306,98 @@ find_toplevel (GType type)
   return NULL;
 }
 
+static CsAnalysis *
+view_analysis (gpointer view)
+{
+  CsAnalysis *analysis = NULL;
+
+  g_object_get (view, "analysis", &analysis, NULL);
+  if (analysis != NULL)
+    g_object_unref (analysis); /* the view keeps it */
+  return analysis;
+}
+
+/* While the calls fill in, only the calls list, the ladder and the detail pane have the
+ * analysis; the views of the whole capture get it once every call is in. */
+static void
+on_window_analysis (CsWindow *window, GParamSpec *pspec, guint *seen)
+{
+  CsAnalysis *loaded = NULL;
+
+  if (window->analysis == NULL)
+    return;
+  (*seen)++;
+  g_object_get (window, "loaded-analysis", &loaded, NULL);
+  g_assert_null (loaded);
+  g_assert_true (view_analysis (window->calls_view) == window->analysis);
+  g_assert_true (view_analysis (window->ladder_pane) == window->analysis);
+  g_assert_true (view_analysis (window->detail_pane) == window->analysis);
+  g_assert_null (view_analysis (window->summary_view));
+  g_assert_null (view_analysis (window->streams_view));
+  g_assert_null (view_analysis (window->player_bar));
+}
+
+/* The views follow the window's "analysis", "loaded-analysis" and "selection" (bound in
+ * cs-window.ui), and let go of the capture with it. */
+static void
+test_views_follow_window (void)
+{
+  const char *path = ui_test_demo_capture_path ();
+  gpointer views[] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+  gpointer cursor_views[4];
+  CsSelection *selection = NULL;
+  CsWindow *window;
+  guint seen = 0;
+
+  if (path == NULL)
+    {
+      g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
+      return;
+    }
+  window = cs_window_new (application);
+  g_signal_connect (window, "notify::analysis", G_CALLBACK (on_window_analysis), &seen);
+  views[0] = window->calls_view, views[1] = window->ladder_pane, views[2] = window->detail_pane;
+  views[3] = window->summary_view, views[4] = window->load_view, views[5] = window->streams_view;
+  views[6] = window->findings_view, views[7] = window->graph_view, views[8] = window->player_bar;
+  cursor_views[0] = window->streams_view, cursor_views[1] = window->findings_view;
+  cursor_views[2] = window->graph_view, cursor_views[3] = window->player_bar;
+  g_object_get (window, "selection", &selection, NULL);
+  g_assert_true (CS_IS_SELECTION (selection));
+  for (guint i = 0; i < G_N_ELEMENTS (cursor_views); i++)
+    {
+      CsSelection *followed = NULL;
+
+      g_object_get (cursor_views[i], "selection", &followed, NULL);
+      g_assert_true (followed == selection);
+      g_object_unref (followed);
+    }
+  g_object_unref (selection);
+
+  {
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+
+    cs_window_open_files (window, &file, 1);
+  }
+  ui_test_wait_for_load (window);
+  g_assert_cmpuint (seen, ==, 1);
+  g_assert_nonnull (window->analysis);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    g_assert_true (view_analysis (views[i]) == window->analysis);
+
+  /* A file that cannot be read: every view lets go of the old capture. */
+  {
+    g_autoptr (GFile) missing = g_file_new_for_path ("/nonexistent/no-such-capture.pcap");
+
+    cs_window_open_files (window, &missing, 1);
+  }
+  ui_test_wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_ERROR);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    g_assert_null (view_analysis (views[i]));
+  g_signal_handlers_disconnect_by_func (window, on_window_analysis, &seen);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The application's accelerators reach the window's actions, and only while they apply: Escape
  * cancels a load, Ctrl+F goes to the filter once a capture is shown, Ctrl+O asks for files; the
  * header bar's buttons and menu items follow the same enabled states. */
@@ -494,6 +586,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/size-saved", test_window_size_saved);
   g_test_add_func ("/window/shortcuts-and-about", test_shortcuts_and_about);
   g_test_add_func ("/window/accels", test_accels);
+  g_test_add_func ("/window/views-follow-window", test_views_follow_window);
   g_test_add_func ("/window/render-png", test_render_png);
 
   status = g_test_run ();
