@@ -8,6 +8,7 @@
 #include "cs-application.h"
 #include "cs-config.h"
 #include "cs-display-format.h"
+#include "cs-export-dialog.h"
 #include "cs-recent-files.h"
 #include "cs-window-private.h"
 
@@ -412,7 +413,7 @@ test_accels (void)
   g_autoptr (GFile) file = NULL;
   CsWindow *window;
   GtkWidget *focus;
-  GtkWindow *chooser;
+  GtkWindow *chooser, *exporter;
 
   if (path == NULL)
     {
@@ -475,6 +476,16 @@ test_accels (void)
   gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
   ui_test_spin (100);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+
+  /* Export…: the export dialog, over this window, offering every call. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
+  ui_test_spin (100);
+  exporter = find_toplevel (CS_TYPE_EXPORT_DIALOG);
+  g_assert_nonnull (exporter);
+  g_assert_true (gtk_window_get_transient_for (exporter) == GTK_WINDOW (window));
+  g_assert_cmpint (cs_export_dialog_get_kind (CS_EXPORT_DIALOG (exporter)), ==,
+                   CS_EXPORT_KIND_HTML);
+  gtk_window_destroy (exporter);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
