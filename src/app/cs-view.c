@@ -29,6 +29,18 @@ cs_view_get_analysis (CsView *self)
   return priv->analysis;
 }
 
+/* Puts a new reference in *slot; FALSE when it held that object already. The old one goes to
+ * *old, for the caller to drop after telling the view. */
+static gboolean
+replace_object (gpointer *slot, gpointer object, gpointer *old)
+{
+  if (*slot == object)
+    return FALSE;
+  *old = g_steal_pointer (slot);
+  *slot = object != NULL ? g_object_ref (object) : NULL;
+  return TRUE;
+}
+
 void
 cs_view_set_analysis (CsView *self, CsAnalysis *analysis)
 {
@@ -38,10 +50,8 @@ cs_view_set_analysis (CsView *self, CsAnalysis *analysis)
   g_return_if_fail (CS_IS_VIEW (self));
   g_return_if_fail (analysis == NULL || CS_IS_ANALYSIS (analysis));
 
-  if (priv->analysis == analysis)
+  if (!replace_object ((gpointer *) &priv->analysis, analysis, (gpointer *) &old))
     return;
-  old = g_steal_pointer (&priv->analysis);
-  priv->analysis = analysis != NULL ? g_object_ref (analysis) : NULL;
   if (CS_VIEW_GET_CLASS (self)->analysis_changed != NULL)
     CS_VIEW_GET_CLASS (self)->analysis_changed (self, old);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
@@ -65,10 +75,8 @@ cs_view_set_selection (CsView *self, CsSelection *selection)
   g_return_if_fail (CS_IS_VIEW (self));
   g_return_if_fail (selection == NULL || CS_IS_SELECTION (selection));
 
-  if (priv->selection == selection)
+  if (!replace_object ((gpointer *) &priv->selection, selection, (gpointer *) &old))
     return;
-  old = g_steal_pointer (&priv->selection);
-  priv->selection = selection != NULL ? g_object_ref (selection) : NULL;
   if (CS_VIEW_GET_CLASS (self)->selection_changed != NULL)
     CS_VIEW_GET_CLASS (self)->selection_changed (self, old);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
