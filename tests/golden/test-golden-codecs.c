@@ -270,17 +270,6 @@ main (int argc, char **argv)
   g_test_add_func ("/golden/codecs/sample/gsm", test_sample_gsm);
   g_test_add_func ("/golden/codecs/sample/ilbc-no-decoder", test_sample_ilbc);
   status = g_test_run ();
-  {
-    g_autoptr (GDir) d = g_dir_open (work_dir, 0, NULL);
-    const char *name;
-
-    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-      {
-        g_autofree char *p = g_build_filename (work_dir, name, NULL);
-
-        g_unlink (p);
-      }
-    g_rmdir (work_dir);
-  }
+  golden_remove_dir (work_dir);
   return status;
 }

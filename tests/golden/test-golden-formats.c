@@ -190,16 +190,6 @@ main (int argc, char **argv)
     g_test_add_data_func ("/golden/formats/zstd", "zstd", test_compressed);
   g_test_add_func ("/golden/formats/gzip-cut", test_compressed_cut);
   status = g_test_run ();
-  {
-    g_autoptr (GDir) d = g_dir_open (work_dir, 0, NULL);
-    const char *name;
-
-    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-      {
-        g_autofree char *p = g_build_filename (work_dir, name, NULL);
-        g_unlink (p);
-      }
-    g_rmdir (work_dir);
-  }
+  golden_remove_dir (work_dir);
   return status;
 }
