@@ -201,9 +201,11 @@ copy_packets (wtap *wth, Writer *w, const CsCaptureOpenRun *run, GError **error)
         {
           const wtap_packet_header *header = &rec.rec_header.packet_header;
           gint linktype = packet_linktype (header);
-          gint64 ts_ns = (rec.presence_flags & WTAP_HAS_TS)
-                             ? (gint64) rec.ts.secs * 1000000000 + rec.ts.nsecs
-                             : 0;
+          /* clamped as the pcap readers clamp (hostile files hold any number) */
+          gint64 secs = (rec.presence_flags & WTAP_HAS_TS)
+                            ? CLAMP ((gint64) rec.ts.secs, 0, CS_TIMESTAMP_MAX_NS / 1000000000)
+                            : 0;
+          gint64 ts_ns = secs * 1000000000 + CLAMP ((gint64) rec.ts.nsecs, 0, 999999999);
           guint32 caplen = MIN (header->caplen, CS_CAPTURE_MAX_CAPLEN);
 
           write_epb (w, writer_interface (w, linktype < 0 ? 147 : linktype), ts_ns,
