@@ -14,6 +14,7 @@ import json
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
 
@@ -52,6 +53,8 @@ class HomerServer:
                               text=True, timeout=120, **kw)
 
     def start(self):
+        # meson's timeout sends SIGTERM: leave through the callers' finally (stop())
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(SystemExit(1)))
         r = self._run([os.path.join(self.bindir, "initdb"), "-D", self.data, "-A", "trust",
                        "-U", self.role, "-E", "UTF8", "--no-sync"])
         if r.returncode != 0:

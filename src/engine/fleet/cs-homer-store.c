@@ -256,6 +256,9 @@ cs_homer_store_read (CsHomerStore *store, const CsHomerQuery *query, guint batch
       return FALSE;
     }
   PQclear (result);
+  /* the window is sorted by time on the server: in memory rather than through temporary
+   * files (140k rows: ~85 MB) — a setting of this transaction only, nothing is written */
+  PQclear (PQexec (store->conn, "SET LOCAL work_mem = '256MB'"));
   if (cancellable != NULL && canceller != NULL)
     handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_on_server), canceller, NULL);
   result = exec_params (store, declare, (int) params->len, (const char *const *) params->pdata,
