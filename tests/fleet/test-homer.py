@@ -131,6 +131,23 @@ def compare_scenario(server, tmp, name):
     a, b = sip_view(from_file), sip_view(from_homer)
     check(a == b, "%s: SIP counts from Homer equal the capture's" % name,
           "capture %s\nhomer   %s" % (json.dumps(a), json.dumps(b)))
+    if name == "demo":
+        homer = ["--homer", server.uri(db)] + WINDOW
+        _, lt_file, _ = cli("loadtest", pcap, "--format", "json")
+        code, lt_homer, err = cli("loadtest", *homer, "--format", "json")
+        # Homer keeps no RTP: every total but the RTP packet count
+        totals = [{k: v for k, v in json.loads(t)["totals"].items() if k != "rtp_packets"}
+                  for t in (lt_file, lt_homer)] if code == 0 else [1, 2]
+        check(totals[0] == totals[1], "demo: loadtest totals from Homer equal the capture's",
+              err + json.dumps(totals))
+        first = from_file["calls"][0]["call_id"]
+        lad = [os.path.join(tmp, "ladder-%s.txt" % k) for k in ("file", "homer")]
+        cli("ladder", pcap, "--call", first, "-o", lad[0])
+        code, _, err = cli("ladder", *homer, "--call", first, "-o", lad[1])
+        lad_file, lad_homer = (open(p).read() if os.path.exists(p) else "" for p in lad)
+        check(code == 0 and lad_homer.strip() != "" and lad_homer == lad_file,
+              "demo: the text ladder of call 1 from Homer equals the capture's",
+              err + "\n" + lad_file + "\n" + lad_homer)
 
 
 def fleet_tests(server, tmp):
