@@ -399,8 +399,9 @@ frame_time_ns (CsCall *call, CsStream *stream, guint32 frame)
     for (guint i = 0; i < cs_call_get_n_messages (call); i++)
       {
         CsSipMessage *msg = cs_call_get_message (call, i);
-        if (msg->frame == frame || msg->first_frame == frame)
-          return msg->ts_ns;
+        if (cs_sip_message_get_frame (msg) == frame
+            || cs_sip_message_get_first_frame (msg) == frame)
+          return cs_sip_message_get_ts_ns (msg);
       }
   return 0;
 }

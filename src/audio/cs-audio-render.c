@@ -126,14 +126,15 @@ collect_sdp_endpoints (CsCall *call, GArray *announced[2])
       gboolean caller_tagged;
       guint side;
 
-      if (msg == NULL || msg->sdp == NULL || msg->sdp->media == NULL)
+      if (msg == NULL || cs_sip_message_get_sdp (msg) == NULL
+          || cs_sip_message_get_sdp (msg)->media == NULL)
         continue;
       caller_tagged = g_strcmp0 (cs_sip_message_get_from_tag (msg), caller_tag) == 0;
       /* The caller sends its requests and answers the callee's (re-INVITEs from the far end). */
-      side = msg->is_request == caller_tagged ? 0 : 1;
-      for (guint m = 0; m < msg->sdp->media->len; m++)
+      side = cs_sip_message_is_request (msg) == caller_tagged ? 0 : 1;
+      for (guint m = 0; m < cs_sip_message_get_sdp (msg)->media->len; m++)
         {
-          const CsSdpMedia *media = g_ptr_array_index (msg->sdp->media, m);
+          const CsSdpMedia *media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, m);
           CsEndpoint ep = { 0 };
 
           if (g_strcmp0 (media->media, "audio") != 0 || media->port == 0)

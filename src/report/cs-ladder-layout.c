@@ -99,13 +99,17 @@ cs_ladder_sdp_summary (const CsSipMessage *msg)
   char name[16];
   CsAddr connection;
 
-  if (msg == NULL || msg->sdp == NULL || msg->sdp->media->len == 0)
+  if (msg == NULL || cs_sip_message_get_sdp (msg) == NULL
+      || cs_sip_message_get_sdp (msg)->media->len == 0)
     return NULL;
-  for (guint i = 0; i < msg->sdp->media->len && media == NULL; i++)
-    if (g_strcmp0 (((CsSdpMedia *) g_ptr_array_index (msg->sdp->media, i))->media, "audio") == 0)
-      media = g_ptr_array_index (msg->sdp->media, i);
+  for (guint i = 0; i < cs_sip_message_get_sdp (msg)->media->len && media == NULL; i++)
+    if (g_strcmp0 (
+            ((CsSdpMedia *) g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, i))->media,
+            "audio")
+        == 0)
+      media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, i);
   if (media == NULL)
-    media = g_ptr_array_index (msg->sdp->media, 0);
+    media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, 0);
   text = g_string_new (NULL);
   /* The offered codecs, at most three, the preferred first. */
   for (guint i = 0; media->formats != NULL && i < media->formats->len && i < 3; i++)
@@ -117,7 +121,8 @@ cs_ladder_sdp_summary (const CsSipMessage *msg)
     g_string_append (text, ",…");
   if (text->len == 0)
     g_string_append (text, media->media != NULL ? media->media : "?");
-  connection = media->connection.family != 0 ? media->connection : msg->sdp->connection;
+  connection = media->connection.family != 0 ? media->connection
+                                             : cs_sip_message_get_sdp (msg)->connection;
   if (connection.family == 6)
     g_string_append_printf (text, "  [%s]:%u", cs_addr_to_string (&connection, addr), media->port);
   else if (connection.family == 4)
@@ -245,15 +250,15 @@ add_message_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *
       CsLadderRow row = { 0 };
 
       row.kind = CS_LADDER_ROW_MESSAGE;
-      row.ts_ns = msg->ts_ns;
-      row.frame = msg->frame;
+      row.ts_ns = cs_sip_message_get_ts_ns (msg);
+      row.frame = cs_sip_message_get_frame (msg);
       row.leg = leg;
-      row.from_col = column_for (layout, index, &msg->src);
-      row.to_col = column_for (layout, index, &msg->dst);
+      row.from_col = column_for (layout, index, cs_sip_message_get_src (msg));
+      row.to_col = column_for (layout, index, cs_sip_message_get_dst (msg));
       row.label = cs_sip_message_dup_label (msg);
       row.detail = cs_ladder_sdp_summary (msg);
-      row.status = msg->is_request ? 0 : msg->status_code;
-      row.is_request = msg->is_request;
+      row.status = cs_sip_message_is_request (msg) ? 0 : cs_sip_message_get_status_code (msg);
+      row.is_request = cs_sip_message_is_request (msg);
       row.retransmission = cs_call_message_is_retransmission (call, i);
       row.message = cs_sip_message_ref (msg);
       row.message_index = i;
@@ -574,12 +579,13 @@ collect_call_keys (CsCall *call, GHashTable *correlation_ids, GHashTable *media)
           if (is_correlation_header (header->name) && header->value != NULL)
             g_hash_table_add (correlation_ids, g_strdup (header->value));
         }
-      if (media != NULL && msg->sdp != NULL)
-        for (guint m = 0; m < msg->sdp->media->len; m++)
+      if (media != NULL && cs_sip_message_get_sdp (msg) != NULL)
+        for (guint m = 0; m < cs_sip_message_get_sdp (msg)->media->len; m++)
           {
-            const CsSdpMedia *block = g_ptr_array_index (msg->sdp->media, m);
+            const CsSdpMedia *block = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, m);
             CsEndpoint ep
-                = { block->connection.family != 0 ? block->connection : msg->sdp->connection,
+                = { block->connection.family != 0 ? block->connection
+                                                  : cs_sip_message_get_sdp (msg)->connection,
                     block->port };
             if (ep.port != 0 && ep.addr.family != 0)
               g_hash_table_add (media, g_memdup2 (&ep, sizeof ep));

@@ -392,11 +392,15 @@ test_long_ladder_virtualised (void)
                   : "INFO sip:b@x SIP/2.0",
           i / 2, i / 2 + 1, i < 2 ? "INVITE" : "INFO");
       CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
-      msg->frame = i + 1;
-      msg->ts_ns = (gint64) i * 10 * MS;
-      cs_addr_parse (&msg->src.addr, i % 2 ? "10.0.0.2" : "10.0.0.1");
-      cs_addr_parse (&msg->dst.addr, i % 2 ? "10.0.0.1" : "10.0.0.2");
-      msg->src.port = msg->dst.port = 5060;
+      cs_sip_message_set_frame (msg, i + 1);
+      cs_sip_message_set_ts_ns (msg, (gint64) i * 10 * MS);
+      {
+        CsEndpoint src = { .port = 5060 }, dst = { .port = 5060 };
+
+        cs_addr_parse (&src.addr, i % 2 ? "10.0.0.2" : "10.0.0.1");
+        cs_addr_parse (&dst.addr, i % 2 ? "10.0.0.1" : "10.0.0.2");
+        cs_sip_message_set_endpoints (msg, &src, &dst);
+      }
       cs_call_tracker_add (tracker, msg);
       cs_sip_message_unref (msg);
     }

@@ -43,8 +43,8 @@ feed (CsCallTracker *tracker, guint call, gboolean answer, guint32 frame)
                          call, answer ? ";tag=b" : "", call);
   CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
 
-  msg->frame = frame;
-  msg->ts_ns = frame * G_GINT64_CONSTANT (1000000);
+  cs_sip_message_set_frame (msg, frame);
+  cs_sip_message_set_ts_ns (msg, frame * G_GINT64_CONSTANT (1000000));
   cs_call_tracker_add (tracker, msg);
   cs_sip_message_unref (msg);
 }

@@ -235,8 +235,9 @@ cs_call_tracker_get_dropped_messages (CsCallTracker *tracker)
 static gboolean
 cs_message_starts_dialog (const CsSipMessage *msg)
 {
-  return msg->is_request && cs_sip_message_get_to_tag (msg) == NULL
-         && msg->method != CS_SIP_METHOD_ACK && msg->method != CS_SIP_METHOD_CANCEL;
+  return cs_sip_message_is_request (msg) && cs_sip_message_get_to_tag (msg) == NULL
+         && cs_sip_message_get_method (msg) != CS_SIP_METHOD_ACK
+         && cs_sip_message_get_method (msg) != CS_SIP_METHOD_CANCEL;
 }
 
 /* The same Call-ID and From-tag used again for a new INVITE transaction after
@@ -244,14 +245,14 @@ cs_message_starts_dialog (const CsSipMessage *msg)
 static gboolean
 cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg)
 {
-  if (!cs_message_starts_dialog (msg) || msg->method != CS_SIP_METHOD_INVITE)
+  if (!cs_message_starts_dialog (msg) || cs_sip_message_get_method (msg) != CS_SIP_METHOD_INVITE)
     return FALSE;
   if (call->method != CS_SIP_METHOD_INVITE)
     return TRUE;
-  if (msg->cseq == call->initial_cseq
+  if (cs_sip_message_get_cseq (msg) == call->initial_cseq
       && g_strcmp0 (cs_sip_message_get_via_branch (msg), call->initial_branch) == 0)
     return FALSE; /* a retransmission of the call's own INVITE */
-  if (cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
+  if (cs_call_is_auth_challenged (call) && cs_sip_message_get_cseq (msg) > call->initial_cseq)
     return FALSE; /* the same attempt again, now with credentials */
   return cs_call_is_over (call);
 }
@@ -312,8 +313,9 @@ cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
       if (call == NULL)
         return NULL;
     }
-  else if (cs_message_starts_dialog (msg) && msg->method == CS_SIP_METHOD_INVITE
-           && cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
+  else if (cs_message_starts_dialog (msg) && cs_sip_message_get_method (msg) == CS_SIP_METHOD_INVITE
+           && cs_call_is_auth_challenged (call)
+           && cs_sip_message_get_cseq (msg) > call->initial_cseq)
     cs_call_restart_after_challenge (call, msg);
   dropped_before = call->dropped_messages;
   cs_call_add_message (call, msg);

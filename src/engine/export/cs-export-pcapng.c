@@ -118,10 +118,10 @@ cs_frame_carries (CsCaptureSet *set, guint32 number, const CsSipMessage *msg)
     return FALSE;
   status = cs_decode_frame (frame.linktype, data, frame.caplen, &pkt);
   if (status == CS_DECODE_FRAGMENT)
-    return cs_addr_equal (&pkt.src.addr, &msg->src.addr)
-           && cs_addr_equal (&pkt.dst.addr, &msg->dst.addr);
-  return status == CS_DECODE_OK && cs_endpoint_equal (&pkt.src, &msg->src)
-         && cs_endpoint_equal (&pkt.dst, &msg->dst);
+    return cs_addr_equal (&pkt.src.addr, &cs_sip_message_get_src (msg)->addr)
+           && cs_addr_equal (&pkt.dst.addr, &cs_sip_message_get_dst (msg)->addr);
+  return status == CS_DECODE_OK && cs_endpoint_equal (&pkt.src, cs_sip_message_get_src (msg))
+         && cs_endpoint_equal (&pkt.dst, cs_sip_message_get_dst (msg));
 }
 
 static void
@@ -135,10 +135,12 @@ cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *streams, GHashT
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
-      g_hash_table_add (frames, GUINT_TO_POINTER (msg->frame));
+      g_hash_table_add (frames, GUINT_TO_POINTER (cs_sip_message_get_frame (msg)));
       /* A reassembled message: only the segments or fragments of its own flow. */
-      if (msg->first_frame != 0 && msg->first_frame < msg->frame)
-        for (guint32 f = msg->first_frame; f < msg->frame; f++)
+      if (cs_sip_message_get_first_frame (msg) != 0
+          && cs_sip_message_get_first_frame (msg) < cs_sip_message_get_frame (msg))
+        for (guint32 f = cs_sip_message_get_first_frame (msg); f < cs_sip_message_get_frame (msg);
+             f++)
           if (cs_frame_carries (set, f, msg))
             g_hash_table_add (frames, GUINT_TO_POINTER (f));
     }

@@ -63,10 +63,6 @@ cs_udp_payload_classify (const guint8 *data, gsize len, guint16 sport, guint16 d
   return CS_UDP_PAYLOAD_OTHER;
 }
 
-static CsSipMessage *cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src,
-                                           const CsEndpoint *dst, CsSipTransport transport,
-                                           guint32 frame, gint64 ts_ns);
-
 CsSipMessage *
 cs_sip_message_from_payload (const guint8 *data, gsize len, const CsEndpoint *src,
                              const CsEndpoint *dst, CsSipTransport transport, guint32 frame,
@@ -74,21 +70,6 @@ cs_sip_message_from_payload (const guint8 *data, gsize len, const CsEndpoint *sr
 {
   return cs_sip_message_stamp (cs_sip_message_parse (data, len, NULL), src, dst, transport, frame,
                                ts_ns);
-}
-
-static CsSipMessage *
-cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst,
-                      CsSipTransport transport, guint32 frame, gint64 ts_ns)
-{
-  if (msg == NULL)
-    return NULL;
-  msg->frame = frame;
-  msg->first_frame = frame;
-  msg->ts_ns = ts_ns;
-  msg->src = *src;
-  msg->dst = *dst;
-  msg->transport = transport;
-  return msg;
 }
 
 static void

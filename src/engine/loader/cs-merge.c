@@ -271,9 +271,9 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
   stats->sip_messages++;
   if (cs_sip_message_get_malformed (msg) != NULL)
     stats->malformed_sip++;
-  if (msg->is_request)
+  if (cs_sip_message_is_request (msg))
     {
-      CsSipMethod m = msg->method;
+      CsSipMethod m = cs_sip_message_get_method (msg);
 
       /* a known method is spelled as its constant (names are case-sensitive) */
       if (m != CS_SIP_METHOD_UNKNOWN && (guint) m < CS_SIP_METHOD_COUNT
@@ -294,9 +294,10 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
                                              ? cs_sip_message_get_method_name (msg)
                                              : "UNKNOWN");
     }
-  else if (msg->status_code >= 100 && msg->status_code < 100 + CS_SIP_COUNTED_STATUSES)
+  else if (cs_sip_message_get_status_code (msg) >= 100
+           && cs_sip_message_get_status_code (msg) < 100 + CS_SIP_COUNTED_STATUSES)
     {
-      guint i = msg->status_code - 100;
+      guint i = cs_sip_message_get_status_code (msg) - 100;
 
       if (counts->status_in_table[i])
         {
@@ -305,12 +306,12 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
         }
       else
         {
-          cs_merge_count_status (stats->sip_statuses, msg->status_code, 1);
+          cs_merge_count_status (stats->sip_statuses, cs_sip_message_get_status_code (msg), 1);
           counts->status_in_table[i] = TRUE;
         }
     }
   else
-    cs_merge_count_status (stats->sip_statuses, msg->status_code, 1);
+    cs_merge_count_status (stats->sip_statuses, cs_sip_message_get_status_code (msg), 1);
 }
 
 static void
@@ -501,7 +502,7 @@ cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, 
 
   if (msg == NULL)
     return;
-  msg->first_frame = MIN (first_frame, last_frame);
+  cs_sip_message_set_first_frame (msg, MIN (first_frame, last_frame));
   cs_merge_add_sip (merge, msg);
   cs_sip_message_unref (msg);
 }
@@ -520,7 +521,7 @@ cs_merge_add_reassembled_udp (CsMerge *merge, const CsPacket *pkt, guint32 first
                                            CS_SIP_TRANSPORT_UDP, frame, ts_ns);
         if (msg != NULL)
           {
-            msg->first_frame = first_frame;
+            cs_sip_message_set_first_frame (msg, first_frame);
             cs_merge_add_sip (merge, msg);
             cs_sip_message_unref (msg);
           }
@@ -596,7 +597,7 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
                                             ? &g_array_index (chunk->deferred, CsDeferredFrame, di)
                                             : NULL;
 
-      if (msg != NULL && (deferred == NULL || msg->frame <= deferred->number))
+      if (msg != NULL && (deferred == NULL || cs_sip_message_get_frame (msg) <= deferred->number))
         {
           cs_merge_add_sip (merge, msg);
           si++;

@@ -27,8 +27,8 @@ feed (CsCallTracker *tracker, const char *start, const char *call_id, const char
                                            to_tag ? to_tag : "", call_id, cseq);
   CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
 
-  msg->frame = frame;
-  msg->ts_ns = frame * G_GINT64_CONSTANT (1000000);
+  cs_sip_message_set_frame (msg, frame);
+  cs_sip_message_set_ts_ns (msg, frame * G_GINT64_CONSTANT (1000000));
   cs_call_tracker_add (tracker, msg);
   cs_sip_message_unref (msg);
 }

@@ -342,10 +342,10 @@ test_assert_same_chunks (const CsChunk *a, const CsChunk *b)
     {
       const CsSipMessage *x = a->sip->pdata[i], *y = b->sip->pdata[i];
 
-      g_assert_cmpuint (x->frame, ==, y->frame);
-      g_assert_cmpint (x->ts_ns, ==, y->ts_ns);
-      g_assert_true (cs_endpoint_equal (&x->src, &y->src));
-      g_assert_true (cs_endpoint_equal (&x->dst, &y->dst));
+      g_assert_cmpuint (cs_sip_message_get_frame (x), ==, cs_sip_message_get_frame (y));
+      g_assert_cmpint (cs_sip_message_get_ts_ns (x), ==, cs_sip_message_get_ts_ns (y));
+      g_assert_true (cs_endpoint_equal (cs_sip_message_get_src (x), cs_sip_message_get_src (y)));
+      g_assert_true (cs_endpoint_equal (cs_sip_message_get_dst (x), cs_sip_message_get_dst (y)));
     }
   g_assert_cmpuint (a->rtcp->len, ==, b->rtcp->len);
   for (guint i = 0; i < a->rtcp->len; i++)

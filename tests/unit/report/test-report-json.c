@@ -19,8 +19,9 @@ message (const char *text, guint32 frame, gint64 ts_ns)
   CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
 
   g_assert_nonnull (msg);
-  msg->frame = msg->first_frame = frame;
-  msg->ts_ns = ts_ns;
+  cs_sip_message_set_frame (msg, frame);
+  cs_sip_message_set_first_frame (msg, frame);
+  cs_sip_message_set_ts_ns (msg, ts_ns);
   return msg;
 }
 
