@@ -406,23 +406,6 @@ frame_time_ns (CsCall *call, CsStream *stream, guint32 frame)
   return 0;
 }
 
-static CsStream *
-lookup_stream (CsFindingsView *self, guint id)
-{
-  GListModel *streams;
-
-  if (self->analysis == NULL || id == 0)
-    return NULL;
-  streams = cs_analysis_get_streams (self->analysis);
-  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
-    {
-      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
-      if (cs_stream_get_id (stream) == id)
-        return stream; /* the model keeps it alive */
-    }
-  return NULL;
-}
-
 void
 cs_findings_view_activate (CsFindingsView *self, CsFinding *finding)
 {
@@ -435,11 +418,10 @@ cs_findings_view_activate (CsFindingsView *self, CsFinding *finding)
   g_return_if_fail (CS_IS_FINDING (finding));
 
   if (self->analysis != NULL && cs_finding_get_call_number (finding) != 0)
-    {
-      g_autofree char *key = g_strdup_printf ("%u", cs_finding_get_call_number (finding));
-      call = cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
-    }
-  stream = lookup_stream (self, cs_finding_get_stream_id (finding));
+    call = cs_analysis_lookup_call (self->analysis, cs_finding_get_call_number (finding));
+  stream = self->analysis != NULL && cs_finding_get_stream_id (finding) != 0
+               ? cs_analysis_lookup_stream (self->analysis, cs_finding_get_stream_id (finding))
+               : NULL;
   frames = cs_finding_get_frames (finding);
   frame = frames != NULL && frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
   if (self->selection != NULL)

@@ -24,7 +24,6 @@ struct _CsGraphView
   CsMosTable *mos_table;
 
   CsAnalysis *analysis;
-  GHashTable *streams_by_id; /* guint id → CsStream (borrowed from the model) */
   CsSelection *selection;
   GPtrArray *streams; /* CsStream shown, series order */
   CsGraphKind kind;
@@ -42,20 +41,13 @@ cs_graph_view_new (void)
 static CsStream *
 lookup_stream (CsGraphView *self, guint id)
 {
-  if (self->streams_by_id == NULL)
-    return NULL;
-  return g_hash_table_lookup (self->streams_by_id, GUINT_TO_POINTER (id));
+  return self->analysis != NULL ? cs_analysis_lookup_stream (self->analysis, id) : NULL;
 }
 
 static CsCall *
 lookup_call (CsGraphView *self, guint number)
 {
-  g_autofree char *key = NULL;
-
-  if (self->analysis == NULL || number == 0)
-    return NULL;
-  key = g_strdup_printf ("%u", number);
-  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
+  return self->analysis != NULL ? cs_analysis_lookup_call (self->analysis, number) : NULL;
 }
 
 /* The frame's packet of a stream (packets are in frame order); NULL when absent. */
@@ -484,25 +476,6 @@ zoom_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
 
 /* API */
 
-static void
-index_streams (CsGraphView *self)
-{
-  GListModel *streams;
-
-  g_clear_pointer (&self->streams_by_id, g_hash_table_unref);
-  if (self->analysis == NULL)
-    return;
-  self->streams_by_id = g_hash_table_new (NULL, NULL);
-  streams = cs_analysis_get_streams (self->analysis);
-  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
-    {
-      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
-      /* The model keeps its streams alive while the analysis lives. */
-      g_hash_table_insert (self->streams_by_id, GUINT_TO_POINTER (cs_stream_get_id (stream)),
-                           stream);
-    }
-}
-
 void
 cs_graph_view_set_analysis (CsGraphView *self, CsAnalysis *analysis)
 {
@@ -511,14 +484,8 @@ cs_graph_view_set_analysis (CsGraphView *self, CsAnalysis *analysis)
   g_return_if_fail (CS_IS_GRAPH_VIEW (self));
 
   show_streams (self, none, NULL);
-  if (self->analysis != NULL)
-    g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (self->analysis), self);
   g_set_object (&self->analysis, analysis);
   self->origin_ns = analysis != NULL ? cs_analysis_get_stats (analysis)->first_ns : 0;
-  index_streams (self);
-  if (analysis != NULL)
-    g_signal_connect_swapped (cs_analysis_get_streams (analysis), "items-changed",
-                              G_CALLBACK (index_streams), self);
   update_from_selection (self);
 }
 
@@ -583,15 +550,12 @@ cs_graph_view_dispose (GObject *object)
 
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
-  if (self->analysis != NULL)
-    g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (self->analysis), self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_GRAPH_VIEW);
   /* The template's root box has no id, so dispose_template leaves it. */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
   g_clear_object (&self->selection);
   g_clear_object (&self->analysis);
-  g_clear_pointer (&self->streams_by_id, g_hash_table_unref);
   g_clear_pointer (&self->streams, g_ptr_array_unref);
   g_clear_pointer (&self->subtitle, g_free);
   G_OBJECT_CLASS (cs_graph_view_parent_class)->dispose (object);

@@ -378,12 +378,9 @@ add_columns (CsStreamsView *self)
 static CsCall *
 lookup_call (CsStreamsView *self, CsStream *stream)
 {
-  g_autofree char *key = NULL;
-
   if (self->analysis == NULL || !cs_stream_is_associated (stream))
     return NULL;
-  key = g_strdup_printf ("%u", cs_stream_get_call_number (stream));
-  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
+  return cs_analysis_lookup_call (self->analysis, cs_stream_get_call_number (stream));
 }
 
 static void

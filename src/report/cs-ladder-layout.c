@@ -201,30 +201,6 @@ media_column_for (CsLadderLayout *layout, GHashTable *index, const CsEndpoint *e
   return column_for (layout, index, &addr_only);
 }
 
-static CsStream *
-find_stream (GListModel *streams, guint id)
-{
-  guint n = streams != NULL ? g_list_model_get_n_items (streams) : 0;
-  CsStream *stream;
-
-  /* Stream ids are positions + 1 as the loader publishes them; scan if not. */
-  if (id >= 1 && id <= n)
-    {
-      stream = g_list_model_get_item (streams, id - 1);
-      if (cs_stream_get_id (stream) == id)
-        return stream;
-      g_object_unref (stream);
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      stream = g_list_model_get_item (streams, i);
-      if (cs_stream_get_id (stream) == id)
-        return stream;
-      g_object_unref (stream);
-    }
-  return NULL;
-}
-
 static int
 compare_rows (gconstpointer a, gconstpointer b)
 {
@@ -274,7 +250,7 @@ add_stream_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *c
 
   for (guint i = 0; ids != NULL && i < ids->len; i++)
     {
-      CsStream *stream = find_stream (streams, g_array_index (ids, guint, i));
+      CsStream *stream = cs_streams_lookup (streams, g_array_index (ids, guint, i));
       const CsRtpStats *stats;
       const CsMos *mos;
       CsLadderRow row = { 0 };
@@ -300,7 +276,7 @@ add_stream_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *c
         row.detail = g_strdup_printf ("#%u · %u pkts · loss %.1f%%", cs_stream_get_id (stream),
                                       stats->packets, loss_pct);
       row.quality = cs_ladder_quality_for_mos (mos->mos);
-      row.stream = stream;
+      row.stream = g_object_ref (stream);
       g_array_append_val (layout->rows, row);
     }
 }

@@ -47,45 +47,6 @@ cs_add_flow (GHashTable *flows, const CsEndpoint *src, const CsEndpoint *dst, gu
   g_hash_table_add (flows, k);
 }
 
-static CsCall *
-cs_lookup_call (CsAnalysis *analysis, guint number)
-{
-  GListModel *calls = cs_analysis_get_calls (analysis);
-  guint n = g_list_model_get_n_items (calls);
-
-  /* Calls are numbered in model order; fall back to a scan if that ever changes. */
-  if (number >= 1 && number <= n)
-    {
-      g_autoptr (CsCall) call = g_list_model_get_item (calls, number - 1);
-
-      if (cs_call_get_number (call) == number)
-        return call;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (CsCall) call = g_list_model_get_item (calls, i);
-
-      if (cs_call_get_number (call) == number)
-        return call;
-    }
-  return NULL;
-}
-
-static GHashTable *
-cs_streams_by_id (CsAnalysis *analysis)
-{
-  GListModel *streams = cs_analysis_get_streams (analysis);
-  GHashTable *by_id = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
-
-  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
-    {
-      CsStream *stream = g_list_model_get_item (streams, i);
-
-      g_hash_table_insert (by_id, GUINT_TO_POINTER (cs_stream_get_id (stream)), stream);
-    }
-  return by_id;
-}
-
 /* Every call when n_calls is 0. */
 static GArray *
 cs_selected_numbers (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
@@ -125,8 +86,7 @@ cs_frame_carries (CsCaptureSet *set, guint32 number, const CsSipMessage *msg)
 }
 
 static void
-cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *streams, GHashTable *frames,
-                 GHashTable *flows)
+cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *frames, GHashTable *flows)
 {
   CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
   const GArray *ids = cs_call_get_stream_ids (call);
@@ -146,8 +106,7 @@ cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *streams, GHashT
     }
   for (guint i = 0; i < ids->len; i++)
     {
-      CsStream *stream
-          = g_hash_table_lookup (streams, GUINT_TO_POINTER (g_array_index (ids, guint, i)));
+      CsStream *stream = cs_analysis_lookup_stream (analysis, g_array_index (ids, guint, i));
       g_autofree CsRtpPacket *packets = NULL;
       guint n_packets;
 
@@ -176,7 +135,6 @@ GArray *
 cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
 {
   g_autoptr (GArray) numbers = cs_selected_numbers (analysis, call_numbers, n_calls);
-  g_autoptr (GHashTable) streams = cs_streams_by_id (analysis);
   g_autoptr (GHashTable) frames = g_hash_table_new (NULL, NULL);
   g_autoptr (GHashTable) flows
       = g_hash_table_new_full (cs_flow_key_hash, cs_flow_key_equal, g_free, NULL);
@@ -187,10 +145,10 @@ cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint
 
   for (guint i = 0; i < numbers->len; i++)
     {
-      CsCall *call = cs_lookup_call (analysis, g_array_index (numbers, guint, i));
+      CsCall *call = cs_analysis_lookup_call (analysis, g_array_index (numbers, guint, i));
 
       if (call != NULL)
-        cs_collect_call (analysis, call, streams, frames, flows);
+        cs_collect_call (analysis, call, frames, flows);
     }
   for (guint i = 0; i < rtcp->len; i++)
     {
@@ -224,7 +182,7 @@ cs_export_finding_comments (CsAnalysis *analysis, const guint *call_numbers, gui
   for (guint i = 0; i < numbers->len; i++)
     {
       guint number = g_array_index (numbers, guint, i);
-      CsCall *call = cs_lookup_call (analysis, number);
+      CsCall *call = cs_analysis_lookup_call (analysis, number);
       const GArray *ids = call != NULL ? cs_call_get_stream_ids (call) : NULL;
 
       g_hash_table_add (wanted_calls, GUINT_TO_POINTER (number));
@@ -392,19 +350,13 @@ cs_export_pcapng_to_file (CsAnalysis *analysis, const guint *call_numbers, guint
 guint
 cs_export_find_call (CsAnalysis *analysis, const char *call)
 {
-  GListModel *calls = cs_analysis_get_calls (analysis);
   guint64 number;
+  CsCall *found;
 
   if (call == NULL || *call == '\0')
     return 0;
   if (g_ascii_string_to_unsigned (call, 10, 1, G_MAXUINT, &number, NULL))
-    return cs_lookup_call (analysis, (guint) number) != NULL ? (guint) number : 0;
-  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
-    {
-      g_autoptr (CsCall) item = g_list_model_get_item (calls, i);
-
-      if (g_strcmp0 (cs_call_get_call_id (item), call) == 0)
-        return cs_call_get_number (item);
-    }
-  return 0;
+    return cs_analysis_lookup_call (analysis, (guint) number) != NULL ? (guint) number : 0;
+  found = cs_analysis_find_call_id (analysis, call);
+  return found != NULL ? cs_call_get_number (found) : 0;
 }

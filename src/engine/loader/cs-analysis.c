@@ -701,6 +701,30 @@ cs_analysis_get_published (CsAnalysis *self)
   return self->published;
 }
 
+CsStream *
+cs_analysis_lookup_stream (CsAnalysis *self, guint id)
+{
+  return cs_streams_lookup (G_LIST_MODEL (self->stream_list), id);
+}
+
+CsCall *
+cs_analysis_lookup_call (CsAnalysis *self, guint number)
+{
+  return cs_call_list_lookup_number (self->call_list, number);
+}
+
+CsCall *
+cs_analysis_find_call (CsAnalysis *self, const char *number_or_call_id)
+{
+  return cs_call_list_lookup (self->call_list, number_or_call_id);
+}
+
+CsCall *
+cs_analysis_find_call_id (CsAnalysis *self, const char *call_id)
+{
+  return cs_call_list_lookup_call_id (self->call_list, call_id);
+}
+
 char *
 cs_analysis_dup_title (CsAnalysis *self)
 {
