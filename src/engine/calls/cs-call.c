@@ -125,13 +125,13 @@ cs_call_new (guint number, const CsSipMessage *first)
 {
   /* no properties: straight to the instance (g_object_new would walk its varargs first) */
   CsCall *self = (CsCall *) g_object_new_with_properties (CS_TYPE_CALL, 0, NULL, NULL);
+  gboolean is_request = cs_sip_message_is_request (first);
 
   self->number = number;
   self->method = cs_sip_message_get_transaction_method (first);
   self->first = cs_sip_message_ref ((CsSipMessage *) first);
-  self->method_name = cs_sip_message_is_request (first)
-                          ? cs_sip_message_get_method_name (first)
-                          : cs_sip_message_get_cseq_method_name (first);
+  self->method_name = is_request ? cs_sip_message_get_method_name (first)
+                                 : cs_sip_message_get_cseq_method_name (first);
   self->call_id = (char *) cs_sip_message_get_call_id (
       first); /* first is held: see cs_call_free_unless_borrowed */
   self->from
@@ -142,8 +142,7 @@ cs_call_new (guint number, const CsSipMessage *first)
   self->initial_request = cs_sip_message_ref ((CsSipMessage *) first);
   self->initial_branch = cs_sip_message_get_via_branch (first);
   self->initial_cseq = cs_sip_message_get_cseq (first);
-  self->start_ns = cs_sip_message_get_ts_ns (first);
-  self->end_ns = cs_sip_message_get_ts_ns (first);
+  self->start_ns = self->end_ns = cs_sip_message_get_ts_ns (first);
   self->state = CS_CALL_STATE_SETUP;
   return self;
 }
@@ -158,13 +157,10 @@ cs_call_new (guint number, const CsSipMessage *first)
 /* TRUE when a stored message has msg's signature; the stored messages are exactly the
  * signatures seen (over the cap nothing is stored and nothing was added either). */
 static gboolean
-cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
+cs_call_seen_signature (CsCall *self, const CsSipMessage *msg, guint32 quick)
 {
-  guint32 quick;
-
   if (self->signatures != NULL)
     return g_hash_table_contains (self->signatures, msg);
-  quick = cs_sip_message_quick_signature (msg);
   for (guint i = 0; i < self->n_messages; i++)
     if (self->quick[i] == quick
         && cs_sip_message_signature_equal (cs_call_message_at (self, i), msg))
@@ -235,9 +231,12 @@ cs_call_apply_invite_response (CsCall *self, const CsSipMessage *msg)
 static void
 cs_call_apply_other (CsCall *self, const CsSipMessage *msg)
 {
+  guint code;
+
   if (cs_sip_message_is_request (msg))
     return;
-  if (cs_sip_message_get_status_code (msg) < 200)
+  code = cs_sip_message_get_status_code (msg);
+  if (code < 200)
     {
       if (self->state == CS_CALL_STATE_SETUP)
         self->state = CS_CALL_STATE_RINGING;
@@ -246,11 +245,10 @@ cs_call_apply_other (CsCall *self, const CsSipMessage *msg)
   /* Out-of-dialog exchanges (REGISTER, OPTIONS…) take the last final answer:
    * REGISTER → 401 → REGISTER → 200 ends as 200. */
   self->final_seen = TRUE;
-  self->final_status = cs_sip_message_get_status_code (msg);
+  self->final_status = code;
   cs_call_set_final_response (self, msg);
-  self->state = cs_sip_message_get_status_code (msg) < 300 ? CS_CALL_STATE_COMPLETED
-                                                           : CS_CALL_STATE_REJECTED;
-  if (self->answer_ns < 0 && cs_sip_message_get_status_code (msg) < 300)
+  self->state = code < 300 ? CS_CALL_STATE_COMPLETED : CS_CALL_STATE_REJECTED;
+  if (self->answer_ns < 0 && code < 300)
     self->answer_ns = cs_sip_message_get_ts_ns (msg);
 }
 
@@ -283,8 +281,11 @@ cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
 }
 
 static void
-cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
+cs_call_store_message (CsCall *self, CsSipMessage *msg, guint32 quick, gboolean repeated)
 {
+  CsSipMethod request; /* the request's method, UNKNOWN for a response */
+  guint32 frame;
+
   if (self->n_messages == self->messages_cap)
     {
       self->messages_cap *= 2;
@@ -301,14 +302,17 @@ cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
           self->quick = g_renew (guint32, self->quick, self->messages_cap);
         }
     }
-  self->quick[self->n_messages] = cs_sip_message_quick_signature (msg);
+  self->quick[self->n_messages] = quick;
+  frame = cs_sip_message_get_frame (msg);
   if (self->n_messages == 0)
-    self->first_stored_frame = cs_sip_message_get_frame (msg);
-  self->last_stored_frame = cs_sip_message_get_frame (msg);
-  if (cs_sip_message_is_request (msg) && cs_sip_message_get_method (msg) == CS_SIP_METHOD_INFO)
+    self->first_stored_frame = frame;
+  self->last_stored_frame = frame;
+  request
+      = cs_sip_message_is_request (msg) ? cs_sip_message_get_method (msg) : CS_SIP_METHOD_UNKNOWN;
+  if (request == CS_SIP_METHOD_INFO)
     self->info_requests_stored++;
   self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | (repeated ? 1u : 0u);
-  if (cs_sip_message_is_request (msg) && cs_sip_message_get_method (msg) == CS_SIP_METHOD_ACK)
+  if (request == CS_SIP_METHOD_ACK)
     self->ack_stored = TRUE;
   if (cs_sip_message_get_malformed (msg) != NULL)
     self->malformed_stored++;
@@ -318,7 +322,9 @@ gboolean
 cs_call_add_message (CsCall *self, CsSipMessage *msg)
 {
   gboolean full = self->max_messages > 0 && self->n_messages >= self->max_messages;
-  gboolean repeated = cs_call_seen_signature (self, msg);
+  guint32 quick = cs_sip_message_quick_signature (msg);
+  gboolean repeated = cs_call_seen_signature (self, msg, quick);
+  gint64 ts_ns;
 
   self->version++;
   /* Over the cap a message still moves the state but nothing is stored. */
@@ -326,18 +332,23 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
     self->dropped_messages++;
   else
     {
-      cs_call_store_message (self, msg, repeated);
+      cs_call_store_message (self, msg, quick, repeated);
       if (!repeated)
         cs_call_remember_signature (self, msg);
       cs_transaction_log_add (&self->transactions, msg);
     }
-  if (cs_sip_message_get_ts_ns (msg) > self->end_ns)
-    self->end_ns = cs_sip_message_get_ts_ns (msg);
-  if (self->user_agent == NULL && cs_sip_message_get_user_agent (msg) != NULL
-      && cs_sip_message_is_request (msg))
+  ts_ns = cs_sip_message_get_ts_ns (msg);
+  if (ts_ns > self->end_ns)
+    self->end_ns = ts_ns;
+  if (self->user_agent == NULL && cs_sip_message_is_request (msg))
     {
-      self->user_agent_source = cs_sip_message_ref (msg);
-      self->user_agent = (char *) cs_sip_message_get_user_agent (msg);
+      const char *user_agent = cs_sip_message_get_user_agent (msg);
+
+      if (user_agent != NULL)
+        {
+          self->user_agent_source = cs_sip_message_ref (msg);
+          self->user_agent = (char *) user_agent;
+        }
     }
   if (repeated)
     {

@@ -107,22 +107,31 @@ key_equal (gconstpointer a_data, gconstpointer b_data)
                 == cs_sip_message_get_cseq (b); /* same branch: same prefix test */
 }
 
-/* key_equal (entry->request, msg) from what the entry keeps (t.method and t.cseq are the
- * request's). */
+/* What the scan compares of the message looked for, read once. */
+typedef struct
+{
+  const CsSipMessage *msg;
+  const char *branch;
+  guint32 cseq;
+  CsSipMethod method;
+} CsTransactionKey;
+
+/* key_equal (entry->request, key->msg) from what the entry keeps (t.method and t.cseq are
+ * the request's). */
 static gboolean
-entry_key_equal (const CsTransactionEntry *entry, const CsSipMessage *msg)
+entry_key_equal (const CsTransactionEntry *entry, const CsTransactionKey *key)
 {
   CsSipMethod ma = entry->t.method;
-  CsSipMethod mb = cs_sip_message_get_transaction_method (msg);
+  CsSipMethod mb = key->method;
 
   if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
     return FALSE;
-  if (!same_text (entry->branch, cs_sip_message_get_via_branch (msg)))
+  if (!same_text (entry->branch, key->branch))
     return FALSE;
   if ((ma == CS_SIP_METHOD_UNKNOWN || ma != mb)
-      && strcmp (key_method (entry->request), key_method (msg)) != 0)
+      && strcmp (key_method (entry->request), key_method (key->msg)) != 0)
     return FALSE;
-  return entry->rfc3261 || entry->t.cseq == cs_sip_message_get_cseq (msg);
+  return entry->rfc3261 || entry->t.cseq == key->cseq;
 }
 
 /* Calls have few transactions: a linear scan up to this many, a hash table beyond. */
@@ -130,12 +139,18 @@ entry_key_equal (const CsTransactionEntry *entry, const CsSipMessage *msg)
 
 /* position + 1 of msg's transaction, 0 when none */
 static guint
-cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg)
+cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg, CsSipMethod method)
 {
+  CsTransactionKey key;
+
   if (log->index != NULL)
     return GPOINTER_TO_UINT (g_hash_table_lookup (log->index, msg));
+  key.msg = msg;
+  key.branch = cs_sip_message_get_via_branch (msg);
+  key.cseq = cs_sip_message_get_cseq (msg);
+  key.method = method;
   for (guint i = 0; i < log->n; i++)
-    if (entry_key_equal (&log->entries[i], msg))
+    if (entry_key_equal (&log->entries[i], &key))
       return i + 1;
   return 0;
 }
@@ -145,13 +160,13 @@ cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg)
 static const char *
 cs_transaction_method_name (const CsSipMessage *request)
 {
-  const char *known = cs_sip_method_to_string (cs_sip_message_get_method (request));
+  CsSipMethod method = cs_sip_message_get_method (request);
+  const char *known = cs_sip_method_to_string (method);
+  const char *name = cs_sip_message_get_method_name (request);
 
-  if (cs_sip_message_get_method (request) != CS_SIP_METHOD_UNKNOWN
-      && cs_sip_message_get_method_name (request) != NULL
-      && strcmp (cs_sip_message_get_method_name (request), known) == 0)
+  if (method != CS_SIP_METHOD_UNKNOWN && name != NULL && strcmp (name, known) == 0)
     return known;
-  return g_intern_string (cs_sip_message_get_method_name (request));
+  return g_intern_string (name);
 }
 
 static CsTransaction *
@@ -189,34 +204,38 @@ cs_transaction_log_open (CsTransactionLog *log, const CsSipMessage *request)
 void
 cs_transaction_log_add (CsTransactionLog *log, const CsSipMessage *msg)
 {
-  guint position;
+  CsSipMethod method = cs_sip_message_get_transaction_method (msg);
+  gboolean is_request;
+  guint position, status;
   CsTransaction *t;
 
-  if (cs_sip_message_get_transaction_method (msg) == CS_SIP_METHOD_ACK)
+  if (method == CS_SIP_METHOD_ACK)
     return;
-  position = cs_transaction_log_find (log, msg);
+  is_request = cs_sip_message_is_request (msg);
+  position = cs_transaction_log_find (log, msg, method);
   if (position == 0)
     {
-      if (!cs_sip_message_is_request (msg))
+      if (!is_request)
         return; /* a response whose request was not captured */
       t = cs_transaction_log_open (log, msg);
     }
   else
     t = &log->entries[position - 1].t;
-  if (cs_sip_message_is_request (msg))
+  if (is_request)
     {
       t->transmissions++;
       return;
     }
+  status = cs_sip_message_get_status_code (msg);
   if (t->first_response_frame == 0)
     {
       t->first_response_frame = cs_sip_message_get_frame (msg);
       t->first_response_ns = cs_sip_message_get_ts_ns (msg);
-      t->first_response_status = cs_sip_message_get_status_code (msg);
+      t->first_response_status = status;
     }
-  if (cs_sip_message_get_status_code (msg) >= 200 && t->final_status == 0)
+  if (status >= 200 && t->final_status == 0)
     {
-      t->final_status = cs_sip_message_get_status_code (msg);
+      t->final_status = status;
       t->final_frame = cs_sip_message_get_frame (msg);
       t->final_ns = cs_sip_message_get_ts_ns (msg);
     }

@@ -267,6 +267,7 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
 {
   CsCaptureStats *stats = merge->stats;
   CsSipCounts *counts = &merge->sip_counts;
+  guint status;
 
   stats->sip_messages++;
   if (cs_sip_message_get_malformed (msg) != NULL)
@@ -274,11 +275,11 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
   if (cs_sip_message_is_request (msg))
     {
       CsSipMethod m = cs_sip_message_get_method (msg);
+      const char *name = cs_sip_message_get_method_name (msg);
 
       /* a known method is spelled as its constant (names are case-sensitive) */
-      if (m != CS_SIP_METHOD_UNKNOWN && (guint) m < CS_SIP_METHOD_COUNT
-          && cs_sip_message_get_method_name (msg) != NULL
-          && strcmp (cs_sip_message_get_method_name (msg), cs_sip_method_to_string (m)) == 0)
+      if (m != CS_SIP_METHOD_UNKNOWN && (guint) m < CS_SIP_METHOD_COUNT && name != NULL
+          && strcmp (name, cs_sip_method_to_string (m)) == 0)
         {
           if (counts->method_in_table[m])
             {
@@ -286,18 +287,16 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
               counts->dirty = TRUE;
             }
           else
-            counts->method_in_table[m]
-                = cs_merge_count_method_name (merge, cs_sip_message_get_method_name (msg));
+            counts->method_in_table[m] = cs_merge_count_method_name (merge, name);
           return;
         }
-      cs_merge_count_method_name (merge, cs_sip_message_get_method_name (msg) != NULL
-                                             ? cs_sip_message_get_method_name (msg)
-                                             : "UNKNOWN");
+      cs_merge_count_method_name (merge, name != NULL ? name : "UNKNOWN");
+      return;
     }
-  else if (cs_sip_message_get_status_code (msg) >= 100
-           && cs_sip_message_get_status_code (msg) < 100 + CS_SIP_COUNTED_STATUSES)
+  status = cs_sip_message_get_status_code (msg);
+  if (status >= 100 && status < 100 + CS_SIP_COUNTED_STATUSES)
     {
-      guint i = cs_sip_message_get_status_code (msg) - 100;
+      guint i = status - 100;
 
       if (counts->status_in_table[i])
         {
@@ -306,12 +305,12 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
         }
       else
         {
-          cs_merge_count_status (stats->sip_statuses, cs_sip_message_get_status_code (msg), 1);
+          cs_merge_count_status (stats->sip_statuses, status, 1);
           counts->status_in_table[i] = TRUE;
         }
     }
   else
-    cs_merge_count_status (stats->sip_statuses, cs_sip_message_get_status_code (msg), 1);
+    cs_merge_count_status (stats->sip_statuses, status, 1);
 }
 
 static void

@@ -50,11 +50,12 @@ typedef enum
 } CsSipField;
 
 /* A parsed message; its layout is the SIP parser's own (sip/cs-sip-message-private.h):
- * everything else reads it through the accessors below. */
+ * everything else reads it through the accessors below (pure: a caller's repeated reads of
+ * one field between other calls may be one). */
 typedef struct _CsSipMessage CsSipMessage;
 
 /* The decoded string, NULL when absent; valid as long as the message. */
-const char *cs_sip_message_get_string (const CsSipMessage *msg, CsSipField field);
+const char *cs_sip_message_get_string (const CsSipMessage *msg, CsSipField field) G_GNUC_PURE;
 
 #define CS_SIP_MESSAGE_STRING_GETTER(name, FIELD)                                                  \
   static inline const char *cs_sip_message_get_##name (const CsSipMessage *msg)                    \
@@ -83,27 +84,29 @@ CS_SIP_MESSAGE_STRING_GETTER (malformed, MALFORMED)
 
 /* Where the message was captured: set by whoever decoded it (cs_sip_message_stamp), the
  * parser leaves them zero. */
-guint32 cs_sip_message_get_frame (const CsSipMessage *msg);       /* frame of its last byte */
-guint32 cs_sip_message_get_first_frame (const CsSipMessage *msg); /* differs for TCP/fragments */
-gint64 cs_sip_message_get_ts_ns (const CsSipMessage *msg);
-const CsEndpoint *cs_sip_message_get_src (const CsSipMessage *msg);
-const CsEndpoint *cs_sip_message_get_dst (const CsSipMessage *msg);
-CsSipTransport cs_sip_message_get_transport (const CsSipMessage *msg);
+guint32 cs_sip_message_get_frame (const CsSipMessage *msg) G_GNUC_PURE; /* frame of its last byte */
+guint32 cs_sip_message_get_first_frame (const CsSipMessage *msg)
+    G_GNUC_PURE; /* differs for TCP/fragments */
+gint64 cs_sip_message_get_ts_ns (const CsSipMessage *msg) G_GNUC_PURE;
+const CsEndpoint *cs_sip_message_get_src (const CsSipMessage *msg) G_GNUC_PURE;
+const CsEndpoint *cs_sip_message_get_dst (const CsSipMessage *msg) G_GNUC_PURE;
+CsSipTransport cs_sip_message_get_transport (const CsSipMessage *msg) G_GNUC_PURE;
 /* Byte offset of the message in its file when it was read from one place of a mapped
  * capture, else 0. */
-guint64 cs_sip_message_get_offset (const CsSipMessage *msg);
+guint64 cs_sip_message_get_offset (const CsSipMessage *msg) G_GNUC_PURE;
 
 /* The decoded start line and headers that are not strings. */
-gboolean cs_sip_message_is_request (const CsSipMessage *msg);
-CsSipMethod cs_sip_message_get_method (const CsSipMessage *msg); /* UNKNOWN for other tokens */
-guint cs_sip_message_get_status_code (const CsSipMessage *msg);  /* responses */
-guint32 cs_sip_message_get_cseq (const CsSipMessage *msg);
-CsSipMethod cs_sip_message_get_cseq_method (const CsSipMessage *msg);
+gboolean cs_sip_message_is_request (const CsSipMessage *msg) G_GNUC_PURE;
+CsSipMethod
+cs_sip_message_get_method (const CsSipMessage *msg) G_GNUC_PURE; /* UNKNOWN for other tokens */
+guint cs_sip_message_get_status_code (const CsSipMessage *msg) G_GNUC_PURE; /* responses */
+guint32 cs_sip_message_get_cseq (const CsSipMessage *msg) G_GNUC_PURE;
+CsSipMethod cs_sip_message_get_cseq_method (const CsSipMessage *msg) G_GNUC_PURE;
 /* The method of the message's transaction: a request's own, a response's CSeq method. */
-CsSipMethod cs_sip_message_get_transaction_method (const CsSipMessage *msg);
-gint64 cs_sip_message_get_content_length (const CsSipMessage *msg); /* -1 when absent */
+CsSipMethod cs_sip_message_get_transaction_method (const CsSipMessage *msg) G_GNUC_PURE;
+gint64 cs_sip_message_get_content_length (const CsSipMessage *msg) G_GNUC_PURE; /* -1 when absent */
 /* The parsed SDP (application/sdp body or the first such part of a multipart), or NULL. */
-CsSdp *cs_sip_message_get_sdp (const CsSipMessage *msg);
+CsSdp *cs_sip_message_get_sdp (const CsSipMessage *msg) G_GNUC_PURE;
 
 /* Stamps where a message was captured (frame and first frame alike) and returns it; NULL
  * stays NULL. */
@@ -121,7 +124,7 @@ void cs_sip_message_set_endpoints (CsSipMessage *msg, const CsEndpoint *src, con
 guint cs_sip_message_signature_hash (gconstpointer msg);
 gboolean cs_sip_message_signature_equal (gconstpointer a, gconstpointer b);
 /* The numbers of a signature mixed: equal signatures have equal quick keys. */
-guint32 cs_sip_message_quick_signature (const CsSipMessage *msg);
+guint32 cs_sip_message_quick_signature (const CsSipMessage *msg) G_GNUC_PURE;
 
 /* Bounds on hostile input: more headers, or a longer value, sets ->malformed and the
  * excess is dropped. */
@@ -172,8 +175,8 @@ const char *cs_sip_message_get_header (const CsSipMessage *msg, const char *name
 char *cs_sip_message_dup_label (const CsSipMessage *msg);
 
 /* A 1xx response / a response of 200 or more. */
-gboolean cs_sip_message_is_provisional (const CsSipMessage *msg);
-gboolean cs_sip_message_is_final (const CsSipMessage *msg);
+gboolean cs_sip_message_is_provisional (const CsSipMessage *msg) G_GNUC_PURE;
+gboolean cs_sip_message_is_final (const CsSipMessage *msg) G_GNUC_PURE;
 
 /* Framing on stream transports (TCP): how long is the message at the start of data. */
 typedef enum
