@@ -1,5 +1,5 @@
 /* cs-decode.c — link layer, IPv4/IPv6 and UDP/TCP headers, read in place through CsCursor */
-#include "cs-decode.h"
+#include "cs-decode-fast.h"
 
 #include "base/cs-cursor.h"
 
@@ -423,12 +423,19 @@ decode_null (DecodeCtx *ctx, CsCursor *c)
 CsDecodeStatus
 cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
 {
+  *packet = (CsPacket){ 0 }; /* inline stores rather than a memset call, once per frame */
+  if (cs_decode_frame_fast (linktype, data, caplen, packet))
+    return CS_DECODE_OK;
+  return cs_decode_frame_layered (linktype, data, caplen, packet);
+}
+
+CsDecodeStatus
+cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
+{
   DecodeCtx ctx = { data, packet, 0 };
   CsCursor c;
 
-  *packet = (CsPacket){ 0 }; /* inline stores rather than a memset call, once per frame */
-  if (linktype == CS_LINKTYPE_ETHERNET && cs_decode_ethernet_ipv4_udp (data, caplen, packet))
-    return CS_DECODE_OK;
+  *packet = (CsPacket){ 0 };
   cs_cursor_init (&c, data, caplen);
   switch (linktype)
     {

@@ -288,7 +288,8 @@ test_decode (const char *path, guint32 first, guint32 n, CsCaptureSet **set_out)
   return chunk;
 }
 
-/* The same frames through the layered decoder and cs_chunk_add_udp, one by one: what the
+/* The same frames through the layered decoder (without the fast path of cs-decode-fast.h) and
+ * cs_chunk_add_udp, one by one: what the
  * chunk's shortcuts must give. */
 static CsChunk *
 test_decode_layered (GPtrArray *frames, guint linktype, guint32 first, guint32 n)
@@ -299,7 +300,7 @@ test_decode_layered (GPtrArray *frames, guint linktype, guint32 first, guint32 n
     {
       GByteArray *frame = frames->pdata[i];
       CsPacket pkt;
-      CsDecodeStatus status = cs_decode_frame (linktype, frame->data, frame->len, &pkt);
+      CsDecodeStatus status = cs_decode_frame_layered (linktype, frame->data, frame->len, &pkt);
       gint64 ts_ns = (gint64) test_frame_us (i) * 1000;
 
       chunk->bytes += frame->len;
