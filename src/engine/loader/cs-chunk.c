@@ -172,13 +172,14 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
   guint32 len, payload_len, hash, slot;
   guint64 words[2];
 
-  /* IPv4 with a 20-byte header (known when checked, and 40 bytes captured), no fragment, UDP */
+  /* IPv4 with a 20-byte header (known when checked, and 40 bytes captured), no fragment, UDP
+   * with room for an RTP header */
   if (!checked && caplen < END)
     return FALSE;
-  if (!cs_decode_ipv4_udp_at (data, caplen, checked, &len))
+  if (!cs_decode_ipv4_udp_at (data, caplen, checked, 12, &len))
     return FALSE;
   scratch = chunk->rtp_scratch;
-  if (len < 12 || data[RTP] != 0x80 || (guint8) (data[RTP + 1] - 200) < 8
+  if (data[RTP] != 0x80 || (guint8) (data[RTP + 1] - 200) < 8
       || cs_decode_u16be (data + UDP) == CS_HEP_PORT
       || cs_decode_u16be (data + UDP + 2) == CS_HEP_PORT)
     {

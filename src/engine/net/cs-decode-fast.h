@@ -47,12 +47,14 @@ cs_decode_plain_ipv4_offset (guint linktype, const guint8 *data, gsize caplen)
     }
 }
 
-/* The IPv4 header at ip (caplen bytes captured from it on) when it is version 4 with 20 bytes
- * (known already when header_checked: then caplen is at least 28; a frame's caplen), no fragment,
- * protocol UDP, with a UDP header the layered decoder accepts: TRUE and *len, the UDP payload's
- * length as it gives it (the payload starts 28 bytes after ip). FALSE for anything else. */
+/* The IPv4 header at ip (caplen bytes captured from it on, a frame's) when it is version 4
+ * with 20 bytes (known already when header_checked: then caplen is at least 28), no fragment,
+ * protocol UDP, with a UDP header the layered decoder accepts and a payload of at least
+ * min_payload bytes: TRUE and *len, the UDP payload's length as it gives it (the payload
+ * starts 28 bytes after ip). FALSE for anything else. */
 static inline __attribute__ ((always_inline)) gboolean
-cs_decode_ipv4_udp_at (const guint8 *ip, gsize caplen, gboolean header_checked, guint32 *len)
+cs_decode_ipv4_udp_at (const guint8 *ip, gsize caplen, gboolean header_checked, guint min_payload,
+                       guint32 *len)
 {
   enum
   {
@@ -70,7 +72,7 @@ cs_decode_ipv4_udp_at (const guint8 *ip, gsize caplen, gboolean header_checked, 
   total_len = cs_decode_u16be (ip + 2);
   udp_len = cs_decode_u16be (ip + IP + 4);
   /* usually the UDP length fills the IP length, which was captured whole */
-  if (G_LIKELY (udp_len >= UDP && udp_len + IP == total_len && total_len <= caplen))
+  if (G_LIKELY (udp_len >= UDP + min_payload && udp_len + IP == total_len && total_len <= caplen))
     {
       *len = udp_len - UDP;
       return TRUE;
@@ -82,7 +84,7 @@ cs_decode_ipv4_udp_at (const guint8 *ip, gsize caplen, gboolean header_checked, 
   /* a frame's bytes fit 32 bits (its record's caplen) */
   *len = (guint32) (udp_len != 0 ? MIN ((gsize) udp_len - UDP, ip_len - (IP + UDP))
                                  : ip_len - (IP + UDP));
-  return TRUE;
+  return *len >= min_payload;
 }
 
 /* The packet the layered decoder makes of the UDP datagram of the IPv4 header at ip,
@@ -115,7 +117,7 @@ cs_decode_frame_fast (guint linktype, const guint8 *data, gsize caplen, CsPacket
   guint32 ip = data != NULL ? cs_decode_plain_ipv4_offset (linktype, data, caplen) : G_MAXUINT32;
   guint32 len;
 
-  if (ip == G_MAXUINT32 || !cs_decode_ipv4_udp_at (data + ip, caplen - ip, FALSE, &len))
+  if (ip == G_MAXUINT32 || !cs_decode_ipv4_udp_at (data + ip, caplen - ip, FALSE, 0, &len))
     return FALSE;
   cs_decode_ipv4_udp_packet (data + ip, ip, len, p);
   /* the one 802.1Q tag the plain header may have */
