@@ -58,8 +58,9 @@ struct _CsWindow
   gboolean attached_to_application;
   GSettings *settings; /* NULL when the schema is not installed */
   CsWindowState state;
-  GPtrArray *files; /* GFile being read or shown */
-  CsLoader *loader; /* the current load; NULL once finished or cancelled */
+  GPtrArray *files;       /* GFile being read or shown */
+  CsLoader *loader;       /* the current load; NULL once finished or cancelled */
+  CsPublisher *publisher; /* how fast its calls show (attached to the loader) */
   GCancellable *cancellable;
   CsAnalysis *analysis;
   CsSelection *selection;     /* the shared cursor every view follows */
