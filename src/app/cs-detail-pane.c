@@ -61,25 +61,20 @@ char *
 cs_detail_dup_sip_text (CsCaptureSet *set, const CsSipMessage *msg, gboolean *exact,
                         gsize *payload_offset, gsize *payload_len)
 {
-  CsFrame frame;
-  const guint8 *data;
-  CsPacket packet = { 0 };
+  CsFramePayload frame;
 
   *exact = FALSE;
   *payload_offset = *payload_len = 0;
-  data = set != NULL ? cs_capture_set_read_frame (set, cs_sip_message_get_frame (msg), &frame)
-                     : NULL;
   /* One UDP datagram holds the whole message: show its bytes as captured. */
-  if (data != NULL && cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_UDP
+  if (cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_UDP
       && cs_sip_message_get_first_frame (msg) == cs_sip_message_get_frame (msg)
-      && cs_decode_frame (frame.linktype, data, frame.caplen, &packet) == CS_DECODE_OK
-      && packet.ip_proto == CS_IP_PROTO_UDP
-      && cs_sip_looks_like (packet.payload, packet.payload_len))
+      && cs_capture_set_read_payload (set, cs_sip_message_get_frame (msg), &frame) && frame.udp
+      && cs_sip_looks_like (frame.payload, frame.payload_len))
     {
       *exact = TRUE;
-      *payload_offset = (gsize) (packet.payload - data);
-      *payload_len = packet.payload_len;
-      return g_utf8_make_valid ((const char *) packet.payload, (gssize) packet.payload_len);
+      *payload_offset = frame.payload_offset;
+      *payload_len = frame.payload_len;
+      return g_utf8_make_valid ((const char *) frame.payload, (gssize) frame.payload_len);
     }
   return rebuild_text (msg);
 }

@@ -16,8 +16,8 @@
 #include "capture/cs-capture-stats.h"
 #include "capture/cs-capture.h"
 
-/* net: link, IP, UDP and TCP layers of a frame */
-#include "net/cs-decode.h"
+/* net: what a frame's layers carry */
+#include "net/cs-frame-payload.h"
 
 /* sip: messages, methods, SDP */
 #include "sip/cs-sdp.h"
