@@ -267,43 +267,56 @@ cs_report_json_transactions (CsJsonWriter *w, CsCall *call)
   cs_json_end_array (w);
 }
 
-static void
-cs_report_json_call (CsJsonWriter *w, CsCall *call)
+/* The pretty report's calls, streams and findings go as raw text (cs-report-json-raw.c). */
+static gboolean
+cs_report_json_at_raw_depth (CsJsonWriter *w)
 {
-  cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
-    {
-      cs_report_json_call_raw (w, call);
-      cs_json_end_object (w);
-      return;
-    }
-  CS_REPORT_JSON_CALL_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
-  cs_json_end_object (w);
+  return cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH;
+}
+
+typedef void (*CsReportJsonPrefetch) (GPtrArray *items, guint i);
+
+/* After a list's key: its items, by the writer's threads or, on one thread and with prefetch,
+ * one by one with reads ahead. */
+static void
+cs_report_json_items (CsJsonWriter *w, CsAnalysis *analysis, GListModel *model,
+                      CsJsonItemFunc write, CsReportJsonPrefetch prefetch)
+{
+  g_autoptr (GPtrArray) items = cs_report_json_model_items (analysis, model);
+
+  cs_json_begin_array (w);
+  if (prefetch == NULL || cs_json_writer_get_threads (w) >= 2)
+    cs_json_write_items (w, items, write);
+  else
+    for (guint i = 0; i < items->len; i++)
+      {
+        prefetch (items, i);
+        write (w, g_ptr_array_index (items, i));
+      }
+  cs_json_end_array (w);
 }
 
 static void
-cs_report_json_call_item (CsJsonWriter *w, gpointer call)
+cs_report_json_call (CsJsonWriter *w, gpointer item)
 {
-  cs_report_json_call (w, call);
+  CsCall *call = item;
+
+  cs_json_begin_object (w);
+  if (cs_report_json_at_raw_depth (w))
+    cs_report_json_call_raw (w, call);
+  else
+    {
+      CS_REPORT_JSON_CALL_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
+    }
+  cs_json_end_object (w);
 }
 
 void
 cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) calls
-      = cs_report_json_model_items (analysis, cs_analysis_get_calls (analysis));
-
   CS_JSON_KEY (w, "calls");
-  cs_json_begin_array (w);
-  if (cs_json_writer_get_threads (w) >= 2)
-    cs_json_write_items (w, calls, cs_report_json_call_item);
-  else
-    for (guint i = 0; i < calls->len; i++)
-      {
-        cs_report_json_prefetch_call (calls, i);
-        cs_report_json_call (w, g_ptr_array_index (calls, i));
-      }
-  cs_json_end_array (w);
+  cs_report_json_items (w, analysis, cs_analysis_get_calls (analysis), cs_report_json_call,
+                        cs_report_json_prefetch_call);
 }
 
 /* IPv4 "a.b.c.d:port" as inet_ntop and "%u" write it, without their cost (two
@@ -375,77 +388,51 @@ cs_report_json_hex32 (char out[11], guint32 value)
 }
 
 static void
-cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
+cs_report_json_stream (CsJsonWriter *w, gpointer item)
 {
+  CsStream *stream = item;
   const CsRtpStats *st = cs_stream_get_stats (stream);
   const CsMos *mos = cs_stream_get_mos (stream);
   char ssrc[16];
 
   cs_report_json_hex32 (ssrc, cs_stream_get_ssrc (stream));
   cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
+  if (cs_report_json_at_raw_depth (w))
+    cs_report_json_stream_raw (w, stream, ssrc);
+  else
     {
-      cs_report_json_stream_raw (w, stream, ssrc);
-      cs_json_end_object (w);
-      return;
+      CS_REPORT_JSON_STREAM_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
     }
-  CS_REPORT_JSON_STREAM_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
   cs_json_end_object (w);
-}
-
-static void
-cs_report_json_stream_item (CsJsonWriter *w, gpointer stream)
-{
-  cs_report_json_stream (w, stream);
 }
 
 void
 cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) streams
-      = cs_report_json_model_items (analysis, cs_analysis_get_streams (analysis));
-
   CS_JSON_KEY (w, "streams");
-  cs_json_begin_array (w);
-  cs_json_write_items (w, streams, cs_report_json_stream_item);
-  cs_json_end_array (w);
+  cs_report_json_items (w, analysis, cs_analysis_get_streams (analysis), cs_report_json_stream,
+                        NULL);
 }
 
 static void
-cs_report_json_finding (CsJsonWriter *w, CsFinding *finding)
+cs_report_json_finding (CsJsonWriter *w, gpointer item)
 {
+  CsFinding *finding = item;
+
   cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
+  if (cs_report_json_at_raw_depth (w))
+    cs_report_json_finding_raw (w, finding);
+  else
     {
-      cs_report_json_finding_raw (w, finding);
-      cs_json_end_object (w);
-      return;
+      CS_REPORT_JSON_FINDING_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
     }
-  CS_REPORT_JSON_FINDING_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
   cs_json_end_object (w);
-}
-
-static void
-cs_report_json_finding_item (CsJsonWriter *w, gpointer finding)
-{
-  cs_report_json_finding (w, finding);
 }
 
 void
 cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) findings
-      = cs_report_json_model_items (analysis, cs_analysis_get_findings (analysis));
-
   CS_JSON_KEY (w, "findings");
-  cs_json_begin_array (w);
-  if (cs_json_writer_get_threads (w) >= 2)
-    cs_json_write_items (w, findings, cs_report_json_finding_item);
-  else
-    for (guint i = 0; i < findings->len; i++)
-      {
-        cs_report_json_prefetch_finding (findings, i);
-        cs_report_json_finding (w, g_ptr_array_index (findings, i));
-      }
-  cs_json_end_array (w);
+  cs_report_json_items (w, analysis, cs_analysis_get_findings (analysis), cs_report_json_finding,
+                        cs_report_json_prefetch_finding);
 }
