@@ -14,31 +14,10 @@
 #define CS_EXPORT_PROGRESS_EVERY 512
 
 /* An RTCP flow a call's streams imply: both directions, same ports or one up. */
-typedef struct
-{
-  CsEndpoint src, dst;
-} CsFlowKey;
-
-static guint
-cs_flow_key_hash (gconstpointer p)
-{
-  const CsFlowKey *k = p;
-
-  return cs_endpoint_hash (&k->src) * 31u + cs_endpoint_hash (&k->dst);
-}
-
-static gboolean
-cs_flow_key_equal (gconstpointer a, gconstpointer b)
-{
-  const CsFlowKey *x = a, *y = b;
-
-  return cs_endpoint_equal (&x->src, &y->src) && cs_endpoint_equal (&x->dst, &y->dst);
-}
-
 static void
 cs_add_flow (GHashTable *flows, const CsEndpoint *src, const CsEndpoint *dst, guint16 up)
 {
-  CsFlowKey *k = g_new0 (CsFlowKey, 1);
+  CsFlow *k = g_new0 (CsFlow, 1);
 
   k->src = *src;
   k->dst = *dst;
@@ -136,8 +115,7 @@ cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint
 {
   g_autoptr (GArray) numbers = cs_selected_numbers (analysis, call_numbers, n_calls);
   g_autoptr (GHashTable) frames = g_hash_table_new (NULL, NULL);
-  g_autoptr (GHashTable) flows
-      = g_hash_table_new_full (cs_flow_key_hash, cs_flow_key_equal, g_free, NULL);
+  g_autoptr (GHashTable) flows = g_hash_table_new_full (cs_flow_hash, cs_flow_equal, g_free, NULL);
   const GArray *rtcp = cs_analysis_get_rtcp (analysis);
   GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
   GHashTableIter iter;
@@ -153,7 +131,7 @@ cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint
   for (guint i = 0; i < rtcp->len; i++)
     {
       const CsRtcpRef *ref = &g_array_index (rtcp, CsRtcpRef, i);
-      CsFlowKey k = { ref->src, ref->dst };
+      CsFlow k = { ref->src, ref->dst };
 
       if (g_hash_table_contains (flows, &k))
         g_hash_table_add (frames, GUINT_TO_POINTER (ref->frame));
