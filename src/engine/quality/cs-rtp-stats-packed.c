@@ -8,32 +8,6 @@
 
 #include <string.h>
 
-/* What a record's header byte tells of its frame and arrival fields (cs-rtp-pack.h), in one
- * table lookup. */
-typedef struct
-{
-  guint64 arrival_mask;
-  guint32 frame_mask;
-  guint8 frame_size, size; /* size: header, frame and arrival fields */
-} CsRecordShape;
-
-#define CS_SHAPE(fc, ac)                                                                           \
-  {                                                                                                \
-    (ac) == 0   ? 0                                                                                \
-    : (ac) == 1 ? 0xffffu                                                                          \
-    : (ac) == 2 ? 0xffffffu                                                                        \
-                : G_MAXUINT64,                                                                     \
-        (guint32) (G_MAXUINT32 >> (8 * (3 - (fc)))), (fc) + 1,                                     \
-        1 + (fc) + 1                                                                               \
-            + ((ac) == 0   ? 0                                                                     \
-               : (ac) == 1 ? 2                                                                     \
-               : (ac) == 2 ? 3                                                                     \
-                           : 8)                                                                    \
-  }
-#define CS_SHAPES(ac) CS_SHAPE (0, ac), CS_SHAPE (1, ac), CS_SHAPE (2, ac), CS_SHAPE (3, ac)
-static const CsRecordShape record_shapes[16]
-    = { CS_SHAPES (0), CS_SHAPES (1), CS_SHAPES (2), CS_SHAPES (3) };
-
 /* The usual packet (as feed_usual in cs-rtp-metrics.c: the same step) from records packed as
  * predicted after the last packet fed, which is state->last. Feeds at most n records; returns how
  * many (maybe 0): the next record, if any, is for the caller to decode and feed. */
@@ -73,25 +47,14 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
 
   for (i = 0; i < n; i++)
     {
-      guint header = in[0];
-      const CsRecordShape *shape = &record_shapes[header & 15];
-      guint64 word;
-      guint32 frame_z;
-      guint64 arrival_z;
       double now_ms;
 
       /* not as predicted, or out of time sequence: left for the caller */
-      if (header < 0xf0u
+      if (in[0] < 0xf0u
           || (guint32) (cur.timestamp + timestamp_step - r.first_timestamp) >= 0x80000000u)
         break;
-      memcpy (&word, in + 1, sizeof word);
-      frame_z = (guint32) GUINT64_FROM_LE (word) & shape->frame_mask;
-      memcpy (&word, in + 1 + shape->frame_size, sizeof word);
-      arrival_z = GUINT64_FROM_LE (word) & shape->arrival_mask;
-      in += shape->size;
-      frame_step += (frame_z >> 1) ^ (0 - (frame_z & 1));
+      in = cs_rtp_pack_read_steps (in, &frame_step, &arrival_step);
       cur.frame += frame_step;
-      arrival_step += (arrival_z >> 1) ^ (0 - (arrival_z & 1));
       cur.arrival_ns = (gint64) ((guint64) cur.arrival_ns + arrival_step);
       cur.seq++;
       cur.timestamp += timestamp_step;
