@@ -363,23 +363,14 @@ decode_ethertype (DecodeCtx *ctx, guint16 type, CsCursor *c)
     }
 }
 
+/* A link header that ends with an EtherType after `skip` bytes: Ethernet II (two MAC
+ * addresses) and Linux cooked v1 (packet type, ARPHRD type, address length, 8 address bytes). */
 static CsDecodeStatus
-decode_ethernet (DecodeCtx *ctx, CsCursor *c)
+decode_ethertype_after (DecodeCtx *ctx, CsCursor *c, gsize skip)
 {
   guint16 type;
 
-  if (!cs_cursor_skip (c, 12) || !cs_cursor_u16be (c, &type))
-    return CS_DECODE_MALFORMED;
-  return decode_ethertype (ctx, type, c);
-}
-
-static CsDecodeStatus
-decode_linux_sll (DecodeCtx *ctx, CsCursor *c)
-{
-  guint16 type;
-
-  /* packet type, ARPHRD type, address length, 8 address bytes, then the protocol */
-  if (!cs_cursor_skip (c, 14) || !cs_cursor_u16be (c, &type))
+  if (!cs_cursor_skip (c, skip) || !cs_cursor_u16be (c, &type))
     return CS_DECODE_MALFORMED;
   return decode_ethertype (ctx, type, c);
 }
@@ -440,9 +431,9 @@ cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen, CsPac
   switch (linktype)
     {
     case CS_LINKTYPE_ETHERNET:
-      return decode_ethernet (&ctx, &c);
+      return decode_ethertype_after (&ctx, &c, 12);
     case CS_LINKTYPE_LINUX_SLL:
-      return decode_linux_sll (&ctx, &c);
+      return decode_ethertype_after (&ctx, &c, 14);
     case CS_LINKTYPE_LINUX_SLL2:
       return decode_linux_sll2 (&ctx, &c);
     case CS_LINKTYPE_RAW_12:
