@@ -23,14 +23,12 @@ struct _CsGraphView
   CsGraphCanvas *canvas;
   CsMosTable *mos_table;
 
-  CsAnalysis *analysis;
-  CsSelection *selection;
   GPtrArray *streams; /* CsStream shown, series order */
   CsGraphKind kind;
   gint64 origin_ns;
 };
 
-G_DEFINE_FINAL_TYPE (CsGraphView, cs_graph_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsGraphView, cs_graph_view, CS_TYPE_VIEW)
 
 GtkWidget *
 cs_graph_view_new (void)
@@ -41,13 +39,17 @@ cs_graph_view_new (void)
 static CsStream *
 lookup_stream (CsGraphView *self, guint id)
 {
-  return self->analysis != NULL ? cs_analysis_lookup_stream (self->analysis, id) : NULL;
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
+
+  return analysis != NULL ? cs_analysis_lookup_stream (analysis, id) : NULL;
 }
 
 static CsCall *
 lookup_call (CsGraphView *self, guint number)
 {
-  return self->analysis != NULL ? cs_analysis_lookup_call (self->analysis, number) : NULL;
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
+
+  return analysis != NULL ? cs_analysis_lookup_call (analysis, number) : NULL;
 }
 
 /* The frame's packet of a stream (packets are in frame order); NULL when absent. */
@@ -77,11 +79,12 @@ find_packet (CsStream *stream, guint32 frame)
 static void
 add_finding_markers (CsGraphView *self, CsGraph *graph)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   GListModel *findings;
 
-  if (self->analysis == NULL)
+  if (analysis == NULL)
     return;
-  findings = cs_analysis_get_findings (self->analysis);
+  findings = cs_analysis_get_findings (analysis);
   for (guint i = 0; i < g_list_model_get_n_items (findings); i++)
     {
       g_autoptr (CsFinding) finding = g_list_model_get_item (findings, i);
@@ -96,7 +99,8 @@ add_finding_markers (CsGraphView *self, CsGraph *graph)
 static void
 update_cursor (CsGraphView *self)
 {
-  gint64 time_ns = self->selection != NULL ? cs_selection_get_time_ns (self->selection) : 0;
+  CsSelection *selection = cs_view_get_selection (CS_VIEW (self));
+  gint64 time_ns = selection != NULL ? cs_selection_get_time_ns (selection) : 0;
 
   if (time_ns == 0 || self->streams->len == 0)
     cs_graph_canvas_set_cursor (self->canvas, NAN);
@@ -202,8 +206,9 @@ add_call_streams (CsGraphView *self, CsCall *call, GPtrArray *out)
 static void
 update_from_selection (CsGraphView *self)
 {
-  CsStream *stream = self->selection != NULL ? cs_selection_get_stream (self->selection) : NULL;
-  CsCall *call = self->selection != NULL ? cs_selection_get_call (self->selection) : NULL;
+  CsSelection *selection = cs_view_get_selection (CS_VIEW (self));
+  CsStream *stream = selection != NULL ? cs_selection_get_stream (selection) : NULL;
+  CsCall *call = selection != NULL ? cs_selection_get_call (selection) : NULL;
   g_autoptr (GPtrArray) streams = g_ptr_array_new ();
   g_autofree char *subtitle = NULL;
 
@@ -261,6 +266,7 @@ static void
 on_point_activated (CsGraphCanvas *canvas, guint series_index, guint point_index, CsGraphView *self)
 {
   const CsGraph *graph = cs_graph_canvas_get_graph (canvas);
+  CsSelection *selection = cs_view_get_selection (CS_VIEW (self));
   const CsGraphSeries *series;
   const CsGraphPoint *point;
   const CsRtpPacket *packet;
@@ -277,12 +283,11 @@ on_point_activated (CsGraphCanvas *canvas, guint series_index, guint point_index
   packet = find_packet (stream, point->frame);
   time_ns
       = packet != NULL ? packet->arrival_ns : self->origin_ns + (gint64) llround (point->t_s * 1e9);
-  if (self->selection != NULL)
+  if (selection != NULL)
     {
       CsCall *call = lookup_call (self, cs_stream_get_call_number (stream));
-      cs_selection_select (self->selection,
-                           call != NULL ? call : cs_selection_get_call (self->selection), stream,
-                           point->frame, time_ns);
+      cs_selection_select (selection, call != NULL ? call : cs_selection_get_call (selection),
+                           stream, point->frame, time_ns);
     }
 }
 
@@ -369,9 +374,10 @@ cs_graph_view_show_finding (CsGraphView *self, CsFinding *finding)
     }
   gtk_stack_set_visible_child_name (self->pages, "graphs");
   packet = find_packet (stream, g_array_index (frames, guint32, 0));
-  if (self->selection != NULL)
-    cs_selection_select (self->selection, lookup_call (self, cs_stream_get_call_number (stream)),
-                         stream, g_array_index (frames, guint32, 0),
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL)
+    cs_selection_select (cs_view_get_selection (CS_VIEW (self)),
+                         lookup_call (self, cs_stream_get_call_number (stream)), stream,
+                         g_array_index (frames, guint32, 0),
                          packet != NULL ? packet->arrival_ns : 0);
   else
     {
@@ -476,27 +482,26 @@ zoom_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
 
 /* API */
 
-void
-cs_graph_view_set_analysis (CsGraphView *self, CsAnalysis *analysis)
+static void
+cs_graph_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
+  CsGraphView *self = CS_GRAPH_VIEW (view);
+  CsAnalysis *analysis = cs_view_get_analysis (view);
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
 
-  g_return_if_fail (CS_IS_GRAPH_VIEW (self));
-
   show_streams (self, none, NULL);
-  g_set_object (&self->analysis, analysis);
   self->origin_ns = analysis != NULL ? cs_analysis_get_stats (analysis)->first_ns : 0;
   update_from_selection (self);
 }
 
-void
-cs_graph_view_set_selection (CsGraphView *self, CsSelection *selection)
+static void
+cs_graph_view_selection_changed (CsView *view, CsSelection *old_selection)
 {
-  g_return_if_fail (CS_IS_GRAPH_VIEW (self));
+  CsGraphView *self = CS_GRAPH_VIEW (view);
+  CsSelection *selection = cs_view_get_selection (view);
 
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
-  g_set_object (&self->selection, selection);
+  if (old_selection != NULL)
+    g_signal_handlers_disconnect_by_data (old_selection, self);
   if (selection != NULL)
     {
       g_signal_connect (selection, "notify::call", G_CALLBACK (on_selection_changed), self);
@@ -548,14 +553,12 @@ cs_graph_view_dispose (GObject *object)
 {
   CsGraphView *self = CS_GRAPH_VIEW (object);
 
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL)
+    g_signal_handlers_disconnect_by_data (cs_view_get_selection (CS_VIEW (self)), self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_GRAPH_VIEW);
   /* The template's root box has no id, so dispose_template leaves it. */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
-  g_clear_object (&self->selection);
-  g_clear_object (&self->analysis);
   g_clear_pointer (&self->streams, g_ptr_array_unref);
   g_clear_pointer (&self->subtitle, g_free);
   G_OBJECT_CLASS (cs_graph_view_parent_class)->dispose (object);
@@ -568,6 +571,8 @@ cs_graph_view_class_init (CsGraphViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_graph_view_dispose;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_graph_view_analysis_changed;
+  CS_VIEW_CLASS (klass)->selection_changed = cs_graph_view_selection_changed;
 
   g_type_ensure (CS_TYPE_GRAPH_CANVAS);
   g_type_ensure (CS_TYPE_MOS_TABLE);
