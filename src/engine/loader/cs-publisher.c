@@ -76,6 +76,21 @@ cs_publisher_set_in_slices (CsPublisher *self, gboolean in_slices)
   self->in_slices = in_slices;
 }
 
+/* An idle on the publisher's context; returns its id. */
+static guint
+cs_publisher_idle (CsPublisher *self, int priority, GSourceFunc func, gpointer data,
+                   GDestroyNotify destroy)
+{
+  GSource *source = g_idle_source_new ();
+  guint id;
+
+  g_source_set_priority (source, priority);
+  g_source_set_callback (source, func, data, destroy);
+  id = g_source_attach (source, self->context);
+  g_source_unref (source);
+  return id;
+}
+
 /* The calls model of the analysis shown. */
 static CsCallList *
 cs_publisher_list (CsAnalysis *analysis)
@@ -286,17 +301,11 @@ cs_publisher_show_idle (gpointer data)
 
 /* An idle on the publisher's context showing what is staged (one at a time); it holds a
  * reference until it runs. */
-static guint
+static void
 cs_publisher_queue_show (CsPublisher *self)
 {
-  GSource *source = g_idle_source_new ();
-  guint id;
-
-  g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
-  g_source_set_callback (source, cs_publisher_show_idle, g_object_ref (self), g_object_unref);
-  id = g_source_attach (source, self->context);
-  g_source_unref (source);
-  return id;
+  cs_publisher_idle (self, G_PRIORITY_DEFAULT_IDLE, cs_publisher_show_idle, g_object_ref (self),
+                     g_object_unref);
 }
 
 guint
@@ -367,12 +376,7 @@ cs_publisher_release_copies (gpointer data)
 static void
 cs_publisher_release_later (CsPublisher *self, GPtrArray *copies)
 {
-  GSource *source = g_idle_source_new ();
-
-  g_source_set_priority (source, G_PRIORITY_LOW);
-  g_source_set_callback (source, cs_publisher_release_copies, copies, NULL);
-  g_source_attach (source, self->context);
-  g_source_unref (source);
+  cs_publisher_idle (self, G_PRIORITY_LOW, cs_publisher_release_copies, copies, NULL);
 }
 
 static gboolean
@@ -405,15 +409,9 @@ cs_publisher_show_staged (CsPublisher *self)
   g_mutex_unlock (&self->lock);
   /* after the frame that shows this slice; holds a reference until it runs */
   if (self->continue_id == 0)
-    {
-      GSource *source = g_idle_source_new ();
-
-      g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
-      g_source_set_callback (source, cs_publisher_continue_show, g_object_ref (self),
-                             g_object_unref);
-      self->continue_id = g_source_attach (source, self->context);
-      g_source_unref (source);
-    }
+    self->continue_id
+        = cs_publisher_idle (self, G_PRIORITY_DEFAULT_IDLE, cs_publisher_continue_show,
+                             g_object_ref (self), g_object_unref);
 }
 
 /* The load is complete: the real calls take the copies' places (one items-changed), then the
@@ -511,7 +509,6 @@ static void
 cs_publisher_publish_in_slices (CsPublisher *self, CsAnalysis *analysis)
 {
   g_autoptr (GPtrArray) calls = NULL;
-  GSource *source;
 
   g_return_if_fail (self->placing == NULL && !cs_analysis_get_published (analysis));
   calls = cs_analysis_dup_calls (analysis);
@@ -528,11 +525,8 @@ cs_publisher_publish_in_slices (CsPublisher *self, CsAnalysis *analysis)
   self->placing_since = g_get_monotonic_time ();
   self->replaced = g_ptr_array_new_with_free_func (g_object_unref);
   /* after this dispatch (the streams and findings indexed), a budget per idle */
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
-  g_source_set_callback (source, cs_publisher_place_calls, g_object_ref (self), g_object_unref);
-  self->continue_id = g_source_attach (source, self->context);
-  g_source_unref (source);
+  self->continue_id = cs_publisher_idle (self, G_PRIORITY_DEFAULT_IDLE, cs_publisher_place_calls,
+                                         g_object_ref (self), g_object_unref);
 }
 
 void
