@@ -1,6 +1,9 @@
 /* cs-call-tracker.c — dialog matching: Call-ID + From-tag, reuse, in-dialog requests */
 #include "cs-call-tracker.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include "cs-call-private.h"
 
 #include <string.h>

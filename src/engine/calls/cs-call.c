@@ -1,6 +1,9 @@
 /* cs-call.c — one SIP call or out-of-dialog exchange, and its state machine */
 #include "cs-call-private.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include "base/cs-prefetch.h"
 #include "sip/cs-sip-headers.h"
 

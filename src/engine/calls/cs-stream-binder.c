@@ -1,6 +1,9 @@
 /* cs-stream-binder.c — SDP offer/answer endpoints → calls; RTP flows → streams */
 #include "cs-stream-binder.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include "cs-call-private.h"
 #include "base/cs-parallel.h"
 #include "sip/cs-sdp.h"

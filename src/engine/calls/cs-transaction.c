@@ -1,6 +1,9 @@
 /* cs-transaction.c — SIP transactions matched by top Via branch, CSeq and method */
 #include "cs-transaction.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include <string.h>
 
 struct _CsTransactionEntry

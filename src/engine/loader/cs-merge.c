@@ -1,6 +1,9 @@
 /* cs-merge.c — reduce step: order-dependent work (reassembly, dialogs, RTP runs) */
 #include "cs-merge.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include "net/cs-decode.h"
 #include "base/cs-fixed-pool.h"
 #include "net/cs-ip-reassembly.h"

@@ -1,4 +1,5 @@
-/* cs-sip-message-access.c — a parsed SIP message's lifetime and accessors: references,
+/* cs-sip-message-access.c — a parsed SIP message's lifetime and accessors (their names in
+ * parentheses: cs-sip-message-layout.h also has them as macros): references,
  * the headers view built on request, the body, header lookup, labels, and framing on
  * stream transports */
 #include "cs-sdp.h"
@@ -35,98 +36,82 @@ cs_sip_message_unref (CsSipMessage *msg)
   cs_slab_free (msg); /* the SDP description lives in the same allocation */
 }
 
-const char *
-cs_sip_message_get_string (const CsSipMessage *msg, CsSipField field)
+const char *(cs_sip_message_get_string) (const CsSipMessage *msg, CsSipField field)
 {
   return cs_sip_message_string_at (msg, field);
 }
 
-guint32
-cs_sip_message_get_frame (const CsSipMessage *msg)
+guint32 (cs_sip_message_get_frame) (const CsSipMessage *msg)
 {
   return msg->frame;
 }
 
-guint32
-cs_sip_message_get_first_frame (const CsSipMessage *msg)
+guint32 (cs_sip_message_get_first_frame) (const CsSipMessage *msg)
 {
   return msg->first_frame;
 }
 
-gint64
-cs_sip_message_get_ts_ns (const CsSipMessage *msg)
+gint64 (cs_sip_message_get_ts_ns) (const CsSipMessage *msg)
 {
   return msg->ts_ns;
 }
 
-const CsEndpoint *
-cs_sip_message_get_src (const CsSipMessage *msg)
+const CsEndpoint *(cs_sip_message_get_src) (const CsSipMessage *msg)
 {
   return &msg->src;
 }
 
-const CsEndpoint *
-cs_sip_message_get_dst (const CsSipMessage *msg)
+const CsEndpoint *(cs_sip_message_get_dst) (const CsSipMessage *msg)
 {
   return &msg->dst;
 }
 
-CsSipTransport
-cs_sip_message_get_transport (const CsSipMessage *msg)
+CsSipTransport (cs_sip_message_get_transport) (const CsSipMessage *msg)
 {
   return (CsSipTransport) msg->transport;
 }
 
-guint64
-cs_sip_message_get_offset (const CsSipMessage *msg)
+guint64 (cs_sip_message_get_offset) (const CsSipMessage *msg)
 {
   return msg->offset;
 }
 
-gboolean
-cs_sip_message_is_request (const CsSipMessage *msg)
+gboolean (cs_sip_message_is_request) (const CsSipMessage *msg)
 {
   return msg->is_request;
 }
 
-CsSipMethod
-cs_sip_message_get_method (const CsSipMessage *msg)
+CsSipMethod (cs_sip_message_get_method) (const CsSipMessage *msg)
 {
   return (CsSipMethod) msg->method;
 }
 
-guint
-cs_sip_message_get_status_code (const CsSipMessage *msg)
+guint (cs_sip_message_get_status_code) (const CsSipMessage *msg)
 {
   return msg->status_code;
 }
 
-guint32
-cs_sip_message_get_cseq (const CsSipMessage *msg)
+guint32 (cs_sip_message_get_cseq) (const CsSipMessage *msg)
 {
   return msg->cseq;
 }
 
-CsSipMethod
-cs_sip_message_get_cseq_method (const CsSipMessage *msg)
+CsSipMethod (cs_sip_message_get_cseq_method) (const CsSipMessage *msg)
 {
   return (CsSipMethod) msg->cseq_method;
 }
 
-CsSipMethod
-cs_sip_message_get_transaction_method (const CsSipMessage *msg)
+CsSipMethod (cs_sip_message_get_transaction_method) (const CsSipMessage *msg)
 {
-  return (CsSipMethod) (msg->is_request ? msg->method : msg->cseq_method);
+  return cs_sip_message_transaction_method_at (msg);
 }
 
-gint64
-cs_sip_message_get_content_length (const CsSipMessage *msg)
+gint64 (cs_sip_message_get_content_length) (const CsSipMessage *msg)
 {
   return msg->content_length;
 }
 
-CsSdp *
-cs_sip_message_get_sdp (const CsSipMessage *msg)
+CsSdp *(cs_sip_message_get_sdp) (const CsSipMessage *msg)
 {
   return msg->sdp;
 }

@@ -1,76 +1,14 @@
 /* cs-sip-message-private.h — shared by the SIP parser files: start-line checks, header
- * names, span scanners, the parse scratch and the decoded-field step */
+ * names, span scanners, the parse scratch and the decoded-field step (the message's layout
+ * itself: cs-sip-message-layout.h) */
 #pragma once
 
 #include "base/cs-mapped-bytes.h"
-#include "cs-sip-message.h"
+#include "cs-sip-message-layout.h"
 
 #include <string.h>
 
 G_BEGIN_DECLS
-
-/* Fields are ordered by size so that the struct has no padding holes. */
-struct _CsSipMessage
-{
-  /* where it was found — filled by the caller (loader), the parser leaves them zero */
-  guint64 offset; /* byte offset of the message in its file when contiguous, else 0 */
-  gint64 ts_ns;
-  gint64 content_length; /* -1 when absent */
-  CsSdp *sdp; /* parsed SDP (application/sdp body or first such part of a multipart), or NULL */
-  gpointer priv_headers_view; /* private: the headers view (a lean message: its full parse) */
-  guintptr priv_owner;        /* private: a lean message's CsMappedBytes *, or its donor | 1 */
-  /* private: each decoded string's offset from the message (CS_SIP_STRING_DONOR: from
-   * the donor), 0 for NULL, up to CS_SIP_STRING_SPECIAL for one kept elsewhere (or
-   * further away than 15 bits reach) */
-  guint16 priv_strings[CS_SIP_N_FIELDS];
-  gatomicrefcount ref_count;
-  guint32 frame;       /* frame holding the message's last byte (as Wireshark numbers it) */
-  guint32 first_frame; /* first frame (differs for TCP/fragments) */
-  guint status_code;   /* responses */
-  guint32 cseq;
-  /* private: the body (NUL-terminated) and the headers packed as name NUL value NUL …,
-   * from the struct; read them through cs_sip_message_get_headers / _get_body */
-  guint32 priv_body_at;
-  guint32 priv_body_len;
-  guint32 priv_header_offset;
-  CsEndpoint src, dst;
-  guint16 priv_n_headers;
-  guint8 transport;   /* CsSipTransport */
-  guint8 is_request;  /* gboolean */
-  guint8 method;      /* CsSipMethod: request method, UNKNOWN for other tokens */
-  guint8 cseq_method; /* CsSipMethod */
-};
-
-#define CS_SIP_STRING_DONOR 0x8000u
-#define CS_SIP_STRING_SPECIAL 15u
-#define CS_SIP_STRING_METHOD 1u      /* cs_sip_method_to_string (msg->method) */
-#define CS_SIP_STRING_CSEQ_METHOD 2u /* cs_sip_method_to_string (msg->cseq_method) */
-/* A string kept elsewhere (a known method's spelling, a field read again on request, an
- * offset of 32 KiB or more). */
-const char *cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field);
-
-/* cs_sip_message_get_string, inline for the parser's own hot paths. */
-static inline const char *
-cs_sip_message_string_at (const CsSipMessage *msg, CsSipField field)
-{
-  guint at = msg->priv_strings[field];
-
-  if (G_LIKELY (at > CS_SIP_STRING_SPECIAL))
-    {
-      const char *base = (at & CS_SIP_STRING_DONOR) != 0
-                             ? (const char *) (msg->priv_owner & ~(guintptr) 1)
-                             : (const char *) msg;
-      return base + (at & (CS_SIP_STRING_DONOR - 1));
-    }
-  if (at <= CS_SIP_STRING_CSEQ_METHOD)
-    {
-      /* a known method, spelled from the enum (messages only hold valid ones) */
-      if (at == 0)
-        return NULL;
-      return cs_sip_method_spellings[at == CS_SIP_STRING_METHOD ? msg->method : msg->cseq_method];
-    }
-  return cs_sip_message_string_special (msg, field);
-}
 
 #define SIP_VERSION "SIP/2.0"
 #define SIP_VERSION_LEN 7

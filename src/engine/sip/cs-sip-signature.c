@@ -40,8 +40,8 @@ same_field (const CsSipMessage *a, const CsSipMessage *b, CsSipField field)
 static inline gboolean
 methods_may_match (const CsSipMessage *a, const CsSipMessage *b)
 {
-  CsSipMethod ma = a->is_request ? a->method : a->cseq_method;
-  CsSipMethod mb = b->is_request ? b->method : b->cseq_method;
+  CsSipMethod ma = cs_sip_message_transaction_method_at (a);
+  CsSipMethod mb = cs_sip_message_transaction_method_at (b);
 
   return ma == mb || ma == CS_SIP_METHOD_UNKNOWN || mb == CS_SIP_METHOD_UNKNOWN;
 }
@@ -65,12 +65,7 @@ cs_sip_message_signature_equal (gconstpointer a_data, gconstpointer b_data)
          && same_field (a, b, CS_SIP_FIELD_VIA_BRANCH);
 }
 
-guint32
-cs_sip_message_quick_signature (const CsSipMessage *msg)
+guint32 (cs_sip_message_quick_signature) (const CsSipMessage *msg)
 {
-  guint32 method = msg->is_request ? msg->method : msg->cseq_method;
-  guint32 h
-      = (msg->cseq * 0x9e3779b1u) ^ ((method * 2u + (msg->is_request ? 1u : 0u)) * 0x85ebca6bu);
-
-  return msg->is_request ? h : h ^ (msg->status_code * 0xc2b2ae35u);
+  return cs_sip_message_quick_signature_at (msg);
 }
