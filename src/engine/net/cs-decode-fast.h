@@ -108,7 +108,8 @@ cs_decode_ipv4_udp_packet (const guint8 *ip, gsize ip_offset, guint32 len, CsPac
 }
 
 /* cs_decode_frame for the usual frame: TRUE when the link header says IPv4 plainly and the
- * IPv4 header carries UDP as cs_decode_ipv4_udp_at takes it; then p holds what
+ * IPv4 header carries UDP as cs_decode_ipv4_udp_at takes it on ports that are not a tunnel's
+ * (cs_decode_udp_port_is_tunnel); then p holds what
  * cs_decode_frame would give (src, dst, ip_version, ip_proto, vlan, transport_offset, payload,
  * payload_len; the TCP and fragment fields are left as they were). FALSE for anything else. */
 static inline gboolean
@@ -118,6 +119,10 @@ cs_decode_frame_fast (guint linktype, const guint8 *data, gsize caplen, CsPacket
   guint32 len;
 
   if (ip == G_MAXUINT32 || !cs_decode_ipv4_udp_at (data + ip, caplen - ip, FALSE, 0, &len))
+    return FALSE;
+  /* a tunnel (GTP-U, VXLAN, Geneve) is the layered decoder's to peel */
+  if (cs_decode_udp_port_is_tunnel (cs_decode_u16be (data + ip + 20))
+      || cs_decode_udp_port_is_tunnel (cs_decode_u16be (data + ip + 22)))
     return FALSE;
   cs_decode_ipv4_udp_packet (data + ip, ip, len, p);
   /* the one 802.1Q tag the plain header may have */

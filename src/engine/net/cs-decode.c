@@ -1,7 +1,7 @@
 /* cs-decode.c — link layer, IPv4/IPv6 and UDP/TCP headers, read in place through CsCursor */
 #include "cs-decode-fast.h"
 
-#include "base/cs-cursor.h"
+#include "cs-decode-private.h"
 
 #include <string.h>
 
@@ -20,6 +20,8 @@
 #define IPPROTO_V6_HOPOPTS 0
 #define IPPROTO_V4_IN_IP 4
 #define IPPROTO_V6_IN_IP 41
+#define IPPROTO_GRE 47
+#define IPPROTO_ESP 50
 #define IPPROTO_V6_ROUTING 43
 #define IPPROTO_V6_FRAGMENT 44
 #define IPPROTO_V6_AH 51
@@ -29,22 +31,26 @@
 #define IPPROTO_V6_HIP 139
 #define IPPROTO_V6_SHIM6 140
 
-/* IP-in-IP nesting we follow before giving up (keeps hostile input from recursing deeply). */
-#define MAX_IP_TUNNEL_DEPTH 2
+typedef CsDecodeCtx DecodeCtx;
 
-/* State shared by the layers of one frame's decode. */
-typedef struct
+gboolean
+cs_decode_push_tunnel (CsDecodeCtx *ctx, CsTunnelKind kind, const guint8 *header)
 {
-  const guint8 *frame; /* start of the frame, for transport_offset */
-  CsPacket *packet;
-  guint tunnel_depth;
-} DecodeCtx;
+  CsPacket *p = ctx->packet;
 
-static CsDecodeStatus decode_ip (DecodeCtx *ctx, CsCursor *c);
+  if (p->n_tunnels >= CS_DECODE_MAX_TUNNELS)
+    return FALSE;
+  p->tunnels[p->n_tunnels].kind = (guint8) kind;
+  p->tunnels[p->n_tunnels].offset = (guint16) MIN ((gsize) (header - ctx->base), G_MAXUINT16);
+  p->n_tunnels++;
+  return TRUE;
+}
 
 static CsDecodeStatus
-decode_udp (CsCursor *c, CsPacket *p)
+decode_udp (DecodeCtx *ctx, CsCursor *c)
 {
+  CsPacket *p = ctx->packet;
+  CsDecodeStatus tunnelled;
   guint16 sport, dport, udp_len, checksum;
 
   if (!cs_cursor_u16be (c, &sport) || !cs_cursor_u16be (c, &dport) || !cs_cursor_u16be (c, &udp_len)
@@ -64,6 +70,14 @@ decode_udp (CsCursor *c, CsPacket *p)
     }
   p->payload = cs_cursor_here (c);
   p->payload_len = len;
+  if (cs_decode_udp_port_is_tunnel (sport) || cs_decode_udp_port_is_tunnel (dport))
+    {
+      CsCursor body;
+
+      cs_cursor_init (&body, p->payload, len);
+      if (cs_decode_udp_tunnel (ctx, sport, dport, &body, &tunnelled))
+        return tunnelled;
+    }
   return CS_DECODE_OK;
 }
 
@@ -91,9 +105,24 @@ decode_tcp (CsCursor *c, CsPacket *p)
   return CS_DECODE_OK;
 }
 
-/* c is positioned on the header of protocol proto, carried by IP. */
+/* IPv4's authentication header (IPv6 skips it as an extension header): transport mode keeps
+ * the addresses, tunnel mode carries IP. */
 static CsDecodeStatus
-decode_ip_payload (DecodeCtx *ctx, guint8 proto, CsCursor *c)
+decode_ipv4_ah (DecodeCtx *ctx, CsCursor *c)
+{
+  guint8 next, len;
+
+  if (!cs_cursor_peek_u8 (c, 0, &next) || !cs_cursor_peek_u8 (c, 1, &len)
+      || !cs_cursor_skip (c, ((gsize) len + 2) * 4))
+    return CS_DECODE_MALFORMED;
+  if (next == 51)
+    return CS_DECODE_MALFORMED; /* AH in AH: no recursion on hostile input */
+  return cs_decode_ip_payload_layer (ctx, next, c);
+}
+
+/* c is positioned on the header of protocol proto, carried by IP. */
+CsDecodeStatus
+cs_decode_ip_payload_layer (DecodeCtx *ctx, guint8 proto, CsCursor *c)
 {
   CsPacket *p = ctx->packet;
 
@@ -103,16 +132,23 @@ decode_ip_payload (DecodeCtx *ctx, guint8 proto, CsCursor *c)
   switch (proto)
     {
     case CS_IP_PROTO_UDP:
-      return decode_udp (c, p);
+      return decode_udp (ctx, c);
     case CS_IP_PROTO_TCP:
       return decode_tcp (c, p);
     case IPPROTO_V4_IN_IP:
     case IPPROTO_V6_IN_IP:
-      if (ctx->tunnel_depth >= MAX_IP_TUNNEL_DEPTH)
+      if (!cs_cursor_has (c, 20))
+        return CS_DECODE_MALFORMED; /* not even an IPv4 header inside */
+      if (!cs_decode_push_tunnel (ctx, CS_TUNNEL_IP_IN_IP, cs_cursor_here (c)))
         return CS_DECODE_UNSUPPORTED;
-      ctx->tunnel_depth++;
       /* The inner header's addresses replace the tunnel's. */
-      return decode_ip (ctx, c);
+      return cs_decode_ip_layer (ctx, c);
+    case IPPROTO_GRE:
+      return cs_decode_gre (ctx, c);
+    case IPPROTO_ESP:
+      return cs_decode_esp (ctx, c);
+    case IPPROTO_V6_AH:
+      return decode_ipv4_ah (ctx, c);
     default:
       return CS_DECODE_UNSUPPORTED;
     }
@@ -220,7 +256,7 @@ decode_ipv4 (DecodeCtx *ctx, CsCursor *c)
     {
       return fragment (ctx, id, frag_offset, more, &body, truncated);
     }
-  return decode_ip_payload (ctx, proto, &body);
+  return cs_decode_ip_payload_layer (ctx, proto, &body);
 }
 
 static CsDecodeStatus
@@ -283,12 +319,12 @@ decode_ipv6 (DecodeCtx *ctx, CsCursor *c)
     }
   if (next == IPPROTO_V6_NONE)
     return CS_DECODE_UNSUPPORTED;
-  return decode_ip_payload (ctx, next, &body);
+  return cs_decode_ip_payload_layer (ctx, next, &body);
 }
 
 /* Chooses IPv4 or IPv6 by the version nibble (raw IP link types, MPLS, tunnels). */
-static CsDecodeStatus
-decode_ip (DecodeCtx *ctx, CsCursor *c)
+CsDecodeStatus
+cs_decode_ip_layer (DecodeCtx *ctx, CsCursor *c)
 {
   guint8 first;
 
@@ -317,7 +353,7 @@ decode_mpls (DecodeCtx *ctx, CsCursor *c)
     }
   while ((label & 0x100) == 0); /* bottom-of-stack bit */
   /* No protocol field: an IP packet is recognised by its version nibble. */
-  return decode_ip (ctx, c);
+  return cs_decode_ip_layer (ctx, c);
 }
 
 static CsDecodeStatus
@@ -337,8 +373,8 @@ decode_pppoe (DecodeCtx *ctx, CsCursor *c)
 }
 
 /* c is positioned after an EtherType field holding type; follows VLAN tags. */
-static CsDecodeStatus
-decode_ethertype (DecodeCtx *ctx, guint16 type, CsCursor *c)
+CsDecodeStatus
+cs_decode_ethertype_layer (DecodeCtx *ctx, guint16 type, CsCursor *c)
 {
   while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD)
     {
@@ -365,16 +401,25 @@ decode_ethertype (DecodeCtx *ctx, guint16 type, CsCursor *c)
     }
 }
 
-/* A link header that ends with an EtherType after `skip` bytes: Ethernet II (two MAC
- * addresses) and Linux cooked v1 (packet type, ARPHRD type, address length, 8 address bytes). */
-static CsDecodeStatus
-decode_ethertype_after (DecodeCtx *ctx, CsCursor *c, gsize skip)
+CsDecodeStatus
+cs_decode_ethernet_layer (DecodeCtx *ctx, CsCursor *c)
 {
   guint16 type;
 
-  if (!cs_cursor_skip (c, skip) || !cs_cursor_u16be (c, &type))
+  if (!cs_cursor_skip (c, 12) || !cs_cursor_u16be (c, &type))
     return CS_DECODE_MALFORMED;
-  return decode_ethertype (ctx, type, c);
+  return cs_decode_ethertype_layer (ctx, type, c);
+}
+
+static CsDecodeStatus
+decode_linux_sll (DecodeCtx *ctx, CsCursor *c)
+{
+  guint16 type;
+
+  /* packet type, ARPHRD type, address length, 8 address bytes, then the protocol */
+  if (!cs_cursor_skip (c, 14) || !cs_cursor_u16be (c, &type))
+    return CS_DECODE_MALFORMED;
+  return cs_decode_ethertype_layer (ctx, type, c);
 }
 
 static CsDecodeStatus
@@ -385,7 +430,7 @@ decode_linux_sll2 (DecodeCtx *ctx, CsCursor *c)
   /* protocol first, then reserved, interface index, ARPHRD type, packet type, address */
   if (!cs_cursor_u16be (c, &type) || !cs_cursor_skip (c, 18))
     return CS_DECODE_MALFORMED;
-  return decode_ethertype (ctx, type, c);
+  return cs_decode_ethertype_layer (ctx, type, c);
 }
 
 static gboolean
@@ -425,7 +470,7 @@ cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *pac
 CsDecodeStatus
 cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
 {
-  DecodeCtx ctx = { data, packet, 0 };
+  DecodeCtx ctx = { data, data, packet };
   CsCursor c;
 
   *packet = (CsPacket){ 0 };
@@ -433,15 +478,15 @@ cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen, CsPac
   switch (linktype)
     {
     case CS_LINKTYPE_ETHERNET:
-      return decode_ethertype_after (&ctx, &c, 12);
+      return cs_decode_ethernet_layer (&ctx, &c);
     case CS_LINKTYPE_LINUX_SLL:
-      return decode_ethertype_after (&ctx, &c, 14);
+      return decode_linux_sll (&ctx, &c);
     case CS_LINKTYPE_LINUX_SLL2:
       return decode_linux_sll2 (&ctx, &c);
     case CS_LINKTYPE_RAW_12:
     case CS_LINKTYPE_RAW_14:
     case CS_LINKTYPE_RAW:
-      return decode_ip (&ctx, &c);
+      return cs_decode_ip_layer (&ctx, &c);
     case CS_LINKTYPE_IPV4:
       return decode_ipv4 (&ctx, &c);
     case CS_LINKTYPE_IPV6:
@@ -457,7 +502,7 @@ cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen, CsPac
 CsDecodeStatus
 cs_decode_transport (const guint8 *data, gsize len, CsPacket *packet)
 {
-  DecodeCtx ctx = { NULL, packet, MAX_IP_TUNNEL_DEPTH };
+  DecodeCtx ctx = { NULL, data, packet };
   CsCursor c;
   guint8 next = packet->ip_proto;
 
@@ -479,7 +524,7 @@ cs_decode_transport (const guint8 *data, gsize len, CsPacket *packet)
         return CS_DECODE_UNSUPPORTED;
     }
   packet->transport_offset = c.pos;
-  return decode_ip_payload (&ctx, next, &c);
+  return cs_decode_ip_payload_layer (&ctx, next, &c);
 }
 
 const char *
@@ -497,6 +542,8 @@ cs_decode_status_to_string (CsDecodeStatus status)
       return "unsupported";
     case CS_DECODE_MALFORMED:
       return "malformed";
+    case CS_DECODE_ENCRYPTED:
+      return "encrypted";
     default:
       return "?";
     }
