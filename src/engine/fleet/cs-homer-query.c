@@ -60,6 +60,17 @@ cs_homer_parse_time (const char *text, gint64 *out_us, GError **error)
   iso = g_strdup (text);
   if (strlen (iso) > 10 && iso[10] == ' ')
     iso[10] = 'T';
+  /* GLib wants the seconds: "2024-03-01" and "2024-03-01T10:00" are read as :00 */
+  if (strlen (iso) == 10)
+    {
+      g_autofree char *day = g_steal_pointer (&iso);
+      iso = g_strconcat (day, "T00:00:00", NULL);
+    }
+  else if (strlen (iso) >= 16 && iso[10] == 'T' && iso[13] == ':' && iso[16] != ':')
+    {
+      g_autofree char *minutes = g_steal_pointer (&iso);
+      iso = g_strdup_printf ("%.16s:00%s", minutes, minutes + 16);
+    }
   dt = g_date_time_new_from_iso8601 (iso, utc);
   if (dt == NULL)
     {

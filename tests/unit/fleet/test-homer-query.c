@@ -16,6 +16,12 @@ test_parse_time (void)
   g_assert_cmpint (us, ==, G_GINT64_CONSTANT (1709287200250000));
   g_assert_true (cs_homer_parse_time ("2024-03-01T12:00:00+02:00", &us, NULL));
   g_assert_cmpint (us, ==, G_GINT64_CONSTANT (1709287200000000));
+  g_assert_true (cs_homer_parse_time ("2024-03-01 10:00", &us, NULL));
+  g_assert_cmpint (us, ==, G_GINT64_CONSTANT (1709287200000000));
+  g_assert_true (cs_homer_parse_time ("2024-03-01T10:00Z", &us, NULL));
+  g_assert_cmpint (us, ==, G_GINT64_CONSTANT (1709287200000000));
+  g_assert_true (cs_homer_parse_time ("2024-03-01", &us, NULL));
+  g_assert_cmpint (us, ==, G_GINT64_CONSTANT (1709251200000000));
   g_assert_true (cs_homer_parse_time ("1709287200.5", &us, NULL));
   g_assert_cmpint (us, ==, G_GINT64_CONSTANT (1709287200500000));
   g_assert_false (cs_homer_parse_time ("yesterday", &us, &error));
