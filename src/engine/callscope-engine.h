@@ -54,6 +54,7 @@
 #include "loader/cs-object-list.h"
 
 /* export: trimmed pcapng captures, redaction */
+#include "export/cs-export-name.h"
 #include "export/cs-export-pcapng.h"
 
 /* loadtest: load-test statistics, the breaking point */
