@@ -10,22 +10,26 @@ char *
 cs_export_safe_file_name (const char *text, gsize max_bytes)
 {
   GString *out = g_string_new (NULL);
+  gsize start = 0;
 
-  for (const char *p = text != NULL ? text : ""; *p != '\0' && out->len < max_bytes; p++)
+  for (const char *p = text != NULL ? text : ""; *p != '\0'; p++)
     {
       guchar c = (guchar) *p;
       gboolean keep = g_ascii_isalnum (c) || strchr ("._-+@=", c) != NULL;
 
-      if (!keep && out->len > 0 && out->str[out->len - 1] == '_')
-        continue;
-      if (keep && out->len == 0 && strchr ("._-", c) != NULL)
-        continue; /* no dot file, no option, no leading filler */
-      g_string_append_c (out, keep ? (char) c : '_');
+      if (keep)
+        g_string_append_c (out, (char) c);
+      else if (out->len > 0 && out->str[out->len - 1] != '_')
+        g_string_append_c (out, '_');
     }
+  /* no dot file, no option, no filler at either end */
+  while (start < out->len && strchr ("._-", out->str[start]) != NULL)
+    start++;
+  g_string_erase (out, 0, (gssize) start);
+  if (out->len > max_bytes)
+    g_string_truncate (out, max_bytes);
   while (out->len > 0 && strchr ("._-", out->str[out->len - 1]) != NULL)
     g_string_truncate (out, out->len - 1);
-  while (out->len > 0 && out->str[0] == '_')
-    g_string_erase (out, 0, 1);
   if (out->len == 0)
     g_string_assign (out, "capture");
   return g_string_free (out, FALSE);
