@@ -6,6 +6,7 @@
 
 #include "cs-column-chooser.h"
 #include "cs-display-format.h"
+#include "cs-list-cells.h"
 #include "callscope-engine.h"
 #include "cs-ladder-layout.h"
 
@@ -411,60 +412,19 @@ static const CsCallsColumn columns[] = {
 
 /* Cells */
 
-/* Tooltips are looked up when one is about to show: gtk_widget_set_tooltip_text () on every
- * bind makes GTK query where the pointer is (an X round trip per cell, per row redrawn). */
-static gboolean
-on_cell_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                       gpointer data)
+/* What a column's cells and sorter read: the column and the view's context. */
+typedef struct
 {
-  const CsCallsColumn *column = data;
-  const char *text = column->style == CELL_FINDINGS
-                         ? g_object_get_data (G_OBJECT (label), "cs-finding-kinds")
-                         : gtk_label_get_text (GTK_LABEL (label));
+  const CsCallsColumn *column;
+  const CsCallsColumnContext *context;
+} CsCallsCell;
 
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+static char *
+cell_text (gpointer item, gpointer data)
 {
-  const CsCallsColumn *column = data;
-  GtkWidget *label = gtk_label_new (NULL);
+  const CsCallsCell *cell = data;
 
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (label), column->numeric ? 1.0f : 0.0f);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  if (column->numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  if (column->style == CELL_STATE)
-    gtk_widget_add_css_class (label, "state");
-  /* Ellipsized names still show a few characters when the window is narrow. */
-  if (column->expand)
-    gtk_label_set_width_chars (GTK_LABEL (label), 6);
-  /* Long URIs and Call-IDs are ellipsized; the tooltip keeps the whole text. The findings
-   * cell lists the kinds of its findings instead. */
-  if (!column->numeric || column->style == CELL_FINDINGS)
-    {
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_cell_query_tooltip),
-                        (gpointer) column);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-set_status_class (GtkWidget *label, const char *css_class)
-{
-  static const char *const state_classes[]
-      = { "state-good", "state-degraded", "state-bad", "state-unknown" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (state_classes); i++)
-    gtk_widget_remove_css_class (label, state_classes[i]);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
+  return cell->column->text (cell->context, item);
 }
 
 static const char *
@@ -498,32 +458,37 @@ findings_tooltip (const CsCallsColumnContext *context, CsCall *call)
 }
 
 static void
-cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+cell_style (GtkLabel *label, gpointer item, gpointer data)
 {
-  const CsCallsColumn *column = data;
-  const CsCallsColumnContext *context = g_object_get_data (G_OBJECT (factory), "cs-context");
-  GtkWidget *label = gtk_list_item_get_child (item);
-  CsCall *call = gtk_list_item_get_item (item);
-  g_autofree char *text = column->text (context, call);
+  const CsCallsCell *cell = data;
+  CsCall *call = item;
 
-  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
-  switch (column->style)
+  switch (cell->column->style)
     {
     case CELL_STATE:
-      set_status_class (label, cs_calls_columns_state_css_class (cs_call_get_state (call)));
+      cs_list_cell_set_status (label, cs_calls_columns_state_css_class (cs_call_get_state (call)),
+                               FALSE);
       break;
     case CELL_MOS:
-      set_status_class (label, mos_css_class (cs_call_get_mos (call)));
+      cs_list_cell_set_status (label, mos_css_class (cs_call_get_mos (call)), FALSE);
       break;
     case CELL_FINDINGS:
-      set_status_class (label, cs_call_get_n_findings (call) > 0 ? "state-degraded" : NULL);
-      g_object_set_data_full (G_OBJECT (label), "cs-finding-kinds",
-                              findings_tooltip (context, call), g_free);
+      cs_list_cell_set_status (label, cs_call_get_n_findings (call) > 0 ? "state-degraded" : NULL,
+                               FALSE);
+      cs_list_cell_set_tooltip (label, findings_tooltip (cell->context, call));
       break;
     case CELL_PLAIN:
     default:
       break;
     }
+}
+
+static int
+cell_compare (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const CsCallsCell *cell = data;
+
+  return cell->column->compare (a, b, (gpointer) cell->context);
 }
 
 GPtrArray *
@@ -534,20 +499,30 @@ cs_calls_columns_new_view_columns (const CsCallsColumnContext *context)
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
     {
       const CsCallsColumn *column = &columns[i];
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      CsCallsCell *cell = g_new (CsCallsCell, 1);
+      /* Long URIs and Call-IDs are ellipsized: the tooltip keeps the whole text. The findings
+       * cell lists the kinds of its findings instead. */
+      CsListCellTooltip tooltip = column->style == CELL_FINDINGS ? CS_LIST_CELL_TOOLTIP_SET
+                                  : column->numeric              ? CS_LIST_CELL_TOOLTIP_NONE
+                                                                 : CS_LIST_CELL_TOOLTIP_TEXT;
+      CsListColumn list_column = {
+        .title = _ (column->title),
+        .width = column->width,
+        .expand = column->expand,
+        .numeric = column->numeric,
+        .bold = column->style == CELL_STATE,
+        .tooltip = tooltip,
+        .text = cell_text,
+        .style = column->style != CELL_PLAIN ? cell_style : NULL,
+        .compare = cell_compare,
+        .data = cell,
+        .data_free = g_free,
+      };
       GtkColumnViewColumn *view_column;
-      g_autoptr (GtkSorter) sorter = NULL;
 
-      g_object_set_data (G_OBJECT (factory), "cs-context", (gpointer) context);
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), (gpointer) column);
-      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), (gpointer) column);
-      view_column = gtk_column_view_column_new (_ (column->title), factory);
-      sorter = GTK_SORTER (gtk_custom_sorter_new (column->compare, (gpointer) context, NULL));
-      gtk_column_view_column_set_sorter (view_column, sorter);
-      gtk_column_view_column_set_expand (view_column, column->expand);
-      gtk_column_view_column_set_resizable (view_column, TRUE);
-      if (column->width > 0)
-        gtk_column_view_column_set_fixed_width (view_column, column->width);
+      cell->column = column;
+      cell->context = context;
+      view_column = cs_list_column_new (&list_column);
       if (column->id != NULL)
         cs_column_chooser_set_column_id (view_column, column->id);
       g_ptr_array_add (view_columns, view_column);

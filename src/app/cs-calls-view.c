@@ -13,7 +13,7 @@
 
 struct _CsCallsView
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkWidget *root_box; /* bound so that dispose_template unparents it */
   GtkStack *stack;
@@ -25,7 +25,6 @@ struct _CsCallsView
   GtkRevealer *range_revealer;
   GtkLabel *range_label;
 
-  CsAnalysis *analysis;
   CsCallsColumnContext context; /* calls (owned) and index (owned) the cells read */
   GtkFilterListModel *filter_model;
   GtkCustomFilter *filter;
@@ -41,7 +40,7 @@ struct _CsCallsView
   guint index_id; /* idle rebuilding the stale index ahead of the rows that need it */
 };
 
-G_DEFINE_FINAL_TYPE (CsCallsView, cs_calls_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsCallsView, cs_calls_view, CS_TYPE_VIEW)
 
 enum
 {
@@ -155,12 +154,14 @@ on_selection_changed (GtkSelectionModel *selection, guint position, guint n_item
 static void
 rebuild_index (CsCallsView *self)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
+
   g_clear_object (&self->context.streams);
   g_clear_object (&self->context.findings);
-  if (self->analysis != NULL)
+  if (analysis != NULL)
     {
-      self->context.streams = g_object_ref (cs_analysis_get_streams (self->analysis));
-      self->context.findings = g_object_ref (cs_analysis_get_findings (self->analysis));
+      self->context.streams = g_object_ref (cs_analysis_get_streams (analysis));
+      self->context.findings = g_object_ref (cs_analysis_get_findings (analysis));
     }
   self->context.index_stale = TRUE;
   if (self->parsed != NULL)
@@ -206,19 +207,17 @@ cs_calls_view_set_calls (CsCallsView *self, GListModel *calls)
   update_empty_page (self);
 }
 
-void
-cs_calls_view_set_analysis (CsCallsView *self, CsAnalysis *analysis)
+static void
+cs_calls_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
-  g_return_if_fail (CS_IS_CALLS_VIEW (self));
+  CsCallsView *self = CS_CALLS_VIEW (view);
+  CsAnalysis *analysis = cs_view_get_analysis (view);
 
-  if (self->analysis == analysis)
-    return;
-  if (self->analysis != NULL)
+  if (old_analysis != NULL)
     {
-      g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (self->analysis), self);
-      g_signal_handlers_disconnect_by_data (cs_analysis_get_findings (self->analysis), self);
+      g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (old_analysis), self);
+      g_signal_handlers_disconnect_by_data (cs_analysis_get_findings (old_analysis), self);
     }
-  g_set_object (&self->analysis, analysis);
   if (analysis != NULL)
     {
       g_signal_connect (cs_analysis_get_streams (analysis), "items-changed",
@@ -521,7 +520,7 @@ cs_calls_view_dispose (GObject *object)
 {
   CsCallsView *self = CS_CALLS_VIEW (object);
 
-  cs_calls_view_set_analysis (self, NULL);
+  cs_view_set_analysis (CS_VIEW (self), NULL);
   if (self->sort_model != NULL)
     g_signal_handlers_disconnect_by_data (self->sort_model, self);
   if (self->selection != NULL)
@@ -559,6 +558,7 @@ cs_calls_view_class_init (CsCallsViewClass *klass)
   object_class->get_property = cs_calls_view_get_property;
   object_class->dispose = cs_calls_view_dispose;
   object_class->finalize = cs_calls_view_finalize;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_calls_view_analysis_changed;
 
   properties[PROP_SELECTED_CALL] = g_param_spec_object ("selected-call", NULL, NULL, CS_TYPE_CALL,
                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);

@@ -4,18 +4,18 @@
 #include <gtk/gtk.h>
 
 #include "callscope-engine.h"
+#include "cs-view.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_CALLS_VIEW (cs_calls_view_get_type ())
-G_DECLARE_FINAL_TYPE (CsCallsView, cs_calls_view, CS, CALLS_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (CsCallsView, cs_calls_view, CS, CALLS_VIEW, CsView)
 
+/* Shows the calls of the view's analysis; its streams and findings fill the codec and findings
+ * columns and the filter's codec: and has: terms. */
 GtkWidget *cs_calls_view_new (void);
-/* A GListModel of CsCall (usually cs_analysis_get_calls ()), or NULL. */
+/* Shows another list of CsCall instead (a live session's), or NULL. */
 void cs_calls_view_set_calls (CsCallsView *self, GListModel *calls);
-/* The analysis whose calls are shown; its streams and findings fill the codec and findings
- * columns and the filter's codec: and has: terms. NULL clears. */
-void cs_calls_view_set_analysis (CsCallsView *self, CsAnalysis *analysis);
 /* Restores and saves the visible columns ("calls-visible-columns"). */
 void cs_calls_view_set_settings (CsCallsView *self, GSettings *settings);
 /* While loading, an empty list says calls are still being looked for. */

@@ -10,7 +10,7 @@
 
 struct _CsDetailPane
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkStack *stack;
   GtkStack *tabs;
@@ -21,11 +21,10 @@ struct _CsDetailPane
   GtkGrid *frame_grid;
   CsHexView *hex_view;
 
-  CsAnalysis *analysis;
   CsSipMessage *message;
 };
 
-G_DEFINE_FINAL_TYPE (CsDetailPane, cs_detail_pane, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsDetailPane, cs_detail_pane, CS_TYPE_VIEW)
 
 /* Raw text */
 
@@ -264,7 +263,8 @@ show_sdp (CsDetailPane *self, const CsSipMessage *msg)
 static void
 show_frame (CsDetailPane *self, const CsSipMessage *msg)
 {
-  CsCaptureSet *set = self->analysis != NULL ? cs_analysis_get_capture_set (self->analysis) : NULL;
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
+  CsCaptureSet *set = analysis != NULL ? cs_analysis_get_capture_set (analysis) : NULL;
   CsFrame frame_copy;
   const CsFrame *frame
       = set != NULL && cs_capture_set_get_frame (set, msg->frame, &frame_copy) ? &frame_copy : NULL;
@@ -323,18 +323,17 @@ cs_detail_pane_new (void)
   return g_object_new (CS_TYPE_DETAIL_PANE, NULL);
 }
 
-void
-cs_detail_pane_set_analysis (CsDetailPane *self, CsAnalysis *analysis)
+/* Frames are read back from the view's analysis: another one shows nothing until told. */
+static void
+cs_detail_pane_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
-  g_return_if_fail (CS_IS_DETAIL_PANE (self));
-
-  if (g_set_object (&self->analysis, analysis))
-    cs_detail_pane_set_message (self, NULL);
+  cs_detail_pane_set_message (CS_DETAIL_PANE (view), NULL);
 }
 
 void
 cs_detail_pane_set_message (CsDetailPane *self, CsSipMessage *msg)
 {
+  CsAnalysis *analysis;
   CsCaptureSet *set;
   gboolean exact;
   gsize offset, len;
@@ -351,7 +350,8 @@ cs_detail_pane_set_message (CsDetailPane *self, CsSipMessage *msg)
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
-  set = self->analysis != NULL ? cs_analysis_get_capture_set (self->analysis) : NULL;
+  analysis = cs_view_get_analysis (CS_VIEW (self));
+  set = analysis != NULL ? cs_analysis_get_capture_set (analysis) : NULL;
   text = cs_detail_dup_sip_text (set, msg, &exact, &offset, &len);
   update_tag_colors (self);
   show_message_text (self, text, exact);
@@ -399,7 +399,6 @@ cs_detail_pane_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_DETAIL_PANE);
   g_clear_pointer (&self->message, cs_sip_message_unref);
-  g_clear_object (&self->analysis);
   G_OBJECT_CLASS (cs_detail_pane_parent_class)->dispose (object);
 }
 
@@ -410,6 +409,7 @@ cs_detail_pane_class_init (CsDetailPaneClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_detail_pane_dispose;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_detail_pane_analysis_changed;
   g_type_ensure (CS_TYPE_STATUS_PAGE);
   g_type_ensure (CS_TYPE_HEX_VIEW);
   gtk_widget_class_set_template_from_resource (

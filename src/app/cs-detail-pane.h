@@ -4,15 +4,15 @@
 #include <gtk/gtk.h>
 
 #include "callscope-engine.h"
+#include "cs-view.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_DETAIL_PANE (cs_detail_pane_get_type ())
-G_DECLARE_FINAL_TYPE (CsDetailPane, cs_detail_pane, CS, DETAIL_PANE, GtkWidget)
+G_DECLARE_FINAL_TYPE (CsDetailPane, cs_detail_pane, CS, DETAIL_PANE, CsView)
 
+/* Frames are read back from the view's analysis (the mapped capture). */
 GtkWidget *cs_detail_pane_new (void);
-/* Where frames are read back from (the mapped capture); NULL forgets it. */
-void cs_detail_pane_set_analysis (CsDetailPane *self, CsAnalysis *analysis);
 /* The message shown, or NULL for the empty state. */
 void cs_detail_pane_set_message (CsDetailPane *self, CsSipMessage *msg);
 /* "message", "sdp" or "frame" */

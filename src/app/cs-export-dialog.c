@@ -249,7 +249,7 @@ on_chooser_response (GtkNativeDialog *chooser, int response, gpointer user_data)
 }
 
 static void
-on_export_clicked (GtkButton *button, CsExportDialog *self)
+on_export_clicked (CsExportDialog *self)
 {
   GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
       _ ("Export"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
@@ -262,7 +262,7 @@ on_export_clicked (GtkButton *button, CsExportDialog *self)
 }
 
 static void
-on_cancel_clicked (GtkButton *button, CsExportDialog *self)
+on_cancel_clicked (CsExportDialog *self)
 {
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
@@ -283,7 +283,7 @@ cs_export_dialog_update (CsExportDialog *self)
 }
 
 static void
-on_format_changed (GObject *object, GParamSpec *pspec, CsExportDialog *self)
+on_format_changed (CsExportDialog *self)
 {
   cs_export_dialog_update (self);
 }
@@ -298,87 +298,42 @@ cs_export_dialog_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->analysis);
   g_clear_pointer (&self->selected, g_array_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_EXPORT_DIALOG);
   G_OBJECT_CLASS (cs_export_dialog_parent_class)->dispose (object);
 }
 
 static void
 cs_export_dialog_class_init (CsExportDialogClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = cs_export_dialog_dispose;
-}
-
-static GtkWidget *
-cs_heading (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  return label;
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/callscope/Callscope/ui/cs-export-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, format);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, description);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, selected_only);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, all_calls);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, redact);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, progress);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, status);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, export_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_format_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_export_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
 }
 
 static void
 cs_export_dialog_init (CsExportDialog *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *cancel = gtk_button_new_with_mnemonic (_ ("_Cancel"));
-  GtkStringList *names = gtk_string_list_new (NULL);
+  g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
 
   self->selected = g_array_new (FALSE, FALSE, sizeof (guint));
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* The formats' names come from the table that describes them. */
   for (guint i = 0; i < CS_EXPORT_N_KINDS; i++)
     gtk_string_list_append (names, _ (cs_export_formats[i].label));
-  gtk_window_set_title (GTK_WINDOW (self), _ ("Export"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 460, -1);
-  gtk_window_set_resizable (GTK_WINDOW (self), FALSE);
-  gtk_widget_set_margin_top (box, 18);
-  gtk_widget_set_margin_bottom (box, 18);
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
-
-  gtk_box_append (GTK_BOX (box), cs_heading (_ ("Format")));
-  self->format = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (names), NULL));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->format));
-  self->description = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (self->description, TRUE);
-  gtk_label_set_xalign (self->description, 0);
-  gtk_label_set_width_chars (self->description, 48);
-  gtk_label_set_max_width_chars (self->description, 48);
-  gtk_widget_add_css_class (GTK_WIDGET (self->description), "dim-label");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->description));
-
-  gtk_box_append (GTK_BOX (box), cs_heading (_ ("Calls")));
-  self->selected_only
-      = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_ ("_Selected calls")));
-  self->all_calls = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_ ("_All calls")));
-  gtk_check_button_set_group (self->all_calls, self->selected_only);
-  gtk_check_button_set_active (self->all_calls, TRUE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->selected_only));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->all_calls));
-  self->redact = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (
-      _ ("_Redact numbers, names, addresses, digest responses and keys")));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->redact));
-
-  self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress));
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status, 0);
-  gtk_label_set_wrap (self->status, TRUE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
-
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  self->export_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_ ("_Export…")));
-  gtk_widget_add_css_class (GTK_WIDGET (self->export_button), "suggested-action");
-  gtk_box_append (GTK_BOX (buttons), cancel);
-  gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (self->export_button));
-  gtk_box_append (GTK_BOX (box), buttons);
-  gtk_window_set_child (GTK_WINDOW (self), box);
-  gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->export_button));
-
-  g_signal_connect (self->format, "notify::selected", G_CALLBACK (on_format_changed), self);
-  g_signal_connect (self->export_button, "clicked", G_CALLBACK (on_export_clicked), self);
-  g_signal_connect (cancel, "clicked", G_CALLBACK (on_cancel_clicked), self);
+  gtk_drop_down_set_model (self->format, G_LIST_MODEL (names));
   cs_export_dialog_update (self);
 }
 

@@ -5,13 +5,14 @@
 #include <glib/gi18n.h>
 
 #include "cs-deferred-rows.h"
+#include "cs-list-cells.h"
 #include "cs-status-page.h"
 
 #define CS_N_FINDING_KINDS (CS_FINDING_DAMAGED_CAPTURE + 1)
 
 struct _CsFindingsView
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkStack *stack;
   GtkColumnView *column_view;
@@ -20,8 +21,6 @@ struct _CsFindingsView
   GtkLabel *count_label;
   CsStatusPage *empty_page;
 
-  CsAnalysis *analysis;
-  CsSelection *selection;
   GtkFilterListModel *filter_model;
   GtkCustomFilter *filter;
   GtkSingleSelection *row_selection;
@@ -31,7 +30,7 @@ struct _CsFindingsView
   gboolean updating_dropdown; /* rebuilding the kind list */
 };
 
-G_DEFINE_FINAL_TYPE (CsFindingsView, cs_findings_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsFindingsView, cs_findings_view, CS_TYPE_VIEW)
 
 enum
 {
@@ -178,57 +177,16 @@ compare_findings (gconstpointer a, gconstpointer b, gpointer data)
   return (ka > kb) - (ka < kb);
 }
 
-/* The description's whole text, looked up when the tooltip is about to show (setting it on
- * every bind makes GTK query where the pointer is: an X round trip per row). */
-static gboolean
-on_text_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                       gpointer data)
+static char *
+text_of_column (gpointer item, gpointer data)
 {
-  const char *text = gtk_label_get_text (GTK_LABEL (label));
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
+  return cell_text (item, GPOINTER_TO_INT (data));
 }
 
 static void
-cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+style_severity (GtkLabel *label, gpointer item, gpointer data)
 {
-  CsFindingsColumn column = GPOINTER_TO_INT (data);
-  GtkWidget *label = gtk_label_new (NULL);
-  gboolean numeric = column == COLUMN_CALL || column == COLUMN_STREAM || column == COLUMN_FRAME;
-
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  if (column == COLUMN_TEXT)
-    {
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_text_query_tooltip), NULL);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  CsFindingsColumn column = GPOINTER_TO_INT (data);
-  GtkWidget *label = gtk_list_item_get_child (item);
-  CsFinding *finding = gtk_list_item_get_item (item);
-  g_autofree char *text = cell_text (finding, column);
-
-  gtk_label_set_text (GTK_LABEL (label), text);
-  if (column == COLUMN_SEVERITY)
-    {
-      gtk_widget_remove_css_class (label, "state-bad");
-      gtk_widget_remove_css_class (label, "state-degraded");
-      gtk_widget_remove_css_class (label, "state-unknown");
-      gtk_widget_add_css_class (label, severity_css_class (cs_finding_get_severity (finding)));
-      gtk_widget_add_css_class (label, "state");
-    }
+  cs_list_cell_set_status (label, severity_css_class (cs_finding_get_severity (item)), TRUE);
 }
 
 static void
@@ -246,19 +204,20 @@ add_columns (CsFindingsView *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr (GtkColumnViewColumn) column = NULL;
-      g_autoptr (GtkSorter) sorter = NULL;
+      /* The description is ellipsized: its tooltip keeps the whole text. */
+      CsListColumn list_column = {
+        .title = _ (specs[i].title),
+        .width = specs[i].width,
+        .expand = specs[i].expand,
+        .numeric = i == COLUMN_CALL || i == COLUMN_STREAM || i == COLUMN_FRAME,
+        .tooltip = i == COLUMN_TEXT ? CS_LIST_CELL_TOOLTIP_TEXT : CS_LIST_CELL_TOOLTIP_NONE,
+        .text = text_of_column,
+        .style = i == COLUMN_SEVERITY ? style_severity : NULL,
+        .compare = compare_findings,
+        .data = GINT_TO_POINTER (i),
+      };
+      g_autoptr (GtkColumnViewColumn) column = cs_list_column_new (&list_column);
 
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (i));
-      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (i));
-      column = gtk_column_view_column_new (_ (specs[i].title), factory);
-      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_findings, GINT_TO_POINTER (i), NULL));
-      gtk_column_view_column_set_sorter (column, sorter);
-      gtk_column_view_column_set_expand (column, specs[i].expand);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      if (specs[i].width > 0)
-        gtk_column_view_column_set_fixed_width (column, specs[i].width);
       gtk_column_view_append_column (self->column_view, column);
     }
 }
@@ -279,10 +238,10 @@ finding_matches (gpointer item, gpointer data)
 static void
 update_count (CsFindingsView *self)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
-  guint total = self->analysis != NULL
-                    ? g_list_model_get_n_items (cs_analysis_get_findings (self->analysis))
-                    : 0;
+  guint total
+      = analysis != NULL ? g_list_model_get_n_items (cs_analysis_get_findings (analysis)) : 0;
   g_autofree char *text = NULL;
 
   if (shown == total)
@@ -302,7 +261,7 @@ update_count (CsFindingsView *self)
       cs_status_page_set_description (
           self->empty_page,
           total > 0 ? _ ("No finding has this severity and kind. Choose “All” to see them all.")
-          : self->analysis != NULL
+          : analysis != NULL
               ? _ ("Nothing looks wrong in this capture: calls were set up and media flowed "
                    "both ways without notable loss or jitter.")
               : _ ("Problems in calls and streams — failed setup, retransmissions, one-way "
@@ -358,7 +317,8 @@ rebuild_kind_dropdown (CsFindingsView *self)
 {
   g_autoptr (GtkStringList) strings = gtk_string_list_new (NULL);
   gboolean present[CS_N_FINDING_KINDS] = { FALSE };
-  GListModel *findings = self->analysis != NULL ? cs_analysis_get_findings (self->analysis) : NULL;
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
+  GListModel *findings = analysis != NULL ? cs_analysis_get_findings (analysis) : NULL;
 
   for (guint i = 0; findings != NULL && i < g_list_model_get_n_items (findings); i++)
     {
@@ -408,11 +368,12 @@ frame_time_ns (CsCall *call, CsStream *stream, guint32 frame)
 static CsStream *
 lookup_stream (CsFindingsView *self, guint id)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   GListModel *streams;
 
-  if (self->analysis == NULL || id == 0)
+  if (analysis == NULL || id == 0)
     return NULL;
-  streams = cs_analysis_get_streams (self->analysis);
+  streams = cs_analysis_get_streams (analysis);
   for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
     {
       g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
@@ -425,6 +386,8 @@ lookup_stream (CsFindingsView *self, guint id)
 void
 cs_findings_view_activate (CsFindingsView *self, CsFinding *finding)
 {
+  CsAnalysis *analysis;
+  CsSelection *selection;
   const GArray *frames;
   CsCall *call = NULL;
   CsStream *stream;
@@ -433,16 +396,18 @@ cs_findings_view_activate (CsFindingsView *self, CsFinding *finding)
   g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
   g_return_if_fail (CS_IS_FINDING (finding));
 
-  if (self->analysis != NULL && cs_finding_get_call_number (finding) != 0)
+  analysis = cs_view_get_analysis (CS_VIEW (self));
+  selection = cs_view_get_selection (CS_VIEW (self));
+  if (analysis != NULL && cs_finding_get_call_number (finding) != 0)
     {
       g_autofree char *key = g_strdup_printf ("%u", cs_finding_get_call_number (finding));
-      call = cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
+      call = cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (analysis)), key);
     }
   stream = lookup_stream (self, cs_finding_get_stream_id (finding));
   frames = cs_finding_get_frames (finding);
   frame = frames != NULL && frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
-  if (self->selection != NULL)
-    cs_selection_select (self->selection, call, stream, frame,
+  if (selection != NULL)
+    cs_selection_select (selection, call, stream, frame,
                          frame != 0 ? frame_time_ns (call, stream, frame) : 0);
   g_signal_emit (self, signals[SIGNAL_FINDING_ACTIVATED], 0, finding);
 }
@@ -474,24 +439,17 @@ cs_findings_view_new (void)
   return g_object_new (CS_TYPE_FINDINGS_VIEW, NULL);
 }
 
-void
-cs_findings_view_set_analysis (CsFindingsView *self, CsAnalysis *analysis)
+static void
+cs_findings_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
-  g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
+  CsFindingsView *self = CS_FINDINGS_VIEW (view);
+  CsAnalysis *analysis = cs_view_get_analysis (view);
 
-  g_set_object (&self->analysis, analysis);
   cs_deferred_rows_before_change (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
   gtk_filter_list_model_set_model (self->filter_model,
                                    analysis != NULL ? cs_analysis_get_findings (analysis) : NULL);
   rebuild_kind_dropdown (self);
   update_count (self);
-}
-
-void
-cs_findings_view_set_selection (CsFindingsView *self, CsSelection *selection)
-{
-  g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
-  g_set_object (&self->selection, selection);
 }
 
 GListModel *
@@ -518,8 +476,6 @@ cs_findings_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->row_selection);
   g_clear_object (&self->filter_model);
-  g_clear_object (&self->selection);
-  g_clear_object (&self->analysis);
   g_clear_pointer (&self->kind_choices, g_array_unref);
   G_OBJECT_CLASS (cs_findings_view_parent_class)->dispose (object);
 }
@@ -531,6 +487,7 @@ cs_findings_view_class_init (CsFindingsViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_findings_view_dispose;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_findings_view_analysis_changed;
 
   signals[SIGNAL_FINDING_ACTIVATED]
       = g_signal_new ("finding-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,

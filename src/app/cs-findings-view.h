@@ -6,17 +6,17 @@
 
 #include "callscope-engine.h"
 #include "cs-selection.h"
+#include "cs-view.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_FINDINGS_VIEW (cs_findings_view_get_type ())
-G_DECLARE_FINAL_TYPE (CsFindingsView, cs_findings_view, CS, FINDINGS_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (CsFindingsView, cs_findings_view, CS, FINDINGS_VIEW, CsView)
 
-/* Signal "finding-activated" (CsFinding*): a row was selected or activated,
- * after the selection moved to its call, stream and first frame. */
+/* Every finding of the view's analysis. Signal "finding-activated" (CsFinding*): a row was
+ * selected or activated, after the view's selection moved to its call, stream and first
+ * frame. */
 GtkWidget *cs_findings_view_new (void);
-void cs_findings_view_set_analysis (CsFindingsView *self, CsAnalysis *analysis);
-void cs_findings_view_set_selection (CsFindingsView *self, CsSelection *selection);
 /* Filters: findings at least this severe; a kind (-1 = every kind). */
 void cs_findings_view_set_min_severity (CsFindingsView *self, CsSeverity severity);
 void cs_findings_view_set_kind_filter (CsFindingsView *self, int kind);

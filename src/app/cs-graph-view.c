@@ -23,15 +23,13 @@ struct _CsGraphView
   CsGraphCanvas *canvas;
   CsMosTable *mos_table;
 
-  CsAnalysis *analysis;
   GHashTable *streams_by_id; /* guint id → CsStream (borrowed from the model) */
-  CsSelection *selection;
-  GPtrArray *streams; /* CsStream shown, series order */
+  GPtrArray *streams;        /* CsStream shown, series order */
   CsGraphKind kind;
   gint64 origin_ns;
 };
 
-G_DEFINE_FINAL_TYPE (CsGraphView, cs_graph_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsGraphView, cs_graph_view, CS_TYPE_VIEW)
 
 GtkWidget *
 cs_graph_view_new (void)
@@ -50,12 +48,13 @@ lookup_stream (CsGraphView *self, guint id)
 static CsCall *
 lookup_call (CsGraphView *self, guint number)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   g_autofree char *key = NULL;
 
-  if (self->analysis == NULL || number == 0)
+  if (analysis == NULL || number == 0)
     return NULL;
   key = g_strdup_printf ("%u", number);
-  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
+  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (analysis)), key);
 }
 
 /* The frame's packet of a stream (packets are in frame order); NULL when absent. */
@@ -85,11 +84,12 @@ find_packet (CsStream *stream, guint32 frame)
 static void
 add_finding_markers (CsGraphView *self, CsGraph *graph)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   GListModel *findings;
 
-  if (self->analysis == NULL)
+  if (analysis == NULL)
     return;
-  findings = cs_analysis_get_findings (self->analysis);
+  findings = cs_analysis_get_findings (analysis);
   for (guint i = 0; i < g_list_model_get_n_items (findings); i++)
     {
       g_autoptr (CsFinding) finding = g_list_model_get_item (findings, i);
@@ -104,7 +104,8 @@ add_finding_markers (CsGraphView *self, CsGraph *graph)
 static void
 update_cursor (CsGraphView *self)
 {
-  gint64 time_ns = self->selection != NULL ? cs_selection_get_time_ns (self->selection) : 0;
+  CsSelection *selection = cs_view_get_selection (CS_VIEW (self));
+  gint64 time_ns = selection != NULL ? cs_selection_get_time_ns (selection) : 0;
 
   if (time_ns == 0 || self->streams->len == 0)
     cs_graph_canvas_set_cursor (self->canvas, NAN);
@@ -210,8 +211,9 @@ add_call_streams (CsGraphView *self, CsCall *call, GPtrArray *out)
 static void
 update_from_selection (CsGraphView *self)
 {
-  CsStream *stream = self->selection != NULL ? cs_selection_get_stream (self->selection) : NULL;
-  CsCall *call = self->selection != NULL ? cs_selection_get_call (self->selection) : NULL;
+  CsSelection *selection = cs_view_get_selection (CS_VIEW (self));
+  CsStream *stream = selection != NULL ? cs_selection_get_stream (selection) : NULL;
+  CsCall *call = selection != NULL ? cs_selection_get_call (selection) : NULL;
   g_autoptr (GPtrArray) streams = g_ptr_array_new ();
   g_autofree char *subtitle = NULL;
 
@@ -269,6 +271,7 @@ static void
 on_point_activated (CsGraphCanvas *canvas, guint series_index, guint point_index, CsGraphView *self)
 {
   const CsGraph *graph = cs_graph_canvas_get_graph (canvas);
+  CsSelection *selection = cs_view_get_selection (CS_VIEW (self));
   const CsGraphSeries *series;
   const CsGraphPoint *point;
   const CsRtpPacket *packet;
@@ -285,12 +288,11 @@ on_point_activated (CsGraphCanvas *canvas, guint series_index, guint point_index
   packet = find_packet (stream, point->frame);
   time_ns
       = packet != NULL ? packet->arrival_ns : self->origin_ns + (gint64) llround (point->t_s * 1e9);
-  if (self->selection != NULL)
+  if (selection != NULL)
     {
       CsCall *call = lookup_call (self, cs_stream_get_call_number (stream));
-      cs_selection_select (self->selection,
-                           call != NULL ? call : cs_selection_get_call (self->selection), stream,
-                           point->frame, time_ns);
+      cs_selection_select (selection, call != NULL ? call : cs_selection_get_call (selection),
+                           stream, point->frame, time_ns);
     }
 }
 
@@ -377,9 +379,10 @@ cs_graph_view_show_finding (CsGraphView *self, CsFinding *finding)
     }
   gtk_stack_set_visible_child_name (self->pages, "graphs");
   packet = find_packet (stream, g_array_index (frames, guint32, 0));
-  if (self->selection != NULL)
-    cs_selection_select (self->selection, lookup_call (self, cs_stream_get_call_number (stream)),
-                         stream, g_array_index (frames, guint32, 0),
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL)
+    cs_selection_select (cs_view_get_selection (CS_VIEW (self)),
+                         lookup_call (self, cs_stream_get_call_number (stream)), stream,
+                         g_array_index (frames, guint32, 0),
                          packet != NULL ? packet->arrival_ns : 0);
   else
     {
@@ -487,13 +490,14 @@ zoom_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
 static void
 index_streams (CsGraphView *self)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   GListModel *streams;
 
   g_clear_pointer (&self->streams_by_id, g_hash_table_unref);
-  if (self->analysis == NULL)
+  if (analysis == NULL)
     return;
   self->streams_by_id = g_hash_table_new (NULL, NULL);
-  streams = cs_analysis_get_streams (self->analysis);
+  streams = cs_analysis_get_streams (analysis);
   for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
     {
       g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
@@ -503,17 +507,16 @@ index_streams (CsGraphView *self)
     }
 }
 
-void
-cs_graph_view_set_analysis (CsGraphView *self, CsAnalysis *analysis)
+static void
+cs_graph_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
+  CsGraphView *self = CS_GRAPH_VIEW (view);
+  CsAnalysis *analysis = cs_view_get_analysis (view);
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
 
-  g_return_if_fail (CS_IS_GRAPH_VIEW (self));
-
   show_streams (self, none, NULL);
-  if (self->analysis != NULL)
-    g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (self->analysis), self);
-  g_set_object (&self->analysis, analysis);
+  if (old_analysis != NULL)
+    g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (old_analysis), self);
   self->origin_ns = analysis != NULL ? cs_analysis_get_stats (analysis)->first_ns : 0;
   index_streams (self);
   if (analysis != NULL)
@@ -522,14 +525,14 @@ cs_graph_view_set_analysis (CsGraphView *self, CsAnalysis *analysis)
   update_from_selection (self);
 }
 
-void
-cs_graph_view_set_selection (CsGraphView *self, CsSelection *selection)
+static void
+cs_graph_view_selection_changed (CsView *view, CsSelection *old_selection)
 {
-  g_return_if_fail (CS_IS_GRAPH_VIEW (self));
+  CsGraphView *self = CS_GRAPH_VIEW (view);
+  CsSelection *selection = cs_view_get_selection (view);
 
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
-  g_set_object (&self->selection, selection);
+  if (old_selection != NULL)
+    g_signal_handlers_disconnect_by_data (old_selection, self);
   if (selection != NULL)
     {
       g_signal_connect (selection, "notify::call", G_CALLBACK (on_selection_changed), self);
@@ -580,17 +583,16 @@ static void
 cs_graph_view_dispose (GObject *object)
 {
   CsGraphView *self = CS_GRAPH_VIEW (object);
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
 
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
-  if (self->analysis != NULL)
-    g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (self->analysis), self);
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL)
+    g_signal_handlers_disconnect_by_data (cs_view_get_selection (CS_VIEW (self)), self);
+  if (analysis != NULL)
+    g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (analysis), self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_GRAPH_VIEW);
   /* The template's root box has no id, so dispose_template leaves it. */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
-  g_clear_object (&self->selection);
-  g_clear_object (&self->analysis);
   g_clear_pointer (&self->streams_by_id, g_hash_table_unref);
   g_clear_pointer (&self->streams, g_ptr_array_unref);
   g_clear_pointer (&self->subtitle, g_free);
@@ -604,6 +606,8 @@ cs_graph_view_class_init (CsGraphViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_graph_view_dispose;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_graph_view_analysis_changed;
+  CS_VIEW_CLASS (klass)->selection_changed = cs_graph_view_selection_changed;
 
   g_type_ensure (CS_TYPE_GRAPH_CANVAS);
   g_type_ensure (CS_TYPE_MOS_TABLE);

@@ -7,19 +7,18 @@
 #include "cs-graph-view-canvas.h"
 #include "cs-mos-table.h"
 #include "cs-selection.h"
+#include "cs-view.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_GRAPH_VIEW (cs_graph_view_get_type ())
-G_DECLARE_FINAL_TYPE (CsGraphView, cs_graph_view, CS, GRAPH_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (CsGraphView, cs_graph_view, CS, GRAPH_VIEW, CsView)
 
+/* Draws the streams and findings of the view's analysis (NULL: nothing) and follows its
+ * selection: a selected stream shows its call's streams (both directions overlaid), a
+ * selected call shows its streams, time-ns/frame move the cursor line. A click on a point
+ * sets stream, frame and time-ns. */
 GtkWidget *cs_graph_view_new (void);
-/* The capture whose streams and findings are drawn (NULL: nothing). */
-void cs_graph_view_set_analysis (CsGraphView *self, CsAnalysis *analysis);
-/* Follows the shared cursor: a selected stream shows its call's streams (both
- * directions overlaid), a selected call shows its streams, time-ns/frame move the
- * cursor line. A click on a point sets stream, frame and time-ns. */
-void cs_graph_view_set_selection (CsGraphView *self, CsSelection *selection);
 void cs_graph_view_set_kind (CsGraphView *self, CsGraphKind kind);
 CsGraphKind cs_graph_view_get_kind (CsGraphView *self);
 /* Opens the graph that shows a finding best (jitter for high jitter, delta for

@@ -8,7 +8,7 @@
 
 struct _CsLadderPane
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkStack *stack;
   GtkLabel *title_label;
@@ -17,14 +17,23 @@ struct _CsLadderPane
   GtkScrolledWindow *scroller;
   CsLadderView *view;
 
-  CsAnalysis *analysis;
   GPtrArray *chosen; /* CsCall* the user selected (before adding legs) */
   CsCallsView *calls_view;
   CsDetailPane *detail;
   GSettings *settings;
 };
 
-G_DEFINE_FINAL_TYPE (CsLadderPane, cs_ladder_pane, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsLadderPane, cs_ladder_pane, CS_TYPE_VIEW)
+
+enum
+{
+  PROP_0,
+  PROP_CALLS_VIEW,
+  PROP_DETAIL_PANE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static const char *const time_mode_names[] = { "absolute", "relative", "delta" };
 
@@ -61,8 +70,9 @@ update_title (CsLadderPane *self)
 static void
 rebuild (CsLadderPane *self)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   g_autoptr (GPtrArray) calls = NULL;
-  GListModel *streams = self->analysis != NULL ? cs_analysis_get_streams (self->analysis) : NULL;
+  GListModel *streams = analysis != NULL ? cs_analysis_get_streams (analysis) : NULL;
 
   if (self->chosen == NULL || self->chosen->len == 0)
     {
@@ -71,8 +81,8 @@ rebuild (CsLadderPane *self)
       return;
     }
   if (self->chosen->len == 1 && gtk_toggle_button_get_active (self->related_button)
-      && self->analysis != NULL)
-    calls = cs_ladder_find_related_calls (cs_analysis_get_calls (self->analysis),
+      && analysis != NULL)
+    calls = cs_ladder_find_related_calls (cs_analysis_get_calls (analysis),
                                           g_ptr_array_index (self->chosen, 0));
   else
     calls = g_ptr_array_ref (self->chosen);
@@ -180,16 +190,11 @@ cs_ladder_pane_new (void)
   return g_object_new (CS_TYPE_LADDER_PANE, NULL);
 }
 
-void
-cs_ladder_pane_set_analysis (CsLadderPane *self, CsAnalysis *analysis)
+/* The calls shown belonged to the old analysis. */
+static void
+cs_ladder_pane_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
-  g_return_if_fail (CS_IS_LADDER_PANE (self));
-
-  if (!g_set_object (&self->analysis, analysis))
-    return;
-  if (self->detail != NULL)
-    cs_detail_pane_set_analysis (self->detail, analysis);
-  cs_ladder_pane_set_calls (self, NULL, 0);
+  cs_ladder_pane_set_calls (CS_LADDER_PANE (view), NULL, 0);
 }
 
 void
@@ -209,6 +214,8 @@ cs_ladder_pane_follow_calls_view (CsLadderPane *self, CsCallsView *calls_view)
 {
   g_return_if_fail (CS_IS_LADDER_PANE (self));
 
+  if (self->calls_view == calls_view)
+    return;
   /* The calls view may be finalized first: a weak pointer, and a handler that goes away
    * with either object. */
   if (self->calls_view != NULL)
@@ -217,6 +224,7 @@ cs_ladder_pane_follow_calls_view (CsLadderPane *self, CsCallsView *calls_view)
   if (calls_view != NULL)
     g_signal_connect_object (calls_view, "notify::selected-call", G_CALLBACK (on_calls_selection),
                              self, 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALLS_VIEW]);
 }
 
 void
@@ -224,12 +232,12 @@ cs_ladder_pane_set_detail_pane (CsLadderPane *self, CsDetailPane *detail)
 {
   g_return_if_fail (CS_IS_LADDER_PANE (self));
 
+  if (self->detail == detail)
+    return;
   g_set_weak_pointer (&self->detail, detail);
   if (detail != NULL)
-    {
-      cs_detail_pane_set_analysis (detail, self->analysis);
-      cs_detail_pane_set_message (detail, cs_ladder_view_get_selected_message (self->view));
-    }
+    cs_detail_pane_set_message (detail, cs_ladder_view_get_selected_message (self->view));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DETAIL_PANE]);
 }
 
 void
@@ -283,14 +291,50 @@ cs_ladder_pane_dispose (GObject *object)
 {
   CsLadderPane *self = CS_LADDER_PANE (object);
 
-  cs_ladder_pane_follow_calls_view (self, NULL);
+  if (self->calls_view != NULL)
+    g_signal_handlers_disconnect_by_func (self->calls_view, on_calls_selection, self);
+  g_clear_weak_pointer (&self->calls_view);
   g_clear_weak_pointer (&self->detail);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_LADDER_PANE);
   g_clear_pointer (&self->chosen, g_ptr_array_unref);
-  g_clear_object (&self->analysis);
   g_clear_object (&self->settings);
-  g_clear_weak_pointer (&self->detail);
   G_OBJECT_CLASS (cs_ladder_pane_parent_class)->dispose (object);
+}
+
+static void
+cs_ladder_pane_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  CsLadderPane *self = CS_LADDER_PANE (object);
+
+  switch (prop_id)
+    {
+    case PROP_CALLS_VIEW:
+      g_value_set_object (value, self->calls_view);
+      break;
+    case PROP_DETAIL_PANE:
+      g_value_set_object (value, self->detail);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_ladder_pane_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  CsLadderPane *self = CS_LADDER_PANE (object);
+
+  switch (prop_id)
+    {
+    case PROP_CALLS_VIEW:
+      cs_ladder_pane_follow_calls_view (self, g_value_get_object (value));
+      break;
+    case PROP_DETAIL_PANE:
+      cs_ladder_pane_set_detail_pane (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -300,6 +344,16 @@ cs_ladder_pane_class_init (CsLadderPaneClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_ladder_pane_dispose;
+  object_class->get_property = cs_ladder_pane_get_property;
+  object_class->set_property = cs_ladder_pane_set_property;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_ladder_pane_analysis_changed;
+  properties[PROP_CALLS_VIEW]
+      = g_param_spec_object ("calls-view", NULL, NULL, CS_TYPE_CALLS_VIEW,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DETAIL_PANE]
+      = g_param_spec_object ("detail-pane", NULL, NULL, CS_TYPE_DETAIL_PANE,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   g_type_ensure (CS_TYPE_STATUS_PAGE);
   g_type_ensure (CS_TYPE_LADDER_VIEW);
   gtk_widget_class_set_template_from_resource (

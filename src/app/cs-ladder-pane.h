@@ -7,20 +7,22 @@
 #include "cs-calls-view.h"
 #include "cs-detail-pane.h"
 #include "cs-ladder-view.h"
+#include "cs-view.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_LADDER_PANE (cs_ladder_pane_get_type ())
-G_DECLARE_FINAL_TYPE (CsLadderPane, cs_ladder_pane, CS, LADDER_PANE, GtkWidget)
+G_DECLARE_FINAL_TYPE (CsLadderPane, cs_ladder_pane, CS, LADDER_PANE, CsView)
 
+/* The view's analysis gives the streams for the RTP lanes and the calls the legs are looked
+ * for in. "calls-view" and "detail-pane" (set in cs-window.ui) are the two setters below. */
 GtkWidget *cs_ladder_pane_new (void);
-/* Streams for the RTP lanes and the calls the legs are looked for in; NULL clears. */
-void cs_ladder_pane_set_analysis (CsLadderPane *self, CsAnalysis *analysis);
 /* Shows these calls (CsCall*) merged; with one call and "Other legs" on, adds its legs. */
 void cs_ladder_pane_set_calls (CsLadderPane *self, CsCall *const *calls, guint n_calls);
-/* Follows the calls list's selection. */
+/* Follows the calls list's selection ("calls-view"). */
 void cs_ladder_pane_follow_calls_view (CsLadderPane *self, CsCallsView *calls_view);
-/* The selected message goes to this detail pane; Enter shows its Message tab. */
+/* The selected message goes to this detail pane ("detail-pane"); Enter shows its Message tab.
+ * The detail pane follows the analysis itself. */
 void cs_ladder_pane_set_detail_pane (CsLadderPane *self, CsDetailPane *detail);
 /* Restores and saves the time column ("ladder-time-mode"). */
 void cs_ladder_pane_set_settings (CsLadderPane *self, GSettings *settings);

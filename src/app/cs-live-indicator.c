@@ -1,12 +1,10 @@
-/* cs-live-indicator.c — owns a live session and its source; shows rates; window glue */
+/* cs-live-indicator.c — owns a live session and its source; shows rates, Pause and Stop */
 #include "cs-live-indicator.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "cs-capture-dialog.h"
 #include "callscope-engine.h"
-#include "cs-window-private.h"
 
 struct _CsLiveIndicator
 {
@@ -253,6 +251,12 @@ cs_live_indicator_get_session (CsLiveIndicator *self)
 }
 
 const char *
+cs_live_indicator_get_source (CsLiveIndicator *self)
+{
+  return gtk_label_get_text (self->source_label);
+}
+
+const char *
 cs_live_indicator_get_text (CsLiveIndicator *self)
 {
   return gtk_label_get_text (self->counters_label);
@@ -311,144 +315,4 @@ CsLiveIndicator *
 cs_live_indicator_new (void)
 {
   return g_object_new (CS_TYPE_LIVE_INDICATOR, NULL);
-}
-
-/* ---- window glue ---- */
-
-#define CS_LIVE_INDICATOR_KEY "cs-live-indicator"
-
-static CsLiveIndicator *
-window_indicator (CsWindow *window)
-{
-  return g_object_get_data (G_OBJECT (window), CS_LIVE_INDICATOR_KEY);
-}
-
-static void
-set_enabled (CsWindow *window, const char *name, gboolean enabled)
-{
-  g_simple_action_set_enabled (
-      G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (window), name)), enabled);
-}
-
-static void
-update_actions (CsWindow *window)
-{
-  gboolean running = cs_live_indicator_is_running (window_indicator (window));
-
-  set_enabled (window, "live-capture", !running);
-  set_enabled (window, "hep-listen", !running);
-  set_enabled (window, "live-stop", running);
-  set_enabled (window, "live-pause", running);
-}
-
-static void
-on_indicator_started (CsLiveIndicator *indicator, CsWindow *window)
-{
-  g_autofree char *title = g_strdup (gtk_label_get_text (indicator->source_label));
-  GAction *pause = g_action_map_lookup_action (G_ACTION_MAP (window), "live-pause");
-
-  cs_window_forget_capture (window);
-  g_simple_action_set_state (G_SIMPLE_ACTION (pause), g_variant_new_boolean (FALSE));
-  cs_calls_view_set_calls (window->calls_view,
-                           cs_live_session_get_calls (cs_live_indicator_get_session (indicator)));
-  cs_calls_view_set_follow_new_rows (window->calls_view, TRUE);
-  cs_window_set_state (window, CS_WINDOW_STATE_LOADED);
-  gtk_label_set_text (window->title_label, title);
-  gtk_window_set_title (GTK_WINDOW (window), title);
-  /* The indicator's counters replace the file status line while live. */
-  gtk_widget_set_visible (GTK_WIDGET (window->status_label), FALSE);
-  update_actions (window);
-}
-
-static void
-on_indicator_stopped (CsLiveIndicator *indicator, const char *saved, CsWindow *window)
-{
-  update_actions (window);
-  gtk_widget_set_visible (GTK_WIDGET (window->status_label), TRUE);
-  cs_calls_view_set_follow_new_rows (window->calls_view, FALSE);
-  cs_calls_view_set_calls (window->calls_view, NULL);
-  if (saved != NULL)
-    {
-      g_autoptr (GFile) file = g_file_new_for_path (saved);
-
-      cs_window_open_files (window, &file, 1);
-    }
-}
-
-static void
-on_dialog_start (CsCaptureDialog *dialog, const CsCaptureRequest *request, CsWindow *window)
-{
-  CsLiveIndicator *indicator = window_indicator (window);
-  g_autoptr (GError) error = NULL;
-  gboolean ok;
-
-  if (request->mode == CS_CAPTURE_MODE_HEP)
-    ok = cs_live_indicator_start_hep (indicator, request->hep_address, request->hep_key, &error);
-  else
-    ok = cs_live_indicator_start_interface (indicator, request->interface, request->filter,
-                                            request->promiscuous, request->snaplen, &error);
-  if (!ok)
-    {
-      cs_capture_dialog_show_error (dialog, error->message);
-      return;
-    }
-  gtk_window_destroy (GTK_WINDOW (dialog));
-}
-
-static void
-present_dialog (CsWindow *window, CsCaptureMode mode)
-{
-  CsCaptureDialog *dialog = cs_capture_dialog_new (GTK_WINDOW (window), mode);
-
-  g_signal_connect_object (dialog, "start", G_CALLBACK (on_dialog_start), window, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-live_capture_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  present_dialog (user_data, CS_CAPTURE_MODE_INTERFACE);
-}
-
-static void
-hep_listen_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  present_dialog (user_data, CS_CAPTURE_MODE_HEP);
-}
-
-static void
-live_stop_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  cs_live_indicator_stop (window_indicator (user_data));
-}
-
-static void
-live_pause_changed (GSimpleAction *action, GVariant *state, gpointer user_data)
-{
-  CsLiveSession *session = cs_live_indicator_get_session (window_indicator (user_data));
-
-  g_simple_action_set_state (action, state);
-  if (session != NULL)
-    cs_live_session_set_paused (session, g_variant_get_boolean (state));
-}
-
-static const GActionEntry live_actions[] = {
-  { "live-capture", live_capture_activated, NULL, NULL, NULL },
-  { "hep-listen", hep_listen_activated, NULL, NULL, NULL },
-  { "live-stop", live_stop_activated, NULL, NULL, NULL },
-  { "live-pause", NULL, NULL, "false", live_pause_changed },
-};
-
-void
-cs_live_indicator_install (CsWindow *window)
-{
-  CsLiveIndicator *indicator = cs_live_indicator_new ();
-
-  g_object_set_data (G_OBJECT (window), CS_LIVE_INDICATOR_KEY, indicator);
-  gtk_box_prepend (GTK_BOX (window->statusbar), GTK_WIDGET (indicator));
-  g_action_map_add_action_entries (G_ACTION_MAP (window), live_actions, G_N_ELEMENTS (live_actions),
-                                   window);
-  g_signal_connect (indicator, "started", G_CALLBACK (on_indicator_started), window);
-  g_signal_connect (indicator, "stopped", G_CALLBACK (on_indicator_stopped), window);
-  update_actions (window);
 }

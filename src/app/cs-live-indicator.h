@@ -1,17 +1,19 @@
 /* cs-live-indicator.h — status-bar strip of a live capture or HEP session: what is watched,
- * packet and message rates, drops, Pause and Stop; and the window's Capture actions */
+ * packet and message rates, drops, Pause and Stop (the window's win.live-pause and
+ * win.live-stop, cs-window-live.c) */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "callscope-engine.h"
-#include "cs-window.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_LIVE_INDICATOR (cs_live_indicator_get_type ())
 G_DECLARE_FINAL_TYPE (CsLiveIndicator, cs_live_indicator, CS, LIVE_INDICATOR, GtkBox)
 
+/* Signals: "started" once a source runs; "stopped" (const char *saved, the capture's path or
+ * NULL) after Stop or when the source ends by itself. */
 CsLiveIndicator *cs_live_indicator_new (void);
 
 /* Starts watching; the frames are saved under the user cache directory. Errors from the
@@ -25,12 +27,9 @@ gboolean cs_live_indicator_start_hep (CsLiveIndicator *self, const char *listen,
 void cs_live_indicator_stop (CsLiveIndicator *self);
 gboolean cs_live_indicator_is_running (CsLiveIndicator *self);
 CsLiveSession *cs_live_indicator_get_session (CsLiveIndicator *self);
+/* What is watched, as shown ("Live on eth0", "HEP on 127.0.0.1:9060"). */
+const char *cs_live_indicator_get_source (CsLiveIndicator *self);
 /* The counters line as shown ("1,204 packets · 40/s · …"), for tests. */
 const char *cs_live_indicator_get_text (CsLiveIndicator *self);
-
-/* Adds the indicator to the window's status bar and the actions win.live-capture,
- * win.hep-listen, win.live-stop and win.live-pause. While live, the calls list shows the
- * session's calls; on Stop the saved capture is opened like any file. */
-void cs_live_indicator_install (CsWindow *window);
 
 G_END_DECLS

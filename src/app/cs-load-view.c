@@ -10,7 +10,7 @@
 
 struct _CsLoadView
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkStack *stack;
   GtkLabel *summary_label;
@@ -32,7 +32,7 @@ struct _CsLoadView
   GCancellable *compare_cancellable;
 };
 
-G_DEFINE_FINAL_TYPE (CsLoadView, cs_load_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsLoadView, cs_load_view, CS_TYPE_VIEW)
 
 enum
 {
@@ -131,10 +131,12 @@ on_map (GtkWidget *widget, gpointer data)
   ensure_report (CS_LOAD_VIEW (widget));
 }
 
-void
-cs_load_view_set_analysis (CsLoadView *self, CsAnalysis *analysis)
+static void
+cs_load_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
-  g_return_if_fail (CS_IS_LOAD_VIEW (self));
+  CsLoadView *self = CS_LOAD_VIEW (view);
+  CsAnalysis *analysis = cs_view_get_analysis (view);
+
   cs_load_chart_set_report (self->main_chart, NULL);
   g_clear_pointer (&self->report, cs_load_report_free);
   g_clear_pointer (&self->title, g_free);
@@ -322,6 +324,7 @@ cs_load_view_class_init (CsLoadViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_load_view_dispose;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_load_view_analysis_changed;
   object_class->finalize = cs_load_view_finalize;
   signals[SIGNAL_RANGE_CHANGED]
       = g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,

@@ -5,16 +5,16 @@
 #include <gtk/gtk.h>
 
 #include "callscope-engine.h"
+#include "cs-view.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_LOAD_VIEW (cs_load_view_get_type ())
-G_DECLARE_FINAL_TYPE (CsLoadView, cs_load_view, CS, LOAD_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (CsLoadView, cs_load_view, CS, LOAD_VIEW, CsView)
 
+/* Shows the load statistics of the view's analysis (a finished load), computed when the view
+ * is first mapped or asked for its report; NULL empties the view. */
 GtkWidget *cs_load_view_new (void);
-/* Shows the load statistics of a finished load, computed when the view is first mapped or
- * asked for its report; NULL empties the view. */
-void cs_load_view_set_analysis (CsLoadView *self, CsAnalysis *analysis);
 /* The statistics shown (NULL when empty). */
 const CsLoadReport *cs_load_view_get_report (CsLoadView *self);
 /* Shows a second capture's statistics beside the first (NULL hides it). */

@@ -10,7 +10,7 @@
 
 struct _CsPlayerBar
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkWidget *box;
   GtkButton *play_button;
@@ -24,8 +24,7 @@ struct _CsPlayerBar
   GtkLabel *message_label;
   CsWaveformView *waveform;
 
-  CsAnalysis *analysis;
-  CsSelection *selection;
+  CsCallsView *calls_view; /* weak: its selected call is played */
   CsAudioPlayer *player;
   CsAudioRender *render;
   CsCall *call;     /* what is rendered: a call … */
@@ -36,7 +35,16 @@ struct _CsPlayerBar
   GtkFileChooserNative *chooser;
 };
 
-G_DEFINE_FINAL_TYPE (CsPlayerBar, cs_player_bar, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsPlayerBar, cs_player_bar, CS_TYPE_VIEW)
+
+enum
+{
+  PROP_0,
+  PROP_CALLS_VIEW,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 typedef struct
 {
@@ -124,8 +132,9 @@ set_render (CsPlayerBar *self, CsAudioRender *render)
   self->render = render != NULL ? cs_audio_render_ref (render) : NULL;
   cs_audio_player_set_render (self->player, render);
   cs_waveform_view_set_render (self->waveform, render);
-  if (render != NULL && self->selection != NULL)
-    cs_waveform_view_set_cursor_ns (self->waveform, cs_selection_get_time_ns (self->selection));
+  if (render != NULL && cs_view_get_selection (CS_VIEW (self)) != NULL)
+    cs_waveform_view_set_cursor_ns (
+        self->waveform, cs_selection_get_time_ns (cs_view_get_selection (CS_VIEW (self))));
   update_controls (self);
 }
 
@@ -194,12 +203,13 @@ on_render_done (GObject *source, GAsyncResult *result, gpointer data)
 static RenderJob *
 make_job (CsPlayerBar *self)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   RenderJob *job;
 
-  if (self->analysis == NULL || (self->call == NULL && self->stream == NULL))
+  if (analysis == NULL || (self->call == NULL && self->stream == NULL))
     return NULL;
   job = g_new0 (RenderJob, 1);
-  job->analysis = g_object_ref (self->analysis);
+  job->analysis = g_object_ref (analysis);
   job->call = self->call != NULL ? g_object_ref (self->call) : NULL;
   job->stream = self->call == NULL && self->stream != NULL ? g_object_ref (self->stream) : NULL;
   fill_options (self, &job->opts);
@@ -280,8 +290,8 @@ cs_player_bar_render_now (CsPlayerBar *self)
 static void
 on_selection_target_changed (CsPlayerBar *self)
 {
-  CsCall *call = cs_selection_get_call (self->selection);
-  CsStream *stream = cs_selection_get_stream (self->selection);
+  CsCall *call = cs_selection_get_call (cs_view_get_selection (CS_VIEW (self)));
+  CsStream *stream = cs_selection_get_stream (cs_view_get_selection (CS_VIEW (self)));
 
   /* A stream of another call than the selected one wins: it was picked last. */
   if (call != NULL && stream != NULL
@@ -299,7 +309,7 @@ on_selection_target_changed (CsPlayerBar *self)
 static void
 on_selection_time_changed (CsPlayerBar *self)
 {
-  gint64 t = cs_selection_get_time_ns (self->selection);
+  gint64 t = cs_selection_get_time_ns (cs_view_get_selection (CS_VIEW (self)));
 
   if (self->moving_cursor)
     return;
@@ -318,11 +328,11 @@ on_player_position (CsPlayerBar *self)
     return;
   t = cs_audio_player_get_position_ns (self->player);
   cs_waveform_view_set_cursor_ns (self->waveform, t);
-  if (self->selection != NULL
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL
       && cs_audio_player_get_state (self->player) != CS_AUDIO_PLAYER_STOPPED)
     {
       self->moving_cursor = TRUE;
-      cs_selection_set_time_ns (self->selection, t);
+      cs_selection_set_time_ns (cs_view_get_selection (CS_VIEW (self)), t);
       self->moving_cursor = FALSE;
     }
 }
@@ -332,10 +342,10 @@ on_waveform_seek (CsPlayerBar *self, gint64 time_ns)
 {
   cs_audio_player_seek (self->player, (double) (time_ns - self->render->start_ns) / 1e9);
   cs_waveform_view_set_cursor_ns (self->waveform, time_ns);
-  if (self->selection != NULL)
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL)
     {
       self->moving_cursor = TRUE;
-      cs_selection_set_time_ns (self->selection, time_ns);
+      cs_selection_set_time_ns (cs_view_get_selection (CS_VIEW (self)), time_ns);
       self->moving_cursor = FALSE;
     }
   update_position_label (self);
@@ -432,27 +442,26 @@ on_options_changed (CsPlayerBar *self)
     start_render (self);
 }
 
-void
-cs_player_bar_set_analysis (CsPlayerBar *self, CsAnalysis *analysis)
+static void
+cs_player_bar_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
-  g_return_if_fail (CS_IS_PLAYER_BAR (self));
-  if (self->analysis == analysis)
-    return;
-  g_set_object (&self->analysis, analysis);
+  CsPlayerBar *self = CS_PLAYER_BAR (view);
+
   g_clear_object (&self->call);
   g_clear_object (&self->stream);
   start_render (self);
-  if (self->selection != NULL)
+  if (cs_view_get_selection (view) != NULL)
     on_selection_target_changed (self);
 }
 
-void
-cs_player_bar_set_selection (CsPlayerBar *self, CsSelection *selection)
+static void
+cs_player_bar_selection_changed (CsView *view, CsSelection *old_selection)
 {
-  g_return_if_fail (CS_IS_PLAYER_BAR (self));
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
-  g_set_object (&self->selection, selection);
+  CsPlayerBar *self = CS_PLAYER_BAR (view);
+  CsSelection *selection = cs_view_get_selection (view);
+
+  if (old_selection != NULL)
+    g_signal_handlers_disconnect_by_data (old_selection, self);
   if (selection == NULL)
     return;
   g_signal_connect_swapped (selection, "notify::call", G_CALLBACK (on_selection_target_changed),
@@ -478,11 +487,21 @@ on_calls_view_selected (GObject *calls_view, GParamSpec *pspec, CsPlayerBar *sel
 }
 
 void
-cs_player_bar_follow_calls_view (CsPlayerBar *self, GObject *calls_view)
+cs_player_bar_follow_calls_view (CsPlayerBar *self, CsCallsView *calls_view)
 {
   g_return_if_fail (CS_IS_PLAYER_BAR (self));
-  g_signal_connect_object (calls_view, "notify::selected-call", G_CALLBACK (on_calls_view_selected),
-                           self, 0);
+
+  if (self->calls_view == calls_view)
+    return;
+  /* The calls view may be finalized first: a weak pointer, and a handler that goes away
+   * with either object. */
+  if (self->calls_view != NULL)
+    g_signal_handlers_disconnect_by_func (self->calls_view, on_calls_view_selected, self);
+  g_set_weak_pointer (&self->calls_view, calls_view);
+  if (calls_view != NULL)
+    g_signal_connect_object (calls_view, "notify::selected-call",
+                             G_CALLBACK (on_calls_view_selected), self, 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALLS_VIEW]);
 }
 
 CsAudioPlayer *
@@ -511,9 +530,11 @@ cs_player_bar_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
-  g_clear_object (&self->selection);
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL)
+    g_signal_handlers_disconnect_by_data (cs_view_get_selection (CS_VIEW (self)), self);
+  if (self->calls_view != NULL)
+    g_signal_handlers_disconnect_by_func (self->calls_view, on_calls_view_selected, self);
+  g_clear_weak_pointer (&self->calls_view);
   if (self->player != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->player, self);
@@ -521,7 +542,6 @@ cs_player_bar_dispose (GObject *object)
     }
   g_clear_object (&self->player);
   g_clear_pointer (&self->render, cs_audio_render_unref);
-  g_clear_object (&self->analysis);
   g_clear_object (&self->call);
   g_clear_object (&self->stream);
   if (self->chooser != NULL)
@@ -539,12 +559,50 @@ cs_player_bar_finalize (GObject *object)
 }
 
 static void
+cs_player_bar_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  CsPlayerBar *self = CS_PLAYER_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_CALLS_VIEW:
+      g_value_set_object (value, self->calls_view);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_player_bar_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  CsPlayerBar *self = CS_PLAYER_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_CALLS_VIEW:
+      cs_player_bar_follow_calls_view (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 cs_player_bar_class_init (CsPlayerBarClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_player_bar_dispose;
+  object_class->get_property = cs_player_bar_get_property;
+  object_class->set_property = cs_player_bar_set_property;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_player_bar_analysis_changed;
+  CS_VIEW_CLASS (klass)->selection_changed = cs_player_bar_selection_changed;
+  properties[PROP_CALLS_VIEW]
+      = g_param_spec_object ("calls-view", NULL, NULL, CS_TYPE_CALLS_VIEW,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   object_class->finalize = cs_player_bar_finalize;
   g_type_ensure (CS_TYPE_WAVEFORM_VIEW);
   gtk_widget_class_set_template_from_resource (

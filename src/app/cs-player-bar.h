@@ -6,22 +6,21 @@
 
 #include "callscope-engine.h"
 #include "cs-audio-player.h"
+#include "cs-calls-view.h"
 #include "cs-selection.h"
+#include "cs-view.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_PLAYER_BAR (cs_player_bar_get_type ())
-G_DECLARE_FINAL_TYPE (CsPlayerBar, cs_player_bar, CS, PLAYER_BAR, GtkWidget)
+G_DECLARE_FINAL_TYPE (CsPlayerBar, cs_player_bar, CS, PLAYER_BAR, CsView)
 
+/* The bar plays the view's selection's call (stereo) or, without a call, its stream, from
+ * the view's analysis, and keeps "time-ns" and its cursor in step while playing. */
 GtkWidget *cs_player_bar_new (void);
-void cs_player_bar_set_analysis (CsPlayerBar *self, CsAnalysis *analysis);
-/* The bar plays the selection's call (stereo) or, without a call, its stream,
- * and keeps "time-ns" and its cursor in step while playing. */
-void cs_player_bar_set_selection (CsPlayerBar *self, CsSelection *selection);
 
-/* Also plays the call selected in a list that has a "selected-call" property
- * (CsCallsView), for lists that do not set the shared selection. */
-void cs_player_bar_follow_calls_view (CsPlayerBar *self, GObject *calls_view);
+/* Also plays the call selected in a calls list ("calls-view", bound in cs-window.ui). */
+void cs_player_bar_follow_calls_view (CsPlayerBar *self, CsCallsView *calls_view);
 
 /* Pauses while playing, else plays (from the cursor); does nothing before audio is decoded. */
 void cs_player_bar_toggle_play (CsPlayerBar *self);

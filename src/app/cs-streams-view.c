@@ -6,23 +6,22 @@
 #include <string.h>
 
 #include "cs-deferred-rows.h"
+#include "cs-list-cells.h"
 #include "cs-status-page.h"
 
 struct _CsStreamsView
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkStack *stack;
   GtkColumnView *column_view;
 
-  CsAnalysis *analysis;
-  CsSelection *selection;
   GtkSortListModel *sort_model;
   GtkSingleSelection *row_selection;
   gboolean syncing; /* setting the row from the shared selection */
 };
 
-G_DEFINE_FINAL_TYPE (CsStreamsView, cs_streams_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsStreamsView, cs_streams_view, CS_TYPE_VIEW)
 
 typedef char *(*CsStreamTextFunc) (CsStream *stream);
 typedef double (*CsStreamValueFunc) (CsStream *stream);
@@ -248,81 +247,37 @@ static const CsStreamsColumn columns[] = {
 
 /* Cells */
 
-/* Looked up when a tooltip is about to show: gtk_widget_set_tooltip_text () on every bind
- * makes GTK query where the pointer is (an X round trip per cell). */
-static gboolean
-on_cell_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                       gpointer data)
+static char *
+cell_text (gpointer item, gpointer data)
 {
   const CsStreamsColumn *column = data;
-  const char *text = NULL;
 
-  if (g_object_get_data (G_OBJECT (label), "cs-heuristic") != NULL)
-    text = _ ("Found without SDP (heuristically)");
-  else if (!column->numeric)
-    text = gtk_label_get_text (GTK_LABEL (label));
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
+  return column->text (item);
 }
 
+/* MOS and loss are coloured; a stream found without SDP says so over its call number. */
 static void
-cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+cell_style (GtkLabel *label, gpointer item, gpointer data)
 {
   const CsStreamsColumn *column = data;
-  GtkWidget *label = gtk_label_new (NULL);
+  CsStream *stream = item;
 
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (label), column->numeric ? 1.0f : 0.0f);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  if (column->numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  if (!column->numeric || column->text == text_call)
-    {
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_cell_query_tooltip),
-                        (gpointer) column);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-set_status_class (GtkWidget *label, const char *css_class)
-{
-  static const char *const classes[]
-      = { "state-good", "state-degraded", "state-bad", "state-unknown" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    gtk_widget_remove_css_class (label, classes[i]);
-  if (css_class != NULL)
-    {
-      gtk_widget_add_css_class (label, css_class);
-      gtk_widget_add_css_class (label, "state");
-    }
-  else
-    gtk_widget_remove_css_class (label, "state");
-}
-
-static void
-cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  const CsStreamsColumn *column = data;
-  GtkWidget *label = gtk_list_item_get_child (item);
-  CsStream *stream = gtk_list_item_get_item (item);
-  g_autofree char *text = column->text (stream);
-
-  gtk_label_set_text (GTK_LABEL (label), text);
   if (column->text == text_mos)
-    set_status_class (label, cs_streams_view_mos_css_class (cs_stream_get_mos (stream)->mos));
+    cs_list_cell_set_status (label, cs_streams_view_mos_css_class (cs_stream_get_mos (stream)->mos),
+                             TRUE);
   else if (column->text == text_lost)
     {
       double pct = loss_pct (stream);
-      set_status_class (label, pct >= 5.0 ? "state-bad" : pct >= 1.0 ? "state-degraded" : NULL);
+      cs_list_cell_set_status (label,
+                               pct >= 5.0   ? "state-bad"
+                               : pct >= 1.0 ? "state-degraded"
+                                            : NULL,
+                               TRUE);
     }
-  if (column->text == text_call)
-    g_object_set_data (G_OBJECT (label), "cs-heuristic",
-                       GINT_TO_POINTER (!cs_stream_is_associated (stream)));
+  else if (column->text == text_call)
+    cs_list_cell_set_tooltip (label, cs_stream_is_associated (stream)
+                                         ? NULL
+                                         : g_strdup (_ ("Found without SDP (heuristically)")));
 }
 
 static int
@@ -356,19 +311,23 @@ add_columns (CsStreamsView *self)
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
     {
       const CsStreamsColumn *column = &columns[i];
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr (GtkColumnViewColumn) view_column = NULL;
-      g_autoptr (GtkSorter) sorter = NULL;
+      gboolean styled
+          = column->text == text_mos || column->text == text_lost || column->text == text_call;
+      CsListColumn list_column = {
+        .title = _ (column->title),
+        .width = column->width,
+        .expand = column->expand,
+        .numeric = column->numeric,
+        .tooltip = column->text == text_call ? CS_LIST_CELL_TOOLTIP_SET
+                   : column->numeric         ? CS_LIST_CELL_TOOLTIP_NONE
+                                             : CS_LIST_CELL_TOOLTIP_TEXT,
+        .text = cell_text,
+        .style = styled ? cell_style : NULL,
+        .compare = compare_column,
+        .data = (gpointer) column,
+      };
+      g_autoptr (GtkColumnViewColumn) view_column = cs_list_column_new (&list_column);
 
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), (gpointer) column);
-      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), (gpointer) column);
-      view_column = gtk_column_view_column_new (_ (column->title), factory);
-      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_column, (gpointer) column, NULL));
-      gtk_column_view_column_set_sorter (view_column, sorter);
-      gtk_column_view_column_set_expand (view_column, column->expand);
-      gtk_column_view_column_set_resizable (view_column, TRUE);
-      if (column->width > 0)
-        gtk_column_view_column_set_fixed_width (view_column, column->width);
       gtk_column_view_append_column (self->column_view, view_column);
     }
 }
@@ -378,25 +337,27 @@ add_columns (CsStreamsView *self)
 static CsCall *
 lookup_call (CsStreamsView *self, CsStream *stream)
 {
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   g_autofree char *key = NULL;
 
-  if (self->analysis == NULL || !cs_stream_is_associated (stream))
+  if (analysis == NULL || !cs_stream_is_associated (stream))
     return NULL;
   key = g_strdup_printf ("%u", cs_stream_get_call_number (stream));
-  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (self->analysis)), key);
+  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (analysis)), key);
 }
 
 static void
 on_row_selected (GtkSingleSelection *selection, GParamSpec *pspec, CsStreamsView *self)
 {
   CsStream *stream = gtk_single_selection_get_selected_item (selection);
+  CsSelection *shared = cs_view_get_selection (CS_VIEW (self));
 
-  if (self->syncing || self->selection == NULL || stream == NULL)
+  if (self->syncing || shared == NULL || stream == NULL)
     return;
-  g_object_freeze_notify (G_OBJECT (self->selection));
-  cs_selection_set_call (self->selection, lookup_call (self, stream));
-  cs_selection_set_stream (self->selection, stream);
-  g_object_thaw_notify (G_OBJECT (self->selection));
+  g_object_freeze_notify (G_OBJECT (shared));
+  cs_selection_set_call (shared, lookup_call (self, stream));
+  cs_selection_set_stream (shared, stream);
+  g_object_thaw_notify (G_OBJECT (shared));
 }
 
 gboolean
@@ -447,12 +408,12 @@ update_empty (CsStreamsView *self)
   gtk_stack_set_visible_child_name (self->stack, any ? "list" : "empty");
 }
 
-void
-cs_streams_view_set_analysis (CsStreamsView *self, CsAnalysis *analysis)
+static void
+cs_streams_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
-  g_return_if_fail (CS_IS_STREAMS_VIEW (self));
+  CsStreamsView *self = CS_STREAMS_VIEW (view);
+  CsAnalysis *analysis = cs_view_get_analysis (view);
 
-  g_set_object (&self->analysis, analysis);
   cs_deferred_rows_before_change (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
   self->syncing = TRUE;
   gtk_sort_list_model_set_model (self->sort_model,
@@ -461,16 +422,15 @@ cs_streams_view_set_analysis (CsStreamsView *self, CsAnalysis *analysis)
   update_empty (self);
 }
 
-void
-cs_streams_view_set_selection (CsStreamsView *self, CsSelection *selection)
+static void
+cs_streams_view_selection_changed (CsView *view, CsSelection *old_selection)
 {
-  g_return_if_fail (CS_IS_STREAMS_VIEW (self));
+  CsSelection *selection = cs_view_get_selection (view);
 
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
-  g_set_object (&self->selection, selection);
+  if (old_selection != NULL)
+    g_signal_handlers_disconnect_by_data (old_selection, view);
   if (selection != NULL)
-    g_signal_connect (selection, "notify::stream", G_CALLBACK (on_selection_stream_changed), self);
+    g_signal_connect (selection, "notify::stream", G_CALLBACK (on_selection_stream_changed), view);
 }
 
 GListModel *
@@ -487,8 +447,8 @@ cs_streams_view_dispose (GObject *object)
 {
   CsStreamsView *self = CS_STREAMS_VIEW (object);
 
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (cs_view_get_selection (CS_VIEW (self)) != NULL)
+    g_signal_handlers_disconnect_by_data (cs_view_get_selection (CS_VIEW (self)), self);
   if (self->row_selection != NULL)
     g_signal_handlers_disconnect_by_data (self->row_selection, self);
   if (self->sort_model != NULL)
@@ -496,8 +456,6 @@ cs_streams_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_STREAMS_VIEW);
   g_clear_object (&self->row_selection);
   g_clear_object (&self->sort_model);
-  g_clear_object (&self->selection);
-  g_clear_object (&self->analysis);
   G_OBJECT_CLASS (cs_streams_view_parent_class)->dispose (object);
 }
 
@@ -506,8 +464,11 @@ cs_streams_view_class_init (CsStreamsViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  CsViewClass *view_class = CS_VIEW_CLASS (klass);
 
   object_class->dispose = cs_streams_view_dispose;
+  view_class->analysis_changed = cs_streams_view_analysis_changed;
+  view_class->selection_changed = cs_streams_view_selection_changed;
 
   g_type_ensure (CS_TYPE_STATUS_PAGE);
   gtk_widget_class_set_template_from_resource (

@@ -6,18 +6,17 @@
 
 #include "callscope-engine.h"
 #include "cs-selection.h"
+#include "cs-view.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_STREAMS_VIEW (cs_streams_view_get_type ())
-G_DECLARE_FINAL_TYPE (CsStreamsView, cs_streams_view, CS, STREAMS_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (CsStreamsView, cs_streams_view, CS, STREAMS_VIEW, CsView)
 
 GtkWidget *cs_streams_view_new (void);
-/* All streams of the analysis (associated and not); NULL shows the empty state. */
-void cs_streams_view_set_analysis (CsStreamsView *self, CsAnalysis *analysis);
-/* Selecting a row sets the selection's stream (and its call); the row follows
- * the selection's stream when another view changes it. */
-void cs_streams_view_set_selection (CsStreamsView *self, CsSelection *selection);
+/* Every stream of the view's analysis (associated and not); NULL shows the empty state.
+ * Selecting a row sets the selection's stream (and its call); the row follows the selection's
+ * stream when another view changes it. */
 /* The streams as shown (sorted). */
 GListModel *cs_streams_view_get_shown_model (CsStreamsView *self);
 /* Selects the row of a stream id; FALSE when not listed. */

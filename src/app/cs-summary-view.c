@@ -15,7 +15,7 @@
 
 struct _CsSummaryView
 {
-  GtkWidget parent_instance;
+  CsView parent_instance;
 
   GtkStack *stack;
   GtkGrid *capture_grid;
@@ -27,7 +27,7 @@ struct _CsSummaryView
   GtkGrid *findings_grid;
 };
 
-G_DEFINE_FINAL_TYPE (CsSummaryView, cs_summary_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (CsSummaryView, cs_summary_view, CS_TYPE_VIEW)
 
 static void
 clear_grid (GtkGrid *grid)
@@ -368,12 +368,12 @@ cs_summary_view_new (void)
   return g_object_new (CS_TYPE_SUMMARY_VIEW, NULL);
 }
 
-void
-cs_summary_view_set_analysis (CsSummaryView *self, CsAnalysis *analysis)
+static void
+cs_summary_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
+  CsSummaryView *self = CS_SUMMARY_VIEW (view);
+  CsAnalysis *analysis = cs_view_get_analysis (view);
   const CsCaptureStats *stats;
-
-  g_return_if_fail (CS_IS_SUMMARY_VIEW (self));
 
   stats = analysis != NULL ? cs_analysis_get_stats (analysis) : NULL;
   if (stats == NULL)
@@ -404,6 +404,7 @@ cs_summary_view_class_init (CsSummaryViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_summary_view_dispose;
+  CS_VIEW_CLASS (klass)->analysis_changed = cs_summary_view_analysis_changed;
 
   g_type_ensure (CS_TYPE_STATUS_PAGE);
   gtk_widget_class_set_template_from_resource (

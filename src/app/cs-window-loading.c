@@ -40,9 +40,12 @@ on_loader_analysis (CsLoader *loader, GParamSpec *pspec, CsWindow *self)
     set_analysis (self, cs_loader_get_analysis (loader));
 }
 
+/* The views follow "analysis" and "loaded-analysis" through their bindings in cs-window.ui. */
 static void
 set_analysis (CsWindow *self, CsAnalysis *analysis)
 {
+  gboolean was_loaded = self->analysis_loaded;
+
   if (self->analysis == analysis)
     return;
   if (self->analysis != NULL)
@@ -51,11 +54,13 @@ set_analysis (CsWindow *self, CsAnalysis *analysis)
       g_signal_handlers_disconnect_by_data (self->analysis, self);
     }
   g_set_object (&self->analysis, analysis);
+  self->analysis_loaded = FALSE;
   if (analysis != NULL)
     g_signal_connect (cs_analysis_get_calls (analysis), "items-changed",
                       G_CALLBACK (on_calls_changed), self);
-  cs_calls_view_set_analysis (self->calls_view, analysis);
-  cs_ladder_pane_set_analysis (self->ladder_pane, analysis);
+  cs_window_notify (self, CS_WINDOW_PROP_ANALYSIS);
+  if (was_loaded)
+    cs_window_notify (self, CS_WINDOW_PROP_LOADED_ANALYSIS);
 }
 
 void
@@ -69,20 +74,8 @@ cs_window_forget_capture (CsWindow *self)
   /* A load still running keeps its own reference; its callback sees it is stale. */
   g_clear_object (&self->loader);
   set_analysis (self, NULL);
-  if (self->summary_view != NULL)
-    cs_summary_view_set_analysis (self->summary_view, NULL);
-  if (self->load_view != NULL)
-    cs_load_view_set_analysis (self->load_view, NULL);
   if (self->selection != NULL)
     cs_selection_clear (self->selection);
-  if (self->streams_view != NULL)
-    cs_streams_view_set_analysis (self->streams_view, NULL);
-  if (self->findings_view != NULL)
-    cs_findings_view_set_analysis (self->findings_view, NULL);
-  if (self->graph_view != NULL)
-    cs_graph_view_set_analysis (self->graph_view, NULL);
-  if (self->player_bar != NULL)
-    cs_player_bar_set_analysis (self->player_bar, NULL);
 }
 
 void
@@ -132,19 +125,16 @@ show_damage (CsWindow *self, const GError *damage)
   gtk_revealer_set_reveal_child (self->damage_revealer, TRUE);
 }
 
-/* Every call is in the list: the other views take the analysis, the window is loaded. */
+/* Every call is in the list: the other views take the analysis ("loaded-analysis"), the
+ * window is loaded. */
 static void
 show_loaded (CsWindow *self)
 {
   CsAnalysis *analysis = self->analysis;
 
   g_signal_handlers_disconnect_by_data (analysis, self);
-  cs_summary_view_set_analysis (self->summary_view, analysis);
-  cs_load_view_set_analysis (self->load_view, analysis);
-  cs_streams_view_set_analysis (self->streams_view, analysis);
-  cs_findings_view_set_analysis (self->findings_view, analysis);
-  cs_graph_view_set_analysis (self->graph_view, analysis);
-  cs_player_bar_set_analysis (self->player_bar, analysis);
+  self->analysis_loaded = TRUE;
+  cs_window_notify (self, CS_WINDOW_PROP_LOADED_ANALYSIS);
   show_damage (self, cs_analysis_get_damage (analysis));
   cs_window_set_state (self, CS_WINDOW_STATE_LOADED);
 }

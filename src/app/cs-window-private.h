@@ -7,6 +7,7 @@
 #include "cs-findings-view.h"
 #include "cs-graph-view.h"
 #include "cs-ladder-pane.h"
+#include "cs-live-indicator.h"
 #include "cs-load-view.h"
 #include "cs-player-bar.h"
 #include "cs-selection.h"
@@ -54,6 +55,7 @@ struct _CsWindow
   GtkLabel *status_label;
   GtkWidget *load_box;
   GtkProgressBar *load_progress;
+  CsLiveIndicator *live_indicator; /* issue 12 */
 
   gboolean attached_to_application;
   GSettings *settings; /* NULL when the schema is not installed */
@@ -61,16 +63,30 @@ struct _CsWindow
   GPtrArray *files; /* GFile being read or shown */
   CsLoader *loader; /* the current load; NULL once finished or cancelled */
   GCancellable *cancellable;
-  CsAnalysis *analysis;
+  CsAnalysis *analysis;       /* "analysis": from the moment the loader makes it */
+  gboolean analysis_loaded;   /* every call is in it: "loaded-analysis" is it too */
   CsSelection *selection;     /* the shared cursor every view follows */
   gboolean syncing_selection; /* a bridge is moving views: their echoes are ignored */
   guint cursor_frame_seen;    /* the cursor when the ladder last followed or moved it */
   gint64 cursor_time_seen;
   guint restore_panes_id; /* idle that puts the dividers where they were */
   char *error_message;
+  gboolean live_paused; /* "live-paused": the live calls list holds still */
 };
 
+/* The window's properties, which cs-window.ui binds the views to. */
+typedef enum
+{
+  CS_WINDOW_PROP_0,
+  CS_WINDOW_PROP_ANALYSIS,        /* the capture's analysis; its calls fill in while loading */
+  CS_WINDOW_PROP_LOADED_ANALYSIS, /* the same once loaded (NULL before): whole-capture views */
+  CS_WINDOW_PROP_SELECTION,       /* the shared cursor */
+  CS_WINDOW_PROP_LIVE_PAUSED,     /* win.live-pause: the live calls list holds still */
+  CS_WINDOW_N_PROPS
+} CsWindowProperty;
+
 /* cs-window.c */
+void cs_window_notify (CsWindow *self, CsWindowProperty property);
 void cs_window_set_state (CsWindow *self, CsWindowState state);
 CsWindowState cs_window_get_state (CsWindow *self);
 void cs_window_update_title (CsWindow *self);
@@ -82,7 +98,19 @@ void cs_window_cancel_load (CsWindow *self);
 /* Drops the loader, the analysis and what the views show. */
 void cs_window_forget_capture (CsWindow *self);
 
-/* cs-window-selection.c: calls list, ladder and Load page ↔ the shared cursor; Space */
+/* cs-window-actions.c: win.open, win.export, win.cancel-load, win.focus-search,
+ * win.hide-damage, win.play-pause (installed on the class); Space plays and pauses */
+void cs_window_actions_class_init (GtkWidgetClass *widget_class);
+void cs_window_actions_init (CsWindow *self);
+/* Enables the actions that apply in the window's state. */
+void cs_window_actions_update (CsWindow *self);
+
+/* cs-window-live.c: the Capture actions, the live indicator, its calls while live */
+void cs_window_live_class_init (GtkWidgetClass *widget_class);
+void cs_window_live_init (CsWindow *self);
+void cs_window_live_set_paused (CsWindow *self, gboolean paused);
+
+/* cs-window-selection.c: calls list, ladder and Load page ↔ the shared cursor */
 void cs_window_selection_init (CsWindow *self);
 void cs_window_selection_dispose (CsWindow *self);
 /* The ladder row of the message in that frame, else the message nearest in time; -1. */

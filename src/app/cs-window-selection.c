@@ -1,8 +1,6 @@
 /* cs-window-selection.c — bridges between the views and the shared cursor (CsSelection):
- * the calls list, the ladder, the Load page's time range, and play/pause */
+ * the calls list, the ladder and the Load page's time range */
 #include "cs-window-private.h"
-
-#include <glib/gi18n.h>
 
 /* Calls list → selection */
 
@@ -157,45 +155,6 @@ on_calls_time_range (CsCallsView *calls_view, GParamSpec *pspec, CsWindow *self)
     cs_load_view_select_range (self->load_view, 0, 0);
 }
 
-/* Play/pause */
-
-static void
-play_pause_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  CsWindow *self = CS_WINDOW (user_data);
-
-  cs_player_bar_toggle_play (self->player_bar);
-}
-
-static const GActionEntry selection_actions[] = {
-  { "play-pause", play_pause_activated, NULL, NULL, NULL, { 0 } },
-};
-
-/* Space plays and pauses anywhere but where it types a space. */
-static gboolean
-on_space (GtkWidget *widget, GVariant *args, gpointer user_data)
-{
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (widget));
-
-  if (focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus)))
-    return FALSE;
-  return gtk_widget_activate_action (widget, "win.play-pause", NULL);
-}
-
-static void
-install_space_shortcut (CsWindow *self)
-{
-  GtkEventController *controller = gtk_shortcut_controller_new ();
-
-  /* Capture phase: before the focused list row or button takes Space for itself. */
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  gtk_shortcut_controller_add_shortcut (
-      GTK_SHORTCUT_CONTROLLER (controller),
-      gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_space, 0),
-                        gtk_callback_action_new (on_space, NULL, NULL)));
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-}
-
 /* Setup */
 
 void
@@ -209,9 +168,6 @@ cs_window_selection_init (CsWindow *self)
                     G_CALLBACK (on_ladder_selected_row), self);
   g_signal_connect (self->selection, "notify", G_CALLBACK (on_selection_changed), self);
   g_signal_connect (self->load_view, "range-changed", G_CALLBACK (on_load_range_changed), self);
-  g_action_map_add_action_entries (G_ACTION_MAP (self), selection_actions,
-                                   G_N_ELEMENTS (selection_actions), self);
-  install_space_shortcut (self);
 }
 
 void

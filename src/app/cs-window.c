@@ -1,13 +1,20 @@
-/* cs-window.c — the main window: template, actions, states, settings, drag and drop */
+/* cs-window.c — the main window: template, properties, states, title and status, settings,
+ * drag and drop */
 #include "cs-window-private.h"
 
 #include <glib/gi18n.h>
 
 #include "cs-display-format.h"
-#include "cs-export-dialog.h"
-#include "cs-live-indicator.h"
 
 G_DEFINE_FINAL_TYPE (CsWindow, cs_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static GParamSpec *properties[CS_WINDOW_N_PROPS];
+
+void
+cs_window_notify (CsWindow *self, CsWindowProperty property)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[property]);
+}
 
 CsWindow *
 cs_window_new (CsApplication *application)
@@ -16,14 +23,6 @@ cs_window_new (CsApplication *application)
 }
 
 /* States */
-
-static void
-set_action_enabled (CsWindow *self, const char *name, gboolean enabled)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
-
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
-}
 
 CsWindowState
 cs_window_get_state (CsWindow *self)
@@ -68,9 +67,7 @@ cs_window_set_state (CsWindow *self, CsWindowState state)
   if (!has_capture)
     gtk_revealer_set_reveal_child (self->damage_revealer, FALSE);
   cs_calls_view_set_loading (self->calls_view, state == CS_WINDOW_STATE_LOADING);
-  set_action_enabled (self, "cancel-load", state == CS_WINDOW_STATE_LOADING);
-  set_action_enabled (self, "focus-search", has_capture);
-  set_action_enabled (self, "export", state == CS_WINDOW_STATE_LOADED);
+  cs_window_actions_update (self);
   cs_window_update_title (self);
   cs_window_update_status (self);
 }
@@ -192,104 +189,6 @@ cs_window_get_title_text (CsWindow *self)
   g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
   return gtk_label_get_text (self->title_label);
 }
-
-/* Opening files */
-
-static void
-on_file_chooser_response (GtkNativeDialog *dialog, int response, CsWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-      g_autoptr (GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
-
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        g_ptr_array_add (array, g_list_model_get_item (files, i));
-      if (array->len > 0)
-        cs_window_open_files (self, (GFile **) array->pdata, array->len);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-static void
-add_capture_filters (GtkFileChooser *chooser)
-{
-  g_autoptr (GtkFileFilter) captures = gtk_file_filter_new ();
-  g_autoptr (GtkFileFilter) all = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (captures, _ ("Packet captures (pcap, pcapng)"));
-  gtk_file_filter_add_mime_type (captures, "application/vnd.tcpdump.pcap");
-  gtk_file_filter_add_mime_type (captures, "application/x-pcapng");
-  gtk_file_filter_add_suffix (captures, "pcap");
-  gtk_file_filter_add_suffix (captures, "pcapng");
-  gtk_file_filter_add_suffix (captures, "cap");
-  gtk_file_filter_add_suffix (captures, "dmp");
-  gtk_file_chooser_add_filter (chooser, captures);
-
-  gtk_file_filter_set_name (all, _ ("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (chooser, all);
-  gtk_file_chooser_set_filter (chooser, captures);
-}
-
-static void
-open_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  CsWindow *self = user_data;
-  GtkFileChooserNative *chooser
-      = gtk_file_chooser_native_new (_ ("Open Captures"), GTK_WINDOW (self),
-                                     GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Open"), _ ("_Cancel"));
-
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  add_capture_filters (GTK_FILE_CHOOSER (chooser));
-  g_signal_connect (chooser, "response", G_CALLBACK (on_file_chooser_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-}
-
-static void
-cancel_load_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  cs_window_cancel_load (CS_WINDOW (user_data));
-}
-
-static void
-focus_search_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  CsWindow *self = user_data;
-
-  gtk_stack_set_visible_child_name (self->view_stack, "calls");
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
-static void
-hide_damage_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  CsWindow *self = user_data;
-
-  gtk_revealer_set_reveal_child (self->damage_revealer, FALSE);
-}
-
-/* File → Export: reports, data and trimmed captures (cs-export-dialog.c). */
-static void
-export_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  CsWindow *self = CS_WINDOW (user_data);
-  g_autoptr (GPtrArray) selected = cs_calls_view_dup_selected_calls (self->calls_view);
-
-  if (self->analysis != NULL)
-    gtk_window_present (
-        GTK_WINDOW (cs_export_dialog_new (GTK_WINDOW (self), self->analysis, selected)));
-}
-
-static const GActionEntry win_actions[] = {
-  { "export", export_activated, NULL, NULL, NULL, { 0 } },
-  { "hide-damage", hide_damage_activated, NULL, NULL, NULL, { 0 } },
-  { "open", open_activated, NULL, NULL, NULL, { 0 } },
-  { "cancel-load", cancel_load_activated, NULL, NULL, NULL, { 0 } },
-  { "focus-search", focus_search_activated, NULL, NULL, NULL, { 0 } },
-};
 
 /* Drag and drop */
 
@@ -427,6 +326,45 @@ on_application_changed (CsWindow *self, GParamSpec *pspec, gpointer user_data)
 }
 
 static void
+cs_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  CsWindow *self = CS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case CS_WINDOW_PROP_ANALYSIS:
+      g_value_set_object (value, self->analysis);
+      break;
+    case CS_WINDOW_PROP_LOADED_ANALYSIS:
+      g_value_set_object (value, self->analysis_loaded ? self->analysis : NULL);
+      break;
+    case CS_WINDOW_PROP_SELECTION:
+      g_value_set_object (value, self->selection);
+      break;
+    case CS_WINDOW_PROP_LIVE_PAUSED:
+      g_value_set_boolean (value, self->live_paused);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_window_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  CsWindow *self = CS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case CS_WINDOW_PROP_LIVE_PAUSED:
+      cs_window_live_set_paused (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 cs_window_dispose (GObject *object)
 {
   CsWindow *self = CS_WINDOW (object);
@@ -459,7 +397,23 @@ cs_window_class_init (CsWindowClass *klass)
 
   object_class->dispose = cs_window_dispose;
   object_class->finalize = cs_window_finalize;
+  object_class->get_property = cs_window_get_property;
+  object_class->set_property = cs_window_set_property;
   window_class->close_request = cs_window_close_request;
+
+  properties[CS_WINDOW_PROP_ANALYSIS]
+      = g_param_spec_object ("analysis", NULL, NULL, CS_TYPE_ANALYSIS,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[CS_WINDOW_PROP_LOADED_ANALYSIS]
+      = g_param_spec_object ("loaded-analysis", NULL, NULL, CS_TYPE_ANALYSIS,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[CS_WINDOW_PROP_SELECTION]
+      = g_param_spec_object ("selection", NULL, NULL, CS_TYPE_SELECTION,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[CS_WINDOW_PROP_LIVE_PAUSED]
+      = g_param_spec_boolean ("live-paused", NULL, NULL, FALSE,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, CS_WINDOW_N_PROPS, properties);
 
   g_type_ensure (CS_TYPE_STATUS_PAGE);
   g_type_ensure (CS_TYPE_CALLS_VIEW);
@@ -500,6 +454,9 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_view_page_changed);
+  gtk_widget_class_bind_template_callback (widget_class, cs_graph_view_show_finding);
+  cs_window_actions_class_init (widget_class);
+  cs_window_live_class_init (widget_class);
 }
 
 static void
@@ -507,26 +464,17 @@ cs_window_init (CsWindow *self)
 {
   GtkDropTarget *drop_target;
 
-  gtk_widget_init_template (GTK_WIDGET (self));
-  cs_ladder_pane_follow_calls_view (self->ladder_pane, self->calls_view);
-  cs_ladder_pane_set_detail_pane (self->ladder_pane, self->detail_pane);
+  /* Before the template: its views bind to "selection" as they are built. */
   self->selection = cs_selection_new ();
-  cs_streams_view_set_selection (self->streams_view, self->selection);
-  cs_findings_view_set_selection (self->findings_view, self->selection);
-  cs_graph_view_set_selection (self->graph_view, self->selection);
-  cs_player_bar_set_selection (self->player_bar, self->selection);
-  cs_player_bar_follow_calls_view (self->player_bar, G_OBJECT (self->calls_view));
-  g_signal_connect_swapped (self->findings_view, "finding-activated",
-                            G_CALLBACK (cs_graph_view_show_finding), self->graph_view);
+  gtk_widget_init_template (GTK_WIDGET (self));
   cs_window_selection_init (self);
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
-                                   self);
+  cs_window_actions_init (self);
   drop_target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop_target, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop_target));
 
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
-  cs_live_indicator_install (self);
+  cs_window_live_init (self);
   cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
 }

@@ -10,6 +10,10 @@ G_BEGIN_DECLS
 #define CS_TYPE_WINDOW (cs_window_get_type ())
 G_DECLARE_FINAL_TYPE (CsWindow, cs_window, CS, WINDOW, GtkApplicationWindow)
 
+/* Properties (read-only; cs-window.ui binds the views to them): "analysis", the capture's
+ * analysis from the moment the loader makes it (its calls fill in while loading);
+ * "loaded-analysis", the same once every call is in (NULL before); "selection", the cursor
+ * every view shares. */
 CsWindow *cs_window_new (CsApplication *application);
 /* Reads the files (merged by time when several) in the background, replacing
  * whatever the window showed. */

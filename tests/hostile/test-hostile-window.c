@@ -123,7 +123,7 @@ test_cancel_then_close (void)
   /* No main-loop turn yet: the result of the background load cannot have
    * been delivered, so the window is still loading, however fast the load. */
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
-  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-load", NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-load", NULL));
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
   gtk_window_destroy (GTK_WINDOW (window));
   wait_for_null (&alive);

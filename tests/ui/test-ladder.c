@@ -210,7 +210,7 @@ test_select_call (void)
 
     gtk_window_set_child (GTK_WINDOW (alone), GTK_WIDGET (pane));
     gtk_window_set_default_size (GTK_WINDOW (alone), 860, 440);
-    cs_ladder_pane_set_analysis (pane, window->analysis);
+    cs_view_set_analysis (CS_VIEW (pane), window->analysis);
     cs_ladder_pane_set_calls (pane, (CsCall *const *) selected->pdata, selected->len);
     gtk_window_present (GTK_WINDOW (alone));
     ui_test_spin (300);

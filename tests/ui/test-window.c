@@ -8,6 +8,7 @@
 #include "cs-application.h"
 #include "cs-config.h"
 #include "cs-display-format.h"
+#include "cs-export-dialog.h"
 #include "cs-recent-files.h"
 #include "cs-window-private.h"
 
@@ -99,9 +100,9 @@ test_cancel_load (void)
     }
   window = open_in_new_window (path);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
-  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-load", NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-load", NULL));
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-load"));
+  g_assert_false (ui_test_action_enabled (GTK_WIDGET (window), "win.cancel-load"));
 
   /* The cancelled load finishing later must not bring anything back. */
   ui_test_spin (500);
@@ -306,6 +307,189 @@ find_toplevel (GType type)
   return NULL;
 }
 
+static CsAnalysis *
+view_analysis (gpointer view)
+{
+  CsAnalysis *analysis = NULL;
+
+  g_object_get (view, "analysis", &analysis, NULL);
+  if (analysis != NULL)
+    g_object_unref (analysis); /* the view keeps it */
+  return analysis;
+}
+
+/* While the calls fill in, only the calls list, the ladder and the detail pane have the
+ * analysis; the views of the whole capture get it once every call is in. */
+static void
+on_window_analysis (CsWindow *window, GParamSpec *pspec, guint *seen)
+{
+  CsAnalysis *loaded = NULL;
+
+  if (window->analysis == NULL)
+    return;
+  (*seen)++;
+  g_object_get (window, "loaded-analysis", &loaded, NULL);
+  g_assert_null (loaded);
+  g_assert_true (view_analysis (window->calls_view) == window->analysis);
+  g_assert_true (view_analysis (window->ladder_pane) == window->analysis);
+  g_assert_true (view_analysis (window->detail_pane) == window->analysis);
+  g_assert_null (view_analysis (window->summary_view));
+  g_assert_null (view_analysis (window->streams_view));
+  g_assert_null (view_analysis (window->player_bar));
+}
+
+/* The views follow the window's "analysis", "loaded-analysis" and "selection" (bound in
+ * cs-window.ui), and let go of the capture with it. */
+static void
+test_views_follow_window (void)
+{
+  const char *path = ui_test_demo_capture_path ();
+  gpointer views[] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+  gpointer cursor_views[4];
+  CsSelection *selection = NULL;
+  CsWindow *window;
+  guint seen = 0;
+
+  if (path == NULL)
+    {
+      g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
+      return;
+    }
+  window = cs_window_new (application);
+  g_signal_connect (window, "notify::analysis", G_CALLBACK (on_window_analysis), &seen);
+  views[0] = window->calls_view, views[1] = window->ladder_pane, views[2] = window->detail_pane;
+  views[3] = window->summary_view, views[4] = window->load_view, views[5] = window->streams_view;
+  views[6] = window->findings_view, views[7] = window->graph_view, views[8] = window->player_bar;
+  cursor_views[0] = window->streams_view, cursor_views[1] = window->findings_view;
+  cursor_views[2] = window->graph_view, cursor_views[3] = window->player_bar;
+  g_object_get (window, "selection", &selection, NULL);
+  g_assert_true (CS_IS_SELECTION (selection));
+  for (guint i = 0; i < G_N_ELEMENTS (cursor_views); i++)
+    {
+      CsSelection *followed = NULL;
+
+      g_object_get (cursor_views[i], "selection", &followed, NULL);
+      g_assert_true (followed == selection);
+      g_object_unref (followed);
+    }
+  g_object_unref (selection);
+
+  {
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+
+    cs_window_open_files (window, &file, 1);
+  }
+  ui_test_wait_for_load (window);
+  g_assert_cmpuint (seen, ==, 1);
+  g_assert_nonnull (window->analysis);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    g_assert_true (view_analysis (views[i]) == window->analysis);
+
+  /* A file that cannot be read: every view lets go of the old capture. */
+  {
+    g_autoptr (GFile) missing = g_file_new_for_path ("/nonexistent/no-such-capture.pcap");
+
+    cs_window_open_files (window, &missing, 1);
+  }
+  ui_test_wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_ERROR);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    g_assert_null (view_analysis (views[i]));
+  g_signal_handlers_disconnect_by_func (window, on_window_analysis, &seen);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The application's accelerators reach the window's actions, and only while they apply: Escape
+ * cancels a load, Ctrl+F goes to the filter once a capture is shown, Ctrl+O asks for files; the
+ * header bar's buttons and menu items follow the same enabled states. */
+static void
+test_accels (void)
+{
+  static const char *const class_actions[]
+      = { "win.open",        "win.export",     "win.cancel-load",  "win.focus-search",
+          "win.hide-damage", "win.play-pause", "win.live-capture", "win.hep-listen",
+          "win.live-stop",   "win.live-pause" };
+  const char *path = ui_test_demo_capture_path ();
+  g_autoptr (GFile) file = NULL;
+  CsWindow *window;
+  GtkWidget *focus;
+  GtkWindow *chooser, *exporter;
+
+  if (path == NULL)
+    {
+      g_test_skip ("CS_DEMO_CAPTURE is not set or missing");
+      return;
+    }
+  window = cs_window_new (application);
+  gtk_window_present (GTK_WINDOW (window));
+  ui_test_spin (100);
+  /* Every window action is the class's (none is added per window). */
+  for (guint i = 0; i < G_N_ELEMENTS (class_actions); i++)
+    {
+      gboolean found = FALSE;
+      const char *name = NULL, *property = NULL;
+      const GVariantType *parameter = NULL;
+      GType owner = G_TYPE_INVALID;
+
+      /* GTK 4.8 writes every out argument. */
+      for (guint j = 0; !found
+                        && gtk_widget_class_query_action (GTK_WIDGET_GET_CLASS (window), j, &owner,
+                                                          &name, &parameter, &property);
+           j++)
+        found = g_strcmp0 (name, class_actions[i]) == 0;
+      g_assert_true (found);
+      g_assert_false (g_action_group_has_action (G_ACTION_GROUP (window), class_actions[i] + 4));
+    }
+  /* Nothing shown: no filter to focus, nothing to export or cancel. */
+  g_assert_false (ui_test_activate_accel (GTK_WIDGET (window), "<Primary>f"));
+  g_assert_false (ui_test_activate_accel (GTK_WIDGET (window), "Escape"));
+  g_assert_false (ui_test_action_enabled (GTK_WIDGET (window), "win.export"));
+  g_assert_false (ui_test_action_enabled (GTK_WIDGET (window), "win.cancel-load"));
+  g_assert_true (ui_test_action_enabled (GTK_WIDGET (window), "win.open"));
+
+  file = g_file_new_for_path (path);
+  cs_window_open_files (window, &file, 1);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
+  g_assert_true (ui_test_action_enabled (GTK_WIDGET (window), "win.cancel-load"));
+  g_assert_true (ui_test_activate_accel (GTK_WIDGET (window), "Escape"));
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+
+  cs_window_open_files (window, &file, 1);
+  ui_test_wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  g_assert_false (ui_test_activate_accel (GTK_WIDGET (window), "Escape"));
+  g_assert_true (ui_test_action_enabled (GTK_WIDGET (window), "win.export"));
+  gtk_stack_set_visible_child_name (window->view_stack, "streams");
+  g_assert_true (ui_test_activate_accel (GTK_WIDGET (window), "<Primary>f"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->view_stack), ==, "calls");
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (focus == GTK_WIDGET (window->search_entry)
+                 || gtk_widget_is_ancestor (focus, GTK_WIDGET (window->search_entry)));
+
+  /* Ctrl+O: the file chooser (GTK's own dialog without a portal); cancelling it changes
+   * nothing. */
+  g_assert_true (ui_test_activate_accel (GTK_WIDGET (window), "<Primary>o"));
+  ui_test_spin (200);
+  chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (chooser);
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  ui_test_spin (100);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+
+  /* Export…: the export dialog, over this window, offering every call. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
+  ui_test_spin (100);
+  exporter = find_toplevel (CS_TYPE_EXPORT_DIALOG);
+  g_assert_nonnull (exporter);
+  g_assert_true (gtk_window_get_transient_for (exporter) == GTK_WINDOW (window));
+  g_assert_cmpint (cs_export_dialog_get_kind (CS_EXPORT_DIALOG (exporter)), ==,
+                   CS_EXPORT_KIND_HTML);
+  gtk_window_destroy (exporter);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_shortcuts_and_about (void)
 {
@@ -433,6 +617,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/damaged-capture", test_damaged_capture);
   g_test_add_func ("/window/size-saved", test_window_size_saved);
   g_test_add_func ("/window/shortcuts-and-about", test_shortcuts_and_about);
+  g_test_add_func ("/window/accels", test_accels);
+  g_test_add_func ("/window/views-follow-window", test_views_follow_window);
   g_test_add_func ("/window/render-png", test_render_png);
 
   status = g_test_run ();

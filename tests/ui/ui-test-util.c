@@ -87,3 +87,62 @@ ui_test_load_demo (CsApplication *application, int width, int height)
   ui_test_spin (200);
   return window;
 }
+
+gboolean
+ui_test_action_enabled (GtkWidget *widget, const char *action_name)
+{
+  GtkWidget *probe = gtk_button_new ();
+  gboolean enabled;
+
+  /* A hidden button bound to the action, as a menu item or a header-bar button would be: GTK
+   * makes it insensitive while the action is disabled or missing. */
+  gtk_widget_set_visible (probe, FALSE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (probe), action_name);
+  gtk_widget_set_parent (probe, widget);
+  enabled = gtk_widget_get_sensitive (probe);
+  gtk_widget_unparent (probe);
+  return enabled;
+}
+
+static gboolean
+ui_test_trigger_matches (GtkShortcutTrigger *trigger, guint keyval, GdkModifierType modifiers)
+{
+  if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    return ui_test_trigger_matches (
+               gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval,
+               modifiers)
+           || ui_test_trigger_matches (
+               gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval,
+               modifiers);
+  return GTK_IS_KEYVAL_TRIGGER (trigger)
+         && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+         && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers;
+}
+
+gboolean
+ui_test_activate_accel (GtkWidget *window, const char *accel)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (window);
+  guint keyval = 0;
+  GdkModifierType modifiers = 0;
+
+  g_assert_true (gtk_accelerator_parse (accel, &keyval, &modifiers));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (ui_test_trigger_matches (gtk_shortcut_get_trigger (shortcut), keyval, modifiers)
+              && gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                               GTK_SHORTCUT_ACTION_EXCLUSIVE, window,
+                                               gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}

@@ -1,7 +1,7 @@
 /* ui-test-util.h — main-loop helpers shared by the GTK tests */
 #pragma once
 
-#include <glib.h>
+#include <gtk/gtk.h>
 
 #include "cs-application.h"
 #include "cs-window.h"
@@ -23,5 +23,12 @@ void ui_test_wait_for_load (CsWindow *window);
 /* A presented window of that size with the demo capture loaded; NULL when the
  * demo capture is missing. */
 CsWindow *ui_test_load_demo (CsApplication *application, int width, int height);
+
+/* Whether a button or menu item bound to action_name ("win.export") below widget would be
+ * sensitive: the action exists there and is enabled. */
+gboolean ui_test_action_enabled (GtkWidget *widget, const char *action_name);
+/* Runs the shortcut the window's controllers hold for accel ("<Primary>f", "Escape") as a key
+ * press would; FALSE when none has it or its action refuses (disabled, missing). */
+gboolean ui_test_activate_accel (GtkWidget *window, const char *accel);
 
 G_END_DECLS
