@@ -5,7 +5,7 @@ set -eu
 PACKAGES="build-essential pkg-config meson ninja-build libgtk-4-dev libglib2.0-dev \
 libcairo2-dev libpcap-dev portaudio19-dev libjson-glib-dev libopus-dev libbcg729-dev \
 libspandsp-dev libsndfile1-dev xvfb xauth gettext desktop-file-utils appstream \
-appstream-util flatpak-builder tshark python3 sip-tester tcpdump"
+appstream-util flatpak-builder tshark python3 sip-tester tcpdump libxml2-utils poppler-utils"
 
 FEDORA="sudo dnf install gcc pkgconf meson ninja-build gtk4-devel glib2-devel cairo-devel \
 libpcap-devel portaudio-devel json-glib-devel opus-devel bcg729-devel spandsp-devel \
