@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cs-export-private.h"
+#include "cs-flow-key.h"
 #include "cs-redact.h"
 #include "calls/cs-stream.h"
 #include "findings/cs-finding.h"
@@ -13,27 +14,6 @@
 #include "net/cs-decode.h"
 
 /* An RTCP flow a call's streams imply: both directions, same ports or one up. */
-typedef struct
-{
-  CsEndpoint src, dst;
-} CsFlowKey;
-
-static guint
-cs_flow_key_hash (gconstpointer p)
-{
-  const CsFlowKey *k = p;
-
-  return cs_endpoint_hash (&k->src) * 31u + cs_endpoint_hash (&k->dst);
-}
-
-static gboolean
-cs_flow_key_equal (gconstpointer a, gconstpointer b)
-{
-  const CsFlowKey *x = a, *y = b;
-
-  return cs_endpoint_equal (&x->src, &y->src) && cs_endpoint_equal (&x->dst, &y->dst);
-}
-
 static void
 cs_add_flow (GHashTable *flows, const CsEndpoint *src, const CsEndpoint *dst, guint16 up)
 {

@@ -10,19 +10,6 @@
 #include "rtp/cs-rtp.h"
 #include "sip/cs-sip-message.h"
 
-static guint16
-cs_get_u16 (const guint8 *p)
-{
-  return (guint16) ((p[0] << 8) | p[1]);
-}
-
-static void
-cs_put_u16 (guint8 *p, guint16 v)
-{
-  p[0] = (guint8) (v >> 8);
-  p[1] = (guint8) v;
-}
-
 static guint32
 cs_get_u32 (const guint8 *p)
 {

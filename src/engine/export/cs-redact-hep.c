@@ -39,19 +39,6 @@ cs_hep3_chunk_is_number (guint16 type)
     }
 }
 
-static guint16
-cs_get_u16 (const guint8 *p)
-{
-  return (guint16) ((p[0] << 8) | p[1]);
-}
-
-static void
-cs_put_u16 (guint8 *p, guint16 v)
-{
-  p[0] = (guint8) (v >> 8);
-  p[1] = (guint8) v;
-}
-
 /* RTCP carried by HEP: SDES items (CNAME often is user@address) keep their length. */
 static GByteArray *
 cs_redact_hep_rtcp (CsRedactor *r, const guint8 *data, gsize len)

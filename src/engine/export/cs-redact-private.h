@@ -4,6 +4,8 @@
 
 #include "cs-redact.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 struct _CsRedactor
@@ -100,6 +102,57 @@ void cs_redact_text_learned_token (CsRedactText *x, gsize s, gsize e);
 /* Addresses, URIs and learned names: text with no known structure. */
 void cs_redact_text_generic (CsRedactText *x, gsize s, gsize e);
 gboolean cs_redact_text_has_prefix (const CsRedactText *x, gsize p, gsize e, const char *prefix);
+
+/* Network-order 16-bit fields of the headers the redactor rebuilds. */
+static inline guint16
+cs_get_u16 (const guint8 *p)
+{
+  return (guint16) ((p[0] << 8) | p[1]);
+}
+
+static inline void
+cs_put_u16 (guint8 *p, guint16 v)
+{
+  p[0] = (guint8) (v >> 8);
+  p[1] = (guint8) v;
+}
+
+static inline gsize
+cs_redact_skip_until (const guint8 *t, gsize e, gsize p, const char *stops)
+{
+  while (p < e && t[p] != '\0' && strchr (stops, t[p]) == NULL)
+    p++;
+  return p;
+}
+
+static inline gsize
+cs_redact_skip_space (const guint8 *t, gsize e, gsize p)
+{
+  while (p < e && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r' || t[p] == '\n'))
+    p++;
+  return p;
+}
+
+/* RFC 3261 token characters */
+static inline gboolean
+cs_redact_is_token_byte (guint8 c)
+{
+  return g_ascii_isalnum (c) || strchr ("-.!%*_+`'~", c) != NULL;
+}
+
+/* cs-redact-headers.c: one header line [hs, he) (folded lines included); what a message's
+ * body needs from its headers is noted in head. */
+typedef struct
+{
+  gsize ct_s, ct_e; /* Content-Type value */
+  gsize cl_s, cl_e; /* Content-Length digits */
+  gboolean has_cl;
+  guint64 cl;
+} CsRedactMessageHead;
+
+void cs_redact_header (CsRedactText *x, gsize hs, gsize he, CsRedactMessageHead *head);
+/* The host after '@' in a Call-ID value [vs, ve). */
+void cs_redact_call_id_host (CsRedactText *x, gsize vs, gsize ve);
 
 /* cs-redact-sip.c: SIP messages (and runs of them on a TCP stream), SDP and other bodies,
  * rewritten into a new buffer with the edits that made it (for cs-redact-stream.c). */

@@ -4,14 +4,11 @@
  * UDP datagram (cut again at the original fragment boundaries, as far as they still fit) */
 #include "cs-redact-private.h"
 
+#include "cs-flow-key.h"
+
 #include <string.h>
 
 #include "net/cs-decode.h"
-
-typedef struct
-{
-  CsEndpoint src, dst;
-} CsRedactFlowKey;
 
 typedef struct
 {
@@ -56,22 +53,6 @@ typedef struct
 {
   GArray *fragments; /* CsFragment */
 } CsRedactDatagram;
-
-static guint
-cs_flow_hash (gconstpointer p)
-{
-  const CsRedactFlowKey *k = p;
-
-  return cs_endpoint_hash (&k->src) * 31u + cs_endpoint_hash (&k->dst);
-}
-
-static gboolean
-cs_flow_equal (gconstpointer a, gconstpointer b)
-{
-  const CsRedactFlowKey *x = a, *y = b;
-
-  return cs_endpoint_equal (&x->src, &y->src) && cs_endpoint_equal (&x->dst, &y->dst);
-}
 
 static guint
 cs_datagram_hash (gconstpointer p)
@@ -128,7 +109,7 @@ cs_piece_free (CsRedactPiece *piece)
 void
 cs_redact_stream_init (CsRedactor *r)
 {
-  r->tcp_dirs = g_hash_table_new_full (cs_flow_hash, cs_flow_equal, g_free,
+  r->tcp_dirs = g_hash_table_new_full (cs_flow_key_hash, cs_flow_key_equal, g_free,
                                        (GDestroyNotify) cs_tcp_dir_free);
   r->datagrams = g_hash_table_new_full (cs_datagram_hash, cs_datagram_equal, g_free,
                                         (GDestroyNotify) cs_datagram_free);
@@ -147,7 +128,7 @@ void
 cs_redact_stream_observe_tcp (CsRedactor *r, guint32 frame, const CsEndpoint *src,
                               const CsEndpoint *dst, guint32 seq, const guint8 *payload, gsize len)
 {
-  CsRedactFlowKey key = { *src, *dst };
+  CsFlowKey key = { *src, *dst };
   CsRedactTcpDir *dir = g_hash_table_lookup (r->tcp_dirs, &key);
   CsTcpSegment segment = { frame, 0, NULL };
 
@@ -306,7 +287,7 @@ cs_tcp_rewrite (CsRedactor *r, CsRedactTcpDir *dir)
 guint32
 cs_redact_stream_map_seq (CsRedactor *r, const CsEndpoint *src, const CsEndpoint *dst, guint32 seq)
 {
-  CsRedactFlowKey key = { *src, *dst };
+  CsFlowKey key = { *src, *dst };
   CsRedactTcpDir *dir = r->tcp_dirs != NULL ? g_hash_table_lookup (r->tcp_dirs, &key) : NULL;
   gint64 rel, shift = 0;
 

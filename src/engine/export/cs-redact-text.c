@@ -203,14 +203,6 @@ cs_redact_text_addresses (CsRedactText *x, gsize s, gsize e)
 
 /* ---- URIs ---- */
 
-static gsize
-cs_skip_until (const guint8 *t, gsize e, gsize p, const char *stops)
-{
-  while (p < e && t[p] != '\0' && strchr (stops, t[p]) == NULL)
-    p++;
-  return p;
-}
-
 /* host[:port] starting at p (a bracketed IPv6 literal is the address scan's; anything else
  * in brackets is a name). */
 static gsize
@@ -220,7 +212,7 @@ cs_uri_host (CsRedactText *x, gsize p, gsize e)
 
   if (p < e && x->t[p] == '[')
     {
-      gsize close = cs_skip_until (x->t, e, p, "]");
+      gsize close = cs_redact_skip_until (x->t, e, p, "]");
 
       if (close > p + 1 && !x->claimed[p + 1])
         cs_redact_text_words (x, p + 1, close);
@@ -254,17 +246,17 @@ cs_redact_text_uris (CsRedactText *x, gsize s, gsize e)
       if (k == 2)
         {
           /* tel:NUMBER;params: the number keeps its separators, its digits are replaced. */
-          gsize end = cs_skip_until (x->t, e, start, " \t\r\n<>\";,?");
+          gsize end = cs_redact_skip_until (x->t, e, start, " \t\r\n<>\";,?");
 
           cs_redact_text_words (x, start, end);
           p = MAX (end, p + 1) - 1;
           continue;
         }
-      at = cs_skip_until (x->t, e, start, " \t\r\n<>\",?@/");
+      at = cs_redact_skip_until (x->t, e, start, " \t\r\n<>\",?@/");
       if (k < 4 && at < e && x->t[at] == '@')
         {
           /* user[:password]@ — both are personal */
-          colon = cs_skip_until (x->t, at, start, ":");
+          colon = cs_redact_skip_until (x->t, at, start, ":");
           cs_redact_text_words (x, start, colon);
           if (colon < at)
             cs_redact_text_words (x, colon + 1, at);
