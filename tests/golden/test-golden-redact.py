@@ -14,7 +14,8 @@ For every capture, `callscope-cli export --redact` of every call must
    searched in pcapng's block lengths and padding or in TCP/UDP headers: there a pattern
    such as 0a 00 00 01 (10.0.0.1) is a length, a checksum byte before a zero urgent
    pointer and a NOP, i.e. chance;
- - and, by default, carry no voice: G.711 payloads are the codec's silence.
+ - and, by default, carry no voice: G.711 payloads are the codec's silence;
+ - and `report --redact` (JSON, CSV) holds none of those values either.
 """
 import ipaddress
 import json
@@ -253,6 +254,14 @@ def check(path, tmp):
         problems.append(f"tshark's analysis differs: {tshark_stats(plain)} → {stats}")
     values = sensitive(path)
     problems += [f"left: {x}" for x in leaks(red, values, payloads)]
+    # a redacted report is made from the redacted capture: it names nothing either
+    for fmt in ("json", "csv"):
+        out = os.path.join(tmp, f"{name}.redacted.{fmt}")
+        run([CLI, "report", path, "--redact", "--format", fmt, "-o", out])
+        if not os.path.exists(out) or os.path.getsize(out) == 0:
+            problems.append(f"report --redact --format {fmt} wrote nothing")
+        else:
+            problems += [f"left in the {fmt} report: {x}" for x in leaks(out, values, [])]
     problems += [f"address outside the documentation ranges: {a}" for a in foreign(addresses)]
     if loud:
         problems.append(f"{loud} G.711 packets still carry sound")

@@ -153,7 +153,7 @@ cs_redact_other_udp (CsRedactor *r, const guint8 *payload, gsize len)
     return cs_redact_sip_text (r, payload, len, NULL);
   out = g_byte_array_sized_new ((guint) len);
   g_byte_array_set_size (out, (guint) len);
-  memset (out->data, 0, len);
+  cs_redact_zero (out);
   return out;
 }
 
@@ -444,7 +444,7 @@ cs_redactor_rewrite_frame (CsRedactor *r, guint32 number, guint linktype, const 
         cs_fix_layers (r, out, &layers, 0, &pkt, NULL);
       }
     else
-      memset (out->data, 0, out->len);
+      cs_redact_zero (out);
   }
   return out;
 }

@@ -135,13 +135,13 @@ cs_redact_hep3 (CsRedactor *r, const guint8 *data, gsize len)
           fresh = cs_redact_call_id (r, value, value_len);
         }
       else if (vendor == 0 && type == 0x0010)
-        memset (fresh->data, 0, fresh->len); /* compressed: unreadable here, so unkept */
+        cs_redact_zero (fresh); /* compressed: unreadable here, so unkept */
       else if (vendor != 0 || !cs_hep3_chunk_is_number (type))
         {
           /* the password (14), the node name, and anything else that may be text */
           g_autofree char *words = cs_redact_map_words (r, (const char *) fresh->data, fresh->len);
 
-          if (!r->observing)
+          if (!r->observing && fresh->len > 0)
             memcpy (fresh->data, words, fresh->len);
         }
       if (fresh->len + 6 > G_MAXUINT16)

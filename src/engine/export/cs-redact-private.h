@@ -117,6 +117,14 @@ cs_put_u16 (guint8 *p, guint16 v)
   p[1] = (guint8) v;
 }
 
+/* Every byte of a zeroed (an empty array may have no data at all). */
+static inline void
+cs_redact_zero (GByteArray *a)
+{
+  if (a->len > 0)
+    memset (a->data, 0, a->len);
+}
+
 static inline gsize
 cs_redact_skip_until (const guint8 *t, gsize e, gsize p, const char *stops)
 {

@@ -238,7 +238,7 @@ cs_rewrite_run_bytes (CsRedactor *r, const GByteArray *bytes, GArray **edits)
       GByteArray *zero = g_byte_array_sized_new (bytes->len);
 
       g_byte_array_set_size (zero, bytes->len);
-      memset (zero->data, 0, bytes->len);
+      cs_redact_zero (zero);
       *edits = NULL;
       return zero;
     }
