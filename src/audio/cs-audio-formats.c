@@ -25,7 +25,10 @@ void
 cs_audio_format_map_clear (CsAudioFormatMap *map)
 {
   for (guint pt = 0; pt < 128; pt++)
-    g_clear_pointer (&map->encoding[pt], g_free);
+    {
+      g_clear_pointer (&map->encoding[pt], g_free);
+      g_clear_pointer (&map->fmtp[pt], g_free);
+    }
 }
 
 void
@@ -44,6 +47,8 @@ cs_audio_format_map_add_sdp (CsAudioFormatMap *map, const CsSdp *sdp)
           const CsSdpFormat *format = &g_array_index (media->formats, CsSdpFormat, f);
           guint pt = format->payload_type & 0x7f;
 
+          if (map->fmtp[pt] == NULL && format->fmtp != NULL)
+            map->fmtp[pt] = g_strdup (format->fmtp);
           if (format->encoding == NULL)
             continue;
           /* Static types keep their table entry; a dynamic one its first rtpmap. */

@@ -11,6 +11,7 @@ typedef struct
   char *encoding[128]; /* rtpmap encoding name; NULL when unknown */
   guint clock_rate[128];
   guint channels[128];
+  char *fmtp[128]; /* the a=fmtp parameters of that payload type, or NULL */
 } CsAudioFormatMap;
 
 /* RFC 3551 static payload types only. */

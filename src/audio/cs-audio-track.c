@@ -222,7 +222,9 @@ decoder_for (Playout *po, guint8 pt, GError **error)
       channels = pt == 10 ? 2 : 1;
     }
   po->decoders[pt]
-      = encoding != NULL ? cs_audio_decoder_new (encoding, clock, channels, error) : NULL;
+      = encoding != NULL ? cs_audio_decoder_new_with_fmtp (
+            encoding, clock, channels, po->formats != NULL ? po->formats->fmtp[pt] : NULL, error)
+                         : NULL;
   if (po->decoders[pt] == NULL)
     {
       po->decoder_failed[pt] = TRUE;

@@ -1,4 +1,5 @@
-/* fuzz-codecs.c — every audio decoder (G.711 µ/A, G.722, G.729, Opus, L16) on
+/* fuzz-codecs.c — every audio decoder (G.711 µ/A, G.722, G.729, Opus, L16, GSM, G.726 in
+ * both packings, AMR/AMR-WB in both payload formats, Speex) on
  * hostile payloads. Input: a byte choosing the decoder, then records
  * (fuzz-common.h), each one RTP payload, decoded in order (decoder state
  * carries across packets as in a stream). */
@@ -10,9 +11,27 @@ static const struct
 {
   const char *encoding;
   guint clock_rate, channels;
+  const char *fmtp;
 } formats[] = {
-  { "PCMU", 8000, 1 },  { "PCMA", 8000, 1 }, { "G722", 8000, 1 }, { "G729", 8000, 1 },
-  { "opus", 48000, 2 }, { "L16", 44100, 2 }, { "L16", 8000, 1 },
+  { "PCMU", 8000, 1, NULL },
+  { "PCMA", 8000, 1, NULL },
+  { "G722", 8000, 1, NULL },
+  { "G729", 8000, 1, NULL },
+  { "opus", 48000, 2, NULL },
+  { "L16", 44100, 2, NULL },
+  { "L16", 8000, 1, NULL },
+  { "GSM", 8000, 1, NULL },
+  { "G726-16", 8000, 1, NULL },
+  { "G726-40", 8000, 1, NULL },
+  { "AAL2-G726-24", 8000, 1, NULL },
+  { "AAL2-G726-32", 8000, 1, NULL },
+  { "AMR", 8000, 1, "octet-align=1" },
+  { "AMR", 8000, 1, NULL },
+  { "AMR-WB", 16000, 1, "octet-align=1" },
+  { "AMR-WB", 16000, 1, NULL },
+  { "speex", 8000, 1, NULL },
+  { "speex", 16000, 1, NULL },
+  { "speex", 32000, 1, NULL },
 };
 
 int
@@ -28,8 +47,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   cs_fuzz_init_once ();
   cs_fuzz_records_init (&records, data, size);
   which = cs_fuzz_records_byte (&records) % G_N_ELEMENTS (formats);
-  decoder = cs_audio_decoder_new (formats[which].encoding, formats[which].clock_rate,
-                                  formats[which].channels, NULL);
+  decoder = cs_audio_decoder_new_with_fmtp (formats[which].encoding, formats[which].clock_rate,
+                                            formats[which].channels, formats[which].fmtp, NULL);
   g_assert (decoder != NULL);
   while (cs_fuzz_records_next (&records, &payload, &len))
     {

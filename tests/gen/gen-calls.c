@@ -48,13 +48,40 @@ void
 gen_call_clear (GenCall *c)
 {
   g_clear_pointer (&c->d, gen_dialog_free);
+  gen_rtp_stream_clear (&c->up);
+  gen_rtp_stream_clear (&c->down);
+}
+
+/* The codec's rtpmap (and fmtp) lines put in before the SDP's a=ptime. */
+static char *
+with_codec (const GenCodec *codec, char *sdp)
+{
+  GString *s;
+  char *at;
+
+  if (codec == NULL)
+    return sdp;
+  s = g_string_new (NULL);
+  at = strstr (sdp, "a=ptime:");
+  g_string_append_len (s, sdp, at - sdp);
+  g_string_append_printf (s, "a=rtpmap:%u %s/%u\r\n", codec->pt, codec->encoding, codec->clock);
+  if (codec->fmtp != NULL)
+    g_string_append_printf (s, "a=fmtp:%u %s\r\n", codec->pt, codec->fmtp);
+  g_string_append (s, at);
+  g_free (sdp);
+  return g_string_free (s, FALSE);
 }
 
 char *
 gen_call_offer (GenCall *c, const char *direction)
 {
   const guint8 pts[] = { 0, 8, 101 };
+  const guint8 codec_pts[] = { c->plan.pt, 101 };
 
+  if (c->plan.codec != NULL)
+    return with_codec (c->plan.codec,
+                       gen_sdp (c->plan.caller, &c->caller_media.addr, c->caller_media.port,
+                                codec_pts, 2, direction, c->session_id[0], c->sdp_version[0]++));
   return gen_sdp (c->plan.caller, &c->caller_media.addr, c->caller_media.port, pts, 3, direction,
                   c->session_id[0], c->sdp_version[0]++);
 }
@@ -64,8 +91,9 @@ gen_call_answer_sdp (GenCall *c, const char *direction)
 {
   const guint8 pts[] = { c->plan.pt, 101 };
 
-  return gen_sdp (c->plan.callee, &c->callee_media.addr, c->callee_media.port, pts, 2, direction,
-                  c->session_id[1], c->sdp_version[1]++);
+  return with_codec (c->plan.codec,
+                     gen_sdp (c->plan.callee, &c->callee_media.addr, c->callee_media.port, pts, 2,
+                              direction, c->session_id[1], c->sdp_version[1]++));
 }
 
 void
@@ -103,12 +131,14 @@ gen_call_talk (GenCall *c, gint64 t, gint64 duration, gboolean one_way, const Ge
   if (c->up.cap == NULL)
     gen_rtp_stream_init (&c->up, c->cap, &c->caller_media, &c->callee_media, c->plan.pt,
                          GEN_TONE_DUAL, t, TRUE);
+  c->up.codec = c->plan.codec;
   gen_rtp_send_audio (&c->up, t, duration, NULL);
   if (one_way)
     return;
   if (c->down.cap == NULL)
     gen_rtp_stream_init (&c->down, c->cap, &c->callee_media, &c->caller_media, c->plan.pt,
                          GEN_TONE_SWEEP, t + GEN_MS (3), TRUE);
+  c->down.codec = c->plan.codec;
   gen_rtp_send_audio (&c->down, t + GEN_MS (3), duration, impair);
 }
 

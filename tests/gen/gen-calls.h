@@ -14,7 +14,8 @@ typedef struct
   CsEndpoint remote; /* where the caller's SIP goes: a proxy or the callee */
   guint16 caller_rtp;
   guint16 callee_rtp;
-  guint8 pt; /* 0 = PCMU, 8 = PCMA */
+  guint8 pt;             /* 0 = PCMU, 8 = PCMA, else codec->pt */
+  const GenCodec *codec; /* NULL: G.711 */
 } GenCallPlan;
 
 typedef struct

@@ -2,6 +2,7 @@
 #include "gen-capture.h"
 
 #include "gen-expect.h"
+#include "gen-tunnel.h"
 
 #include <string.h>
 
@@ -183,8 +184,9 @@ mac_for (guint8 mac[6], const guint8 *addr, gsize addr_len)
   memcpy (mac + 2, addr + addr_len - 4, 4);
 }
 
-guint
-gen_capture_add_ip (GenCapture *cap, gint64 time_ns, const guint8 *ip, gsize len)
+/* Frames an IP packet on the current link and stores it. */
+static guint
+frame_ip (GenCapture *cap, gint64 time_ns, const guint8 *ip, gsize len)
 {
   GByteArray *f = g_byte_array_sized_new (len + 24);
   gboolean v6 = (ip[0] >> 4) == 6;
@@ -251,6 +253,18 @@ gen_capture_add_ip (GenCapture *cap, gint64 time_ns, const guint8 *ip, gsize len
     }
   g_byte_array_append (f, ip, len);
   return store_packet (cap, time_ns, f);
+}
+
+guint
+gen_capture_add_ip (GenCapture *cap, gint64 time_ns, const guint8 *ip, gsize len)
+{
+  g_autoptr (GByteArray) outer = NULL;
+
+  if (cap->tunnel == GEN_TUNNEL_NONE)
+    return frame_ip (cap, time_ns, ip, len);
+  /* the tunnel's outer packet is what the link carries */
+  outer = gen_tunnel_wrap (cap, ip, len);
+  return frame_ip (cap, time_ns, outer->data, outer->len);
 }
 
 void
@@ -341,9 +355,9 @@ pseudo_header_sum (const CsEndpoint *src, const CsEndpoint *dst, guint8 proto, g
 }
 
 /* Wraps a transport segment (checksum already set) in IPv4 or IPv6. */
-static GByteArray *
-wrap_ip (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst, guint8 proto,
-         const guint8 *segment, gsize len)
+GByteArray *
+gen_build_ip (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst, guint8 proto,
+              const guint8 *segment, gsize len)
 {
   GByteArray *ip = g_byte_array_sized_new (len + 48);
 
@@ -403,7 +417,7 @@ gen_build_ip_udp (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst,
     sum = 0xffff;
   udp->data[6] = sum >> 8;
   udp->data[7] = sum & 0xff;
-  return wrap_ip (cap, src, dst, 17, udp->data, udp->len);
+  return gen_build_ip (cap, src, dst, 17, udp->data, udp->len);
 }
 
 GByteArray *
@@ -426,7 +440,7 @@ gen_build_ip_tcp (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst,
   sum = gen_inet_checksum (tcp->data, tcp->len, pseudo_header_sum (src, dst, 6, tcp->len));
   tcp->data[16] = sum >> 8;
   tcp->data[17] = sum & 0xff;
-  return wrap_ip (cap, src, dst, 6, tcp->data, tcp->len);
+  return gen_build_ip (cap, src, dst, 6, tcp->data, tcp->len);
 }
 
 GPtrArray *

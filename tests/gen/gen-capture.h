@@ -39,6 +39,23 @@ typedef enum
   GEN_LINK_RAW,
 } GenLink;
 
+/* An encapsulation every IP packet of the capture is wrapped in (gen-tunnel.c). */
+typedef enum
+{
+  GEN_TUNNEL_NONE,
+  GEN_TUNNEL_GTP_U,    /* IPv4/UDP 2152, G-PDU with a PDU session container extension */
+  GEN_TUNNEL_ESP_NULL, /* IPv4 ESP tunnel mode, NULL encryption, 12-byte ICV */
+  GEN_TUNNEL_GRE,      /* IPv4 GRE with a key, IPv4 inside */
+  GEN_TUNNEL_GRE_TEB,  /* IPv4 GRE, transparent Ethernet bridging (0x6558) */
+  GEN_TUNNEL_ERSPAN1,  /* GRE 0x88be without sequence number: Ethernet inside */
+  GEN_TUNNEL_ERSPAN2,  /* GRE 0x88be with sequence number and the type II header */
+  GEN_TUNNEL_ERSPAN3,  /* GRE 0x22eb and the type III header */
+  GEN_TUNNEL_VXLAN,    /* IPv4/UDP 4789, Ethernet inside */
+  GEN_TUNNEL_GENEVE,   /* IPv4/UDP 6081 with one option, Ethernet inside */
+  GEN_TUNNEL_IP_IN_IP, /* IPv4 protocol 4 or 41 (6in4) by the inner version */
+  GEN_TUNNEL_IN_IPV6,  /* IPv6 next header 4 or 41 (4in6) */
+} GenTunnel;
+
 typedef struct
 {
   gint64 time_ns;
@@ -63,6 +80,8 @@ typedef struct _GenCapture
   gboolean ipv6_hop_by_hop; /* next IPv6 packets carry a hop-by-hop header */
   CsAddr local_addr;        /* SLL "outgoing" when the source is this address */
   guint16 next_ip_id;
+  GenTunnel tunnel; /* what the next IP packets are wrapped in */
+  guint32 tunnel_seq;
   GenRand rand;
   GenExpect *expect;
 } GenCapture;
@@ -83,6 +102,9 @@ GenPacket *gen_capture_packet (GenCapture *cap, guint id);
 gboolean gen_capture_write (GenCapture *cap, const char *path, GError **error);
 
 guint16 gen_inet_checksum (const guint8 *data, gsize len, guint32 sum);
+/* An IPv4 or IPv6 packet (family from src) around a segment of protocol proto. */
+GByteArray *gen_build_ip (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst,
+                          guint8 proto, const guint8 *segment, gsize len);
 /* A whole IPv4 or IPv6 packet holding one UDP datagram (family from src). */
 GByteArray *gen_build_ip_udp (GenCapture *cap, const CsEndpoint *src, const CsEndpoint *dst,
                               const guint8 *payload, gsize len);

@@ -41,10 +41,19 @@ gen_rtp_stream_move (GenRtpStream *s, const CsEndpoint *src, const CsEndpoint *d
       = gen_expect_add_stream (s->cap->expect, s->ssrc, src, dst, s->pt, s->expect->associated);
 }
 
+/* RTP clock ticks since the origin (8 kHz unless the codec's clock differs). */
 static guint32
 samples_at (const GenRtpStream *s, gint64 send_ns)
 {
-  return (guint32) ((send_ns - s->origin_ns) / NS_PER_SAMPLE);
+  guint64 ticks = (guint64) ((send_ns - s->origin_ns) / NS_PER_SAMPLE);
+
+  return (guint32) (s->codec != NULL ? ticks * s->codec->clock / 8000 : ticks);
+}
+
+void
+gen_rtp_stream_clear (GenRtpStream *s)
+{
+  g_clear_pointer (&s->encoder, gen_codec_encoder_free);
 }
 
 static guint
@@ -146,11 +155,24 @@ gen_rtp_send_audio (GenRtpStream *s, gint64 start, gint64 duration, const GenRtp
       gint16 pcm[SAMPLES_PER_PACKET];
       guint8 payload[SAMPLES_PER_PACKET];
 
-      gen_tone_fill (s->tone, samples, pcm, SAMPLES_PER_PACKET);
-      for (guint j = 0; j < SAMPLES_PER_PACKET; j++)
-        payload[j] = s->pt == 8 ? gen_g711_alaw_encode (pcm[j]) : gen_g711_ulaw_encode (pcm[j]);
+      gsize len = sizeof payload;
+
+      if (s->codec != NULL)
+        {
+          /* packets leave in order here (no impairment on codec scenarios): the encoder's
+           * state follows the stream */
+          if (s->encoder == NULL)
+            s->encoder = gen_codec_encoder_new (s->codec);
+          len = gen_codec_encode (s->encoder, samples, payload, sizeof payload);
+        }
+      else
+        {
+          gen_tone_fill (s->tone, samples, pcm, SAMPLES_PER_PACKET);
+          for (guint j = 0; j < SAMPLES_PER_PACKET; j++)
+            payload[j] = s->pt == 8 ? gen_g711_alaw_encode (pcm[j]) : gen_g711_ulaw_encode (pcm[j]);
+        }
       send_packet (s, a->arrival, a->index, s->pt, s->marker_pending && i == 0, s->ts0 + samples,
-                   payload, sizeof payload);
+                   payload, len);
       gen_expect_stream_packet (s->expect, a->index, a->duplicate);
     }
   if (arrivals->len > 0)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gen-audio.h"
+#include "gen-codecs.h"
 #include "gen-capture.h"
 #include "gen-expect.h"
 
@@ -35,7 +36,12 @@ typedef struct
   GenTone tone;
   gboolean marker_pending;
   GenExpectStream *expect;
+  const GenCodec *codec;    /* NULL: G.711 (pt 0 or 8) of tone */
+  GenCodecEncoder *encoder; /* made on the first packet; gen_rtp_stream_clear frees it */
 } GenRtpStream;
+
+/* Frees what the stream holds (the codec's encoder). */
+void gen_rtp_stream_clear (GenRtpStream *s);
 
 /* A new stream with random SSRC, sequence and timestamp bases; origin_ns is
  * its first send time. */

@@ -44,6 +44,34 @@ void gen_scn_pcap_ns_be (GenCapture *cap);
 void gen_scn_multi_interface (GenCapture *cap);
 void gen_scn_hep (GenCapture *cap);
 
+void gen_scn_gtp_u (GenCapture *cap);
+void gen_scn_esp_null (GenCapture *cap);
+void gen_scn_gre (GenCapture *cap);
+void gen_scn_gre_teb (GenCapture *cap);
+void gen_scn_erspan1 (GenCapture *cap);
+void gen_scn_erspan2 (GenCapture *cap);
+void gen_scn_erspan3 (GenCapture *cap);
+void gen_scn_vxlan (GenCapture *cap);
+void gen_scn_geneve (GenCapture *cap);
+void gen_scn_4in6 (GenCapture *cap);
+void gen_scn_6in4 (GenCapture *cap);
+
+void gen_scn_codec_gsm (GenCapture *cap);
+void gen_scn_codec_g726_16 (GenCapture *cap);
+void gen_scn_codec_g726_24 (GenCapture *cap);
+void gen_scn_codec_g726_32 (GenCapture *cap);
+void gen_scn_codec_g726_40 (GenCapture *cap);
+void gen_scn_codec_aal2_g726_16 (GenCapture *cap);
+void gen_scn_codec_aal2_g726_24 (GenCapture *cap);
+void gen_scn_codec_aal2_g726_32 (GenCapture *cap);
+void gen_scn_codec_aal2_g726_40 (GenCapture *cap);
+void gen_scn_codec_amr_octet (GenCapture *cap);
+void gen_scn_codec_amr_efficient (GenCapture *cap);
+void gen_scn_codec_amr_wb_octet (GenCapture *cap);
+void gen_scn_codec_amr_wb_efficient (GenCapture *cap);
+void gen_scn_codec_speex_nb (GenCapture *cap);
+void gen_scn_codec_speex_wb (GenCapture *cap);
+
 void gen_scn_dtmf (GenCapture *cap);
 void gen_scn_rtp_dup_reorder (GenCapture *cap);
 void gen_scn_seq_wrap (GenCapture *cap);

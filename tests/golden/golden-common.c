@@ -1,6 +1,8 @@
 /* golden-common.c — running the CLI and reading its JSON in golden tests */
 #include "golden-common.h"
 
+#include <glib/gstdio.h>
+
 #include <string.h>
 #include <sys/wait.h>
 
@@ -91,4 +93,18 @@ golden_sample_names (void)
       g_ptr_array_add (names, g_strndup (f, strlen (f) - 4));
   g_ptr_array_sort (names, golden_compare_names);
   return names;
+}
+
+void
+golden_remove_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+
+  for (const char *f; d != NULL && (f = g_dir_read_name (d)) != NULL;)
+    {
+      g_autofree char *path = g_build_filename (dir, f, NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (dir);
 }

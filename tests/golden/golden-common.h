@@ -15,3 +15,5 @@ const char *golden_samples_dir (void);
 /* Names of the samples that have a stored tshark reference
  * (samples/tshark/NAME.txt), sorted; NULL when the samples are absent. */
 GPtrArray *golden_sample_names (void);
+/* Removes a flat temporary directory and the files in it. */
+void golden_remove_dir (const char *dir);

@@ -275,19 +275,6 @@ test_scenario (gconstpointer data)
   check_dtmf (expect, json_object_get_array_member (root, "calls"));
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-
-  for (const char *f; d != NULL && (f = g_dir_read_name (d)) != NULL;)
-    {
-      g_autofree char *path = g_build_filename (dir, f, NULL);
-      g_remove (path);
-    }
-  g_rmdir (dir);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -328,7 +315,7 @@ main (int argc, char **argv)
       g_test_add_data_func (test_path, path, test_scenario);
     }
   result = g_test_run ();
-  remove_dir (scenario_dir);
+  golden_remove_dir (scenario_dir);
   g_free (scenario_dir);
   return result;
 }

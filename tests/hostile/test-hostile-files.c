@@ -1,6 +1,7 @@
 /* test-hostile-files.c — damaged captures through the whole loader: every cut,
  * every lying length ends with an error naming the file and byte offset, and
  * every packet before the damage is still analysed. */
+#include "cs-config.h"
 #include "base/cs-error.h"
 #include "findings/cs-finding.h"
 #include "loader/cs-loader.h"
@@ -46,7 +47,9 @@ load_bytes_limited (Fixture *f, const guint8 *data, gsize len, const CsLimits *l
   if (limits != NULL)
     cs_loader_set_limits (loader, limits);
 
-  /* No fsync: thousands of files are written. */
+  /* No fsync: thousands of files are written. A fresh file each time: written in place, a
+   * zero-length write leaves the last one's bytes there. */
+  g_unlink (l.path);
   g_assert_true (g_file_set_contents_full (l.path, (const char *) data, (gssize) len,
                                            G_FILE_SET_CONTENTS_NONE, 0644, NULL));
   cs_loader_set_threads (loader, 1);
@@ -188,7 +191,18 @@ test_wrong_magic (Fixture *f, gconstpointer data)
 
       memcpy (c.bytes->data, texts[i], 4);
       l = load_bytes (f, c.bytes->data, c.bytes->len);
-      g_assert_null (l.analysis);
+      if (l.analysis != NULL)
+        {
+          /* libwiretap's heuristic readers may take the bent bytes for another format (a
+           * "GIF8" block type reads as IxVeriWave, as tshark reads it): then what it read
+           * stops at the damage, named with the file */
+          g_assert_true (CS_HAVE_WIRETAP);
+          g_assert_error (l.error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_TRUNCATED);
+          g_assert_nonnull (strstr (l.error->message, l.path));
+          g_assert_nonnull (strstr (l.error->message, "libwiretap"));
+          load_clear (&l);
+          continue;
+        }
       g_assert_error (l.error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FORMAT);
       g_assert_nonnull (strstr (l.error->message, l.path));
       g_assert_nonnull (strstr (l.error->message, "magic"));

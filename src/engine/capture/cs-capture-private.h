@@ -58,7 +58,40 @@ struct _CsCapture
   GRWLock walk_lock;  /* guards both: the index appends while decode workers read */
 
   gboolean keep_walked_pages; /* the index walk leaves its pages to the decoders */
+
+  /* A file that is not pcap/pcapng itself: what it was ("gzip", "zstd", or the wiretap
+   * format's name), its own size, and the damage found while converting it (reported by
+   * the index after the frames before it). The mapping then holds the converted bytes. */
+  char *source;
+  guint64 source_size;
+  char *source_damage;
 };
+
+/* Where a capture is opened from, with progress while it is decompressed or converted. */
+typedef struct
+{
+  CsCaptureProgressFunc progress;
+  gpointer user_data;
+  GCancellable *cancellable;
+} CsCaptureOpenRun;
+
+/* An unlinked temporary file (in the temporary directory), or -1 with the error set. */
+int cs_capture_temp_fd (CsCapture *capture, GError **error);
+/* Maps the first size bytes of fd in place of the capture's mapping (fd stays open). */
+gboolean cs_capture_map_fd (CsCapture *capture, int fd, guint64 size, GError **error);
+
+/* The most bytes a compressed capture may grow to when decompressed. */
+#define CS_CAPTURE_MAX_DECOMPRESSED (G_GUINT64_CONSTANT (64) << 30)
+
+/* TRUE when the mapping starts like a gzip or zstd stream. */
+gboolean cs_capture_is_compressed (CsCapture *capture);
+/* Decompresses the mapped gzip/zstd stream into a temporary file and maps that instead. */
+gboolean cs_capture_decompress (CsCapture *capture, const CsCaptureOpenRun *run, GError **error);
+/* Reads the file with libwiretap and maps a pcapng copy of its packets (same order: the
+ * frame numbers are Wireshark's). FALSE with CS_CAPTURE_ERROR_FORMAT when wiretap does not
+ * know the format either, or when this build has no libwiretap. */
+gboolean cs_capture_read_with_wiretap (CsCapture *capture, const CsCaptureOpenRun *run,
+                                       GError **error);
 
 /* Counts records, reports progress every ~64k and checks cancellation every 4k. */
 typedef struct

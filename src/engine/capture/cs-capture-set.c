@@ -52,6 +52,13 @@ cs_capture_set_free (CsCaptureSet *set)
 gboolean
 cs_capture_set_add_file (CsCaptureSet *set, const char *path, GError **error)
 {
+  return cs_capture_set_add_file_full (set, path, NULL, NULL, NULL, error);
+}
+
+gboolean
+cs_capture_set_add_file_full (CsCaptureSet *set, const char *path, CsCaptureProgressFunc progress,
+                              gpointer user_data, GCancellable *cancellable, GError **error)
+{
   CsCapture *capture;
 
   /* CsFrame.file is 16 bits */
@@ -61,7 +68,7 @@ cs_capture_set_add_file (CsCaptureSet *set, const char *path, GError **error)
                    "%s: too many files in one capture set (at most %u)", path, G_MAXUINT16 + 1);
       return FALSE;
     }
-  capture = cs_capture_open (path, error);
+  capture = cs_capture_open_full (path, progress, user_data, cancellable, error);
   if (capture == NULL)
     return FALSE;
   g_ptr_array_add (set->files, capture);

@@ -12,6 +12,11 @@ void cs_capture_set_free (CsCaptureSet *set);
 
 /* Opens and maps the file; errors as cs_capture_open (). */
 gboolean cs_capture_set_add_file (CsCaptureSet *set, const char *path, GError **error);
+/* The same with progress and cancellation while a compressed or other-format file is read
+ * into its mapped copy (see cs_capture_open_full). */
+gboolean cs_capture_set_add_file_full (CsCaptureSet *set, const char *path,
+                                       CsCaptureProgressFunc progress, gpointer user_data,
+                                       GCancellable *cancellable, GError **error);
 guint cs_capture_set_get_n_files (CsCaptureSet *set);
 CsCapture *cs_capture_set_get_file (CsCaptureSet *set, guint index);
 

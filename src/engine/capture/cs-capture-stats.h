@@ -20,6 +20,7 @@ typedef struct
   GHashTable *sip_statuses; /* status code (GUINT_TO_POINTER) → GUINT_TO_POINTER(count) */
   guint64 malformed_sip;
   guint64 ip_fragments_evicted, tcp_streams_evicted;
+  guint64 esp_encrypted_packets; /* ESP whose payload is ciphertext: its SIP/RTP unreadable */
   /* What the caps dropped (each reported as a dropped-state finding); limits: the caps in force. */
   CsLimits limits;
   guint64 call_limit_messages;   /* SIP messages of new calls refused at limits.max_calls */

@@ -65,9 +65,62 @@ cs_capture_map (CsCapture *capture, GError **error)
   return TRUE;
 }
 
+int
+cs_capture_temp_fd (CsCapture *capture, GError **error)
+{
+  int fd = open (g_get_tmp_dir (), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+  /* a file system without O_TMPFILE: memory (and swap) instead */
+  if (fd < 0)
+    fd = memfd_create ("callscope-capture", MFD_CLOEXEC);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_OPEN,
+                            "cannot make a temporary file to hold it: %s", g_strerror (saved));
+    }
+  return fd;
+}
+
+gboolean
+cs_capture_map_fd (CsCapture *capture, int fd, guint64 size, GError **error)
+{
+  void *map;
+
+  if (size == 0 || size > (guint64) SIZE_MAX)
+    {
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_FORMAT, "holds no capture once %s",
+                            size == 0 ? "read" : "too large");
+      return FALSE;
+    }
+  map = mmap (NULL, (size_t) size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED)
+    {
+      int saved = errno;
+
+      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_OPEN, "cannot map its copy: %s",
+                            g_strerror (saved));
+      return FALSE;
+    }
+  g_clear_pointer (&capture->bytes, cs_mapped_bytes_unref);
+  capture->data = map;
+  capture->bytes = cs_mapped_bytes_new_mmap (map, (gsize) size);
+  capture->size = size;
+  return TRUE;
+}
+
 CsCapture *
 cs_capture_open (const char *path, GError **error)
 {
+  return cs_capture_open_full (path, NULL, NULL, NULL, error);
+}
+
+CsCapture *
+cs_capture_open_full (const char *path, CsCaptureProgressFunc progress, gpointer user_data,
+                      GCancellable *cancellable, GError **error)
+{
+  CsCaptureOpenRun run = { progress, user_data, cancellable };
   CsCapture *capture;
   guint32 magic_le;
   gboolean ok;
@@ -77,7 +130,8 @@ cs_capture_open (const char *path, GError **error)
   capture = g_new0 (CsCapture, 1);
   capture->path = g_strdup (path);
   g_rw_lock_init (&capture->walk_lock);
-  if (!cs_capture_map (capture, error))
+  if (!cs_capture_map (capture, error)
+      || (cs_capture_is_compressed (capture) && !cs_capture_decompress (capture, &run, error)))
     {
       cs_capture_free (capture);
       return NULL;
@@ -106,11 +160,20 @@ cs_capture_open (const char *path, GError **error)
       ok = cs_capture_pcapng_read_header (capture, error);
       break;
     default:
-      g_set_error (
-          error, CS_CAPTURE_ERROR, CS_CAPTURE_ERROR_FORMAT,
-          "%s: not a pcap or pcapng file (unknown magic %02x%02x%02x%02x at byte offset 0)",
-          capture->path, capture->data[0], capture->data[1], capture->data[2], capture->data[3]);
-      ok = FALSE;
+      if (capture->source != NULL)
+        {
+          /* decompressed, but not to pcap or pcapng */
+          cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_FORMAT,
+                                "the %s data inside is not a pcap or pcapng file (unknown magic "
+                                "%02x%02x%02x%02x at byte offset 0 of the decompressed data)",
+                                capture->source, capture->data[0], capture->data[1],
+                                capture->data[2], capture->data[3]);
+          ok = FALSE;
+        }
+      else
+        /* every other format Wireshark reads, converted to pcapng */
+        ok = cs_capture_read_with_wiretap (capture, &run, error)
+             && cs_capture_pcapng_read_header (capture, error);
       break;
     }
   if (!ok)
@@ -132,6 +195,8 @@ cs_capture_free (CsCapture *capture)
   g_clear_pointer (&capture->interfaces, g_array_unref);
   g_rw_lock_clear (&capture->walk_lock);
   g_free (capture->comment);
+  g_free (capture->source);
+  g_free (capture->source_damage);
   g_free (capture->path);
   g_free (capture);
 }
@@ -171,6 +236,18 @@ cs_capture_get_format_name (CsCapture *capture)
 }
 
 const char *
+cs_capture_get_source (CsCapture *capture)
+{
+  return capture->source;
+}
+
+guint64
+cs_capture_get_source_size (CsCapture *capture)
+{
+  return capture->source != NULL ? capture->source_size : capture->size;
+}
+
+const char *
 cs_capture_get_comment (CsCapture *capture)
 {
   return capture->comment;
@@ -198,6 +275,16 @@ cs_capture_add_frame_comment (CsCapture *capture, guint64 offset, const guint8 *
   g_hash_table_replace (capture->frame_comments, key, g_strndup ((const char *) text, len));
 }
 
+/* After a clean index walk of a converted file: the damage its conversion stopped at. */
+static gboolean
+cs_capture_report_source_damage (CsCapture *capture, GError **error)
+{
+  if (capture->source_damage == NULL)
+    return TRUE;
+  cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED, "%s", capture->source_damage);
+  return FALSE;
+}
+
 gboolean
 cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames, GCancellable *cancellable,
                   CsCaptureProgressFunc progress, gpointer user_data, GError **error)
@@ -216,6 +303,7 @@ cs_capture_index (CsCapture *capture, guint16 file_index, GArray *frames, GCance
     ok = cs_capture_pcapng_index (capture, file_index, frames, NULL, &run, error);
   else
     ok = cs_capture_pcap_index (capture, file_index, frames, NULL, &run, error);
+  ok = ok && cs_capture_report_source_damage (capture, error);
 
   if (ok && progress != NULL)
     progress (capture->size, capture->size, user_data);
@@ -241,6 +329,7 @@ cs_capture_index_anchors (CsCapture *capture, CsFrameAnchors *index, GCancellabl
     ok = cs_capture_pcapng_index (capture, 0, NULL, index, &run, error);
   else
     ok = cs_capture_pcap_index (capture, 0, NULL, index, &run, error);
+  ok = ok && cs_capture_report_source_damage (capture, error);
   if (ok && progress != NULL)
     progress (capture->size, capture->size, user_data);
   return ok;
@@ -277,7 +366,17 @@ cs_capture_set_error (CsCapture *capture, GError **error, CsCaptureError code, c
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, CS_CAPTURE_ERROR, code, "%s: %s", capture->path, message);
+  if (capture->source != NULL && capture->size != capture->source_size)
+    /* offsets found by the reader are in the decompressed or converted copy */
+    g_set_error (error, CS_CAPTURE_ERROR, code, "%s: %s (in its %s copy%s%s)", capture->path,
+                 message,
+                 g_str_equal (capture->source, "gzip") || g_str_equal (capture->source, "zstd")
+                     ? "decompressed"
+                     : "pcapng",
+                 capture->source_damage != NULL ? "; " : "",
+                 capture->source_damage != NULL ? capture->source_damage : "");
+  else
+    g_set_error (error, CS_CAPTURE_ERROR, code, "%s: %s", capture->path, message);
   g_free (message);
 }
 

@@ -36,8 +36,15 @@ typedef struct _CsCapture CsCapture;
 typedef void (*CsCaptureProgressFunc) (guint64 bytes_done, guint64 bytes_total, gpointer user_data);
 
 /* Opens and maps a pcap (µs or ns, either byte order) or pcapng file and checks
- * its header. Errors: CS_CAPTURE_ERROR_OPEN, _FORMAT, _TRUNCATED. */
+ * its header. A gzip or zstd file is decompressed first (into a temporary file, at most
+ * CS_CAPTURE_MAX_DECOMPRESSED bytes), a file in any other format libwiretap reads is
+ * converted to pcapng (packets in Wireshark's order); both are then mapped like the file
+ * (frame offsets are into that copy). Errors: CS_CAPTURE_ERROR_OPEN, _FORMAT, _TRUNCATED. */
 CsCapture *cs_capture_open (const char *path, GError **error);
+/* cs_capture_open with progress (bytes of the file read, of its size) while decompressing
+ * or converting, and cancellation (G_IO_ERROR_CANCELLED). */
+CsCapture *cs_capture_open_full (const char *path, CsCaptureProgressFunc progress,
+                                 gpointer user_data, GCancellable *cancellable, GError **error);
 void cs_capture_free (CsCapture *capture);
 
 const char *cs_capture_get_path (CsCapture *capture);
@@ -47,8 +54,13 @@ void cs_capture_set_display_path (CsCapture *capture, const char *path);
 /* The mapping's owner (borrowed; ref it to keep the bytes past cs_capture_free). */
 CsMappedBytes *cs_capture_get_mapped_bytes (CsCapture *capture);
 guint64 cs_capture_get_size (CsCapture *capture);
-/* "pcap", "pcap-ns" or "pcapng". */
+/* "pcap", "pcap-ns" or "pcapng" (of the mapped bytes: a converted file's is "pcapng"). */
 const char *cs_capture_get_format_name (CsCapture *capture);
+/* What the file itself is when it was not mapped as it is: "gzip", "zstd", or the format
+ * libwiretap read ("Sun snoop"); NULL for a plain pcap/pcapng file. */
+const char *cs_capture_get_source (CsCapture *capture);
+/* The size of the file on disk (cs_capture_get_size is the mapped copy's). */
+guint64 cs_capture_get_source_size (CsCapture *capture);
 
 /* Appends one CsFrame per packet record to `frames` (GArray of CsFrame) with
  * file = file_index. On damage returns FALSE with CS_CAPTURE_ERROR_TRUNCATED or

@@ -307,6 +307,43 @@ cs_fix_layers (CsRedactor *r, GByteArray *f, const CsDecodeLayers *layers, gssiz
     }
 }
 
+/* Tunnel headers with lengths or checksums of their own (the decoder lists where they are):
+ * GTP-U's length of what follows its first 8 bytes; GRE's optional checksum, over the GRE
+ * header and everything after it in the enclosing IP packet. */
+static void
+cs_fix_tunnels (GByteArray *f, const CsDecodeLayers *layers, gssize delta, const CsPacket *pkt)
+{
+  for (guint t = 0; t < pkt->n_tunnels; t++)
+    {
+      gsize off = pkt->tunnels[t].offset;
+      guint8 *h = f->data + off;
+      gsize end = 0;
+
+      if (off + 8 > f->len)
+        continue;
+      if (pkt->tunnels[t].kind == CS_TUNNEL_GTP_U)
+        cs_put_u16 (h + 2, (guint16) (cs_get_u16 (h + 2) + delta));
+      if (pkt->tunnels[t].kind != CS_TUNNEL_GRE || (h[0] & 0x80) == 0)
+        continue;
+      for (guint i = 0; i < layers->n; i++)
+        {
+          const guint8 *ip = f->data + layers->layers[i].offset;
+
+          if (layers->layers[i].offset >= off)
+            break;
+          if (layers->layers[i].kind == CS_LAYER_IPV4)
+            end = layers->layers[i].offset + cs_get_u16 (ip + 2);
+          else if (layers->layers[i].kind == CS_LAYER_IPV6)
+            end = layers->layers[i].offset + 40 + cs_get_u16 (ip + 4);
+        }
+      if (end > off + 4 && end <= f->len)
+        {
+          cs_put_u16 (h + 4, 0);
+          cs_put_u16 (h + 4, cs_fold_sum (cs_sum_bytes (0, h, end - off)));
+        }
+    }
+}
+
 /* Every letter and digit of [s, e) blanked in place: nothing readable is left. */
 static void
 cs_blank_in_place (guint8 *data, gsize s, gsize e)
@@ -363,6 +400,7 @@ cs_rewrite_decoded (CsRedactor *r, guint32 number, guint linktype, const guint8 
   *delta = (gssize) payload->len - (gssize) old_len;
   cs_map_link_addresses (r, linktype, f->data, f->len);
   cs_fix_layers (r, f, &layers, *delta, &pkt, piece);
+  cs_fix_tunnels (f, &layers, *delta, &pkt);
   /* The new frame must read back as the same packet with its new payload; a tunnel header
    * whose length we do not know (GTP-U…) would not: then the frame is blanked instead. */
   if (cs_decode_frame (linktype, f->data, f->len, &again) != status

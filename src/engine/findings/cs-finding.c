@@ -76,6 +76,7 @@ cs_finding_kind_to_string (CsFindingKind kind)
     [CS_FINDING_SHORT_CALL] = "short-call",
     [CS_FINDING_MALFORMED_SIP] = "malformed-sip",
     [CS_FINDING_DROPPED_STATE] = "dropped-state",
+    [CS_FINDING_ENCRYPTED_TRAFFIC] = "encrypted-traffic",
     [CS_FINDING_DAMAGED_CAPTURE] = "damaged-capture",
   };
 

@@ -34,6 +34,7 @@ typedef enum
   CS_FINDING_SHORT_CALL,
   CS_FINDING_MALFORMED_SIP,
   CS_FINDING_DROPPED_STATE,
+  CS_FINDING_ENCRYPTED_TRAFFIC, /* IPsec ESP with real encryption: its calls cannot be seen */
   CS_FINDING_DAMAGED_CAPTURE,
 } CsFindingKind;
 

@@ -492,6 +492,13 @@ cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
     cs_findings_add (out, CS_FINDING_DROPPED_STATE, CS_SEVERITY_WARNING, 0, 0, NULL,
                      "%" G_GUINT64_FORMAT " TCP streams were dropped (reassembly limit reached)",
                      stats->tcp_streams_evicted);
+  if (stats->esp_encrypted_packets > 0)
+    cs_findings_add (out, CS_FINDING_ENCRYPTED_TRAFFIC, CS_SEVERITY_WARNING, 0, 0, NULL,
+                     "%" G_GUINT64_FORMAT " IPsec ESP packet%s encrypted: what %s carry "
+                     "(SIP, RTP) cannot be read",
+                     stats->esp_encrypted_packets,
+                     stats->esp_encrypted_packets == 1 ? " is" : "s are",
+                     stats->esp_encrypted_packets == 1 ? "it may" : "they may");
   cs_findings_detect_limits (stats, out);
   for (guint i = 0; orphan_messages != NULL && i < orphan_messages->len; i++)
     {

@@ -127,6 +127,8 @@ cs_live_decoder_add_frame (CsLiveDecoder *decoder, CsChunk *chunk, guint32 numbe
     cs_tcp_reassembler_add (decoder->tcp, &pkt, number, ts_ns, cs_live_on_tcp_message, chunk);
   else if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_UDP)
     cs_chunk_add_udp (chunk, &pkt, number, ts_ns);
+  else if (status == CS_DECODE_ENCRYPTED)
+    chunk->encrypted++;
   else if (status == CS_DECODE_MALFORMED)
     {
       chunk->undecodable++;

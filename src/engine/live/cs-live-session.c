@@ -306,6 +306,7 @@ cs_live_session_process_pending (CsLiveSession *self)
       self->stats.packets++;
     }
   self->stats.bytes += chunk->bytes;
+  self->stats.esp_encrypted_packets += chunk->encrypted;
   self->stats.rtp_packets += chunk->rtp_packets;
   cs_merge_add_chunk (self->merge, chunk);
   cs_chunk_free (chunk);

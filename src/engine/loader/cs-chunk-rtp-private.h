@@ -173,7 +173,8 @@ cs_chunk_find_rtp_run (CsChunk *chunk, CsChunkRtpScratch *scratch, const guint64
         continue;
       place = &scratch->places[run];
       if (place->words[0] == words[0] && place->words[1] == words[1]
-          && ((hash & 0x80000000u) != 0 || cs_rtp_stream_key_same (&place->key, src, dst, ssrc)))
+          && ((hash & 0x80000000u) != 0
+              || (src != NULL && cs_rtp_stream_key_same (&place->key, src, dst, ssrc))))
         return place;
     }
   *free_slot = slot;

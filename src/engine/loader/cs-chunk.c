@@ -186,10 +186,12 @@ cs_chunk_add_ipv4_udp (CsChunk *chunk, const guint8 *ip, guint32 ip_offset, guin
 /* The usual RTP packet of a VoIP capture, decided and recorded from the 40 bytes from its IP
  * header on (caplen of them captured, checked once unless the caller did): IPv4 without
  * options or fragments, UDP, then an RTP header of version 2 without padding, extension or
- * CSRC, no RTCP packet type and neither port HEP's. The layered decoder (cs_decode_frame, or
+ * CSRC, no RTCP packet type and neither port HEP's (RTP on a tunnel port too: no tunnel header
+ * starts with 0x80). The layered decoder (cs_decode_frame, or
  * its shortcut cs_decode_ethernet_ipv4_udp), cs_udp_payload_classify and cs_chunk_add_rtp
  * take that packet the same way, to the same record and key. Another datagram of such an
- * IPv4 header goes to cs_chunk_add_udp as the layered decoder would give it; FALSE (nothing
+ * IPv4 header goes to cs_chunk_add_udp as the layered decoder would give it, unless a port is
+ * a tunnel's (cs_decode_udp_port_is_tunnel); FALSE (nothing
  * added) for any other frame, which then takes the general path. */
 static inline __attribute__ ((always_inline)) gboolean
 cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, guint32 ip_offset,
@@ -236,6 +238,10 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
       || cs_decode_u16be (data + UDP) == CS_HEP_PORT
       || cs_decode_u16be (data + UDP + 2) == CS_HEP_PORT)
     {
+      /* a tunnel (GTP-U, VXLAN, Geneve) is the layered decoder's to peel */
+      if (cs_decode_udp_port_is_tunnel (cs_decode_u16be (data + UDP))
+          || cs_decode_udp_port_is_tunnel (cs_decode_u16be (data + UDP + 2)))
+        return FALSE;
       /* a datagram the layered decoder would hand to cs_chunk_add_udp as it is */
       cs_chunk_add_ipv4_udp (chunk, data, ip_offset, len, frame, ts_ns);
       return TRUE;
@@ -342,6 +348,8 @@ cs_chunk_decode_frame (CsChunk *chunk, const CsFrame *frame, const guint8 *data,
     cs_chunk_add_udp (chunk, &pkt, number, frame->ts_ns);
   else if (status == CS_DECODE_MALFORMED)
     chunk->undecodable++;
+  else if (status == CS_DECODE_ENCRYPTED)
+    chunk->encrypted++;
 }
 
 /* Pages of a single mapped file are dropped behind the decode walk this often (about

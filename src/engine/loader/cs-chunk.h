@@ -52,6 +52,7 @@ typedef struct
   GArray *rtcp;        /* CsRtcpRef */
   guint64 bytes;
   guint64 undecodable;
+  guint64 encrypted; /* ESP packets whose payload is ciphertext (not NULL encryption) */
   /* Where its frames are read from (set up by the thread that indexes), and the copy of
    * them it reads when the set's frame array may still move (or NULL). */
   CsFrameIter start;

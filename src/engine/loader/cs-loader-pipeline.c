@@ -239,6 +239,7 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
     }
   p->merged_frames += chunk->n_frames;
   stats->bytes += chunk->bytes;
+  stats->esp_encrypted_packets += chunk->encrypted;
   g_async_queue_push (p->spent, chunk);
   p->chunks->pdata[p->n_merged++] = NULL;
   n_frames = cs_capture_set_get_n_frames (p->set);

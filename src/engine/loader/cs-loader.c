@@ -265,6 +265,14 @@ cs_loader_fill_frame_stats (CsAnalysis *analysis)
   cs_capture_set_get_time_range (set, &stats->first_ns, &stats->last_ns);
 }
 
+/* Decompressing or converting a file before it can be indexed: its own share of the bar. */
+static void
+cs_loader_on_open_progress (guint64 done, guint64 total, gpointer user_data)
+{
+  cs_loader_report (user_data, total > 0 ? (double) done / (double) total : 0, 0,
+                    "Decompressing or converting the capture", FALSE);
+}
+
 static CsAnalysis *
 cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
                GCancellable *cancellable, GError **error)
@@ -283,7 +291,8 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
       return NULL;
     }
   for (guint i = 0; paths[i] != NULL; i++)
-    if (!cs_capture_set_add_file (set, paths[i], error))
+    if (!cs_capture_set_add_file_full (set, paths[i], cs_loader_on_open_progress, self, cancellable,
+                                       error))
       {
         cs_capture_set_free (set);
         return NULL;

@@ -1,7 +1,7 @@
 /* cs-decode.c — link layer, IPv4/IPv6 and UDP/TCP headers, read in place through CsCursor */
 #include "cs-decode.h"
 
-#include "base/cs-cursor.h"
+#include "cs-decode-private.h"
 
 #include <string.h>
 
@@ -20,6 +20,8 @@
 #define IPPROTO_V6_HOPOPTS 0
 #define IPPROTO_V4_IN_IP 4
 #define IPPROTO_V6_IN_IP 41
+#define IPPROTO_GRE 47
+#define IPPROTO_ESP 50
 #define IPPROTO_V6_ROUTING 43
 #define IPPROTO_V6_FRAGMENT 44
 #define IPPROTO_V6_AH 51
@@ -29,41 +31,29 @@
 #define IPPROTO_V6_HIP 139
 #define IPPROTO_V6_SHIM6 140
 
-/* IP-in-IP nesting we follow before giving up (keeps hostile input from recursing deeply). */
-#define MAX_IP_TUNNEL_DEPTH 2
+typedef CsDecodeCtx DecodeCtx;
 
-/* State shared by the layers of one frame's decode. */
-typedef struct
+gboolean
+cs_decode_push_tunnel (CsDecodeCtx *ctx, CsTunnelKind kind, const guint8 *header)
 {
-  const guint8 *frame; /* start of the frame, for transport_offset */
-  CsPacket *packet;
-  guint tunnel_depth;
-  CsDecodeLayers *layers; /* NULL unless the caller wants the header offsets */
-} DecodeCtx;
+  CsPacket *p = ctx->packet;
 
-static CsDecodeStatus decode_ip (DecodeCtx *ctx, CsCursor *c);
-
-/* Records where a header starts (only for cs_decode_frame_layers: one test per header). */
-static inline void
-push_layer (DecodeCtx *ctx, CsLayerKind kind, const guint8 *at)
-{
-  CsDecodeLayers *l = ctx->layers;
-
-  if (l != NULL && ctx->frame != NULL && l->n < CS_DECODE_MAX_LAYERS)
-    {
-      l->layers[l->n].kind = (guint8) kind;
-      l->layers[l->n].offset = (guint32) (at - ctx->frame);
-      l->n++;
-    }
+  if (p->n_tunnels >= CS_DECODE_MAX_TUNNELS)
+    return FALSE;
+  p->tunnels[p->n_tunnels].kind = (guint8) kind;
+  p->tunnels[p->n_tunnels].offset = (guint16) MIN ((gsize) (header - ctx->base), G_MAXUINT16);
+  p->n_tunnels++;
+  return TRUE;
 }
 
 static CsDecodeStatus
-decode_udp (DecodeCtx *ctx, CsCursor *c, CsPacket *p)
+decode_udp (DecodeCtx *ctx, CsCursor *c)
 {
+  CsPacket *p = ctx->packet;
+  CsDecodeStatus tunnelled;
   guint16 sport, dport, udp_len, checksum;
 
-  push_layer (ctx, CS_LAYER_UDP, cs_cursor_here (c));
-
+  cs_decode_push_layer (ctx, CS_LAYER_UDP, cs_cursor_here (c));
   if (!cs_cursor_u16be (c, &sport) || !cs_cursor_u16be (c, &dport) || !cs_cursor_u16be (c, &udp_len)
       || !cs_cursor_u16be (c, &checksum))
     return CS_DECODE_MALFORMED;
@@ -81,6 +71,14 @@ decode_udp (DecodeCtx *ctx, CsCursor *c, CsPacket *p)
     }
   p->payload = cs_cursor_here (c);
   p->payload_len = len;
+  if (cs_decode_udp_port_is_tunnel (sport) || cs_decode_udp_port_is_tunnel (dport))
+    {
+      CsCursor body;
+
+      cs_cursor_init (&body, p->payload, len);
+      if (cs_decode_udp_tunnel (ctx, sport, dport, &body, &tunnelled))
+        return tunnelled;
+    }
   return CS_DECODE_OK;
 }
 
@@ -91,8 +89,7 @@ decode_tcp (DecodeCtx *ctx, CsCursor *c, CsPacket *p)
   guint32 seq, ack;
   guint8 offset_byte, flags;
 
-  push_layer (ctx, CS_LAYER_TCP, cs_cursor_here (c));
-
+  cs_decode_push_layer (ctx, CS_LAYER_TCP, cs_cursor_here (c));
   if (!cs_cursor_u16be (c, &sport) || !cs_cursor_u16be (c, &dport) || !cs_cursor_u32be (c, &seq)
       || !cs_cursor_u32be (c, &ack) || !cs_cursor_u8 (c, &offset_byte) || !cs_cursor_u8 (c, &flags))
     return CS_DECODE_MALFORMED;
@@ -110,9 +107,24 @@ decode_tcp (DecodeCtx *ctx, CsCursor *c, CsPacket *p)
   return CS_DECODE_OK;
 }
 
-/* c is positioned on the header of protocol proto, carried by IP. */
+/* IPv4's authentication header (IPv6 skips it as an extension header): transport mode keeps
+ * the addresses, tunnel mode carries IP. */
 static CsDecodeStatus
-decode_ip_payload (DecodeCtx *ctx, guint8 proto, CsCursor *c)
+decode_ipv4_ah (DecodeCtx *ctx, CsCursor *c)
+{
+  guint8 next, len;
+
+  if (!cs_cursor_peek_u8 (c, 0, &next) || !cs_cursor_peek_u8 (c, 1, &len)
+      || !cs_cursor_skip (c, ((gsize) len + 2) * 4))
+    return CS_DECODE_MALFORMED;
+  if (next == 51)
+    return CS_DECODE_MALFORMED; /* AH in AH: no recursion on hostile input */
+  return cs_decode_ip_payload_layer (ctx, next, c);
+}
+
+/* c is positioned on the header of protocol proto, carried by IP. */
+CsDecodeStatus
+cs_decode_ip_payload_layer (DecodeCtx *ctx, guint8 proto, CsCursor *c)
 {
   CsPacket *p = ctx->packet;
 
@@ -122,16 +134,23 @@ decode_ip_payload (DecodeCtx *ctx, guint8 proto, CsCursor *c)
   switch (proto)
     {
     case CS_IP_PROTO_UDP:
-      return decode_udp (ctx, c, p);
+      return decode_udp (ctx, c);
     case CS_IP_PROTO_TCP:
       return decode_tcp (ctx, c, p);
     case IPPROTO_V4_IN_IP:
     case IPPROTO_V6_IN_IP:
-      if (ctx->tunnel_depth >= MAX_IP_TUNNEL_DEPTH)
+      if (!cs_cursor_has (c, 20))
+        return CS_DECODE_MALFORMED; /* not even an IPv4 header inside */
+      if (!cs_decode_push_tunnel (ctx, CS_TUNNEL_IP_IN_IP, cs_cursor_here (c)))
         return CS_DECODE_UNSUPPORTED;
-      ctx->tunnel_depth++;
       /* The inner header's addresses replace the tunnel's. */
-      return decode_ip (ctx, c);
+      return cs_decode_ip_layer (ctx, c);
+    case IPPROTO_GRE:
+      return cs_decode_gre (ctx, c);
+    case IPPROTO_ESP:
+      return cs_decode_esp (ctx, c);
+    case IPPROTO_V6_AH:
+      return decode_ipv4_ah (ctx, c);
     default:
       return CS_DECODE_UNSUPPORTED;
     }
@@ -179,7 +198,7 @@ decode_ipv4 (DecodeCtx *ctx, CsCursor *c)
   guint16 total_len, id, flags_offset, checksum;
   const guint8 *src, *dst;
 
-  push_layer (ctx, CS_LAYER_IPV4, cs_cursor_here (c));
+  cs_decode_push_layer (ctx, CS_LAYER_IPV4, cs_cursor_here (c));
   if (!cs_cursor_u8 (&ip, &version_ihl) || !cs_cursor_u8 (&ip, &tos)
       || !cs_cursor_u16be (&ip, &total_len) || !cs_cursor_u16be (&ip, &id)
       || !cs_cursor_u16be (&ip, &flags_offset) || !cs_cursor_u8 (&ip, &ttl)
@@ -229,7 +248,7 @@ decode_ipv4 (DecodeCtx *ctx, CsCursor *c)
         p->transport_offset = (gsize) (p->frag.data - ctx->frame);
       return CS_DECODE_FRAGMENT;
     }
-  return decode_ip_payload (ctx, proto, &body);
+  return cs_decode_ip_payload_layer (ctx, proto, &body);
 }
 
 static CsDecodeStatus
@@ -242,7 +261,7 @@ decode_ipv6 (DecodeCtx *ctx, CsCursor *c)
   guint8 next, hop_limit;
   const guint8 *src, *dst;
 
-  push_layer (ctx, CS_LAYER_IPV6, cs_cursor_here (c));
+  cs_decode_push_layer (ctx, CS_LAYER_IPV6, cs_cursor_here (c));
   if (!cs_cursor_u32be (&ip, &version_class_flow) || !cs_cursor_u16be (&ip, &payload_len)
       || !cs_cursor_u8 (&ip, &next) || !cs_cursor_u8 (&ip, &hop_limit)
       || !cs_cursor_bytes (&ip, 16, &src) || !cs_cursor_bytes (&ip, 16, &dst))
@@ -275,7 +294,7 @@ decode_ipv6 (DecodeCtx *ctx, CsCursor *c)
           guint16 offset_flags;
           guint32 ident;
 
-          push_layer (ctx, CS_LAYER_IPV6_FRAGMENT, cs_cursor_here (&body));
+          cs_decode_push_layer (ctx, CS_LAYER_IPV6_FRAGMENT, cs_cursor_here (&body));
           if (!cs_cursor_u8 (&body, &frag_next) || !cs_cursor_u8 (&body, &reserved)
               || !cs_cursor_u16be (&body, &offset_flags) || !cs_cursor_u32be (&body, &ident))
             return CS_DECODE_MALFORMED;
@@ -303,12 +322,12 @@ decode_ipv6 (DecodeCtx *ctx, CsCursor *c)
     }
   if (next == IPPROTO_V6_NONE)
     return CS_DECODE_UNSUPPORTED;
-  return decode_ip_payload (ctx, next, &body);
+  return cs_decode_ip_payload_layer (ctx, next, &body);
 }
 
 /* Chooses IPv4 or IPv6 by the version nibble (raw IP link types, MPLS, tunnels). */
-static CsDecodeStatus
-decode_ip (DecodeCtx *ctx, CsCursor *c)
+CsDecodeStatus
+cs_decode_ip_layer (DecodeCtx *ctx, CsCursor *c)
 {
   guint8 first;
 
@@ -337,7 +356,7 @@ decode_mpls (DecodeCtx *ctx, CsCursor *c)
     }
   while ((label & 0x100) == 0); /* bottom-of-stack bit */
   /* No protocol field: an IP packet is recognised by its version nibble. */
-  return decode_ip (ctx, c);
+  return cs_decode_ip_layer (ctx, c);
 }
 
 static CsDecodeStatus
@@ -346,7 +365,7 @@ decode_pppoe (DecodeCtx *ctx, CsCursor *c)
   guint8 version_type, code;
   guint16 session, length, ppp_proto;
 
-  push_layer (ctx, CS_LAYER_PPPOE, cs_cursor_here (c));
+  cs_decode_push_layer (ctx, CS_LAYER_PPPOE, cs_cursor_here (c));
   if (!cs_cursor_u8 (c, &version_type) || !cs_cursor_u8 (c, &code) || !cs_cursor_u16be (c, &session)
       || !cs_cursor_u16be (c, &length) || !cs_cursor_u16be (c, &ppp_proto))
     return CS_DECODE_MALFORMED;
@@ -358,8 +377,8 @@ decode_pppoe (DecodeCtx *ctx, CsCursor *c)
 }
 
 /* c is positioned after an EtherType field holding type; follows VLAN tags. */
-static CsDecodeStatus
-decode_ethertype (DecodeCtx *ctx, guint16 type, CsCursor *c)
+CsDecodeStatus
+cs_decode_ethertype_layer (DecodeCtx *ctx, guint16 type, CsCursor *c)
 {
   while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD)
     {
@@ -386,14 +405,14 @@ decode_ethertype (DecodeCtx *ctx, guint16 type, CsCursor *c)
     }
 }
 
-static CsDecodeStatus
-decode_ethernet (DecodeCtx *ctx, CsCursor *c)
+CsDecodeStatus
+cs_decode_ethernet_layer (DecodeCtx *ctx, CsCursor *c)
 {
   guint16 type;
 
   if (!cs_cursor_skip (c, 12) || !cs_cursor_u16be (c, &type))
     return CS_DECODE_MALFORMED;
-  return decode_ethertype (ctx, type, c);
+  return cs_decode_ethertype_layer (ctx, type, c);
 }
 
 static CsDecodeStatus
@@ -404,7 +423,7 @@ decode_linux_sll (DecodeCtx *ctx, CsCursor *c)
   /* packet type, ARPHRD type, address length, 8 address bytes, then the protocol */
   if (!cs_cursor_skip (c, 14) || !cs_cursor_u16be (c, &type))
     return CS_DECODE_MALFORMED;
-  return decode_ethertype (ctx, type, c);
+  return cs_decode_ethertype_layer (ctx, type, c);
 }
 
 static CsDecodeStatus
@@ -415,7 +434,7 @@ decode_linux_sll2 (DecodeCtx *ctx, CsCursor *c)
   /* protocol first, then reserved, interface index, ARPHRD type, packet type, address */
   if (!cs_cursor_u16be (c, &type) || !cs_cursor_skip (c, 18))
     return CS_DECODE_MALFORMED;
-  return decode_ethertype (ctx, type, c);
+  return cs_decode_ethertype_layer (ctx, type, c);
 }
 
 static gboolean
@@ -452,7 +471,7 @@ decode_frame (DecodeCtx *ctx, guint linktype, const guint8 *data, gsize caplen)
   switch (linktype)
     {
     case CS_LINKTYPE_ETHERNET:
-      return decode_ethernet (ctx, &c);
+      return cs_decode_ethernet_layer (ctx, &c);
     case CS_LINKTYPE_LINUX_SLL:
       return decode_linux_sll (ctx, &c);
     case CS_LINKTYPE_LINUX_SLL2:
@@ -460,7 +479,7 @@ decode_frame (DecodeCtx *ctx, guint linktype, const guint8 *data, gsize caplen)
     case CS_LINKTYPE_RAW_12:
     case CS_LINKTYPE_RAW_14:
     case CS_LINKTYPE_RAW:
-      return decode_ip (ctx, &c);
+      return cs_decode_ip_layer (ctx, &c);
     case CS_LINKTYPE_IPV4:
       return decode_ipv4 (ctx, &c);
     case CS_LINKTYPE_IPV6:
@@ -476,7 +495,7 @@ decode_frame (DecodeCtx *ctx, guint linktype, const guint8 *data, gsize caplen)
 CsDecodeStatus
 cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
 {
-  DecodeCtx ctx = { data, packet, 0, NULL };
+  DecodeCtx ctx = { data, data, packet, NULL };
 
   *packet = (CsPacket){ 0 }; /* inline stores rather than a memset call, once per frame */
   if (linktype == CS_LINKTYPE_ETHERNET && cs_decode_ethernet_ipv4_udp (data, caplen, packet))
@@ -488,7 +507,7 @@ CsDecodeStatus
 cs_decode_frame_layers (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet,
                         CsDecodeLayers *layers)
 {
-  DecodeCtx ctx = { data, packet, 0, layers };
+  DecodeCtx ctx = { data, data, packet, layers };
 
   *packet = (CsPacket){ 0 };
   layers->n = 0;
@@ -498,7 +517,7 @@ cs_decode_frame_layers (guint linktype, const guint8 *data, gsize caplen, CsPack
 CsDecodeStatus
 cs_decode_transport (const guint8 *data, gsize len, CsPacket *packet)
 {
-  DecodeCtx ctx = { NULL, packet, MAX_IP_TUNNEL_DEPTH, NULL };
+  DecodeCtx ctx = { NULL, data, packet, NULL };
   CsCursor c;
   guint8 next = packet->ip_proto;
 
@@ -520,7 +539,7 @@ cs_decode_transport (const guint8 *data, gsize len, CsPacket *packet)
         return CS_DECODE_UNSUPPORTED;
     }
   packet->transport_offset = c.pos;
-  return decode_ip_payload (&ctx, next, &c);
+  return cs_decode_ip_payload_layer (&ctx, next, &c);
 }
 
 const char *
@@ -538,6 +557,8 @@ cs_decode_status_to_string (CsDecodeStatus status)
       return "unsupported";
     case CS_DECODE_MALFORMED:
       return "malformed";
+    case CS_DECODE_ENCRYPTED:
+      return "encrypted";
     default:
       return "?";
     }

@@ -15,7 +15,39 @@ typedef enum
   CS_DECODE_NOT_IP,      /* ARP, LLDP, …: nothing for us */
   CS_DECODE_UNSUPPORTED, /* link type or IP protocol we don't handle (ICMP, SCTP, ESP…) */
   CS_DECODE_MALFORMED,   /* headers cut short or inconsistent */
+  CS_DECODE_ENCRYPTED,   /* ESP whose payload is not NULL-encrypted: nothing readable */
 } CsDecodeStatus;
+
+/* Encapsulations peeled on the way to the inner packet, outermost first. */
+typedef enum
+{
+  CS_TUNNEL_NONE,
+  CS_TUNNEL_IP_IN_IP, /* IPv4 or IPv6 in IPv4 or IPv6 (protocols 4 and 41) */
+  CS_TUNNEL_GRE,      /* RFC 2784/2890, IP or transparent Ethernet bridging inside */
+  CS_TUNNEL_ERSPAN,   /* GRE-carried ERSPAN type I, II or III (mirrored Ethernet) */
+  CS_TUNNEL_GTP_U,    /* 3GPP TS 29.281 G-PDU on UDP 2152 */
+  CS_TUNNEL_VXLAN,    /* RFC 7348, UDP 4789 */
+  CS_TUNNEL_GENEVE,   /* RFC 8926, UDP 6081 */
+  CS_TUNNEL_ESP_NULL, /* RFC 4303 with NULL encryption (RFC 2410) */
+} CsTunnelKind;
+
+/* How many encapsulations one frame may nest before the decoder gives up (UNSUPPORTED):
+ * real networks stack two or three (GTP-U in IPsec in VLANs); hostile input is bounded. */
+#define CS_DECODE_MAX_TUNNELS 4
+
+/* One peeled encapsulation: its kind and where its header starts (bytes from the start of
+ * the frame, or of the reassembled datagram for cs_decode_transport). */
+typedef struct
+{
+  guint8 kind; /* CsTunnelKind */
+  guint8 reserved;
+  guint16 offset;
+} CsTunnelLayer;
+
+/* UDP ports whose datagrams carry a tunnel the decoder peels (GTP-U, VXLAN, Geneve). */
+#define CS_UDP_PORT_GTP_U 2152
+#define CS_UDP_PORT_VXLAN 4789
+#define CS_UDP_PORT_GENEVE 6081
 
 typedef enum
 {
@@ -62,6 +94,9 @@ typedef struct
   /* Offset of the UDP/TCP header (or of the fragment payload) from the start of the frame; 0 after
    * cs_decode_transport on a reassembled buffer. */
   gsize transport_offset;
+  /* The encapsulations peeled to reach src/dst (0 for a plain frame), outermost first. */
+  guint8 n_tunnels;
+  CsTunnelLayer tunnels[CS_DECODE_MAX_TUNNELS];
 } CsPacket;
 
 /* Decodes a captured frame of the given link type down to UDP/TCP. Link types: DLT_EN10MB
@@ -71,13 +106,26 @@ typedef struct
  * host or network order: 2 = IPv4; 24, 28, 30 = IPv6). IPv4 (options, header checksum not
  * required, total length trims Ethernet padding), IPv6 with extension headers (hop-by-hop,
  * routing, destination options, fragment 44; stop on 59). UDP and TCP (data offset, options).
- * A fragment whose bytes were not all captured is MALFORMED (it could not be reassembled). */
+ * A fragment whose bytes were not all captured is MALFORMED (it could not be reassembled).
+ * Tunnels are peeled (at most CS_DECODE_MAX_TUNNELS deep) and listed in packet->tunnels: IP in
+ * IP (4, 41), GRE (47) with IP, MPLS, VLAN or Ethernet (0x6558) inside and ERSPAN I-III, ESP
+ * (50) with NULL encryption (else ENCRYPTED), IPv4 AH (51), and on UDP GTP-U (2152), VXLAN
+ * (4789) and Geneve (6081); src/dst and the payload are then the inner packet's. */
 CsDecodeStatus cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet);
 
 static inline guint16
 cs_decode_u16be (const guint8 *p)
 {
   return (guint16) ((p[0] << 8) | p[1]);
+}
+
+/* Whether a UDP port is one the decoder looks for a tunnel behind: the shortcuts below and in
+ * the chunk decoder leave such datagrams to the layered decoder. (A tunnel header never starts
+ * with RTP's 0x80, so RTP on such a port stays RTP either way.) */
+static inline gboolean
+cs_decode_udp_port_is_tunnel (guint16 port)
+{
+  return port == CS_UDP_PORT_GTP_U || port == CS_UDP_PORT_VXLAN || port == CS_UDP_PORT_GENEVE;
 }
 
 /* The common case of cs_decode_frame for an Ethernet frame: Ethernet II, IPv4 without
@@ -109,7 +157,9 @@ cs_decode_ethernet_ipv4_udp (const guint8 *data, gsize caplen, CsPacket *p)
     return FALSE;
   body_len = ip_len - IP - UDP;
   udp_len = cs_decode_u16be (data + ETH + IP + 4);
-  if (udp_len != 0 && udp_len < UDP)
+  if ((udp_len != 0 && udp_len < UDP)
+      || cs_decode_udp_port_is_tunnel (cs_decode_u16be (data + ETH + IP))
+      || cs_decode_udp_port_is_tunnel (cs_decode_u16be (data + ETH + IP + 2)))
     return FALSE;
   len = udp_len != 0 ? MIN ((gsize) udp_len - UDP, body_len) : body_len;
 

@@ -9,7 +9,7 @@
  *     G.729A + VAD                        Ie 11  Bpl 19.0
  *     GSM-EFR                             Ie 5   Bpl 10.0
  *     GSM-FR (Table I.1)                  Ie 20
- *     G.726 32 kbit/s, G.728 (Table I.1)  Ie 7
+ *     G.726 40/32/24/16 kbit/s (Table I.1) Ie 2/7/25/50, G.728 Ie 7
  * Codecs G.113 gives no narrowband Bpl for are marked "assumption" in .source
  * and in docs/metrics.md; change them there and here together. */
 #include "cs-codec.h"
@@ -76,6 +76,11 @@ static const CsCodecInfo dynamic_codecs[] = {
   { "g726-24", "G726-24", 8000, 25, 4.3, TRUE, G113_IE },
   { "g726-32", "G726-32", 8000, 7, 4.3, TRUE, G113_IE },
   { "g726-40", "G726-40", 8000, 2, 4.3, TRUE, G113_IE },
+  /* the same codec with ATM AAL2's bit packing (ITU-T I.366.2): the same impairment */
+  { "AAL2-G726-16", "AAL2-G726-16", 8000, 50, 4.3, TRUE, G113_IE },
+  { "AAL2-G726-24", "AAL2-G726-24", 8000, 25, 4.3, TRUE, G113_IE },
+  { "AAL2-G726-32", "AAL2-G726-32", 8000, 7, 4.3, TRUE, G113_IE },
+  { "AAL2-G726-40", "AAL2-G726-40", 8000, 2, 4.3, TRUE, G113_IE },
   { "GSM", "GSM", 8000, 20, 10.0, TRUE, G113_IE },
   { "GSM-EFR", "GSM-EFR", 8000, 5, 10.0, TRUE, G113 },
   /* AMR at its 12.2 kbit/s mode is GSM-EFR, so it borrows EFR's values. */

@@ -300,6 +300,40 @@ test_tunnel_outer_addresses (void)
   assert_udp_valid (out->data + 34, out->data + 54);
 }
 
+static void
+test_gre_checksum (void)
+{
+  /* Ethernet, outer IPv4 (protocol 47), GRE with its checksum bit, inner IPv4/UDP/SIP */
+  g_autoptr (CsRedactor) r = cs_redactor_new ();
+  g_autoptr (GByteArray) inner
+      = build_ipv4 (17, (const guint8 *) sip, strlen (sip), 0, 1, 0, FALSE);
+  g_autoptr (GByteArray) f = g_byte_array_new ();
+  g_autoptr (GByteArray) out = NULL;
+  guint8 outer[20] = { 0x45, 0, 0, 0, 0, 9, 0, 0, 64, 47, 0, 0, 81, 2, 69, 1, 81, 2, 69, 2 };
+  guint8 gre[8] = { 0x80, 0, 0x08, 0x00, 0, 0, 0, 0 };
+  gsize inner_ip = inner->len - 14, origlen;
+  CsPacket pkt;
+
+  outer[2] = (guint8) ((20 + 8 + inner_ip) >> 8), outer[3] = (guint8) (20 + 8 + inner_ip);
+  g_byte_array_append (f, inner->data, 14);
+  g_byte_array_append (f, outer, 20);
+  g_byte_array_append (f, gre, 8);
+  g_byte_array_append (f, inner->data + 14, (guint) inner_ip);
+  cs_redactor_observe_frame (r, 1, CS_LINKTYPE_ETHERNET, f->data, f->len);
+  g_assert_true (cs_redactor_seal (r, NULL));
+  out = rewrite (r, 1, f, &origlen);
+  g_assert_cmpuint (cs_redactor_get_n_blanked (r), ==, 0);
+  g_assert_cmpint (cs_decode_frame (CS_LINKTYPE_ETHERNET, out->data, out->len, &pkt), ==,
+                   CS_DECODE_OK);
+  g_assert_cmpuint (pkt.n_tunnels, ==, 1);
+  assert_ipv4_valid (out->data + 14, out->len - 14);
+  /* the GRE checksum covers the GRE header and the inner packet, as rewritten */
+  g_assert_cmphex (checksum (out->data + 34, out->len - 34, 0), ==, 0xffff);
+  assert_ipv4_valid (out->data + 42, out->len - 42);
+  assert_udp_valid (out->data + 42, out->data + 62);
+  g_assert_null (g_strstr_len ((const char *) out->data, out->len, "Marley"));
+}
+
 /* One HEP3 chunk. */
 static void
 chunk (GByteArray *b, guint16 type, const void *value, gsize len)
@@ -411,6 +445,7 @@ main (int argc, char **argv)
   g_test_add_func ("/redact-frames/fragments-out-of-order", test_fragments_out_of_order);
   g_test_add_func ("/redact-frames/incomplete-fragment", test_incomplete_fragment_blanked);
   g_test_add_func ("/redact-frames/tunnel-outer", test_tunnel_outer_addresses);
+  g_test_add_func ("/redact-frames/gre-checksum", test_gre_checksum);
   g_test_add_func ("/redact-frames/hep3", test_hep3_credentials_and_payload);
   g_test_add_func ("/redact-frames/garbage", test_garbage_frames);
   return g_test_run ();

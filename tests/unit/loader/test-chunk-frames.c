@@ -16,8 +16,9 @@ typedef struct
   guint16 sport, dport;
   const guint8 *payload;
   guint payload_len;
-  guint padding; /* bytes after the IP packet (Ethernet padding) */
-  guint cut;     /* bytes not captured at the end */
+  guint padding;   /* bytes after the IP packet (Ethernet padding) */
+  guint cut;       /* bytes not captured at the end */
+  gboolean no_udp; /* the payload follows the IP header (GRE, ESP) */
 } TestFrame;
 
 static GByteArray *
@@ -25,7 +26,7 @@ test_frame_bytes (const TestFrame *f)
 {
   GByteArray *b = g_byte_array_new ();
   guint ihl = ((f->version_ihl ? f->version_ihl : 0x45) & 0x0f) * 4;
-  guint total = ihl + 8 + f->payload_len;
+  guint total = ihl + (f->no_udp ? 0 : 8) + f->payload_len;
   guint udp = 8 + f->payload_len;
   guint8 mac[12] = { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2 };
   guint8 addrs[8] = { 10, 0, 0, (guint8) (f->sport & 0xff), 10, 0, 1, 9 };
@@ -39,10 +40,13 @@ test_frame_bytes (const TestFrame *f)
   put_bytes (b, (guint8[]){ 64, f->proto ? f->proto : 17, 0, 0 }, 4);
   put_bytes (b, addrs, sizeof addrs);
   put_zeros (b, ihl - 20);
-  put_u16 (b, TRUE, f->sport);
-  put_u16 (b, TRUE, f->dport);
-  put_u16 (b, TRUE, f->udp_len >= 0 ? (guint16) f->udp_len : (guint16) udp);
-  put_u16 (b, TRUE, 0);
+  if (!f->no_udp)
+    {
+      put_u16 (b, TRUE, f->sport);
+      put_u16 (b, TRUE, f->dport);
+      put_u16 (b, TRUE, f->udp_len >= 0 ? (guint16) f->udp_len : (guint16) udp);
+      put_u16 (b, TRUE, 0);
+    }
   put_bytes (b, f->payload, f->payload_len);
   put_zeros (b, f->padding);
   g_byte_array_set_size (b, b->len - MIN (f->cut, b->len));
@@ -68,6 +72,108 @@ test_rtp (guint8 first, guint8 type, guint16 seq, guint32 ssrc, guint n)
   for (guint i = 0; i < n; i++)
     p[12 + i] = (guint8) (first + i);
   return p;
+}
+
+/* tunnel header + an inner Ethernet frame (from its 14th byte on when ip_only) */
+static GByteArray *
+test_tunnel_payload (const guint8 *header, guint header_len, const TestFrame *inner,
+                     gboolean ip_only)
+{
+  g_autoptr (GByteArray) frame = test_frame_bytes (inner);
+  GByteArray *b = g_byte_array_new ();
+  guint skip = ip_only ? 14 : 0;
+
+  put_bytes (b, header, header_len);
+  put_bytes (b, frame->data + skip, frame->len - skip);
+  return b;
+}
+
+/* The same kinds of datagrams inside GTP-U, VXLAN, Geneve, GRE and ESP-NULL (the shortcuts
+ * must leave them to the layered decoder), RTP on a tunnel port (no tunnel header starts with
+ * 0x80: it stays RTP), a GTP-U echo and a cut tunnel header. */
+static void
+test_add_tunnelled (GPtrArray *frames, guint16 *seq, const char *sip)
+{
+  g_autofree guint8 *rtp = test_rtp (0x80, 8, (*seq)++, 0x7e57, 160);
+  const TestFrame inner_rtp = {
+    .total_len = -1, .udp_len = -1, .sport = 7000, .dport = 7002, .payload = rtp, .payload_len = 172
+  };
+  const TestFrame inner_sip = { .total_len = -1,
+                                .udp_len = -1,
+                                .sport = 5060,
+                                .dport = 5060,
+                                .payload = (const guint8 *) sip,
+                                .payload_len = (guint) strlen (sip) };
+  const guint8 gtp[] = { 0x34, 0xff, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x85, 1, 0x10, 5, 0 };
+  const guint8 gtp_echo[] = { 0x32, 1, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0 };
+  const guint8 vxlan[] = { 0x08, 0, 0, 0, 0, 0x13, 0x89, 0 };
+  const guint8 geneve[] = { 0x01, 0, 0x65, 0x58, 0, 0, 7, 0, 1, 3, 1, 0 };
+  const guint8 gre[] = { 0x20, 0, 0x08, 0, 0, 0, 0, 42 };
+  const guint8 esp[] = { 0xc0, 0xff, 0xee, 1, 0, 0, 0, 1 };
+  struct
+  {
+    const guint8 *header;
+    guint header_len;
+    const TestFrame *inner;
+    gboolean ip_only, no_udp;
+    guint16 port;
+  } wrapped[] = {
+    { gtp, sizeof gtp, &inner_rtp, TRUE, FALSE, 2152 },
+    { gtp, sizeof gtp, &inner_sip, TRUE, FALSE, 2152 },
+    { vxlan, sizeof vxlan, &inner_rtp, FALSE, FALSE, 4789 },
+    { geneve, sizeof geneve, &inner_sip, FALSE, FALSE, 6081 },
+    { geneve, sizeof geneve, &inner_rtp, FALSE, FALSE, 6081 },
+    { gre, sizeof gre, &inner_rtp, TRUE, TRUE, 0 },
+    { esp, sizeof esp, &inner_rtp, TRUE, TRUE, 0 },
+    { gtp_echo, sizeof gtp_echo, NULL, FALSE, FALSE, 2152 },
+    { gtp, 5, NULL, FALSE, FALSE, 2152 },
+    { vxlan, 4, NULL, FALSE, FALSE, 4789 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (wrapped); i++)
+    {
+      g_autoptr (GByteArray) body
+          = wrapped[i].inner != NULL ? test_tunnel_payload (
+                wrapped[i].header, wrapped[i].header_len, wrapped[i].inner, wrapped[i].ip_only)
+                                     : g_byte_array_new ();
+      TestFrame f = { .total_len = -1, .udp_len = -1, .sport = 40000, .dport = wrapped[i].port };
+
+      if (wrapped[i].inner == NULL)
+        put_bytes (body, wrapped[i].header, wrapped[i].header_len);
+      if (wrapped[i].header == gtp && body->len >= 8)
+        {
+          /* GTP's length: what follows its first 8 bytes */
+          body->data[2] = (guint8) ((body->len - 8) >> 8);
+          body->data[3] = (guint8) (body->len - 8);
+        }
+      if (wrapped[i].header == esp)
+        {
+          /* NULL encryption: no padding (172 + 28 + 2 is a multiple of 4), IPv4 inside, ICV */
+          put_bytes (body, (guint8[]){ 0, 4 }, 2);
+          put_zeros (body, 12);
+        }
+      f.payload = body->data;
+      f.payload_len = body->len;
+      f.no_udp = wrapped[i].no_udp;
+      f.proto = wrapped[i].header == gre ? 47 : wrapped[i].header == esp ? 50 : 0;
+      g_ptr_array_add (frames, test_frame_bytes (&f));
+    }
+  /* plain RTP on each tunnel port, either way */
+  for (guint i = 0; i < 3; i++)
+    {
+      static const guint16 ports[] = { 2152, 4789, 6081 };
+      TestFrame f = { .total_len = -1,
+                      .udp_len = -1,
+                      .sport = ports[i],
+                      .dport = 9000,
+                      .payload = rtp,
+                      .payload_len = 172 };
+
+      g_ptr_array_add (frames, test_frame_bytes (&f));
+      f.sport = 9000;
+      f.dport = ports[i];
+      g_ptr_array_add (frames, test_frame_bytes (&f));
+    }
 }
 
 static GPtrArray *
@@ -167,6 +273,7 @@ test_frames (void)
         for (guint i = 0; i < G_N_ELEMENTS (other); i++)
           g_ptr_array_add (frames, test_frame_bytes (&other[i]));
       }
+      test_add_tunnelled (frames, &seq, sip);
     }
   return frames;
 }
@@ -370,6 +477,25 @@ test_assert_same_chunks (const CsChunk *a, const CsChunk *b)
     }
 }
 
+/* The RTP inside GTP-U, VXLAN, Geneve, GRE and ESP-NULL: one run by its inner addresses. */
+static void
+test_assert_inner_rtp (const CsChunk *chunk)
+{
+  guint found = 0;
+
+  for (guint r = 0; r < chunk->n_rtp_runs; r++)
+    {
+      const CsChunkRtpRun *run = &chunk->rtp_runs[r];
+
+      if (run->key.src.port == 7000 && run->key.dst.port == 7002 && run->key.ssrc == 0x7e57)
+        {
+          g_assert_cmpuint (run->pack.n_packets, ==, 3 * 5);
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, ==, 1);
+}
+
 /* Every range of frames of every file holding frames of linktype decodes like the reference. */
 static void
 test_link_type (GPtrArray *frames, guint linktype, gboolean check_counts)
@@ -394,7 +520,9 @@ test_link_type (GPtrArray *frames, guint linktype, gboolean check_counts)
           /* the three plain streams, the bent one, the ones with other ports */
           g_assert_cmpuint (ref->rtp_packets, >=, 30);
           g_assert_cmpuint (ref->rtcp->len, ==, 3);
-          g_assert_cmpuint (ref->sip->len, ==, 3);
+          /* one plain, one in GTP-U and one in Geneve per round */
+          g_assert_cmpuint (ref->sip->len, ==, 9);
+          test_assert_inner_rtp (ref);
           g_assert_cmpuint (ref->deferred->len, >=, 3);
           g_assert_cmpuint (ref->undecodable, >=, 3);
         }
