@@ -133,7 +133,9 @@ def redacted_facts(redacted):
             continue
         for col in cols[:4]:
             addresses.update(v for v in col.split(",") if v)
-        payloads += [bytes.fromhex(c.replace(":", "")) for c in cols[4:6] if c]
+        # a tunnelled frame has several UDP payloads, joined by the aggregator
+        payloads += [bytes.fromhex(v.replace(":", "")) for c in cols[4:6] for v in c.split(",")
+                     if v]
         pt, voice = cols[6].split(",")[-1], cols[7].replace(":", "").lower()
         silence = {"0": "ff", "8": "d5"}.get(pt)
         if silence is not None and voice and voice != silence * (len(voice) // 2):
