@@ -33,13 +33,13 @@ rebuild_text (const CsSipMessage *msg)
 {
   GString *text = g_string_new (NULL);
 
-  if (msg->is_request)
+  if (cs_sip_message_is_request (msg))
     g_string_append_printf (
         text, "%s %s SIP/2.0\r\n",
         cs_sip_message_get_method_name (msg) ? cs_sip_message_get_method_name (msg) : "?",
         cs_sip_message_get_request_uri (msg) ? cs_sip_message_get_request_uri (msg) : "");
   else
-    g_string_append_printf (text, "SIP/2.0 %u %s\r\n", msg->status_code,
+    g_string_append_printf (text, "SIP/2.0 %u %s\r\n", cs_sip_message_get_status_code (msg),
                             cs_sip_message_get_reason (msg) ? cs_sip_message_get_reason (msg) : "");
   const GPtrArray *headers = cs_sip_message_get_headers (msg);
   gsize body_len;
@@ -60,23 +60,20 @@ char *
 cs_detail_dup_sip_text (CsCaptureSet *set, const CsSipMessage *msg, gboolean *exact,
                         gsize *payload_offset, gsize *payload_len)
 {
-  CsFrame frame;
-  const guint8 *data;
-  CsPacket packet = { 0 };
+  CsFramePayload frame;
 
   *exact = FALSE;
   *payload_offset = *payload_len = 0;
-  data = set != NULL ? cs_capture_set_read_frame (set, msg->frame, &frame) : NULL;
   /* One UDP datagram holds the whole message: show its bytes as captured. */
-  if (data != NULL && msg->transport == CS_SIP_TRANSPORT_UDP && msg->first_frame == msg->frame
-      && cs_decode_frame (frame.linktype, data, frame.caplen, &packet) == CS_DECODE_OK
-      && packet.ip_proto == CS_IP_PROTO_UDP
-      && cs_sip_looks_like (packet.payload, packet.payload_len))
+  if (cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_UDP
+      && cs_sip_message_get_first_frame (msg) == cs_sip_message_get_frame (msg)
+      && cs_capture_set_read_payload (set, cs_sip_message_get_frame (msg), &frame) && frame.udp
+      && cs_sip_looks_like (frame.payload, frame.payload_len))
     {
       *exact = TRUE;
-      *payload_offset = (gsize) (packet.payload - data);
-      *payload_len = packet.payload_len;
-      return g_utf8_make_valid ((const char *) packet.payload, (gssize) packet.payload_len);
+      *payload_offset = frame.payload_offset;
+      *payload_len = frame.payload_len;
+      return g_utf8_make_valid ((const char *) frame.payload, (gssize) frame.payload_len);
     }
   return rebuild_text (msg);
 }
@@ -198,7 +195,7 @@ addr_text (const CsAddr *addr)
 static void
 show_sdp (CsDetailPane *self, const CsSipMessage *msg)
 {
-  const CsSdp *sdp = msg->sdp;
+  const CsSdp *sdp = cs_sip_message_get_sdp (msg);
   int row = 0;
 
   clear_grid (self->sdp_grid);
@@ -267,7 +264,9 @@ show_frame (CsDetailPane *self, const CsSipMessage *msg)
   CsCaptureSet *set = analysis != NULL ? cs_analysis_get_capture_set (analysis) : NULL;
   CsFrame frame_copy;
   const CsFrame *frame
-      = set != NULL && cs_capture_set_get_frame (set, msg->frame, &frame_copy) ? &frame_copy : NULL;
+      = set != NULL && cs_capture_set_get_frame (set, cs_sip_message_get_frame (msg), &frame_copy)
+            ? &frame_copy
+            : NULL;
   const guint8 *data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
   char src[CS_ENDPOINT_STRLEN], dst[CS_ENDPOINT_STRLEN];
   g_autofree char *number = NULL, *time = NULL, *offset = NULL, *length = NULL, *file = NULL;
@@ -277,19 +276,23 @@ show_frame (CsDetailPane *self, const CsSipMessage *msg)
   int row = 0;
 
   clear_grid (self->frame_grid);
-  if (msg->first_frame != 0 && msg->first_frame != msg->frame)
-    number = g_strdup_printf (_ ("%u (message starts in frame %u)"), msg->frame, msg->first_frame);
+  if (cs_sip_message_get_first_frame (msg) != 0
+      && cs_sip_message_get_first_frame (msg) != cs_sip_message_get_frame (msg))
+    number = g_strdup_printf (_ ("%u (message starts in frame %u)"), cs_sip_message_get_frame (msg),
+                              cs_sip_message_get_first_frame (msg));
   else
-    number = g_strdup_printf ("%u", msg->frame);
-  time = cs_display_format_timestamp (msg->ts_ns);
+    number = g_strdup_printf ("%u", cs_sip_message_get_frame (msg));
+  time = cs_display_format_timestamp (cs_sip_message_get_ts_ns (msg));
   add_row (self->frame_grid, &row, _ ("Frame"), number);
   add_row (self->frame_grid, &row, _ ("Time"), time);
-  add_row (self->frame_grid, &row, _ ("Source"), cs_endpoint_to_string (&msg->src, src));
-  add_row (self->frame_grid, &row, _ ("Destination"), cs_endpoint_to_string (&msg->dst, dst));
+  add_row (self->frame_grid, &row, _ ("Source"),
+           cs_endpoint_to_string (cs_sip_message_get_src (msg), src));
+  add_row (self->frame_grid, &row, _ ("Destination"),
+           cs_endpoint_to_string (cs_sip_message_get_dst (msg), dst));
   add_row (self->frame_grid, &row, _ ("Transport"),
-           msg->transport == CS_SIP_TRANSPORT_TCP   ? "TCP"
-           : msg->transport == CS_SIP_TRANSPORT_HEP ? "HEP"
-                                                    : "UDP");
+           cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_TCP   ? "TCP"
+           : cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_HEP ? "HEP"
+                                                                        : "UDP");
   if (frame != NULL)
     {
       CsCapture *capture = cs_capture_set_get_file (set, frame->file);

@@ -359,28 +359,11 @@ frame_time_ns (CsCall *call, CsStream *stream, guint32 frame)
     for (guint i = 0; i < cs_call_get_n_messages (call); i++)
       {
         CsSipMessage *msg = cs_call_get_message (call, i);
-        if (msg->frame == frame || msg->first_frame == frame)
-          return msg->ts_ns;
+        if (cs_sip_message_get_frame (msg) == frame
+            || cs_sip_message_get_first_frame (msg) == frame)
+          return cs_sip_message_get_ts_ns (msg);
       }
   return 0;
-}
-
-static CsStream *
-lookup_stream (CsFindingsView *self, guint id)
-{
-  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
-  GListModel *streams;
-
-  if (analysis == NULL || id == 0)
-    return NULL;
-  streams = cs_analysis_get_streams (analysis);
-  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
-    {
-      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
-      if (cs_stream_get_id (stream) == id)
-        return stream; /* the model keeps it alive */
-    }
-  return NULL;
 }
 
 void
@@ -399,11 +382,10 @@ cs_findings_view_activate (CsFindingsView *self, CsFinding *finding)
   analysis = cs_view_get_analysis (CS_VIEW (self));
   selection = cs_view_get_selection (CS_VIEW (self));
   if (analysis != NULL && cs_finding_get_call_number (finding) != 0)
-    {
-      g_autofree char *key = g_strdup_printf ("%u", cs_finding_get_call_number (finding));
-      call = cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (analysis)), key);
-    }
-  stream = lookup_stream (self, cs_finding_get_stream_id (finding));
+    call = cs_analysis_lookup_call (analysis, cs_finding_get_call_number (finding));
+  stream = analysis != NULL && cs_finding_get_stream_id (finding) != 0
+               ? cs_analysis_lookup_stream (analysis, cs_finding_get_stream_id (finding))
+               : NULL;
   frames = cs_finding_get_frames (finding);
   frame = frames != NULL && frames->len > 0 ? g_array_index (frames, guint32, 0) : 0;
   if (selection != NULL)

@@ -23,8 +23,7 @@ struct _CsGraphView
   CsGraphCanvas *canvas;
   CsMosTable *mos_table;
 
-  GHashTable *streams_by_id; /* guint id → CsStream (borrowed from the model) */
-  GPtrArray *streams;        /* CsStream shown, series order */
+  GPtrArray *streams; /* CsStream shown, series order */
   CsGraphKind kind;
   gint64 origin_ns;
 };
@@ -40,21 +39,17 @@ cs_graph_view_new (void)
 static CsStream *
 lookup_stream (CsGraphView *self, guint id)
 {
-  if (self->streams_by_id == NULL)
-    return NULL;
-  return g_hash_table_lookup (self->streams_by_id, GUINT_TO_POINTER (id));
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
+
+  return analysis != NULL ? cs_analysis_lookup_stream (analysis, id) : NULL;
 }
 
 static CsCall *
 lookup_call (CsGraphView *self, guint number)
 {
   CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
-  g_autofree char *key = NULL;
 
-  if (analysis == NULL || number == 0)
-    return NULL;
-  key = g_strdup_printf ("%u", number);
-  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (analysis)), key);
+  return analysis != NULL ? cs_analysis_lookup_call (analysis, number) : NULL;
 }
 
 /* The frame's packet of a stream (packets are in frame order); NULL when absent. */
@@ -488,26 +483,6 @@ zoom_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
 /* API */
 
 static void
-index_streams (CsGraphView *self)
-{
-  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
-  GListModel *streams;
-
-  g_clear_pointer (&self->streams_by_id, g_hash_table_unref);
-  if (analysis == NULL)
-    return;
-  self->streams_by_id = g_hash_table_new (NULL, NULL);
-  streams = cs_analysis_get_streams (analysis);
-  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
-    {
-      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
-      /* The model keeps its streams alive while the analysis lives. */
-      g_hash_table_insert (self->streams_by_id, GUINT_TO_POINTER (cs_stream_get_id (stream)),
-                           stream);
-    }
-}
-
-static void
 cs_graph_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
 {
   CsGraphView *self = CS_GRAPH_VIEW (view);
@@ -515,13 +490,7 @@ cs_graph_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
 
   show_streams (self, none, NULL);
-  if (old_analysis != NULL)
-    g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (old_analysis), self);
   self->origin_ns = analysis != NULL ? cs_analysis_get_stats (analysis)->first_ns : 0;
-  index_streams (self);
-  if (analysis != NULL)
-    g_signal_connect_swapped (cs_analysis_get_streams (analysis), "items-changed",
-                              G_CALLBACK (index_streams), self);
   update_from_selection (self);
 }
 
@@ -583,17 +552,13 @@ static void
 cs_graph_view_dispose (GObject *object)
 {
   CsGraphView *self = CS_GRAPH_VIEW (object);
-  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
 
   if (cs_view_get_selection (CS_VIEW (self)) != NULL)
     g_signal_handlers_disconnect_by_data (cs_view_get_selection (CS_VIEW (self)), self);
-  if (analysis != NULL)
-    g_signal_handlers_disconnect_by_data (cs_analysis_get_streams (analysis), self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_GRAPH_VIEW);
   /* The template's root box has no id, so dispose_template leaves it. */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
-  g_clear_pointer (&self->streams_by_id, g_hash_table_unref);
   g_clear_pointer (&self->streams, g_ptr_array_unref);
   g_clear_pointer (&self->subtitle, g_free);
   G_OBJECT_CLASS (cs_graph_view_parent_class)->dispose (object);

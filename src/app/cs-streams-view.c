@@ -338,12 +338,10 @@ static CsCall *
 lookup_call (CsStreamsView *self, CsStream *stream)
 {
   CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
-  g_autofree char *key = NULL;
 
   if (analysis == NULL || !cs_stream_is_associated (stream))
     return NULL;
-  key = g_strdup_printf ("%u", cs_stream_get_call_number (stream));
-  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (analysis)), key);
+  return cs_analysis_lookup_call (analysis, cs_stream_get_call_number (stream));
 }
 
 static void

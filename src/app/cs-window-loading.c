@@ -73,6 +73,7 @@ cs_window_forget_capture (CsWindow *self)
     g_signal_handlers_disconnect_by_data (self->loader, self);
   /* A load still running keeps its own reference; its callback sees it is stale. */
   g_clear_object (&self->loader);
+  g_clear_object (&self->publisher);
   set_analysis (self, NULL);
   if (self->selection != NULL)
     cs_selection_clear (self->selection);
@@ -156,7 +157,8 @@ on_load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
 
   /* Slices pay off in the calls' own order: a sorted list turns each one into a change of
    * nearly every row it shows, so there the real calls replace the copies at once. */
-  cs_loader_set_publish_in_slices (loader, !cs_calls_view_is_sorted (self->calls_view));
+  if (loader == self->loader)
+    cs_publisher_set_in_slices (self->publisher, !cs_calls_view_is_sorted (self->calls_view));
   analysis = cs_loader_load_finish (loader, result, &error);
 
   /* Cancelled, replaced by another load, or the window went away. */
@@ -165,6 +167,7 @@ on_load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
 
   g_signal_handlers_disconnect_by_data (loader, self);
   g_clear_object (&self->loader);
+  g_clear_object (&self->publisher);
   g_clear_object (&self->cancellable);
 
   if (analysis == NULL)
@@ -187,7 +190,7 @@ on_load_finished (GObject *source, GAsyncResult *result, gpointer user_data)
 
   set_analysis (self, analysis);
   gtk_progress_bar_set_fraction (self->load_progress, 1.0);
-  /* The real calls take their rows in slices (cs_loader_set_publish_in_slices): the window
+  /* The real calls take their rows in slices (cs_publisher_set_in_slices): the window
    * is loaded after the last one. */
   if (cs_analysis_get_published (analysis))
     show_loaded (self);
@@ -250,6 +253,8 @@ cs_window_open_files (CsWindow *self, GFile **files, guint n_files)
       cs_application_add_recent_file (CS_APPLICATION (application), files[i]);
 
   self->loader = cs_loader_new ();
+  self->publisher = cs_publisher_new ();
+  cs_publisher_attach (self->publisher, self->loader);
   self->cancellable = g_cancellable_new ();
   g_signal_connect (self->loader, "notify::fraction", G_CALLBACK (on_loader_progress), self);
   g_signal_connect (self->loader, "notify::packets-per-second", G_CALLBACK (on_loader_progress),

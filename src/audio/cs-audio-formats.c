@@ -68,7 +68,7 @@ cs_audio_format_map_add_call (CsAudioFormatMap *map, CsCall *call)
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
-      if (msg != NULL && msg->sdp != NULL)
-        cs_audio_format_map_add_sdp (map, msg->sdp);
+      if (msg != NULL && cs_sip_message_get_sdp (msg) != NULL)
+        cs_audio_format_map_add_sdp (map, cs_sip_message_get_sdp (msg));
     }
 }

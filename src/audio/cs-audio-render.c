@@ -92,28 +92,6 @@ cs_audio_render_get_duration_s (const CsAudioRender *render)
              : 0.0;
 }
 
-CsCall *
-cs_audio_find_call (CsAnalysis *analysis, const char *call)
-{
-  return cs_call_list_lookup (CS_CALL_LIST (cs_analysis_get_calls (analysis)), call);
-}
-
-CsStream *
-cs_audio_find_stream (CsAnalysis *analysis, guint stream_id)
-{
-  GListModel *streams = cs_analysis_get_streams (analysis);
-  guint n = g_list_model_get_n_items (streams);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
-
-      if (cs_stream_get_id (stream) == stream_id)
-        return stream; /* the model keeps its reference */
-    }
-  return NULL;
-}
-
 /* Media endpoints announced in SDP sent by the caller (side 0) or callee (1). */
 static void
 collect_sdp_endpoints (CsCall *call, GArray *announced[2])
@@ -126,14 +104,15 @@ collect_sdp_endpoints (CsCall *call, GArray *announced[2])
       gboolean caller_tagged;
       guint side;
 
-      if (msg == NULL || msg->sdp == NULL || msg->sdp->media == NULL)
+      if (msg == NULL || cs_sip_message_get_sdp (msg) == NULL
+          || cs_sip_message_get_sdp (msg)->media == NULL)
         continue;
       caller_tagged = g_strcmp0 (cs_sip_message_get_from_tag (msg), caller_tag) == 0;
       /* The caller sends its requests and answers the callee's (re-INVITEs from the far end). */
-      side = msg->is_request == caller_tagged ? 0 : 1;
-      for (guint m = 0; m < msg->sdp->media->len; m++)
+      side = cs_sip_message_is_request (msg) == caller_tagged ? 0 : 1;
+      for (guint m = 0; m < cs_sip_message_get_sdp (msg)->media->len; m++)
         {
-          const CsSdpMedia *media = g_ptr_array_index (msg->sdp->media, m);
+          const CsSdpMedia *media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, m);
           CsEndpoint ep = { 0 };
 
           if (g_strcmp0 (media->media, "audio") != 0 || media->port == 0)
@@ -344,7 +323,7 @@ cs_audio_render_call (CsAnalysis *analysis, CsCall *call, const CsAudioRenderOpt
   collect_sdp_endpoints (call, announced);
   for (guint i = 0; ids != NULL && i < ids->len; i++)
     {
-      CsStream *stream = cs_audio_find_stream (analysis, g_array_index (ids, guint, i));
+      CsStream *stream = cs_analysis_lookup_stream (analysis, g_array_index (ids, guint, i));
       guint side;
 
       if (stream == NULL)
@@ -389,7 +368,7 @@ cs_audio_render_stream (CsAnalysis *analysis, CsStream *stream, const CsAudioRen
     {
       g_autofree char *number = g_strdup_printf ("%u", cs_stream_get_call_number (stream));
 
-      call = cs_audio_find_call (analysis, number);
+      call = cs_analysis_find_call (analysis, number);
     }
   if (call != NULL)
     cs_audio_format_map_add_call (&formats, call);

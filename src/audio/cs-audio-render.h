@@ -59,8 +59,4 @@ CsAudioRender *cs_audio_render_call (CsAnalysis *analysis, CsCall *call,
 CsAudioRender *cs_audio_render_stream (CsAnalysis *analysis, CsStream *stream,
                                        const CsAudioRenderOptions *opts, GError **error);
 
-/* Lookups by what a user types: a call's number or Call-ID, a stream's id. */
-CsCall *cs_audio_find_call (CsAnalysis *analysis, const char *call);
-CsStream *cs_audio_find_stream (CsAnalysis *analysis, guint stream_id);
-
 G_END_DECLS

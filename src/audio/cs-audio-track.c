@@ -86,20 +86,15 @@ gboolean
 cs_audio_read_rtp_payload (CsCaptureSet *set, const CsRtpPacket *packet, guint32 ssrc,
                            const guint8 **payload, gsize *len)
 {
-  CsFrame frame;
-  const guint8 *data = cs_capture_set_read_frame (set, packet->frame, &frame);
-  CsPacket decoded;
+  CsFramePayload frame;
   CsRtpHeader header;
 
-  if (data == NULL)
+  if (!cs_capture_set_read_payload (set, packet->frame, &frame) || !frame.udp)
     return FALSE;
-  if (cs_decode_frame (frame.linktype, data, frame.caplen, &decoded) != CS_DECODE_OK
-      || decoded.ip_proto != CS_IP_PROTO_UDP)
+  if (!cs_rtp_parse_header (frame.payload, frame.payload_len, &header) || header.seq != packet->seq
+      || header.ssrc != ssrc)
     return FALSE;
-  if (!cs_rtp_parse_header (decoded.payload, decoded.payload_len, &header)
-      || header.seq != packet->seq || header.ssrc != ssrc)
-    return FALSE;
-  *payload = decoded.payload + header.header_len;
+  *payload = frame.payload + header.header_len;
   *len = header.payload_len;
   return TRUE;
 }

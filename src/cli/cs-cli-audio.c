@@ -100,7 +100,7 @@ cs_cli_cmd_audio (int argc, char **argv)
     }
   if (call_arg != NULL)
     {
-      CsCall *call = cs_audio_find_call (analysis, call_arg);
+      CsCall *call = cs_analysis_find_call (analysis, call_arg);
 
       if (call == NULL)
         g_printerr ("callscope-cli audio: no call “%s” in the capture\n", call_arg);
@@ -109,7 +109,7 @@ cs_cli_cmd_audio (int argc, char **argv)
     }
   else
     {
-      CsStream *stream = cs_audio_find_stream (analysis, (guint) stream_id);
+      CsStream *stream = cs_analysis_lookup_stream (analysis, (guint) stream_id);
 
       if (stream == NULL)
         g_printerr ("callscope-cli audio: no stream %d in the capture\n", stream_id);

@@ -18,6 +18,25 @@ cs_cli_usage_error (const char *command, const char *message)
 }
 
 gboolean
+cs_cli_find_calls (CsAnalysis *analysis, char **specs, const char *command, GArray *numbers)
+{
+  for (guint i = 0; specs != NULL && specs[i] != NULL; i++)
+    {
+      guint number = cs_export_find_call (analysis, specs[i]);
+
+      if (number == 0)
+        {
+          g_autofree char *message = g_strdup_printf ("no call '%s' in the capture", specs[i]);
+
+          cs_cli_usage_error (command, message);
+          return FALSE;
+        }
+      g_array_append_val (numbers, number);
+    }
+  return TRUE;
+}
+
+gboolean
 cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *extra,
               CsCliOptions *opts)
 {

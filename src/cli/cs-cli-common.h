@@ -49,5 +49,9 @@ FILE *cs_cli_open_output (const CsCliOptions *opts);
 /* Closes what cs_cli_open_output returned; FALSE when writing failed. */
 gboolean cs_cli_close_output (FILE *out, gboolean written);
 int cs_cli_usage_error (const char *command, const char *message);
+/* Appends the numbers of the calls given by --call (numbers or Call-IDs) to numbers; FALSE,
+ * with a usage error printed, at the first the capture does not have. */
+gboolean cs_cli_find_calls (CsAnalysis *analysis, char **specs, const char *command,
+                            GArray *numbers);
 
 G_END_DECLS

@@ -79,18 +79,10 @@ cs_cli_cmd_export (int argc, char **argv)
       cs_cli_options_clear (&opts);
       return status;
     }
-  for (guint i = 0; calls != NULL && calls[i] != NULL; i++)
+  if (!cs_cli_find_calls (analysis, calls, argv[0], numbers))
     {
-      guint number = cs_export_find_call (analysis, calls[i]);
-
-      if (number == 0)
-        {
-          g_autofree char *message = g_strdup_printf ("no call '%s' in the capture", calls[i]);
-
-          cs_cli_options_clear (&opts);
-          return cs_cli_usage_error (argv[0], message);
-        }
-      g_array_append_val (numbers, number);
+      cs_cli_options_clear (&opts);
+      return CS_EXIT_USAGE;
     }
   path = cs_cli_export_path (analysis, opts.output, numbers, redact);
   if (!cs_export_pcapng_to_file (analysis, (const guint *) numbers->data, numbers->len,

@@ -9,20 +9,6 @@
 #define CS_CLI_GRAPH_DEFAULT_WIDTH 1000
 #define CS_CLI_GRAPH_DEFAULT_HEIGHT 360
 
-static CsStream *
-find_stream (CsAnalysis *analysis, guint id)
-{
-  GListModel *streams = cs_analysis_get_streams (analysis);
-
-  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
-    {
-      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
-      if (cs_stream_get_id (stream) == id)
-        return g_steal_pointer (&stream);
-    }
-  return NULL;
-}
-
 /* The findings about this stream, marked at their first frame. */
 static void
 add_finding_markers (CsGraph *graph, CsAnalysis *analysis, guint stream_id)
@@ -58,7 +44,7 @@ cs_cli_cmd_graph (int argc, char **argv)
   };
   CsGraphKind kind = CS_GRAPH_KIND_JITTER;
   g_autoptr (CsAnalysis) analysis = NULL;
-  g_autoptr (CsStream) stream = NULL;
+  CsStream *stream = NULL; /* the analysis keeps it */
   g_autoptr (CsGraph) graph = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *title = NULL;
@@ -94,7 +80,7 @@ cs_cli_cmd_graph (int argc, char **argv)
       cs_cli_options_clear (&opts);
       return status;
     }
-  stream = find_stream (analysis, (guint) stream_id);
+  stream = cs_analysis_lookup_stream (analysis, (guint) stream_id);
   if (stream == NULL)
     {
       g_printerr ("callscope-cli: no stream %d in the capture (see 'callscope-cli streams')\n",

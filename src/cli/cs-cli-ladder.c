@@ -10,7 +10,6 @@
 static GPtrArray *
 lookup_calls (CsAnalysis *analysis, char **specs, gboolean related, GError **error)
 {
-  CsCallList *list = CS_CALL_LIST (cs_analysis_get_calls (analysis));
   g_autoptr (GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
 
   for (guint i = 0; specs != NULL && specs[i] != NULL; i++)
@@ -24,7 +23,7 @@ lookup_calls (CsAnalysis *analysis, char **specs, gboolean related, GError **err
 
           if (*spec == '\0')
             continue;
-          call = cs_call_list_lookup (list, spec);
+          call = cs_analysis_find_call (analysis, spec);
           if (call == NULL)
             {
               g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,

@@ -62,18 +62,10 @@ cs_cli_cmd_report (int argc, char **argv)
     kind = CS_TABLE_FINDINGS;
   analysis = cs_cli_load (&opts, &status);
   report_start_us = g_get_monotonic_time ();
-  for (guint i = 0; analysis != NULL && call_args != NULL && call_args[i] != NULL; i++)
+  if (analysis != NULL && !cs_cli_find_calls (analysis, call_args, argv[0], calls))
     {
-      guint number = cs_export_find_call (analysis, call_args[i]);
-
-      if (number == 0)
-        {
-          g_autofree char *message = g_strdup_printf ("no call '%s' in the capture", call_args[i]);
-
-          cs_cli_options_clear (&opts);
-          return cs_cli_usage_error (argv[0], message);
-        }
-      g_array_append_val (calls, number);
+      cs_cli_options_clear (&opts);
+      return CS_EXIT_USAGE;
     }
   if (analysis != NULL && redact)
     {

@@ -17,8 +17,8 @@
 #include "capture/cs-capture-stats.h"
 #include "capture/cs-capture.h"
 
-/* net: link, IP, UDP and TCP layers of a frame */
-#include "net/cs-decode.h"
+/* net: what a frame's layers carry */
+#include "net/cs-frame-payload.h"
 
 /* sip: messages, methods, SDP */
 #include "sip/cs-sdp.h"
@@ -48,11 +48,12 @@
 /* findings */
 #include "findings/cs-finding.h"
 
-/* loader: loading, the analysis it fills, its list models */
+/* loader: loading, the analysis it fills, its list models, the publisher pacing a window */
 #include "loader/cs-analysis.h"
 #include "loader/cs-call-list.h"
 #include "loader/cs-loader.h"
 #include "loader/cs-object-list.h"
+#include "loader/cs-publisher.h"
 
 /* export: trimmed pcapng captures, redaction */
 #include "export/cs-export-name.h"

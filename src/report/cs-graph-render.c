@@ -25,6 +25,17 @@ set_color_alpha (cairo_t *cr, const CsGraphColor *c, double alpha)
   cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a * alpha);
 }
 
+/* A marker's solid triangle standing on base at x, size wide on each side. */
+static void
+fill_axis_triangle (cairo_t *cr, double x, double base, double size)
+{
+  cairo_move_to (cr, x, base - size * 1.6);
+  cairo_line_to (cr, x - size, base);
+  cairo_line_to (cr, x + size, base);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
 static CsGraphColor
 rgb (guint32 hex)
 {
@@ -237,26 +248,13 @@ draw_markers (cairo_t *cr, const CsGraphSeries *series, const CsGraphRect *area,
           cairo_line_to (cr, x, bottom);
           cairo_stroke (cr);
           set_color (cr, &palette->loss);
-          {
-            double base = bottom - 1 - series_index % 2 * (MARKER_SIZE + 2);
-            double size = MARKER_SIZE + MIN (m->count, 5u) * 0.6;
-            cairo_move_to (cr, x, base - size * 1.6);
-            cairo_line_to (cr, x - size, base);
-            cairo_line_to (cr, x + size, base);
-            cairo_close_path (cr);
-            cairo_fill (cr);
-          }
+          fill_axis_triangle (cr, x, bottom - 1 - series_index % 2 * (MARKER_SIZE + 2),
+                              MARKER_SIZE + MIN (m->count, 5u) * 0.6);
           break;
         case CS_GRAPH_MARKER_SEQ_ERROR:
           set_color (cr, &palette->seq_error);
-          {
-            double base = bottom - 1 - series_index % 2 * (MARKER_SIZE + 2);
-            cairo_move_to (cr, x, base - MARKER_SIZE * 1.6);
-            cairo_line_to (cr, x - MARKER_SIZE, base);
-            cairo_line_to (cr, x + MARKER_SIZE, base);
-            cairo_close_path (cr);
-            cairo_fill (cr);
-          }
+          fill_axis_triangle (cr, x, bottom - 1 - series_index % 2 * (MARKER_SIZE + 2),
+                              MARKER_SIZE);
           break;
         case CS_GRAPH_MARKER_FINDING:
         default:

@@ -39,6 +39,13 @@ cs_json_raw_end (CsJsonWriter *w, char *p)
   w->after_key = FALSE;
 }
 
+void
+cs_json_raw_end_key (CsJsonWriter *w, char *p)
+{
+  cs_json_raw_end (w, p);
+  w->after_key = TRUE;
+}
+
 char *
 cs_json_raw_string (CsJsonWriter *w, char *p, const char *value)
 {
@@ -64,8 +71,7 @@ cs_json_raw_string_len (CsJsonWriter *w, char *p, const char *value, gsize len)
         }
     }
   /* to be escaped or repaired, or longer than the buffer: the usual way, after its key */
-  cs_json_raw_end (w, p);
-  w->after_key = TRUE;
+  cs_json_raw_end_key (w, p);
   cs_json_string (w, value);
   return cs_json_raw_begin (w);
 }

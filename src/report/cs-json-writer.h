@@ -62,6 +62,8 @@ gboolean cs_json_writer_is_pretty (CsJsonWriter *w);
 guint cs_json_writer_get_depth (CsJsonWriter *w);
 char *cs_json_raw_begin (CsJsonWriter *w);
 void cs_json_raw_end (CsJsonWriter *w, char *p);
+/* cs_json_raw_end right after a raw key: the writer's next value belongs to it. */
+void cs_json_raw_end_key (CsJsonWriter *w, char *p);
 /* Room for `room` + CS_JSON_RAW_MARGIN bytes at the returned position (p's text kept). */
 char *cs_json_raw_ensure (CsJsonWriter *w, char *p, gsize room);
 /* After a raw key: the string as cs_json_string writes it; returns where to go on. */

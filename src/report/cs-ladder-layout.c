@@ -99,13 +99,17 @@ cs_ladder_sdp_summary (const CsSipMessage *msg)
   char name[16];
   CsAddr connection;
 
-  if (msg == NULL || msg->sdp == NULL || msg->sdp->media->len == 0)
+  if (msg == NULL || cs_sip_message_get_sdp (msg) == NULL
+      || cs_sip_message_get_sdp (msg)->media->len == 0)
     return NULL;
-  for (guint i = 0; i < msg->sdp->media->len && media == NULL; i++)
-    if (g_strcmp0 (((CsSdpMedia *) g_ptr_array_index (msg->sdp->media, i))->media, "audio") == 0)
-      media = g_ptr_array_index (msg->sdp->media, i);
+  for (guint i = 0; i < cs_sip_message_get_sdp (msg)->media->len && media == NULL; i++)
+    if (g_strcmp0 (
+            ((CsSdpMedia *) g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, i))->media,
+            "audio")
+        == 0)
+      media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, i);
   if (media == NULL)
-    media = g_ptr_array_index (msg->sdp->media, 0);
+    media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, 0);
   text = g_string_new (NULL);
   /* The offered codecs, at most three, the preferred first. */
   for (guint i = 0; media->formats != NULL && i < media->formats->len && i < 3; i++)
@@ -117,7 +121,8 @@ cs_ladder_sdp_summary (const CsSipMessage *msg)
     g_string_append (text, ",…");
   if (text->len == 0)
     g_string_append (text, media->media != NULL ? media->media : "?");
-  connection = media->connection.family != 0 ? media->connection : msg->sdp->connection;
+  connection = media->connection.family != 0 ? media->connection
+                                             : cs_sip_message_get_sdp (msg)->connection;
   if (connection.family == 6)
     g_string_append_printf (text, "  [%s]:%u", cs_addr_to_string (&connection, addr), media->port);
   else if (connection.family == 4)
@@ -196,30 +201,6 @@ media_column_for (CsLadderLayout *layout, GHashTable *index, const CsEndpoint *e
   return column_for (layout, index, &addr_only);
 }
 
-static CsStream *
-find_stream (GListModel *streams, guint id)
-{
-  guint n = streams != NULL ? g_list_model_get_n_items (streams) : 0;
-  CsStream *stream;
-
-  /* Stream ids are positions + 1 as the loader publishes them; scan if not. */
-  if (id >= 1 && id <= n)
-    {
-      stream = g_list_model_get_item (streams, id - 1);
-      if (cs_stream_get_id (stream) == id)
-        return stream;
-      g_object_unref (stream);
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      stream = g_list_model_get_item (streams, i);
-      if (cs_stream_get_id (stream) == id)
-        return stream;
-      g_object_unref (stream);
-    }
-  return NULL;
-}
-
 static int
 compare_rows (gconstpointer a, gconstpointer b)
 {
@@ -245,11 +226,11 @@ add_message_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *
       CsLadderRow row = { 0 };
 
       row.kind = CS_LADDER_ROW_MESSAGE;
-      row.ts_ns = msg->ts_ns;
-      row.frame = msg->frame;
+      row.ts_ns = cs_sip_message_get_ts_ns (msg);
+      row.frame = cs_sip_message_get_frame (msg);
       row.leg = leg;
-      row.from_col = column_for (layout, index, &msg->src);
-      row.to_col = column_for (layout, index, &msg->dst);
+      row.from_col = column_for (layout, index, cs_sip_message_get_src (msg));
+      row.to_col = column_for (layout, index, cs_sip_message_get_dst (msg));
       {
         g_autofree char *label = cs_sip_message_dup_label (msg);
 
@@ -260,8 +241,8 @@ add_message_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *
 
         row.detail = cs_text_inert_dup (detail); /* codec names are the capture's too */
       }
-      row.status = msg->is_request ? 0 : msg->status_code;
-      row.is_request = msg->is_request;
+      row.status = cs_sip_message_is_request (msg) ? 0 : cs_sip_message_get_status_code (msg);
+      row.is_request = cs_sip_message_is_request (msg);
       row.retransmission = cs_call_message_is_retransmission (call, i);
       row.message = cs_sip_message_ref (msg);
       row.message_index = i;
@@ -277,7 +258,7 @@ add_stream_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *c
 
   for (guint i = 0; ids != NULL && i < ids->len; i++)
     {
-      CsStream *stream = find_stream (streams, g_array_index (ids, guint, i));
+      CsStream *stream = cs_streams_lookup (streams, g_array_index (ids, guint, i));
       const CsRtpStats *stats;
       const CsMos *mos;
       CsLadderRow row = { 0 };
@@ -303,7 +284,7 @@ add_stream_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *c
         row.detail = g_strdup_printf ("#%u · %u pkts · loss %.1f%%", cs_stream_get_id (stream),
                                       stats->packets, loss_pct);
       row.quality = cs_ladder_quality_for_mos (mos->mos);
-      row.stream = stream;
+      row.stream = g_object_ref (stream);
       g_array_append_val (layout->rows, row);
     }
 }
@@ -584,12 +565,13 @@ collect_call_keys (CsCall *call, GHashTable *correlation_ids, GHashTable *media)
           if (is_correlation_header (header->name) && header->value != NULL)
             g_hash_table_add (correlation_ids, g_strdup (header->value));
         }
-      if (media != NULL && msg->sdp != NULL)
-        for (guint m = 0; m < msg->sdp->media->len; m++)
+      if (media != NULL && cs_sip_message_get_sdp (msg) != NULL)
+        for (guint m = 0; m < cs_sip_message_get_sdp (msg)->media->len; m++)
           {
-            const CsSdpMedia *block = g_ptr_array_index (msg->sdp->media, m);
+            const CsSdpMedia *block = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, m);
             CsEndpoint ep
-                = { block->connection.family != 0 ? block->connection : msg->sdp->connection,
+                = { block->connection.family != 0 ? block->connection
+                                                  : cs_sip_message_get_sdp (msg)->connection,
                     block->port };
             if (ep.port != 0 && ep.addr.family != 0)
               g_hash_table_add (media, g_memdup2 (&ep, sizeof ep));

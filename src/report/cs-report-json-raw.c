@@ -8,15 +8,19 @@
 #include "cs-report-json-raw.h"
 
 #include "callscope-engine.h"
+#include "cs-report-json-fields.h"
 #include "cs-time-format.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Keys of a call (depth 3 of the report) and of its transactions (depth 5), with their
- * separators and indentation: the pretty report's calls are written as raw text. */
-#define CS_CALL_KEY(name) ",\n      \"" name "\": "
-#define CS_TRANSACTION_KEY(name) ",\n          \"" name "\": "
+/* Keys of an object at depth 3 of the report (a call, stream or finding) and at depth 5 (a
+ * call's transaction), with their separators and indentation; the first key of an object
+ * has no separator. */
+#define CS_RAW_KEY_3(name) ",\n      \"" name "\": "
+#define CS_RAW_FIRST_KEY_3(name) "\n      \"" name "\": "
+#define CS_RAW_KEY_5(name) ",\n          \"" name "\": "
+#define CS_RAW_FIRST_KEY_5(name) "\n          \"" name "\": "
 
 /* A number's decimal digits written forwards: counted first, then filled from the end
  * (no copy from a scratch buffer; within the margin, like every raw value). */
@@ -165,24 +169,6 @@ cs_method_name (guint value)
   return cs_sip_method_to_string ((CsSipMethod) value);
 }
 
-static const char *
-cs_state_name (guint value)
-{
-  return cs_call_state_to_string ((CsCallState) value);
-}
-
-static const char *
-cs_kind_name (guint value)
-{
-  return cs_finding_kind_to_string ((CsFindingKind) value);
-}
-
-static const char *
-cs_severity_name (guint value)
-{
-  return cs_severity_to_string ((CsSeverity) value);
-}
-
 /* A method name: the table's when it is the constant for a known method (requests and
  * transactions use those), else as written. */
 static char *
@@ -196,36 +182,103 @@ cs_report_json_raw_method (CsJsonWriter *w, char *p, CsSipMethod method, const c
   return cs_json_raw_string (w, p, name);
 }
 
-static char *
-cs_report_json_raw_state (CsJsonWriter *w, char *p, CsCallState state)
-{
-  static CsQuotedNames states;
+/* The quoted names of each enum the schema writes (CS_RAW_ENUM's tables). */
+static CsQuotedNames cs_report_json_state_name_quoted, cs_report_json_kind_name_quoted,
+    cs_report_json_severity_name_quoted;
 
-  return cs_report_json_raw_enum (w, p, &states, cs_state_name, state);
+static char *
+cs_report_json_raw_int (char *p, gint64 value)
+{
+  if (value < 0)
+    *p++ = '-';
+  /* the magnitude of G_MININT64 does not fit a gint64: negate in unsigned */
+  return cs_report_json_raw_uint (p, value < 0 ? 0 - (guint64) value : (guint64) value);
 }
 
 static char *
-cs_report_json_raw_kind (CsJsonWriter *w, char *p, CsFindingKind kind)
+cs_report_json_raw_time (CsJsonWriter *w, char *p, gint64 ns)
 {
-  static CsQuotedNames kinds;
+  char text[CS_TIME_ISO_BUF_SIZE];
 
-  return cs_report_json_raw_enum (w, p, &kinds, cs_kind_name, kind);
+  return cs_json_raw_string_len (w, p, text, cs_time_format_iso_into (ns, text));
 }
 
 static char *
-cs_report_json_raw_severity (CsJsonWriter *w, char *p, CsSeverity severity)
+cs_report_json_raw_endpoint (CsJsonWriter *w, char *p, const CsEndpoint *ep)
 {
-  static CsQuotedNames severities;
+  char text[CS_ENDPOINT_STRLEN];
 
-  return cs_report_json_raw_enum (w, p, &severities, cs_severity_name, severity);
+  return cs_json_raw_string (w, p, cs_report_json_endpoint_text (ep, text));
 }
+
+static char *
+cs_report_json_raw_uints (CsJsonWriter *w, char *p, const GArray *values)
+{
+  if (values == NULL || values->len == 0)
+    return CS_JSON_RAW_LITERAL (p, "[]");
+  return cs_report_json_raw_numbers (w, p, (const guint32 *) values->data, values->len);
+}
+
+static char *cs_report_json_raw_transactions (CsJsonWriter *w, char *p, CsCall *call);
+
+/* A value the generic writer writes after a raw key (an empty one as the literal it gives):
+ * the raw text goes on after it. */
+static char *
+cs_report_json_raw_dtmf (CsJsonWriter *w, char *p, CsCall *call)
+{
+  const GArray *digits = cs_call_get_dtmf (call);
+
+  if (digits == NULL || digits->len == 0)
+    return CS_JSON_RAW_LITERAL (p, "[]");
+  cs_json_raw_end_key (w, p);
+  cs_report_json_dtmf (w, call);
+  return cs_json_raw_begin (w);
+}
+
+static char *
+cs_report_json_raw_rtcp (CsJsonWriter *w, char *p, const CsStreamRtcp *rtcp)
+{
+  if (rtcp == NULL)
+    return CS_JSON_RAW_LITERAL (p, "null");
+  cs_json_raw_end_key (w, p);
+  cs_report_json_rtcp (w, rtcp);
+  return cs_json_raw_begin (w);
+}
+
+/* One field of a CS_REPORT_JSON_*_FIELDS list as raw text (cs-report-json-fields.h lists
+ * the kinds), at depth 3 or 5. */
+#define CS_RAW_FIELD_AT(literal, KIND, ...)                                                        \
+  p = CS_JSON_RAW_LITERAL (p, literal);                                                            \
+  p = CS_RAW_##KIND (w, p, __VA_ARGS__);
+#define CS_RAW_FIRST_3(KIND, key, ...) CS_RAW_FIELD_AT (CS_RAW_FIRST_KEY_3 (key), KIND, __VA_ARGS__)
+#define CS_RAW_FIELD_3(KIND, key, ...) CS_RAW_FIELD_AT (CS_RAW_KEY_3 (key), KIND, __VA_ARGS__)
+#define CS_RAW_FIRST_5(KIND, key, ...) CS_RAW_FIELD_AT (CS_RAW_FIRST_KEY_5 (key), KIND, __VA_ARGS__)
+#define CS_RAW_FIELD_5(KIND, key, ...) CS_RAW_FIELD_AT (CS_RAW_KEY_5 (key), KIND, __VA_ARGS__)
+#define CS_RAW_UINT(w, p, value) cs_report_json_raw_uint (p, value)
+#define CS_RAW_INT(w, p, value) cs_report_json_raw_int (p, value)
+#define CS_RAW_STRING(w, p, value) cs_json_raw_string (w, p, value)
+#define CS_RAW_BOOL(w, p, value)                                                                   \
+  ((value) ? CS_JSON_RAW_LITERAL (p, "true") : CS_JSON_RAW_LITERAL (p, "false"))
+#define CS_RAW_DOUBLE(w, p, value, decimals) cs_report_json_raw_double (p, value, decimals)
+#define CS_RAW_OPTIONAL(w, p, value, decimals) cs_report_json_raw_optional_ms (p, value, decimals)
+#define CS_RAW_NONZERO(w, p, value) cs_report_json_raw_status (p, value)
+#define CS_RAW_UINT_IF(w, p, present, value)                                                       \
+  ((present) ? cs_report_json_raw_uint (p, value) : CS_JSON_RAW_LITERAL (p, "null"))
+#define CS_RAW_TIME(w, p, ns) cs_report_json_raw_time (w, p, ns)
+#define CS_RAW_ENDPOINT(w, p, ep) cs_report_json_raw_endpoint (w, p, ep)
+#define CS_RAW_UINTS(w, p, values) cs_report_json_raw_uints (w, p, values)
+#define CS_RAW_METHOD(w, p, method, name) cs_report_json_raw_method (w, p, method, name)
+#define CS_RAW_ENUM(w, p, value, name_of)                                                          \
+  cs_report_json_raw_enum (w, p, &name_of##_quoted, name_of, value)
+#define CS_RAW_TRANSACTIONS(w, p, call) cs_report_json_raw_transactions (w, p, call)
+#define CS_RAW_DTMF(w, p, call) cs_report_json_raw_dtmf (w, p, call)
+#define CS_RAW_RTCP(w, p, rtcp) cs_report_json_raw_rtcp (w, p, rtcp)
 
 static char *
 cs_report_json_raw_transactions (CsJsonWriter *w, char *p, CsCall *call)
 {
   guint n = cs_call_get_n_transactions (call);
 
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("transactions"));
   if (n == 0)
     return CS_JSON_RAW_LITERAL (p, "[]");
   *p++ = '[';
@@ -236,91 +289,22 @@ cs_report_json_raw_transactions (CsJsonWriter *w, char *p, CsCall *call)
       p = cs_json_raw_ensure (w, p, 0);
       if (i > 0)
         *p++ = ',';
-      p = CS_JSON_RAW_LITERAL (p, "\n        {\n          \"method\": ");
-      p = cs_report_json_raw_method (w, p, t->method, t->method_name);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("cseq"));
-      p = cs_report_json_raw_uint (p, t->cseq);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("request_frame"));
-      p = cs_report_json_raw_uint (p, t->request_frame);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("transmissions"));
-      p = cs_report_json_raw_uint (p, t->transmissions);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("final_status"));
-      p = cs_report_json_raw_status (p, t->final_status);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("first_response_ms"));
-      p = cs_report_json_raw_optional_ms (p, cs_transaction_first_response_ms (t), 3);
-      p = CS_JSON_RAW_LITERAL (p, CS_TRANSACTION_KEY ("final_response_ms"));
-      p = cs_report_json_raw_optional_ms (p, cs_transaction_final_response_ms (t), 3);
+      p = CS_JSON_RAW_LITERAL (p, "\n        {");
+      CS_REPORT_JSON_TRANSACTION_FIELDS (CS_RAW_FIRST_5, CS_RAW_FIELD_5)
       p = CS_JSON_RAW_LITERAL (p, "\n        }");
     }
   return CS_JSON_RAW_LITERAL (p, "\n      ]");
 }
 
-/* The call's fields as cs_report_json_call writes them, as raw text: after its '{' at
- * depth CS_REPORT_JSON_RAW_DEPTH of a pretty writer. */
+/* The call's fields as cs-report-json.c writes them, as raw text: after its '{' at depth
+ * CS_REPORT_JSON_RAW_DEPTH of a pretty writer. */
 void
 cs_report_json_call_raw (CsJsonWriter *w, CsCall *call)
 {
-  const GArray *streams = cs_call_get_stream_ids (call);
-  const GArray *digits = cs_call_get_dtmf (call);
-  char time[CS_TIME_ISO_BUF_SIZE];
-  gsize time_len = cs_time_format_iso_into (cs_call_get_start_ns (call), time);
   char *p = cs_json_raw_begin (w);
 
-  p = CS_JSON_RAW_LITERAL (p, "\n      \"id\": ");
-  p = cs_report_json_raw_uint (p, cs_call_get_number (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call_id"));
-  p = cs_json_raw_string (w, p, cs_call_get_call_id (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("method"));
-  p = cs_report_json_raw_method (w, p, cs_call_get_method (call), cs_call_get_method_name (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("from"));
-  p = cs_json_raw_string (w, p, cs_call_get_from (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("to"));
-  p = cs_json_raw_string (w, p, cs_call_get_to (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("state"));
-  p = cs_report_json_raw_state (w, p, cs_call_get_state (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("final_status"));
-  p = cs_report_json_raw_status (p, cs_call_get_final_status (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("final_reason"));
-  p = cs_json_raw_string (w, p, cs_call_get_final_reason (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("start"));
-  p = cs_json_raw_string_len (w, p, time, time_len);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("pdd_ms"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_pdd_ms (call), 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("setup_ms"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_setup_ms (call), 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("ring_ms"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_ring_ms (call), 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("duration_s"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_duration_s (call), 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("messages"));
-  p = cs_report_json_raw_uint (p, cs_call_get_n_messages (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("retransmissions"));
-  p = cs_report_json_raw_uint (p, cs_call_get_retransmissions (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("first_frame"));
-  p = cs_report_json_raw_uint (p, cs_call_get_first_frame (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("user_agent"));
-  p = cs_json_raw_string (w, p, cs_call_get_user_agent (call));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("streams"));
-  if (streams->len == 0)
-    p = CS_JSON_RAW_LITERAL (p, "[]");
-  else
-    {
-      p = cs_report_json_raw_numbers (w, p, (const guint32 *) streams->data, streams->len);
-    }
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mos"));
-  p = cs_report_json_raw_optional_ms (p, cs_call_get_mos (call), 2);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("findings"));
-  p = cs_report_json_raw_uint (p, cs_call_get_n_findings (call));
-  p = cs_report_json_raw_transactions (w, p, call);
-  if (digits == NULL || digits->len == 0)
-    {
-      p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("dtmf"));
-      p = CS_JSON_RAW_LITERAL (p, "[]");
-      cs_json_raw_end (w, p);
-      return;
-    }
+  CS_REPORT_JSON_CALL_FIELDS (CS_RAW_FIRST_3, CS_RAW_FIELD_3)
   cs_json_raw_end (w, p);
-  cs_report_json_dtmf (w, call);
 }
 
 const char *
@@ -343,119 +327,26 @@ cs_report_json_endpoint_text (const CsEndpoint *ep, char buf[CS_ENDPOINT_STRLEN]
   return p;
 }
 
-/* The stream's fields as cs_report_json_stream writes them, as raw text (after its '{'
- * at depth CS_REPORT_JSON_RAW_DEPTH of a pretty writer, like a call's); RTCP the generic way. */
+/* The stream's fields as cs-report-json.c writes them, as raw text (after its '{' at depth
+ * CS_REPORT_JSON_RAW_DEPTH of a pretty writer, like a call's). */
 void
 cs_report_json_stream_raw (CsJsonWriter *w, CsStream *stream, const char *ssrc)
 {
   const CsRtpStats *st = cs_stream_get_stats (stream);
   const CsMos *mos = cs_stream_get_mos (stream);
-  const CsStreamRtcp *rtcp = cs_stream_get_rtcp (stream);
-  gboolean associated = cs_stream_is_associated (stream);
-  char text[MAX (CS_ENDPOINT_STRLEN, CS_TIME_ISO_BUF_SIZE)];
   char *p = cs_json_raw_begin (w);
 
-  p = CS_JSON_RAW_LITERAL (p, "\n      \"id\": ");
-  p = cs_report_json_raw_uint (p, cs_stream_get_id (stream));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call"));
-  p = associated ? cs_report_json_raw_uint (p, cs_stream_get_call_number (stream))
-                 : CS_JSON_RAW_LITERAL (p, "null");
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("ssrc"));
-  p = cs_json_raw_string (w, p, ssrc);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("src"));
-  p = cs_json_raw_string (w, p, cs_report_json_endpoint_text (cs_stream_get_src (stream), text));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("dst"));
-  p = cs_json_raw_string (w, p, cs_report_json_endpoint_text (cs_stream_get_dst (stream), text));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("payload_type"));
-  p = cs_report_json_raw_uint (p, st->payload_type);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("codec"));
-  p = cs_json_raw_string (w, p, cs_stream_get_codec (stream));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("clock_rate"));
-  p = cs_report_json_raw_uint (p, st->clock_rate);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("associated"));
-  p = associated ? CS_JSON_RAW_LITERAL (p, "true") : CS_JSON_RAW_LITERAL (p, "false");
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("packets"));
-  p = cs_report_json_raw_uint (p, st->packets);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("expected"));
-  p = cs_report_json_raw_uint (p, st->expected);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("lost"));
-  if (st->lost < 0)
-    *p++ = '-';
-  /* the magnitude of G_MININT64 does not fit a gint64: negate in unsigned */
-  p = cs_report_json_raw_uint (p, st->lost < 0 ? 0 - (guint64) st->lost : (guint64) st->lost);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("duplicates"));
-  p = cs_report_json_raw_uint (p, st->duplicates);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("out_of_order"));
-  p = cs_report_json_raw_uint (p, st->out_of_order);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("sequence_errors"));
-  p = cs_report_json_raw_uint (p, st->sequence_errors);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("min_delta_ms"));
-  p = cs_report_json_raw_double (p, st->min_delta_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_delta_ms"));
-  p = cs_report_json_raw_double (p, st->mean_delta_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_delta_ms"));
-  p = cs_report_json_raw_double (p, st->max_delta_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_delta_frame"));
-  p = cs_report_json_raw_uint (p, st->max_delta_frame);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("min_jitter_ms"));
-  p = cs_report_json_raw_double (p, st->min_jitter_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_jitter_ms"));
-  p = cs_report_json_raw_double (p, st->mean_jitter_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_jitter_ms"));
-  p = cs_report_json_raw_double (p, st->max_jitter_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("max_skew_ms"));
-  p = cs_report_json_raw_double (p, st->max_skew_ms, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mean_bitrate_kbps"));
-  p = cs_report_json_raw_double (p, st->mean_bitrate_kbps, 3);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("r_factor"));
-  p = cs_report_json_raw_optional_ms (p, mos->r, 2);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("mos"));
-  p = cs_report_json_raw_optional_ms (p, mos->mos, 2);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("first_frame"));
-  p = cs_report_json_raw_uint (p, st->first_frame);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("last_frame"));
-  p = cs_report_json_raw_uint (p, st->last_frame);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("start"));
-  p = cs_json_raw_string_len (w, p, text, cs_time_format_iso_into (st->first_ns, text));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("end"));
-  p = cs_json_raw_string_len (w, p, text, cs_time_format_iso_into (st->last_ns, text));
-  if (rtcp == NULL)
-    {
-      p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("rtcp"));
-      p = CS_JSON_RAW_LITERAL (p, "null");
-      cs_json_raw_end (w, p);
-      return;
-    }
+  CS_REPORT_JSON_STREAM_FIELDS (CS_RAW_FIRST_3, CS_RAW_FIELD_3)
   cs_json_raw_end (w, p);
-  cs_report_json_rtcp (w, rtcp);
 }
 
-/* The finding's fields as cs_report_json_finding writes them, as raw text (after its '{'
- * at depth CS_REPORT_JSON_RAW_DEPTH of a pretty writer, like a call's). */
+/* The finding's fields as cs-report-json.c writes them, as raw text (after its '{' at depth
+ * CS_REPORT_JSON_RAW_DEPTH of a pretty writer, like a call's). */
 void
 cs_report_json_finding_raw (CsJsonWriter *w, CsFinding *finding)
 {
-  const GArray *frames = cs_finding_get_frames (finding);
-  guint call = cs_finding_get_call_number (finding);
-  guint stream = cs_finding_get_stream_id (finding);
   char *p = cs_json_raw_begin (w);
 
-  p = CS_JSON_RAW_LITERAL (p, "\n      \"kind\": ");
-  p = cs_report_json_raw_kind (w, p, cs_finding_get_kind (finding));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("severity"));
-  p = cs_report_json_raw_severity (w, p, cs_finding_get_severity (finding));
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("call"));
-  p = call == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_report_json_raw_uint (p, call);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("stream"));
-  p = stream == 0 ? CS_JSON_RAW_LITERAL (p, "null") : cs_report_json_raw_uint (p, stream);
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("frames"));
-  if (frames->len == 0)
-    p = CS_JSON_RAW_LITERAL (p, "[]");
-  else
-    {
-      p = cs_report_json_raw_numbers (w, p, (const guint32 *) frames->data, frames->len);
-    }
-  p = CS_JSON_RAW_LITERAL (p, CS_CALL_KEY ("text"));
-  p = cs_json_raw_string (w, p, cs_finding_get_text (finding));
+  CS_REPORT_JSON_FINDING_FIELDS (CS_RAW_FIRST_3, CS_RAW_FIELD_3)
   cs_json_raw_end (w, p);
 }

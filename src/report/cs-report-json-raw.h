@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 #define CS_REPORT_JSON_RAW_DEPTH 3
 
 /* The object's fields after its '{' (the caller closes it), as cs-report-json.c's
- * generic functions write them. */
+ * generic functions write them: both expand the lists of cs-report-json-fields.h. */
 void cs_report_json_call_raw (CsJsonWriter *w, CsCall *call);
 void cs_report_json_stream_raw (CsJsonWriter *w, CsStream *stream, const char *ssrc);
 void cs_report_json_finding_raw (CsJsonWriter *w, CsFinding *finding);
@@ -20,8 +20,8 @@ void cs_report_json_finding_raw (CsJsonWriter *w, CsFinding *finding);
  * cs_endpoint_to_string. */
 const char *cs_report_json_endpoint_text (const CsEndpoint *ep, char buf[CS_ENDPOINT_STRLEN]);
 
-/* Generic writers (cs-report-json.c) of the parts the raw ones leave: a call's DTMF
- * digits ("dtmf" key and list) and a stream's RTCP block ("rtcp" key and object). */
+/* Generic writers (cs-report-json.c) of the values the raw ones leave, after their keys: a
+ * call's DTMF digits (a list) and a stream's RTCP block (an object, or null). */
 void cs_report_json_dtmf (CsJsonWriter *w, CsCall *call);
 void cs_report_json_rtcp (CsJsonWriter *w, const CsStreamRtcp *r);
 

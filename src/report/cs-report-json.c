@@ -5,6 +5,7 @@
 
 #include "callscope-engine.h"
 #include "cs-json-parallel.h"
+#include "cs-report-json-fields.h"
 #include "cs-report-json-raw.h"
 #include "cs-time-format.h"
 
@@ -178,14 +179,22 @@ cs_report_json_key_optional_ms (CsJsonWriter *w, const char *quoted, gsize len, 
     cs_json_key_quoted_double (w, quoted, len, value, decimals);
 }
 
+/* After the key: a list of numbers (frames, stream ids; NULL: none). */
+static void
+cs_report_json_uints (CsJsonWriter *w, const GArray *values)
+{
+  G_STATIC_ASSERT (sizeof (guint) == sizeof (guint32)); /* stream ids are read as guint32 */
+  cs_json_begin_array (w);
+  for (guint i = 0; values != NULL && i < values->len; i++)
+    cs_json_uint (w, g_array_index (values, guint32, i));
+  cs_json_end_array (w);
+}
+
 static void
 cs_report_json_frames (CsJsonWriter *w, const GArray *frames)
 {
   CS_JSON_KEY (w, "frames");
-  cs_json_begin_array (w);
-  for (guint i = 0; frames != NULL && i < frames->len; i++)
-    cs_json_uint (w, g_array_index (frames, guint32, i));
-  cs_json_end_array (w);
+  cs_report_json_uints (w, frames);
 }
 
 void
@@ -193,7 +202,6 @@ cs_report_json_dtmf (CsJsonWriter *w, CsCall *call)
 {
   const GArray *digits = cs_call_get_dtmf (call);
 
-  CS_JSON_KEY (w, "dtmf");
   cs_json_begin_array (w);
   for (guint i = 0; digits != NULL && i < digits->len; i++)
     {
@@ -217,95 +225,98 @@ cs_report_json_dtmf (CsJsonWriter *w, CsCall *call)
   cs_json_end_array (w);
 }
 
-static void
-cs_report_json_call (CsJsonWriter *w, CsCall *call)
-{
-  const GArray *streams = cs_call_get_stream_ids (call);
+static void cs_report_json_transactions (CsJsonWriter *w, CsCall *call);
+static void cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep);
 
-  cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
-    {
-      cs_report_json_call_raw (w, call);
-      cs_json_end_object (w);
-      return;
-    }
-  CS_JSON_KEY_UINT (w, "id", cs_call_get_number (call));
-  CS_JSON_KEY_STRING (w, "call_id", cs_call_get_call_id (call));
-  CS_JSON_KEY_STRING (w, "method", cs_call_get_method_name (call));
-  CS_JSON_KEY_STRING (w, "from", cs_call_get_from (call));
-  CS_JSON_KEY_STRING (w, "to", cs_call_get_to (call));
-  CS_JSON_KEY_STRING (w, "state", cs_call_state_to_string (cs_call_get_state (call)));
-  CS_JSON_KEY (w, "final_status");
-  if (cs_call_get_final_status (call) == 0)
-    cs_json_null (w);
-  else
-    cs_json_uint (w, cs_call_get_final_status (call));
-  CS_JSON_KEY_STRING (w, "final_reason", cs_call_get_final_reason (call));
-  CS_JSON_KEY (w, "start");
-  cs_report_json_time (w, cs_call_get_start_ns (call), TRUE);
-  CS_REPORT_JSON_OPTIONAL_MS (w, "pdd_ms", cs_call_get_pdd_ms (call), 3);
-  CS_REPORT_JSON_OPTIONAL_MS (w, "setup_ms", cs_call_get_setup_ms (call), 3);
-  CS_REPORT_JSON_OPTIONAL_MS (w, "ring_ms", cs_call_get_ring_ms (call), 3);
-  CS_REPORT_JSON_OPTIONAL_MS (w, "duration_s", cs_call_get_duration_s (call), 3);
-  CS_JSON_KEY_UINT (w, "messages", cs_call_get_n_messages (call));
-  CS_JSON_KEY_UINT (w, "retransmissions", cs_call_get_retransmissions (call));
-  CS_JSON_KEY_UINT (w, "first_frame", cs_call_get_first_frame (call));
-  CS_JSON_KEY_STRING (w, "user_agent", cs_call_get_user_agent (call));
-  CS_JSON_KEY (w, "streams");
-  cs_json_begin_array (w);
-  for (guint i = 0; i < streams->len; i++)
-    cs_json_uint (w, g_array_index (streams, guint, i));
-  cs_json_end_array (w);
-  CS_REPORT_JSON_OPTIONAL_MS (w, "mos", cs_call_get_mos (call), 2);
-  CS_JSON_KEY_UINT (w, "findings", cs_call_get_n_findings (call));
-  CS_JSON_KEY (w, "transactions");
+/* One field of a CS_REPORT_JSON_*_FIELDS list, as the writer writes it (cs-report-json-fields.h
+ * lists the kinds). */
+#define CS_REPORT_JSON_FIELD(KIND, key, ...) CS_REPORT_JSON_##KIND (w, key, __VA_ARGS__);
+#define CS_REPORT_JSON_UINT(w, key, value) CS_JSON_KEY_UINT (w, key, value)
+#define CS_REPORT_JSON_INT(w, key, value) (CS_JSON_KEY (w, key), cs_json_int (w, value))
+#define CS_REPORT_JSON_STRING(w, key, value) CS_JSON_KEY_STRING (w, key, value)
+#define CS_REPORT_JSON_BOOL(w, key, value) (CS_JSON_KEY (w, key), cs_json_bool (w, value))
+#define CS_REPORT_JSON_DOUBLE(w, key, value, decimals) CS_JSON_KEY_DOUBLE (w, key, value, decimals)
+#define CS_REPORT_JSON_OPTIONAL(w, key, value, decimals)                                           \
+  CS_REPORT_JSON_OPTIONAL_MS (w, key, value, decimals)
+#define CS_REPORT_JSON_NONZERO(w, key, value) CS_REPORT_JSON_UINT_IF (w, key, (value) != 0, value)
+#define CS_REPORT_JSON_UINT_IF(w, key, present, value)                                             \
+  (CS_JSON_KEY (w, key), (present) ? cs_json_uint (w, value) : cs_json_null (w))
+#define CS_REPORT_JSON_TIME(w, key, ns) (CS_JSON_KEY (w, key), cs_report_json_time (w, ns, TRUE))
+#define CS_REPORT_JSON_ENDPOINT(w, key, ep) (CS_JSON_KEY (w, key), cs_report_json_endpoint (w, ep))
+#define CS_REPORT_JSON_UINTS(w, key, values)                                                       \
+  (CS_JSON_KEY (w, key), cs_report_json_uints (w, values))
+#define CS_REPORT_JSON_METHOD(w, key, method, name) CS_JSON_KEY_STRING (w, key, name)
+#define CS_REPORT_JSON_ENUM(w, key, value, name_of) CS_JSON_KEY_STRING (w, key, name_of (value))
+#define CS_REPORT_JSON_TRANSACTIONS(w, key, call)                                                  \
+  (CS_JSON_KEY (w, key), cs_report_json_transactions (w, call))
+#define CS_REPORT_JSON_DTMF(w, key, call) (CS_JSON_KEY (w, key), cs_report_json_dtmf (w, call))
+#define CS_REPORT_JSON_RTCP(w, key, rtcp) (CS_JSON_KEY (w, key), cs_report_json_rtcp (w, rtcp))
+
+static void
+cs_report_json_transactions (CsJsonWriter *w, CsCall *call)
+{
   cs_json_begin_array (w);
   for (guint i = 0; i < cs_call_get_n_transactions (call); i++)
     {
       const CsTransaction *t = cs_call_get_transaction (call, i);
 
       cs_json_begin_object (w);
-      CS_JSON_KEY_STRING (w, "method", t->method_name);
-      CS_JSON_KEY_UINT (w, "cseq", t->cseq);
-      CS_JSON_KEY_UINT (w, "request_frame", t->request_frame);
-      CS_JSON_KEY_UINT (w, "transmissions", t->transmissions);
-      CS_JSON_KEY (w, "final_status");
-      if (t->final_status == 0)
-        cs_json_null (w);
-      else
-        cs_json_uint (w, t->final_status);
-      CS_REPORT_JSON_OPTIONAL_MS (w, "first_response_ms", cs_transaction_first_response_ms (t), 3);
-      CS_REPORT_JSON_OPTIONAL_MS (w, "final_response_ms", cs_transaction_final_response_ms (t), 3);
+      CS_REPORT_JSON_TRANSACTION_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
       cs_json_end_object (w);
     }
   cs_json_end_array (w);
-  cs_report_json_dtmf (w, call);
-  cs_json_end_object (w);
+}
+
+/* The pretty report's calls, streams and findings go as raw text (cs-report-json-raw.c). */
+static gboolean
+cs_report_json_at_raw_depth (CsJsonWriter *w)
+{
+  return cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH;
+}
+
+typedef void (*CsReportJsonPrefetch) (GPtrArray *items, guint i);
+
+/* After a list's key: its items, by the writer's threads or, on one thread and with prefetch,
+ * one by one with reads ahead. */
+static void
+cs_report_json_items (CsJsonWriter *w, CsAnalysis *analysis, GListModel *model,
+                      CsJsonItemFunc write, CsReportJsonPrefetch prefetch)
+{
+  g_autoptr (GPtrArray) items = cs_report_json_model_items (analysis, model);
+
+  cs_json_begin_array (w);
+  if (prefetch == NULL || cs_json_writer_get_threads (w) >= 2)
+    cs_json_write_items (w, items, write);
+  else
+    for (guint i = 0; i < items->len; i++)
+      {
+        prefetch (items, i);
+        write (w, g_ptr_array_index (items, i));
+      }
+  cs_json_end_array (w);
 }
 
 static void
-cs_report_json_call_item (CsJsonWriter *w, gpointer call)
+cs_report_json_call (CsJsonWriter *w, gpointer item)
 {
-  cs_report_json_call (w, call);
+  CsCall *call = item;
+
+  cs_json_begin_object (w);
+  if (cs_report_json_at_raw_depth (w))
+    cs_report_json_call_raw (w, call);
+  else
+    {
+      CS_REPORT_JSON_CALL_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
+    }
+  cs_json_end_object (w);
 }
 
 void
 cs_report_json_calls (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) calls
-      = cs_report_json_model_items (analysis, cs_analysis_get_calls (analysis));
-
   CS_JSON_KEY (w, "calls");
-  cs_json_begin_array (w);
-  if (cs_json_writer_get_threads (w) >= 2)
-    cs_json_write_items (w, calls, cs_report_json_call_item);
-  else
-    for (guint i = 0; i < calls->len; i++)
-      {
-        cs_report_json_prefetch_call (calls, i);
-        cs_report_json_call (w, g_ptr_array_index (calls, i));
-      }
-  cs_json_end_array (w);
+  cs_report_json_items (w, analysis, cs_analysis_get_calls (analysis), cs_report_json_call,
+                        cs_report_json_prefetch_call);
 }
 
 /* IPv4 "a.b.c.d:port" as inet_ntop and "%u" write it, without their cost (two
@@ -321,7 +332,6 @@ cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep)
 void
 cs_report_json_rtcp (CsJsonWriter *w, const CsStreamRtcp *r)
 {
-  CS_JSON_KEY (w, "rtcp");
   if (r == NULL)
     {
       cs_json_null (w);
@@ -378,136 +388,51 @@ cs_report_json_hex32 (char out[11], guint32 value)
 }
 
 static void
-cs_report_json_stream (CsJsonWriter *w, CsStream *stream)
+cs_report_json_stream (CsJsonWriter *w, gpointer item)
 {
+  CsStream *stream = item;
   const CsRtpStats *st = cs_stream_get_stats (stream);
   const CsMos *mos = cs_stream_get_mos (stream);
   char ssrc[16];
 
   cs_report_json_hex32 (ssrc, cs_stream_get_ssrc (stream));
   cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
-    {
-      cs_report_json_stream_raw (w, stream, ssrc);
-      cs_json_end_object (w);
-      return;
-    }
-  CS_JSON_KEY_UINT (w, "id", cs_stream_get_id (stream));
-  CS_JSON_KEY (w, "call");
-  if (cs_stream_is_associated (stream))
-    cs_json_uint (w, cs_stream_get_call_number (stream));
+  if (cs_report_json_at_raw_depth (w))
+    cs_report_json_stream_raw (w, stream, ssrc);
   else
-    cs_json_null (w);
-  CS_JSON_KEY_STRING (w, "ssrc", ssrc);
-  CS_JSON_KEY (w, "src");
-  cs_report_json_endpoint (w, cs_stream_get_src (stream));
-  CS_JSON_KEY (w, "dst");
-  cs_report_json_endpoint (w, cs_stream_get_dst (stream));
-  CS_JSON_KEY_UINT (w, "payload_type", st->payload_type);
-  CS_JSON_KEY_STRING (w, "codec", cs_stream_get_codec (stream));
-  CS_JSON_KEY_UINT (w, "clock_rate", st->clock_rate);
-  CS_JSON_KEY (w, "associated");
-  cs_json_bool (w, cs_stream_is_associated (stream));
-  CS_JSON_KEY_UINT (w, "packets", st->packets);
-  CS_JSON_KEY_UINT (w, "expected", st->expected);
-  CS_JSON_KEY (w, "lost");
-  cs_json_int (w, st->lost);
-  CS_JSON_KEY_UINT (w, "duplicates", st->duplicates);
-  CS_JSON_KEY_UINT (w, "out_of_order", st->out_of_order);
-  CS_JSON_KEY_UINT (w, "sequence_errors", st->sequence_errors);
-  CS_JSON_KEY_DOUBLE (w, "min_delta_ms", st->min_delta_ms, 3);
-  CS_JSON_KEY_DOUBLE (w, "mean_delta_ms", st->mean_delta_ms, 3);
-  CS_JSON_KEY_DOUBLE (w, "max_delta_ms", st->max_delta_ms, 3);
-  CS_JSON_KEY_UINT (w, "max_delta_frame", st->max_delta_frame);
-  CS_JSON_KEY_DOUBLE (w, "min_jitter_ms", st->min_jitter_ms, 3);
-  CS_JSON_KEY_DOUBLE (w, "mean_jitter_ms", st->mean_jitter_ms, 3);
-  CS_JSON_KEY_DOUBLE (w, "max_jitter_ms", st->max_jitter_ms, 3);
-  CS_JSON_KEY_DOUBLE (w, "max_skew_ms", st->max_skew_ms, 3);
-  CS_JSON_KEY_DOUBLE (w, "mean_bitrate_kbps", st->mean_bitrate_kbps, 3);
-  CS_REPORT_JSON_OPTIONAL_MS (w, "r_factor", mos->r, 2);
-  CS_REPORT_JSON_OPTIONAL_MS (w, "mos", mos->mos, 2);
-  CS_JSON_KEY_UINT (w, "first_frame", st->first_frame);
-  CS_JSON_KEY_UINT (w, "last_frame", st->last_frame);
-  CS_JSON_KEY (w, "start");
-  cs_report_json_time (w, st->first_ns, TRUE);
-  CS_JSON_KEY (w, "end");
-  cs_report_json_time (w, st->last_ns, TRUE);
-  cs_report_json_rtcp (w, cs_stream_get_rtcp (stream));
+    {
+      CS_REPORT_JSON_STREAM_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
+    }
   cs_json_end_object (w);
-}
-
-static void
-cs_report_json_stream_item (CsJsonWriter *w, gpointer stream)
-{
-  cs_report_json_stream (w, stream);
 }
 
 void
 cs_report_json_streams (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) streams
-      = cs_report_json_model_items (analysis, cs_analysis_get_streams (analysis));
-
   CS_JSON_KEY (w, "streams");
-  cs_json_begin_array (w);
-  cs_json_write_items (w, streams, cs_report_json_stream_item);
-  cs_json_end_array (w);
+  cs_report_json_items (w, analysis, cs_analysis_get_streams (analysis), cs_report_json_stream,
+                        NULL);
 }
 
 static void
-cs_report_json_finding (CsJsonWriter *w, CsFinding *finding)
+cs_report_json_finding (CsJsonWriter *w, gpointer item)
 {
-  const GArray *frames = cs_finding_get_frames (finding);
+  CsFinding *finding = item;
 
   cs_json_begin_object (w);
-  if (cs_json_writer_is_pretty (w) && cs_json_writer_get_depth (w) == CS_REPORT_JSON_RAW_DEPTH)
+  if (cs_report_json_at_raw_depth (w))
+    cs_report_json_finding_raw (w, finding);
+  else
     {
-      cs_report_json_finding_raw (w, finding);
-      cs_json_end_object (w);
-      return;
+      CS_REPORT_JSON_FINDING_FIELDS (CS_REPORT_JSON_FIELD, CS_REPORT_JSON_FIELD)
     }
-  CS_JSON_KEY_STRING (w, "kind", cs_finding_kind_to_string (cs_finding_get_kind (finding)));
-  CS_JSON_KEY_STRING (w, "severity", cs_severity_to_string (cs_finding_get_severity (finding)));
-  CS_JSON_KEY (w, "call");
-  if (cs_finding_get_call_number (finding) == 0)
-    cs_json_null (w);
-  else
-    cs_json_uint (w, cs_finding_get_call_number (finding));
-  CS_JSON_KEY (w, "stream");
-  if (cs_finding_get_stream_id (finding) == 0)
-    cs_json_null (w);
-  else
-    cs_json_uint (w, cs_finding_get_stream_id (finding));
-  CS_JSON_KEY (w, "frames");
-  cs_json_begin_array (w);
-  for (guint i = 0; i < frames->len; i++)
-    cs_json_uint (w, g_array_index (frames, guint32, i));
-  cs_json_end_array (w);
-  CS_JSON_KEY_STRING (w, "text", cs_finding_get_text (finding));
   cs_json_end_object (w);
-}
-
-static void
-cs_report_json_finding_item (CsJsonWriter *w, gpointer finding)
-{
-  cs_report_json_finding (w, finding);
 }
 
 void
 cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis)
 {
-  g_autoptr (GPtrArray) findings
-      = cs_report_json_model_items (analysis, cs_analysis_get_findings (analysis));
-
   CS_JSON_KEY (w, "findings");
-  cs_json_begin_array (w);
-  if (cs_json_writer_get_threads (w) >= 2)
-    cs_json_write_items (w, findings, cs_report_json_finding_item);
-  else
-    for (guint i = 0; i < findings->len; i++)
-      {
-        cs_report_json_prefetch_finding (findings, i);
-        cs_report_json_finding (w, g_ptr_array_index (findings, i));
-      }
-  cs_json_end_array (w);
+  cs_report_json_items (w, analysis, cs_analysis_get_findings (analysis), cs_report_json_finding,
+                        cs_report_json_prefetch_finding);
 }

@@ -496,15 +496,16 @@ cs_report_grid_call_messages (CsCall *call)
       g_autofree char *label = cs_sip_message_dup_label (m);
       gboolean retransmission = cs_call_message_is_retransmission (call, i);
 
-      cs_report_grid_add (
-          grid,
-          retransmission          ? "degraded"
-          : m->status_code >= 400 ? "bad"
-                                  : NULL,
-          g_strdup_printf ("%u", m->frame), g_strdup_printf ("%.3f", (m->ts_ns - start) / 1e9),
-          g_strdup (cs_endpoint_to_string (&m->src, src)),
-          g_strdup (cs_endpoint_to_string (&m->dst, dst)),
-          retransmission ? g_strdup_printf ("%s (retransmission)", label) : g_strdup (label));
+      cs_report_grid_add (grid,
+                          retransmission                              ? "degraded"
+                          : cs_sip_message_get_status_code (m) >= 400 ? "bad"
+                                                                      : NULL,
+                          g_strdup_printf ("%u", cs_sip_message_get_frame (m)),
+                          g_strdup_printf ("%.3f", (cs_sip_message_get_ts_ns (m) - start) / 1e9),
+                          g_strdup (cs_endpoint_to_string (cs_sip_message_get_src (m), src)),
+                          g_strdup (cs_endpoint_to_string (cs_sip_message_get_dst (m), dst)),
+                          retransmission ? g_strdup_printf ("%s (retransmission)", label)
+                                         : g_strdup (label));
     }
   return grid;
 }

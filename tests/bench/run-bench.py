@@ -5,7 +5,9 @@ Builds a release build, generates the corpora with cs-bench-gen, runs
 `callscope-cli report` at 1..N threads (one warm-up, then the median of --runs),
 and prints packets/s, SIP messages/s, wall time and peak RSS as a Markdown table.
 tshark and sngrep are timed on the same files when installed, and callscope's
-stream list of corpus A is checked against tshark's (packets, lost).
+stream list of corpus A is checked against tshark's (packets, lost). With
+--baseline-cli PATH a previous build's callscope-cli runs in turn with this one on
+every corpus and thread count, and both times are printed with their ratio.
 
 Not a test: nothing in `make test` depends on speed. Standard library only.
 """
@@ -91,12 +93,36 @@ def timed(cmd, timeout=None):
     return wall, usage.ru_maxrss, out, usage.ru_utime + usage.ru_stime
 
 
+def report_cmd(cli, path, threads):
+    return [cli, "report", path, "--threads", str(threads), "-o", "/dev/null"]
+
+
 def bench_callscope(cli, path, threads, runs):
-    cmd = [cli, "report", path, "--threads", str(threads), "-o", "/dev/null"]
+    cmd = report_cmd(cli, path, threads)
     timed(cmd)  # warm-up: page cache, CPU frequency
     samples = [timed(cmd) for _ in range(runs)]
     return (statistics.median(s[0] for s in samples), max(s[1] for s in samples),
             statistics.median(s[3] for s in samples))
+
+
+def bench_against(cli, baseline, path, threads, runs):
+    """Times this build and a previous one in turn (A B A B ...: a drifting machine moves
+    both), returns ((wall, rss, cpu) of each, median of the per-pair wall and CPU ratios)."""
+    a_cmd, b_cmd = report_cmd(cli, path, threads), report_cmd(baseline, path, threads)
+    timed(a_cmd)
+    timed(b_cmd)
+    a, b = [], []
+    for _ in range(runs):
+        a.append(timed(a_cmd))
+        b.append(timed(b_cmd))
+
+    def summary(samples):
+        return (statistics.median(s[0] for s in samples), max(s[1] for s in samples),
+                statistics.median(s[3] for s in samples))
+
+    wall_ratio = statistics.median(x[0] / y[0] for x, y in zip(a, b))
+    cpu_ratio = statistics.median(x[3] / y[3] for x, y in zip(a, b))
+    return summary(a), summary(b), wall_ratio, cpu_ratio
 
 
 # Runs in a separate Python process: only this small summary comes back, so the
@@ -181,6 +207,21 @@ def print_targets(results):
               % (corpus, threads, what, op, fmt(goal), fmt(value), "met" if ok else "MISSED"))
 
 
+def print_baseline(baseline, rows):
+    print()
+    print("## Against %s" % baseline)
+    print()
+    print("Runs in turn with the baseline; ratios are the median of the per-pair ratios "
+          "(this build / baseline).")
+    print()
+    print("| corpus | threads | wall s | baseline wall s | wall ratio | CPU s | baseline CPU s "
+          "| CPU ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, t, wall, bwall, wall_ratio, cpu, bcpu, cpu_ratio in rows:
+        print("| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |"
+              % (name, t, wall, bwall, wall_ratio, cpu, bcpu, cpu_ratio))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build-bench"),
@@ -197,6 +238,9 @@ def main():
                              "(e.g. a corpus written by another generator); repeatable")
     parser.add_argument("--others-timeout", type=float, default=300,
                         help="give up on tshark/sngrep after this many seconds (300)")
+    parser.add_argument("--baseline-cli", metavar="PATH", default=None,
+                        help="also time this callscope-cli (a previous build) in the same run, "
+                             "in turn with this one, and print both and their ratio")
     args = parser.parse_args()
 
     cli, gen = build(args.build)
@@ -210,6 +254,7 @@ def main():
 
     given = dict(item.split("=", 1) for item in args.file)
     results = {}
+    baseline_rows = []
     print("# callscope benchmark — %d processors, load average %.1f, %s"
           % (n_cpu, os.getloadavg()[0], time.strftime("%Y-%m-%d %H:%M")))
     for name in args.corpora.split(","):
@@ -229,7 +274,12 @@ def main():
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
         best = None
         for t in threads:
-            wall, rss, cpu = bench_callscope(cli, path, t, args.runs)
+            if args.baseline_cli:
+                (wall, rss, cpu), (bwall, brss, bcpu), wall_ratio, cpu_ratio = bench_against(
+                    cli, args.baseline_cli, path, t, args.runs)
+                baseline_rows.append((name, t, wall, bwall, wall_ratio, cpu, bcpu, cpu_ratio))
+            else:
+                wall, rss, cpu = bench_callscope(cli, path, t, args.runs)
             best = wall if best is None else min(best, wall)
             results[(name, t)] = (packets / wall, sip / wall, rss / 1024)
             print("| callscope | %d | %.3f | %.3f | %.2fM | %.2fM | %.0f | %.1f |"
@@ -272,6 +322,8 @@ def main():
               % (", ".join(str(t) for t in sorted(set(threads + [1, 2, 4]))),
                  "yes" if same_across else "NO"))
     print_targets(results)
+    if baseline_rows:
+        print_baseline(args.baseline_cli, baseline_rows)
     return 0
 
 

@@ -32,8 +32,8 @@ sample_calls (void)
           CsSipMessage *msg
               = cs_sip_message_parse ((const guint8 *) messages[i], strlen (messages[i]), NULL);
 
-          msg->ts_ns = (gint64) (i + 1) * 100000000;
-          msg->frame = i + 1;
+          cs_sip_message_set_ts_ns (msg, (gint64) (i + 1) * 100000000);
+          cs_sip_message_set_frame (msg, i + 1);
           cs_call_tracker_add (tracker, msg);
           cs_sip_message_unref (msg);
         }

@@ -57,7 +57,7 @@ load (const char *path)
 static CsStream *
 stream_by_id (CsAnalysis *analysis, guint id)
 {
-  CsStream *stream = cs_audio_find_stream (analysis, id);
+  CsStream *stream = cs_analysis_lookup_stream (analysis, id);
 
   g_assert_nonnull (stream);
   return stream;
@@ -93,7 +93,8 @@ test_clean_call_tones (void)
   if (path == NULL)
     return;
   analysis = load (path);
-  render = cs_audio_render_call (analysis, cs_audio_find_call (analysis, "1"), NULL, NULL, &error);
+  render
+      = cs_audio_render_call (analysis, cs_analysis_find_call (analysis, "1"), NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (render->channels, ==, 2);
   g_assert_cmpuint (render->sample_rate, ==, 8000);
@@ -182,7 +183,7 @@ test_cli_export (void)
       return;
     }
   analysis = load (path);
-  call = cs_audio_render_call (analysis, cs_audio_find_call (analysis, "1"), NULL, NULL, NULL);
+  call = cs_audio_render_call (analysis, cs_analysis_find_call (analysis, "1"), NULL, NULL, NULL);
   stream = cs_audio_render_stream (analysis, stream_by_id (analysis, 2), NULL, NULL);
   g_assert_nonnull (call);
   g_assert_nonnull (stream);
@@ -298,7 +299,7 @@ test_loss_jitter_matches_mos (void)
       check_loss_matches_mos (analysis, stream, &tight);
     }
   /* bob → alice is the impaired direction: the right channel has loss marks, the left none. */
-  render = cs_audio_render_call (analysis, cs_audio_find_call (analysis, "1"), NULL, NULL, NULL);
+  render = cs_audio_render_call (analysis, cs_analysis_find_call (analysis, "1"), NULL, NULL, NULL);
   g_assert_nonnull (render);
   g_assert_cmpuint (render->jb[1].lost_network, >, 0);
   g_assert_cmpuint (render->jb[0].lost_network, ==, 0);
@@ -319,7 +320,7 @@ test_one_way_silent_right (void)
   if (path == NULL)
     return;
   analysis = load (path);
-  render = cs_audio_render_call (analysis, cs_audio_find_call (analysis, "1"), NULL, NULL, NULL);
+  render = cs_audio_render_call (analysis, cs_analysis_find_call (analysis, "1"), NULL, NULL, NULL);
   g_assert_nonnull (render);
   g_assert_cmpfloat (test_audio_rms ((const gint16 *) (gconstpointer) render->samples->data + 1,
                                      cs_audio_render_get_n_frames (render), 2),
@@ -341,7 +342,7 @@ test_dtmf_marks (void)
   if (path == NULL)
     return;
   analysis = load (path);
-  render = cs_audio_render_call (analysis, cs_audio_find_call (analysis, "1"), NULL, NULL, NULL);
+  render = cs_audio_render_call (analysis, cs_analysis_find_call (analysis, "1"), NULL, NULL, NULL);
   g_assert_nonnull (render);
   for (guint i = 0; i < render->marks->len; i++)
     {
@@ -420,7 +421,7 @@ test_sample_codecs (void)
       if (path == NULL)
         return;
       analysis = load (path);
-      call = cs_audio_find_call (analysis, cases[c].call);
+      call = cs_analysis_find_call (analysis, cases[c].call);
       g_assert_nonnull (call);
       render = cs_audio_render_call (analysis, call, NULL, NULL, &error);
       g_assert_no_error (error);
@@ -475,7 +476,7 @@ test_sample_broken_opus (void)
   if (path == NULL)
     return;
   analysis = load (path);
-  render = cs_audio_render_call (analysis, cs_audio_find_call (analysis, "1"), NULL, NULL, NULL);
+  render = cs_audio_render_call (analysis, cs_analysis_find_call (analysis, "1"), NULL, NULL, NULL);
   g_assert_nonnull (render);
   /* Frames 6 and 7 carry code-3 Opus packets libopus rejects: marked, left silent; the
    * track still spans the stream's 6.3 s. */

@@ -169,6 +169,23 @@ test_select_call (void)
   g_assert_true (g_str_has_prefix (hex, "0000  "));
   /* "INVITE" in the ASCII column of the dump */
   g_assert_nonnull (strstr (hex, "INVITE"));
+  /* the text shown is the frame's own UDP payload, read through the engine: it ends where
+   * the frame does and starts with the request line */
+  {
+    CsCaptureSet *set = cs_analysis_get_capture_set (window->analysis);
+    CsSipMessage *msg = row_at (layout, 0)->message;
+    gboolean exact = FALSE;
+    gsize offset = 0, len = 0;
+    g_autofree char *own = cs_detail_dup_sip_text (set, msg, &exact, &offset, &len);
+    CsFrame frame;
+    const guint8 *data = cs_capture_set_read_frame (set, cs_sip_message_get_frame (msg), &frame);
+
+    g_assert_true (exact);
+    g_assert_nonnull (data);
+    g_assert_cmpuint (offset + len, ==, frame.caplen);
+    g_assert_cmpmem (data + offset, 11, "INVITE sip:", 11);
+    g_assert_cmpstr (own, ==, text);
+  }
 
   /* Keyboard: Down moves message by message and skips the RTP rows; Up comes back. */
   g_assert_true (press_key (view, GDK_KEY_Down));
@@ -392,11 +409,15 @@ test_long_ladder_virtualised (void)
                   : "INFO sip:b@x SIP/2.0",
           i / 2, i / 2 + 1, i < 2 ? "INVITE" : "INFO");
       CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
-      msg->frame = i + 1;
-      msg->ts_ns = (gint64) i * 10 * MS;
-      cs_addr_parse (&msg->src.addr, i % 2 ? "10.0.0.2" : "10.0.0.1");
-      cs_addr_parse (&msg->dst.addr, i % 2 ? "10.0.0.1" : "10.0.0.2");
-      msg->src.port = msg->dst.port = 5060;
+      cs_sip_message_set_frame (msg, i + 1);
+      cs_sip_message_set_ts_ns (msg, (gint64) i * 10 * MS);
+      {
+        CsEndpoint src = { .port = 5060 }, dst = { .port = 5060 };
+
+        cs_addr_parse (&src.addr, i % 2 ? "10.0.0.2" : "10.0.0.1");
+        cs_addr_parse (&dst.addr, i % 2 ? "10.0.0.1" : "10.0.0.2");
+        cs_sip_message_set_endpoints (msg, &src, &dst);
+      }
       cs_call_tracker_add (tracker, msg);
       cs_sip_message_unref (msg);
     }

@@ -1,9 +1,11 @@
-/* test-publish-slices.c — a publish that runs out of its time budget shows the rest of the
- * copies from an idle, and a copy staged meanwhile wins over the older one left over. GLib
- * only: a slow items-changed handler stands in for a list view building its rows. */
+/* test-publish-slices.c — a window's publisher: a show of copies that runs out of its time budget
+ * shows the rest of the copies from an idle, and a copy staged meanwhile wins over the older one
+ * left over. GLib only: a slow items-changed handler stands in for a list view building its rows.
+ */
 #include <string.h>
 
 #include "loader/cs-analysis-private.h"
+#include "loader/cs-publisher-private.h"
 #include "calls/cs-call-tracker.h"
 
 #define N_CALLS 40
@@ -11,6 +13,7 @@
 static guint emissions;
 static CsCallTracker *tracker;
 static CsAnalysis *analysis;
+static CsPublisher *publisher;
 
 static void feed (CsCallTracker *tracker, guint call, gboolean answer, guint32 frame);
 
@@ -24,8 +27,8 @@ on_items_changed (GListModel *model, guint position, guint removed, guint added,
     {
       feed (tracker, 1, TRUE, 100);
       feed (tracker, N_CALLS, TRUE, 101);
-      g_assert_cmpuint (cs_analysis_stage_snapshots (analysis, cs_call_tracker_get_calls (tracker)),
-                        ==, 2);
+      g_assert_cmpuint (
+          cs_publisher_stage (publisher, analysis, cs_call_tracker_get_calls (tracker)), ==, 2);
     }
   g_usleep (10 * 1000);
 }
@@ -43,8 +46,8 @@ feed (CsCallTracker *tracker, guint call, gboolean answer, guint32 frame)
                          call, answer ? ";tag=b" : "", call);
   CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
 
-  msg->frame = frame;
-  msg->ts_ns = frame * G_GINT64_CONSTANT (1000000);
+  cs_sip_message_set_frame (msg, frame);
+  cs_sip_message_set_ts_ns (msg, frame * G_GINT64_CONSTANT (1000000));
   cs_call_tracker_add (tracker, msg);
   cs_sip_message_unref (msg);
 }
@@ -65,14 +68,15 @@ test_slices_then_rest (void)
   guint n_shown;
 
   analysis = cs_analysis_new (cs_capture_set_new ());
+  publisher = cs_publisher_new ();
   tracker = cs_call_tracker_new ();
   model = cs_analysis_get_calls (analysis);
   g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), NULL);
   for (guint i = 1; i <= N_CALLS; i++)
     feed (tracker, i, FALSE, i);
-  g_assert_cmpuint (cs_analysis_stage_snapshots (analysis, cs_call_tracker_get_calls (tracker)), ==,
-                    N_CALLS);
-  cs_analysis_publish_snapshots (analysis);
+  g_assert_cmpuint (cs_publisher_stage (publisher, analysis, cs_call_tracker_get_calls (tracker)),
+                    ==, N_CALLS);
+  cs_publisher_show_staged (publisher);
   /* out of budget after the first slice: the rest waits for an idle */
   n_shown = g_list_model_get_n_items (model);
   g_assert_cmpuint (n_shown, >, 0);
@@ -91,7 +95,7 @@ test_slices_then_rest (void)
   /* the load ends: the real calls take every row */
   final = cs_call_tracker_finish (tracker, 200 * G_GINT64_CONSTANT (1000000));
   cs_analysis_take_calls (analysis, final);
-  cs_analysis_publish (analysis);
+  cs_publisher_publish (publisher, analysis);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, N_CALLS);
   for (guint i = 0; i < N_CALLS; i++)
     {
@@ -107,6 +111,7 @@ test_slices_then_rest (void)
   }
   g_signal_handlers_disconnect_by_func (model, on_items_changed, NULL);
   cs_call_tracker_free (tracker);
+  g_object_unref (publisher);
   g_object_unref (analysis);
 }
 
@@ -114,6 +119,6 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/analysis/publish-slices", test_slices_then_rest);
+  g_test_add_func ("/publisher/publish-slices", test_slices_then_rest);
   return g_test_run ();
 }

@@ -377,10 +377,10 @@ test_finding_selects_frame (void)
 
           g_assert_null (cs_selection_get_stream (window->selection));
           for (guint k = 0; k < cs_call_get_n_messages (call); k++)
-            if (cs_call_get_message (call, k)->frame == first)
+            if (cs_sip_message_get_frame (cs_call_get_message (call, k)) == first)
               {
                 g_assert_cmpint (cs_selection_get_time_ns (window->selection), ==,
-                                 cs_call_get_message (call, k)->ts_ns);
+                                 cs_sip_message_get_ts_ns (cs_call_get_message (call, k)));
                 found = TRUE;
               }
           g_assert_true (found);

@@ -82,6 +82,22 @@ cs_endpoint_hash (const CsEndpoint *ep)
   return cs_addr_hash (&ep->addr) * 31u + ep->port;
 }
 
+guint
+cs_flow_hash (gconstpointer flow)
+{
+  const CsFlow *f = flow;
+
+  return cs_endpoint_hash (&f->src) * 31u + cs_endpoint_hash (&f->dst);
+}
+
+gboolean
+cs_flow_equal (gconstpointer a, gconstpointer b)
+{
+  const CsFlow *x = a, *y = b;
+
+  return cs_endpoint_equal (&x->src, &y->src) && cs_endpoint_equal (&x->dst, &y->dst);
+}
+
 const char *
 cs_endpoint_to_string (const CsEndpoint *ep, char *buf)
 {

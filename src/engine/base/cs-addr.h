@@ -36,4 +36,13 @@ guint cs_endpoint_hash (const CsEndpoint *ep);
 /* "10.0.0.1:5060" or "[2001:db8::1]:5060" into buf (CS_ENDPOINT_STRLEN bytes). */
 const char *cs_endpoint_to_string (const CsEndpoint *ep, char *buf);
 
+/* One direction of a flow, as a hash table key (cs_flow_hash, cs_flow_equal). */
+typedef struct
+{
+  CsEndpoint src, dst;
+} CsFlow;
+
+guint cs_flow_hash (gconstpointer flow);
+gboolean cs_flow_equal (gconstpointer a, gconstpointer b);
+
 G_END_DECLS

@@ -136,18 +136,21 @@ cs_collect_info_dtmf (CsCall *call, GArray **out)
       const char *body;
 
       /* the method first: most messages are not INFO requests */
-      if (!msg->is_request || msg->method != CS_SIP_METHOD_INFO
+      if (!cs_sip_message_is_request (msg) || cs_sip_message_get_method (msg) != CS_SIP_METHOD_INFO
           || cs_call_message_is_retransmission (call, i))
         continue;
       body = cs_sip_message_get_body (msg, &body_len);
       if (!cs_dtmf_parse_sip_info (cs_sip_message_get_content_type (msg), (const guint8 *) body,
                                    body_len, &entry.digit, &duration_ms))
         continue;
-      entry.start_ns = msg->ts_ns;
+      entry.start_ns = cs_sip_message_get_ts_ns (msg);
       entry.duration_ms = duration_ms;
       entry.source = CS_DTMF_SOURCE_SIP_INFO;
       entry.frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_array_append_val (entry.frames, msg->frame);
+      {
+        guint32 frame = cs_sip_message_get_frame (msg);
+        g_array_append_val (entry.frames, frame);
+      }
       g_array_append_val (cs_dtmf_out (out), entry);
     }
 }

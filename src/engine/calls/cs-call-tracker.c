@@ -1,6 +1,9 @@
 /* cs-call-tracker.c — dialog matching: Call-ID + From-tag, reuse, in-dialog requests */
 #include "cs-call-tracker.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include "cs-call-private.h"
 
 #include <string.h>
@@ -235,23 +238,24 @@ cs_call_tracker_get_dropped_messages (CsCallTracker *tracker)
 static gboolean
 cs_message_starts_dialog (const CsSipMessage *msg)
 {
-  return msg->is_request && cs_sip_message_get_to_tag (msg) == NULL
-         && msg->method != CS_SIP_METHOD_ACK && msg->method != CS_SIP_METHOD_CANCEL;
+  return cs_sip_message_is_request (msg) && cs_sip_message_get_to_tag (msg) == NULL
+         && cs_sip_message_get_method (msg) != CS_SIP_METHOD_ACK
+         && cs_sip_message_get_method (msg) != CS_SIP_METHOD_CANCEL;
 }
 
 /* The same Call-ID and From-tag used again for a new INVITE transaction after
  * the earlier call ended is a new call (carrier corpora reuse Call-IDs). */
 static gboolean
-cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg)
+cs_message_reuses_finished_call (CsCall *call, const CsSipMessage *msg, gboolean starts_invite)
 {
-  if (!cs_message_starts_dialog (msg) || msg->method != CS_SIP_METHOD_INVITE)
+  if (!starts_invite)
     return FALSE;
   if (call->method != CS_SIP_METHOD_INVITE)
     return TRUE;
-  if (msg->cseq == call->initial_cseq
+  if (cs_sip_message_get_cseq (msg) == call->initial_cseq
       && g_strcmp0 (cs_sip_message_get_via_branch (msg), call->initial_branch) == 0)
     return FALSE; /* a retransmission of the call's own INVITE */
-  if (cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
+  if (cs_call_is_auth_challenged (call) && cs_sip_message_get_cseq (msg) > call->initial_cseq)
     return FALSE; /* the same attempt again, now with credentials */
   return cs_call_is_over (call);
 }
@@ -283,28 +287,32 @@ cs_call_tracker_create (CsCallTracker *tracker, CsSipMessage *msg, const CsCallK
 CsCall *
 cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
 {
+  const char *call_id = cs_sip_message_get_call_id (msg);
+  const char *to_tag;
   CsCall *call;
   CsCallKey from_key, key;
   guint dropped_before;
   guint64 id_hash;
+  gboolean starts, starts_invite; /* a request that starts something new (an INVITE) */
 
-  if (cs_sip_message_get_call_id (msg) == NULL)
+  if (call_id == NULL)
     return NULL;
-  id_hash = cs_call_key_text_hash (cs_sip_message_get_call_id (msg));
-  cs_call_key_init (&from_key, cs_sip_message_get_call_id (msg), id_hash,
-                    cs_sip_message_get_from_tag (msg));
+  id_hash = cs_call_key_text_hash (call_id);
+  cs_call_key_init (&from_key, call_id, id_hash, cs_sip_message_get_from_tag (msg));
   key = from_key;
   call = cs_call_table_lookup (&tracker->by_dialog, &key, TRUE);
   /* Requests from the callee carry the caller's tag in To. */
-  if (call == NULL && cs_sip_message_get_to_tag (msg) != NULL)
+  to_tag = call == NULL ? cs_sip_message_get_to_tag (msg) : NULL;
+  if (to_tag != NULL)
     {
-      cs_call_key_init (&key, cs_sip_message_get_call_id (msg), id_hash,
-                        cs_sip_message_get_to_tag (msg));
+      cs_call_key_init (&key, call_id, id_hash, to_tag);
       call = cs_call_table_lookup (&tracker->by_dialog, &key, TRUE);
     }
-  if (call != NULL && cs_message_reuses_finished_call (call, msg))
+  starts = cs_message_starts_dialog (msg);
+  starts_invite = starts && cs_sip_message_get_method (msg) == CS_SIP_METHOD_INVITE;
+  if (call != NULL && cs_message_reuses_finished_call (call, msg, starts_invite))
     call = NULL;
-  else if (call == NULL && !cs_message_starts_dialog (msg))
+  else if (call == NULL && !starts)
     call = cs_call_table_lookup (&tracker->by_call_id, &key, FALSE);
   if (call == NULL)
     {
@@ -312,8 +320,8 @@ cs_call_tracker_add (CsCallTracker *tracker, CsSipMessage *msg)
       if (call == NULL)
         return NULL;
     }
-  else if (cs_message_starts_dialog (msg) && msg->method == CS_SIP_METHOD_INVITE
-           && cs_call_is_auth_challenged (call) && msg->cseq > call->initial_cseq)
+  else if (starts_invite && cs_call_is_auth_challenged (call)
+           && cs_sip_message_get_cseq (msg) > call->initial_cseq)
     cs_call_restart_after_challenge (call, msg);
   dropped_before = call->dropped_messages;
   cs_call_add_message (call, msg);

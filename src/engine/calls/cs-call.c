@@ -1,6 +1,9 @@
 /* cs-call.c — one SIP call or out-of-dialog exchange, and its state machine */
 #include "cs-call-private.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include "base/cs-prefetch.h"
 #include "sip/cs-sip-headers.h"
 
@@ -125,12 +128,13 @@ cs_call_new (guint number, const CsSipMessage *first)
 {
   /* no properties: straight to the instance (g_object_new would walk its varargs first) */
   CsCall *self = (CsCall *) g_object_new_with_properties (CS_TYPE_CALL, 0, NULL, NULL);
+  gboolean is_request = cs_sip_message_is_request (first);
 
   self->number = number;
-  self->method = first->is_request ? first->method : first->cseq_method;
+  self->method = cs_sip_message_get_transaction_method (first);
   self->first = cs_sip_message_ref ((CsSipMessage *) first);
-  self->method_name = first->is_request ? cs_sip_message_get_method_name (first)
-                                        : cs_sip_message_get_cseq_method_name (first);
+  self->method_name = is_request ? cs_sip_message_get_method_name (first)
+                                 : cs_sip_message_get_cseq_method_name (first);
   self->call_id = (char *) cs_sip_message_get_call_id (
       first); /* first is held: see cs_call_free_unless_borrowed */
   self->from
@@ -140,83 +144,14 @@ cs_call_new (guint number, const CsSipMessage *first)
   self->from_tag = cs_sip_message_get_from_tag (first);
   self->initial_request = cs_sip_message_ref ((CsSipMessage *) first);
   self->initial_branch = cs_sip_message_get_via_branch (first);
-  self->initial_cseq = first->cseq;
-  self->start_ns = first->ts_ns;
-  self->end_ns = first->ts_ns;
+  self->initial_cseq = cs_sip_message_get_cseq (first);
+  self->start_ns = self->end_ns = cs_sip_message_get_ts_ns (first);
   self->state = CS_CALL_STATE_SETUP;
   return self;
 }
 
-/* A signature identifies one transmission of a message within its transaction:
- * seeing it twice means the sender retransmitted. Requests: branch, CSeq, method;
- * responses: branch, CSeq, CSeq method, status, To tag (NULL and "" alike). Compared
- * field by field on the messages themselves, so nothing is allocated per message. */
-static const char *
-or_empty (const char *s)
-{
-  return s != NULL ? s : "";
-}
-
-static guint
-cs_call_signature_hash (gconstpointer data)
-{
-  const CsSipMessage *msg = data;
-  guint h = g_str_hash (or_empty (cs_sip_message_get_via_branch (msg))) * 31u + msg->cseq;
-
-  if (msg->is_request)
-    return h * 31u + g_str_hash (or_empty (cs_sip_message_get_method_name (msg)));
-  h = h * 31u + g_str_hash (or_empty (cs_sip_message_get_cseq_method_name (msg)));
-  h = h * 31u + msg->status_code;
-  return h * 31u + g_str_hash (or_empty (cs_sip_message_get_to_tag (msg))) + 1u;
-}
-
-static gboolean
-same_text (const char *a, const char *b)
-{
-  return a == b || strcmp (or_empty (a), or_empty (b)) == 0;
-}
-
-static inline gboolean
-cs_call_methods_may_match (const CsSipMessage *a, const CsSipMessage *b)
-{
-  CsSipMethod ma = a->is_request ? a->method : a->cseq_method;
-  CsSipMethod mb = b->is_request ? b->method : b->cseq_method;
-
-  return ma == mb || ma == CS_SIP_METHOD_UNKNOWN || mb == CS_SIP_METHOD_UNKNOWN;
-}
-
-/* numbers first, then the short strings: most stored messages differ early */
-static gboolean
-cs_call_signature_equal (gconstpointer a_data, gconstpointer b_data)
-{
-  const CsSipMessage *a = a_data, *b = b_data;
-
-  if (a->is_request != b->is_request || a->cseq != b->cseq)
-    return FALSE;
-  /* known methods are parsed from their exact names: different ones differ in name */
-  if (!cs_call_methods_may_match (a, b))
-    return FALSE;
-  if (a->is_request)
-    return same_text (cs_sip_message_get_method_name (a), cs_sip_message_get_method_name (b))
-           && same_text (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b));
-  return a->status_code == b->status_code
-         && same_text (cs_sip_message_get_to_tag (a), cs_sip_message_get_to_tag (b))
-         && same_text (cs_sip_message_get_cseq_method_name (a),
-                       cs_sip_message_get_cseq_method_name (b))
-         && same_text (cs_sip_message_get_via_branch (a), cs_sip_message_get_via_branch (b));
-}
-
-/* The numbers of a signature (a method's name decides its enum), mixed: equal signatures
- * have equal quick keys. */
-static inline guint32
-cs_call_quick_signature (const CsSipMessage *msg)
-{
-  guint32 method = msg->is_request ? msg->method : msg->cseq_method;
-  guint32 h
-      = (msg->cseq * 0x9e3779b1u) ^ ((method * 2u + (msg->is_request ? 1u : 0u)) * 0x85ebca6bu);
-
-  return msg->is_request ? h : h ^ (msg->status_code * 0xc2b2ae35u);
-}
+/* A signature identifies one transmission of a message within its transaction
+ * (cs_sip_message_signature_equal): seeing it twice means the sender retransmitted. */
 
 /* Calls keep few messages: a linear scan up to this many, a set keyed by the stored
  * messages (same lifetime as the call) beyond. */
@@ -225,15 +160,13 @@ cs_call_quick_signature (const CsSipMessage *msg)
 /* TRUE when a stored message has msg's signature; the stored messages are exactly the
  * signatures seen (over the cap nothing is stored and nothing was added either). */
 static gboolean
-cs_call_seen_signature (CsCall *self, const CsSipMessage *msg)
+cs_call_seen_signature (CsCall *self, const CsSipMessage *msg, guint32 quick)
 {
-  guint32 quick;
-
   if (self->signatures != NULL)
     return g_hash_table_contains (self->signatures, msg);
-  quick = cs_call_quick_signature (msg);
   for (guint i = 0; i < self->n_messages; i++)
-    if (self->quick[i] == quick && cs_call_signature_equal (cs_call_message_at (self, i), msg))
+    if (self->quick[i] == quick
+        && cs_sip_message_signature_equal (cs_call_message_at (self, i), msg))
       return TRUE;
   return FALSE;
 }
@@ -244,7 +177,8 @@ cs_call_remember_signature (CsCall *self, CsSipMessage *msg)
 {
   if (self->signatures == NULL && self->n_messages > CS_CALL_SIGNATURE_SCAN)
     {
-      self->signatures = g_hash_table_new (cs_call_signature_hash, cs_call_signature_equal);
+      self->signatures
+          = g_hash_table_new (cs_sip_message_signature_hash, cs_sip_message_signature_equal);
       for (guint i = 0; i + 1 < self->n_messages; i++)
         g_hash_table_add (self->signatures, cs_call_message_at (self, i));
     }
@@ -255,7 +189,8 @@ cs_call_remember_signature (CsCall *self, CsSipMessage *msg)
 static gboolean
 cs_call_is_initial_transaction (CsCall *self, const CsSipMessage *msg)
 {
-  return msg->cseq == self->initial_cseq && msg->cseq_method == self->method;
+  return cs_sip_message_get_cseq (msg) == self->initial_cseq
+         && cs_sip_message_get_cseq_method (msg) == self->method;
 }
 
 /* The final answer's reason phrase, kept by holding the message. */
@@ -273,19 +208,19 @@ cs_call_set_final_response (CsCall *self, const CsSipMessage *msg)
 static void
 cs_call_apply_invite_response (CsCall *self, const CsSipMessage *msg)
 {
-  guint code = msg->status_code;
+  guint code = cs_sip_message_get_status_code (msg);
 
   if (!cs_call_is_initial_transaction (self, msg))
     return; /* a re-INVITE's outcome does not change the call's state */
   if ((code == 180 || code == 183) && self->first_provisional_ns < 0)
-    self->first_provisional_ns = msg->ts_ns;
+    self->first_provisional_ns = cs_sip_message_get_ts_ns (msg);
   if (code >= 101 && code < 200 && self->state == CS_CALL_STATE_SETUP)
     self->state = CS_CALL_STATE_RINGING;
   if (code < 200 || self->answer_ns >= 0)
     return;
   if (code < 300)
     {
-      self->answer_ns = msg->ts_ns;
+      self->answer_ns = cs_sip_message_get_ts_ns (msg);
       self->state = CS_CALL_STATE_IN_CALL;
     }
   else if (!self->final_seen)
@@ -299,9 +234,12 @@ cs_call_apply_invite_response (CsCall *self, const CsSipMessage *msg)
 static void
 cs_call_apply_other (CsCall *self, const CsSipMessage *msg)
 {
-  if (msg->is_request)
+  guint code;
+
+  if (cs_sip_message_is_request (msg))
     return;
-  if (msg->status_code < 200)
+  code = cs_sip_message_get_status_code (msg);
+  if (code < 200)
     {
       if (self->state == CS_CALL_STATE_SETUP)
         self->state = CS_CALL_STATE_RINGING;
@@ -310,34 +248,34 @@ cs_call_apply_other (CsCall *self, const CsSipMessage *msg)
   /* Out-of-dialog exchanges (REGISTER, OPTIONS…) take the last final answer:
    * REGISTER → 401 → REGISTER → 200 ends as 200. */
   self->final_seen = TRUE;
-  self->final_status = msg->status_code;
+  self->final_status = code;
   cs_call_set_final_response (self, msg);
-  self->state = msg->status_code < 300 ? CS_CALL_STATE_COMPLETED : CS_CALL_STATE_REJECTED;
-  if (self->answer_ns < 0 && msg->status_code < 300)
-    self->answer_ns = msg->ts_ns;
+  self->state = code < 300 ? CS_CALL_STATE_COMPLETED : CS_CALL_STATE_REJECTED;
+  if (self->answer_ns < 0 && code < 300)
+    self->answer_ns = cs_sip_message_get_ts_ns (msg);
 }
 
 static void
 cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
 {
-  if (!msg->is_request)
+  if (!cs_sip_message_is_request (msg))
     {
-      if (msg->cseq_method == CS_SIP_METHOD_INVITE)
+      if (cs_sip_message_get_cseq_method (msg) == CS_SIP_METHOD_INVITE)
         cs_call_apply_invite_response (self, msg);
       return;
     }
-  switch (msg->method)
+  switch (cs_sip_message_get_method (msg))
     {
     case CS_SIP_METHOD_CANCEL:
       self->cancel_seen = TRUE;
       break;
     case CS_SIP_METHOD_ACK:
       if (self->ack_ns < 0 && self->answer_ns >= 0)
-        self->ack_ns = msg->ts_ns;
+        self->ack_ns = cs_sip_message_get_ts_ns (msg);
       break;
     case CS_SIP_METHOD_BYE:
       if (self->bye_ns < 0)
-        self->bye_ns = msg->ts_ns;
+        self->bye_ns = cs_sip_message_get_ts_ns (msg);
       self->state = CS_CALL_STATE_COMPLETED;
       break;
     default:
@@ -346,8 +284,11 @@ cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
 }
 
 static void
-cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
+cs_call_store_message (CsCall *self, CsSipMessage *msg, guint32 quick, gboolean repeated)
 {
+  CsSipMethod request; /* the request's method, UNKNOWN for a response */
+  guint32 frame;
+
   if (self->n_messages == self->messages_cap)
     {
       self->messages_cap *= 2;
@@ -364,14 +305,17 @@ cs_call_store_message (CsCall *self, CsSipMessage *msg, gboolean repeated)
           self->quick = g_renew (guint32, self->quick, self->messages_cap);
         }
     }
-  self->quick[self->n_messages] = cs_call_quick_signature (msg);
+  self->quick[self->n_messages] = quick;
+  frame = cs_sip_message_get_frame (msg);
   if (self->n_messages == 0)
-    self->first_stored_frame = msg->frame;
-  self->last_stored_frame = msg->frame;
-  if (msg->is_request && msg->method == CS_SIP_METHOD_INFO)
+    self->first_stored_frame = frame;
+  self->last_stored_frame = frame;
+  request
+      = cs_sip_message_is_request (msg) ? cs_sip_message_get_method (msg) : CS_SIP_METHOD_UNKNOWN;
+  if (request == CS_SIP_METHOD_INFO)
     self->info_requests_stored++;
   self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | (repeated ? 1u : 0u);
-  if (msg->is_request && msg->method == CS_SIP_METHOD_ACK)
+  if (request == CS_SIP_METHOD_ACK)
     self->ack_stored = TRUE;
   if (cs_sip_message_get_malformed (msg) != NULL)
     self->malformed_stored++;
@@ -381,7 +325,9 @@ gboolean
 cs_call_add_message (CsCall *self, CsSipMessage *msg)
 {
   gboolean full = self->max_messages > 0 && self->n_messages >= self->max_messages;
-  gboolean repeated = cs_call_seen_signature (self, msg);
+  guint32 quick = cs_sip_message_quick_signature (msg);
+  gboolean repeated = cs_call_seen_signature (self, msg, quick);
+  gint64 ts_ns;
 
   self->version++;
   /* Over the cap a message still moves the state but nothing is stored. */
@@ -389,17 +335,23 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
     self->dropped_messages++;
   else
     {
-      cs_call_store_message (self, msg, repeated);
+      cs_call_store_message (self, msg, quick, repeated);
       if (!repeated)
         cs_call_remember_signature (self, msg);
       cs_transaction_log_add (&self->transactions, msg);
     }
-  if (msg->ts_ns > self->end_ns)
-    self->end_ns = msg->ts_ns;
-  if (self->user_agent == NULL && cs_sip_message_get_user_agent (msg) != NULL && msg->is_request)
+  ts_ns = cs_sip_message_get_ts_ns (msg);
+  if (ts_ns > self->end_ns)
+    self->end_ns = ts_ns;
+  if (self->user_agent == NULL && cs_sip_message_is_request (msg))
     {
-      self->user_agent_source = cs_sip_message_ref (msg);
-      self->user_agent = (char *) cs_sip_message_get_user_agent (msg);
+      const char *user_agent = cs_sip_message_get_user_agent (msg);
+
+      if (user_agent != NULL)
+        {
+          self->user_agent_source = cs_sip_message_ref (msg);
+          self->user_agent = (char *) user_agent;
+        }
     }
   if (repeated)
     {
@@ -442,7 +394,7 @@ cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite)
   g_clear_pointer (&self->initial_request, cs_sip_message_unref);
   self->initial_request = (CsSipMessage *) invite;
   self->initial_branch = cs_sip_message_get_via_branch (invite);
-  self->initial_cseq = invite->cseq;
+  self->initial_cseq = cs_sip_message_get_cseq (invite);
   self->state = CS_CALL_STATE_SETUP;
   self->final_seen = FALSE;
   self->final_status = 0;

@@ -1,6 +1,9 @@
 /* cs-stream-binder.c — SDP offer/answer endpoints → calls; RTP flows → streams */
 #include "cs-stream-binder.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include "cs-call-private.h"
 #include "base/cs-parallel.h"
 #include "sip/cs-sdp.h"
@@ -247,11 +250,11 @@ cs_stream_binder_announce (CsStreamBinder *binder, const CsEndpoint *ep, CsCall 
 void
 cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessage *msg)
 {
-  if (call == NULL || msg->sdp == NULL)
+  if (call == NULL || cs_sip_message_get_sdp (msg) == NULL)
     return;
-  for (guint i = 0; i < msg->sdp->media->len; i++)
+  for (guint i = 0; i < cs_sip_message_get_sdp (msg)->media->len; i++)
     {
-      const CsSdpMedia *m = g_ptr_array_index (msg->sdp->media, i);
+      const CsSdpMedia *m = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, i);
       CsEndpoint ep;
       static const guint8 zero[16] = { 0 };
 
@@ -270,7 +273,7 @@ cs_stream_binder_add_sdp (CsStreamBinder *binder, CsCall *call, const CsSipMessa
       memset (&ep, 0, sizeof ep);
       ep.addr = m->connection;
       ep.port = m->port;
-      cs_stream_binder_announce (binder, &ep, call, msg->frame);
+      cs_stream_binder_announce (binder, &ep, call, cs_sip_message_get_frame (msg));
     }
 }
 

@@ -398,3 +398,25 @@ cs_stream_set_rtcp (CsStream *self, CsStreamRtcp *rtcp)
   g_clear_pointer (&self->rtcp, cs_stream_rtcp_free);
   self->rtcp = rtcp;
 }
+
+CsStream *
+cs_streams_lookup (GListModel *streams, guint id)
+{
+  guint n = streams != NULL ? g_list_model_get_n_items (streams) : 0;
+
+  if (id >= 1 && id <= n)
+    {
+      g_autoptr (CsStream) stream = g_list_model_get_item (streams, id - 1);
+
+      if (cs_stream_get_id (stream) == id)
+        return stream; /* the list keeps it */
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (CsStream) stream = g_list_model_get_item (streams, i);
+
+      if (cs_stream_get_id (stream) == id)
+        return stream;
+    }
+  return NULL;
+}

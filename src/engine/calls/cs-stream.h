@@ -1,7 +1,7 @@
 /* cs-stream.h — one RTP stream: (src ip:port, dst ip:port, SSRC), its packets and metrics */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "base/cs-addr.h"
 #include "quality/cs-mos.h"
@@ -45,5 +45,9 @@ guint cs_stream_get_n_packets (CsStream *self);
 CsRtpPacket *cs_stream_dup_packet_records (CsStream *self, guint *n_packets);
 /* What RTCP reported about the stream; NULL when no RTCP packet did. */
 const CsStreamRtcp *cs_stream_get_rtcp (CsStream *self);
+
+/* The stream with this id in a list of CsStream (ids are positions + 1 as the loader
+ * publishes them; another list is scanned), borrowed from the list; NULL when none. */
+CsStream *cs_streams_lookup (GListModel *streams, guint id);
 
 G_END_DECLS

@@ -1,6 +1,9 @@
 /* cs-transaction.c — SIP transactions matched by top Via branch, CSeq and method */
 #include "cs-transaction.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include <string.h>
 
 struct _CsTransactionEntry
@@ -52,8 +55,8 @@ or_empty (const char *s)
 static const char *
 key_method (const CsSipMessage *msg)
 {
-  return or_empty (msg->is_request ? cs_sip_message_get_method_name (msg)
-                                   : cs_sip_message_get_cseq_method_name (msg));
+  return or_empty (cs_sip_message_is_request (msg) ? cs_sip_message_get_method_name (msg)
+                                                   : cs_sip_message_get_cseq_method_name (msg));
 }
 
 static gboolean
@@ -84,15 +87,15 @@ key_hash (gconstpointer data)
   guint h = g_str_hash (or_empty (cs_sip_message_get_via_branch (msg))) * 31u
             + g_str_hash (key_method (msg));
 
-  return key_is_rfc3261 (msg) ? h : h * 31u + msg->cseq + 1u;
+  return key_is_rfc3261 (msg) ? h : h * 31u + cs_sip_message_get_cseq (msg) + 1u;
 }
 
 static gboolean
 key_equal (gconstpointer a_data, gconstpointer b_data)
 {
   const CsSipMessage *a = a_data, *b = b_data;
-  CsSipMethod ma = a->is_request ? a->method : a->cseq_method;
-  CsSipMethod mb = b->is_request ? b->method : b->cseq_method;
+  CsSipMethod ma = cs_sip_message_get_transaction_method (a);
+  CsSipMethod mb = cs_sip_message_get_transaction_method (b);
 
   /* known methods are parsed from their exact names: different ones differ in name */
   if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
@@ -102,25 +105,36 @@ key_equal (gconstpointer a_data, gconstpointer b_data)
     return FALSE;
   if ((ma == CS_SIP_METHOD_UNKNOWN || ma != mb) && strcmp (key_method (a), key_method (b)) != 0)
     return FALSE;
-  return key_is_rfc3261 (a) || a->cseq == b->cseq; /* same branch: same prefix test */
+  return key_is_rfc3261 (a)
+         || cs_sip_message_get_cseq (a)
+                == cs_sip_message_get_cseq (b); /* same branch: same prefix test */
 }
 
-/* key_equal (entry->request, msg) from what the entry keeps (t.method and t.cseq are the
- * request's). */
+/* What the scan compares of the message looked for, read once. */
+typedef struct
+{
+  const CsSipMessage *msg;
+  const char *branch;
+  guint32 cseq;
+  CsSipMethod method;
+} CsTransactionKey;
+
+/* key_equal (entry->request, key->msg) from what the entry keeps (t.method and t.cseq are
+ * the request's). */
 static gboolean
-entry_key_equal (const CsTransactionEntry *entry, const CsSipMessage *msg)
+entry_key_equal (const CsTransactionEntry *entry, const CsTransactionKey *key)
 {
   CsSipMethod ma = entry->t.method;
-  CsSipMethod mb = msg->is_request ? msg->method : msg->cseq_method;
+  CsSipMethod mb = key->method;
 
   if (ma != mb && ma != CS_SIP_METHOD_UNKNOWN && mb != CS_SIP_METHOD_UNKNOWN)
     return FALSE;
-  if (!same_text (entry->branch, cs_sip_message_get_via_branch (msg)))
+  if (!same_text (entry->branch, key->branch))
     return FALSE;
   if ((ma == CS_SIP_METHOD_UNKNOWN || ma != mb)
-      && strcmp (key_method (entry->request), key_method (msg)) != 0)
+      && strcmp (key_method (entry->request), key_method (key->msg)) != 0)
     return FALSE;
-  return entry->rfc3261 || entry->t.cseq == msg->cseq;
+  return entry->rfc3261 || entry->t.cseq == key->cseq;
 }
 
 /* Calls have few transactions: a linear scan up to this many, a hash table beyond. */
@@ -128,12 +142,18 @@ entry_key_equal (const CsTransactionEntry *entry, const CsSipMessage *msg)
 
 /* position + 1 of msg's transaction, 0 when none */
 static guint
-cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg)
+cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg, CsSipMethod method)
 {
+  CsTransactionKey key;
+
   if (log->index != NULL)
     return GPOINTER_TO_UINT (g_hash_table_lookup (log->index, msg));
+  key.msg = msg;
+  key.branch = cs_sip_message_get_via_branch (msg);
+  key.cseq = cs_sip_message_get_cseq (msg);
+  key.method = method;
   for (guint i = 0; i < log->n; i++)
-    if (entry_key_equal (&log->entries[i], msg))
+    if (entry_key_equal (&log->entries[i], &key))
       return i + 1;
   return 0;
 }
@@ -143,12 +163,13 @@ cs_transaction_log_find (CsTransactionLog *log, const CsSipMessage *msg)
 static const char *
 cs_transaction_method_name (const CsSipMessage *request)
 {
-  const char *known = cs_sip_method_to_string (request->method);
+  CsSipMethod method = cs_sip_message_get_method (request);
+  const char *known = cs_sip_method_to_string (method);
+  const char *name = cs_sip_message_get_method_name (request);
 
-  if (request->method != CS_SIP_METHOD_UNKNOWN && cs_sip_message_get_method_name (request) != NULL
-      && strcmp (cs_sip_message_get_method_name (request), known) == 0)
+  if (method != CS_SIP_METHOD_UNKNOWN && name != NULL && strcmp (name, known) == 0)
     return known;
-  return g_intern_string (cs_sip_message_get_method_name (request));
+  return g_intern_string (name);
 }
 
 static CsTransaction *
@@ -166,11 +187,11 @@ cs_transaction_log_open (CsTransactionLog *log, const CsSipMessage *request)
   entry->request = request;
   entry->branch = cs_sip_message_get_via_branch (request);
   entry->rfc3261 = key_is_rfc3261 (request);
-  entry->t.method = request->method;
+  entry->t.method = cs_sip_message_get_method (request);
   entry->t.method_name = cs_transaction_method_name (request);
-  entry->t.cseq = request->cseq;
-  entry->t.request_frame = request->frame;
-  entry->t.request_ns = request->ts_ns;
+  entry->t.cseq = cs_sip_message_get_cseq (request);
+  entry->t.request_frame = cs_sip_message_get_frame (request);
+  entry->t.request_ns = cs_sip_message_get_ts_ns (request);
   if (log->index == NULL && log->n > CS_TRANSACTION_SCAN)
     {
       log->index = g_hash_table_new (key_hash, key_equal);
@@ -186,36 +207,40 @@ cs_transaction_log_open (CsTransactionLog *log, const CsSipMessage *request)
 void
 cs_transaction_log_add (CsTransactionLog *log, const CsSipMessage *msg)
 {
-  guint position;
+  CsSipMethod method = cs_sip_message_get_transaction_method (msg);
+  gboolean is_request;
+  guint position, status;
   CsTransaction *t;
 
-  if ((msg->is_request ? msg->method : msg->cseq_method) == CS_SIP_METHOD_ACK)
+  if (method == CS_SIP_METHOD_ACK)
     return;
-  position = cs_transaction_log_find (log, msg);
+  is_request = cs_sip_message_is_request (msg);
+  position = cs_transaction_log_find (log, msg, method);
   if (position == 0)
     {
-      if (!msg->is_request)
+      if (!is_request)
         return; /* a response whose request was not captured */
       t = cs_transaction_log_open (log, msg);
     }
   else
     t = &log->entries[position - 1].t;
-  if (msg->is_request)
+  if (is_request)
     {
       t->transmissions++;
       return;
     }
+  status = cs_sip_message_get_status_code (msg);
   if (t->first_response_frame == 0)
     {
-      t->first_response_frame = msg->frame;
-      t->first_response_ns = msg->ts_ns;
-      t->first_response_status = msg->status_code;
+      t->first_response_frame = cs_sip_message_get_frame (msg);
+      t->first_response_ns = cs_sip_message_get_ts_ns (msg);
+      t->first_response_status = status;
     }
-  if (msg->status_code >= 200 && t->final_status == 0)
+  if (status >= 200 && t->final_status == 0)
     {
-      t->final_status = msg->status_code;
-      t->final_frame = msg->frame;
-      t->final_ns = msg->ts_ns;
+      t->final_status = status;
+      t->final_frame = cs_sip_message_get_frame (msg);
+      t->final_ns = cs_sip_message_get_ts_ns (msg);
     }
 }
 

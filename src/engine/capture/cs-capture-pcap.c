@@ -97,10 +97,7 @@ cs_pcap_record_error (CsCapture *capture, const CsPcapRecords *records, guint64 
 
   if (left < PCAP_RECORD_HEADER_LEN)
     {
-      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
-                            "truncated record header at byte offset %" G_GUINT64_FORMAT
-                            " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
-                            offset, PCAP_RECORD_HEADER_LEN, left);
+      cs_capture_set_truncated (capture, error, "record", offset, PCAP_RECORD_HEADER_LEN);
       return;
     }
   caplen = cs_pcap_records_u32 (records, capture->data + offset + 8);

@@ -81,10 +81,7 @@ cs_pcapng_read_block (CsPcapngReader *reader, guint64 offset, CsPcapngBlock *blo
 
   if (left < BLOCK_MIN_LEN)
     {
-      cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
-                            "truncated block header at byte offset %" G_GUINT64_FORMAT
-                            " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
-                            offset, BLOCK_MIN_LEN, left);
+      cs_capture_set_truncated (capture, error, "block", offset, BLOCK_MIN_LEN);
       return FALSE;
     }
 

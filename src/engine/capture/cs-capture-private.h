@@ -127,6 +127,11 @@ cs_index_run_tick (CsIndexRun *run, guint64 bytes_done, GError **error)
 void cs_capture_set_error (CsCapture *capture, GError **error, CsCaptureError code,
                            const char *format, ...) G_GNUC_PRINTF (4, 5);
 
+/* The truncation error of a header (what: "record", "block") that needs `needs` bytes at
+ * offset, where the file has fewer left. */
+void cs_capture_set_truncated (CsCapture *capture, GError **error, const char *what, guint64 offset,
+                               guint needs);
+
 /* Adds a packet comment for the frame starting at offset (capped). */
 void cs_capture_add_frame_comment (CsCapture *capture, guint64 offset, const guint8 *text,
                                    gsize len);

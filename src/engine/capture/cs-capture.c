@@ -380,6 +380,16 @@ cs_capture_set_error (CsCapture *capture, GError **error, CsCaptureError code, c
   g_free (message);
 }
 
+void
+cs_capture_set_truncated (CsCapture *capture, GError **error, const char *what, guint64 offset,
+                          guint needs)
+{
+  cs_capture_set_error (capture, error, CS_CAPTURE_ERROR_TRUNCATED,
+                        "truncated %s header at byte offset %" G_GUINT64_FORMAT
+                        " (needs %u bytes, %" G_GUINT64_FORMAT " left)",
+                        what, offset, needs, capture->size - offset);
+}
+
 CsMappedBytes *
 cs_capture_get_mapped_bytes (CsCapture *capture)
 {

@@ -17,52 +17,13 @@
 static void
 cs_add_flow (GHashTable *flows, const CsEndpoint *src, const CsEndpoint *dst, guint16 up)
 {
-  CsFlowKey *k = g_new0 (CsFlowKey, 1);
+  CsFlow *k = g_new0 (CsFlow, 1);
 
   k->src = *src;
   k->dst = *dst;
   k->src.port = (guint16) (src->port + up);
   k->dst.port = (guint16) (dst->port + up);
   g_hash_table_add (flows, k);
-}
-
-static CsCall *
-cs_lookup_call (CsAnalysis *analysis, guint number)
-{
-  GListModel *calls = cs_analysis_get_calls (analysis);
-  guint n = g_list_model_get_n_items (calls);
-
-  /* Calls are numbered in model order; fall back to a scan if that ever changes. */
-  if (number >= 1 && number <= n)
-    {
-      g_autoptr (CsCall) call = g_list_model_get_item (calls, number - 1);
-
-      if (cs_call_get_number (call) == number)
-        return call;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (CsCall) call = g_list_model_get_item (calls, i);
-
-      if (cs_call_get_number (call) == number)
-        return call;
-    }
-  return NULL;
-}
-
-static GHashTable *
-cs_streams_by_id (CsAnalysis *analysis)
-{
-  GListModel *streams = cs_analysis_get_streams (analysis);
-  GHashTable *by_id = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
-
-  for (guint i = 0; i < g_list_model_get_n_items (streams); i++)
-    {
-      CsStream *stream = g_list_model_get_item (streams, i);
-
-      g_hash_table_insert (by_id, GUINT_TO_POINTER (cs_stream_get_id (stream)), stream);
-    }
-  return by_id;
 }
 
 /* Every call when n_calls is 0. */
@@ -97,10 +58,10 @@ cs_frame_carries (CsCaptureSet *set, guint32 number, const CsSipMessage *msg)
     return FALSE;
   status = cs_decode_frame (frame.linktype, data, frame.caplen, &pkt);
   if (status == CS_DECODE_FRAGMENT)
-    return cs_addr_equal (&pkt.src.addr, &msg->src.addr)
-           && cs_addr_equal (&pkt.dst.addr, &msg->dst.addr);
-  return status == CS_DECODE_OK && cs_endpoint_equal (&pkt.src, &msg->src)
-         && cs_endpoint_equal (&pkt.dst, &msg->dst);
+    return cs_addr_equal (&pkt.src.addr, &cs_sip_message_get_src (msg)->addr)
+           && cs_addr_equal (&pkt.dst.addr, &cs_sip_message_get_dst (msg)->addr);
+  return status == CS_DECODE_OK && cs_endpoint_equal (&pkt.src, cs_sip_message_get_src (msg))
+         && cs_endpoint_equal (&pkt.dst, cs_sip_message_get_dst (msg));
 }
 
 /* A message rebuilt from IP fragments: the fragments of its datagram (same addresses and
@@ -112,15 +73,16 @@ static gboolean
 cs_collect_fragments (CsCaptureSet *set, const CsSipMessage *msg, GHashTable *frames)
 {
   CsFrame frame;
-  const guint8 *data = cs_capture_set_read_frame (set, msg->frame, &frame);
+  guint32 completed = cs_sip_message_get_frame (msg);
+  const guint8 *data = cs_capture_set_read_frame (set, completed, &frame);
   CsPacket last, pkt;
   guint32 stop;
 
   if (data == NULL
       || cs_decode_frame (frame.linktype, data, frame.caplen, &last) != CS_DECODE_FRAGMENT)
     return FALSE;
-  stop = msg->frame > CS_EXPORT_FRAGMENT_LOOKBACK ? msg->frame - CS_EXPORT_FRAGMENT_LOOKBACK : 1;
-  for (guint32 f = msg->frame - 1; f >= stop && f > 0; f--)
+  stop = completed > CS_EXPORT_FRAGMENT_LOOKBACK ? completed - CS_EXPORT_FRAGMENT_LOOKBACK : 1;
+  for (guint32 f = completed - 1; f >= stop && f > 0; f--)
     {
       data = cs_capture_set_read_frame (set, f, &frame);
       if (data != NULL
@@ -133,8 +95,8 @@ cs_collect_fragments (CsCaptureSet *set, const CsSipMessage *msg, GHashTable *fr
 }
 
 static void
-cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *streams, GHashTable *frames,
-                 GHashTable *flows, GHashTable *rtp_streams)
+cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *frames, GHashTable *flows,
+                 GHashTable *rtp_streams)
 {
   CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
   const GArray *ids = cs_call_get_stream_ids (call);
@@ -143,19 +105,21 @@ cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *streams, GHashT
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
-      g_hash_table_add (frames, GUINT_TO_POINTER (msg->frame));
-      if (msg->transport == CS_SIP_TRANSPORT_UDP && cs_collect_fragments (set, msg, frames))
+      g_hash_table_add (frames, GUINT_TO_POINTER (cs_sip_message_get_frame (msg)));
+      if (cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_UDP
+          && cs_collect_fragments (set, msg, frames))
         continue;
       /* A reassembled message: only the segments or fragments of its own flow. */
-      if (msg->first_frame != 0 && msg->first_frame < msg->frame)
-        for (guint32 f = msg->first_frame; f < msg->frame; f++)
+      if (cs_sip_message_get_first_frame (msg) != 0
+          && cs_sip_message_get_first_frame (msg) < cs_sip_message_get_frame (msg))
+        for (guint32 f = cs_sip_message_get_first_frame (msg); f < cs_sip_message_get_frame (msg);
+             f++)
           if (cs_frame_carries (set, f, msg))
             g_hash_table_add (frames, GUINT_TO_POINTER (f));
     }
   for (guint i = 0; i < ids->len; i++)
     {
-      CsStream *stream
-          = g_hash_table_lookup (streams, GUINT_TO_POINTER (g_array_index (ids, guint, i)));
+      CsStream *stream = cs_analysis_lookup_stream (analysis, g_array_index (ids, guint, i));
       g_autofree CsRtpPacket *packets = NULL;
       guint n_packets;
 
@@ -190,10 +154,8 @@ cs_export_collect (CsAnalysis *analysis, const guint *call_numbers, guint n_call
                    GHashTable *rtp_streams)
 {
   g_autoptr (GArray) numbers = cs_selected_numbers (analysis, call_numbers, n_calls);
-  g_autoptr (GHashTable) streams = cs_streams_by_id (analysis);
   g_autoptr (GHashTable) frames = g_hash_table_new (NULL, NULL);
-  g_autoptr (GHashTable) flows
-      = g_hash_table_new_full (cs_flow_key_hash, cs_flow_key_equal, g_free, NULL);
+  g_autoptr (GHashTable) flows = g_hash_table_new_full (cs_flow_hash, cs_flow_equal, g_free, NULL);
   const GArray *rtcp = cs_analysis_get_rtcp (analysis);
   GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
   GHashTableIter iter;
@@ -201,15 +163,15 @@ cs_export_collect (CsAnalysis *analysis, const guint *call_numbers, guint n_call
 
   for (guint i = 0; i < numbers->len; i++)
     {
-      CsCall *call = cs_lookup_call (analysis, g_array_index (numbers, guint, i));
+      CsCall *call = cs_analysis_lookup_call (analysis, g_array_index (numbers, guint, i));
 
       if (call != NULL)
-        cs_collect_call (analysis, call, streams, frames, flows, rtp_streams);
+        cs_collect_call (analysis, call, frames, flows, rtp_streams);
     }
   for (guint i = 0; i < rtcp->len; i++)
     {
       const CsRtcpRef *ref = &g_array_index (rtcp, CsRtcpRef, i);
-      CsFlowKey k = { ref->src, ref->dst };
+      CsFlow k = { ref->src, ref->dst };
 
       if (g_hash_table_contains (flows, &k))
         g_hash_table_add (frames, GUINT_TO_POINTER (ref->frame));
@@ -245,7 +207,7 @@ cs_export_comments (CsAnalysis *analysis, const guint *call_numbers, guint n_cal
   for (guint i = 0; i < numbers->len; i++)
     {
       guint number = g_array_index (numbers, guint, i);
-      CsCall *call = cs_lookup_call (analysis, number);
+      CsCall *call = cs_analysis_lookup_call (analysis, number);
       const GArray *ids = call != NULL ? cs_call_get_stream_ids (call) : NULL;
 
       g_hash_table_add (wanted_calls, GUINT_TO_POINTER (number));
@@ -453,19 +415,13 @@ cs_export_pcapng_to_file (CsAnalysis *analysis, const guint *call_numbers, guint
 guint
 cs_export_find_call (CsAnalysis *analysis, const char *call)
 {
-  GListModel *calls = cs_analysis_get_calls (analysis);
   guint64 number;
+  CsCall *found;
 
   if (call == NULL || *call == '\0')
     return 0;
   if (g_ascii_string_to_unsigned (call, 10, 1, G_MAXUINT, &number, NULL))
-    return cs_lookup_call (analysis, (guint) number) != NULL ? (guint) number : 0;
-  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
-    {
-      g_autoptr (CsCall) item = g_list_model_get_item (calls, i);
-
-      if (g_strcmp0 (cs_call_get_call_id (item), call) == 0)
-        return cs_call_get_number (item);
-    }
-  return 0;
+    return cs_analysis_lookup_call (analysis, (guint) number) != NULL ? (guint) number : 0;
+  found = cs_analysis_find_call_id (analysis, call);
+  return found != NULL ? cs_call_get_number (found) : 0;
 }

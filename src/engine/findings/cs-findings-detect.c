@@ -279,7 +279,10 @@ cs_call_frames_where (CsCall *call, gboolean (*match) (CsCall *, guint, gpointer
 
   for (guint i = 0; i < cs_call_get_n_messages (call) && frames->len < max; i++)
     if (match (call, i, data))
-      g_array_append_val (frames, cs_call_get_message (call, i)->frame);
+      {
+        guint32 frame = cs_sip_message_get_frame (cs_call_get_message (call, i));
+        g_array_append_val (frames, frame);
+      }
   return frames;
 }
 
@@ -288,7 +291,8 @@ cs_is_request (CsCall *call, guint i, gpointer method)
 {
   CsSipMessage *msg = cs_call_get_message (call, i);
 
-  return msg->is_request && msg->method == (CsSipMethod) GPOINTER_TO_INT (method);
+  return cs_sip_message_is_request (msg)
+         && cs_sip_message_get_method (msg) == (CsSipMethod) GPOINTER_TO_INT (method);
 }
 
 static gboolean
@@ -296,8 +300,9 @@ cs_is_final_invite_response (CsCall *call, guint i, gpointer code)
 {
   CsSipMessage *msg = cs_call_get_message (call, i);
 
-  return !msg->is_request && msg->cseq_method == CS_SIP_METHOD_INVITE
-         && msg->status_code == GPOINTER_TO_UINT (code);
+  return !cs_sip_message_is_request (msg)
+         && cs_sip_message_get_cseq_method (msg) == CS_SIP_METHOD_INVITE
+         && cs_sip_message_get_status_code (msg) == GPOINTER_TO_UINT (code);
 }
 
 static gboolean
@@ -311,7 +316,9 @@ cs_is_first_provisional (CsCall *call, guint i, gpointer unused)
 {
   CsSipMessage *msg = cs_call_get_message (call, i);
 
-  return !msg->is_request && (msg->status_code == 180 || msg->status_code == 183);
+  return !cs_sip_message_is_request (msg)
+         && (cs_sip_message_get_status_code (msg) == 180
+             || cs_sip_message_get_status_code (msg) == 183);
 }
 
 static void
@@ -424,7 +431,7 @@ cs_findings_call_transactions (CsCall *call, const CsFindingThresholds *t, GPtrA
           g_autofree char *label = cs_sip_message_dup_label (msg);
 
           cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, number, 0,
-                               msg->frame, 0, "Malformed SIP %s: %s", label,
+                               cs_sip_message_get_frame (msg), 0, "Malformed SIP %s: %s", label,
                                cs_sip_message_get_malformed (msg));
         }
     }
@@ -505,8 +512,8 @@ cs_findings_detect_capture (const CsCaptureStats *stats, const GError *damage,
       CsSipMessage *msg = g_ptr_array_index (orphan_messages, i);
       g_autofree char *label = cs_sip_message_dup_label (msg);
 
-      cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, 0, 0, msg->frame, 0,
-                           "Malformed SIP %s: %s", label,
+      cs_findings_add_two (out, CS_FINDING_MALFORMED_SIP, CS_SEVERITY_WARNING, 0, 0,
+                           cs_sip_message_get_frame (msg), 0, "Malformed SIP %s: %s", label,
                            cs_sip_message_get_malformed (msg) != NULL
                                ? cs_sip_message_get_malformed (msg)
                                : "belongs to no call");

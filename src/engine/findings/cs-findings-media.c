@@ -127,9 +127,11 @@ cs_call_sdp_collect (CsCall *call, CsCallSdp *sdp)
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
 
-      for (guint m = 0; msg->sdp != NULL && m < msg->sdp->media->len; m++)
+      for (guint m = 0;
+           cs_sip_message_get_sdp (msg) != NULL && m < cs_sip_message_get_sdp (msg)->media->len;
+           m++)
         {
-          const CsSdpMedia *media = g_ptr_array_index (msg->sdp->media, m);
+          const CsSdpMedia *media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, m);
           CsEndpoint ep;
 
           memset (&ep, 0, sizeof ep);

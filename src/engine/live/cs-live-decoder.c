@@ -58,7 +58,7 @@ cs_live_add_sip (CsChunk *chunk, const guint8 *data, gsize len, const CsEndpoint
 
   if (msg == NULL)
     return;
-  msg->first_frame = first_frame;
+  cs_sip_message_set_first_frame (msg, first_frame);
   g_ptr_array_add (chunk->sip, msg);
 }
 

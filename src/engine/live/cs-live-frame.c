@@ -7,38 +7,17 @@
 #define CS_ETHERTYPE_IPV6 0x86dd
 #define CS_TCP_MAX_FLOWS 65536
 
-typedef struct
-{
-  CsEndpoint src, dst;
-} CsLiveFlowKey;
-
 struct _CsLiveTcpSeq
 {
-  GHashTable *next; /* CsLiveFlowKey* → GUINT_TO_POINTER (next sequence number) */
+  GHashTable *next; /* CsFlow* → GUINT_TO_POINTER (next sequence number) */
 };
-
-static guint
-cs_live_flow_key_hash (gconstpointer key)
-{
-  const CsLiveFlowKey *k = key;
-
-  return cs_endpoint_hash (&k->src) * 31u + cs_endpoint_hash (&k->dst);
-}
-
-static gboolean
-cs_live_flow_key_equal (gconstpointer a, gconstpointer b)
-{
-  const CsLiveFlowKey *x = a, *y = b;
-
-  return cs_endpoint_equal (&x->src, &y->src) && cs_endpoint_equal (&x->dst, &y->dst);
-}
 
 CsLiveTcpSeq *
 cs_live_tcp_seq_new (void)
 {
   CsLiveTcpSeq *seq = g_new0 (CsLiveTcpSeq, 1);
 
-  seq->next = g_hash_table_new_full (cs_live_flow_key_hash, cs_live_flow_key_equal, g_free, NULL);
+  seq->next = g_hash_table_new_full (cs_flow_hash, cs_flow_equal, g_free, NULL);
   return seq;
 }
 
@@ -55,7 +34,7 @@ cs_live_tcp_seq_free (CsLiveTcpSeq *seq)
 static guint32
 cs_live_tcp_seq_take (CsLiveTcpSeq *seq, const CsEndpoint *src, const CsEndpoint *dst, gsize len)
 {
-  CsLiveFlowKey key;
+  CsFlow key;
   gpointer value;
   guint32 current = 1;
 

@@ -21,17 +21,15 @@ void cs_analysis_take_findings (CsAnalysis *self, GPtrArray *findings);
 void cs_analysis_adopt_findings (CsAnalysis *self, GPtrArray *findings);
 /* RTCP references kept by the merge (a GArray of CsRtcpRef; a reference is taken). */
 void cs_analysis_set_rtcp (CsAnalysis *self, GArray *rtcp);
-/* Load thread: copies of the calls changed since the last call, for the
- * GUI to show while loading. Returns how many were staged. */
-guint cs_analysis_stage_snapshots (CsAnalysis *self, const GPtrArray *calls);
-/* While loading, main context only: shows the copies staged since the last time (a few
- * items-changed, whatever their number); nothing once the real calls are known. */
-void cs_analysis_publish_snapshots (CsAnalysis *self);
-/* Main context only, once the load is complete: streams and findings, then the real calls
- * in place of the copies shown, then the calls not yet in the model. */
+/* The real calls known so far, borrowed (the analysis keeps them): any thread. */
+GPtrArray *cs_analysis_dup_calls (CsAnalysis *self);
+gboolean cs_analysis_has_calls (CsAnalysis *self);
+/* Main context only, once the load is complete: streams and findings into their models. */
+void cs_analysis_publish_results (CsAnalysis *self);
+/* Main context only: "published" turns TRUE (every real call is in the calls model). */
+void cs_analysis_set_published (CsAnalysis *self);
+/* Main context only, once the load is complete, all at once: streams and findings, then the
+ * calls not yet in the model (a window's publisher, cs-publisher.c, paces its own). */
 void cs_analysis_publish (CsAnalysis *self);
-/* The same for a window: the real calls take their rows in slices, from idles within a time
- * budget; "published" turns TRUE after the last one. */
-void cs_analysis_publish_in_slices (CsAnalysis *self);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "cs-call-list.h"
+#include "calls/cs-stream.h"
 #include "capture/cs-capture-set.h"
 #include "capture/cs-capture-stats.h"
 
@@ -26,6 +27,14 @@ const GArray *cs_analysis_get_rtcp (CsAnalysis *self);
 const GError *cs_analysis_get_damage (CsAnalysis *self);
 /* TRUE once every call found is in the calls model ("published" notifies). */
 gboolean cs_analysis_get_published (CsAnalysis *self);
+/* Lookups in what the models hold (the app, the CLI and the reports use these), borrowed
+ * from the models; NULL when there is none. A stream by id, a call by number, and a call
+ * by number ("4") or else by Call-ID. */
+CsStream *cs_analysis_lookup_stream (CsAnalysis *self, guint id);
+CsCall *cs_analysis_lookup_call (CsAnalysis *self, guint number);
+CsCall *cs_analysis_find_call (CsAnalysis *self, const char *number_or_call_id);
+/* A call by Call-ID only (the first with it). */
+CsCall *cs_analysis_find_call_id (CsAnalysis *self, const char *call_id);
 /* Display name: "file.pcap" or "file.pcap + 2 more" */
 char *cs_analysis_dup_title (CsAnalysis *self);
 

@@ -129,21 +129,28 @@ cs_call_list_replace (CsCallList *self, guint position, CsCall *const *calls, gu
 }
 
 CsCall *
-cs_call_list_lookup (CsCallList *self, const char *number_or_call_id)
+cs_call_list_lookup_number (CsCallList *self, guint number)
 {
-  char *end = NULL;
-  guint64 number;
+  if (number >= 1 && number <= self->calls->len)
+    {
+      CsCall *call = g_ptr_array_index (self->calls, number - 1);
+
+      if (cs_call_get_number (call) == number)
+        return call;
+    }
+  for (guint i = 0; i < self->calls->len; i++)
+    if (cs_call_get_number (g_ptr_array_index (self->calls, i)) == number)
+      return g_ptr_array_index (self->calls, i);
+  return NULL;
+}
+
+CsCall *
+cs_call_list_lookup_call_id (CsCallList *self, const char *call_id)
+{
   CsCall *found;
 
-  if (number_or_call_id == NULL || *number_or_call_id == '\0')
+  if (call_id == NULL)
     return NULL;
-  number = g_ascii_strtoull (number_or_call_id, &end, 10);
-  if (end != NULL && *end == '\0')
-    {
-      for (guint i = 0; i < self->calls->len; i++)
-        if (cs_call_get_number (g_ptr_array_index (self->calls, i)) == number)
-          return g_ptr_array_index (self->calls, i);
-    }
   /* built on the first lookup: most lists (a report) are never searched by Call-ID */
   g_mutex_lock (&self->index_lock);
   if (self->by_call_id == NULL)
@@ -152,9 +159,28 @@ cs_call_list_lookup (CsCallList *self, const char *number_or_call_id)
       for (guint i = 0; i < self->calls->len; i++)
         cs_call_list_index (self, g_ptr_array_index (self->calls, i));
     }
-  found = g_hash_table_lookup (self->by_call_id, number_or_call_id);
+  found = g_hash_table_lookup (self->by_call_id, call_id);
   g_mutex_unlock (&self->index_lock);
   return found;
+}
+
+CsCall *
+cs_call_list_lookup (CsCallList *self, const char *number_or_call_id)
+{
+  char *end = NULL;
+  guint64 number;
+
+  if (number_or_call_id == NULL || *number_or_call_id == '\0')
+    return NULL;
+  number = g_ascii_strtoull (number_or_call_id, &end, 10);
+  if (end != NULL && *end == '\0' && number <= G_MAXUINT)
+    {
+      CsCall *call = cs_call_list_lookup_number (self, (guint) number);
+
+      if (call != NULL)
+        return call;
+    }
+  return cs_call_list_lookup_call_id (self, number_or_call_id);
 }
 
 GPtrArray *

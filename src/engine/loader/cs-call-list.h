@@ -17,6 +17,10 @@ void cs_call_list_append_many (CsCallList *self, CsCall *const *calls, guint n);
 void cs_call_list_replace (CsCallList *self, guint position, CsCall *const *calls, guint n);
 /* Call by number (1-based) or Call-ID; NULL if none. */
 CsCall *cs_call_list_lookup (CsCallList *self, const char *number_or_call_id);
+/* The same by number only (calls are numbered in list order: a scan if not) ... */
+CsCall *cs_call_list_lookup_number (CsCallList *self, guint number);
+/* ... and by Call-ID only (the first call with it). */
+CsCall *cs_call_list_lookup_call_id (CsCallList *self, const char *call_id);
 
 /* The calls, borrowed (the list keeps them): for readers on any thread while the list
  * does not change, without a reference per call. */

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cs-chunk.h"
+#include "net/cs-decode-fast.h"
 
 G_BEGIN_DECLS
 
@@ -71,15 +72,6 @@ void cs_chunk_rtp_next_block (CsChunkRtpScratch *scratch, CsChunkRtpRunPlace *pl
 /* Gives the scratch of a chunk that was never grouped back (a cancelled decode). */
 void cs_chunk_drop_rtp_scratch (CsChunk *chunk);
 
-static inline guint32
-cs_chunk_load32 (const guint8 *p)
-{
-  guint32 v;
-
-  memcpy (&v, p, sizeof v);
-  return v;
-}
-
 static inline guint64
 cs_chunk_rtp_word (guint32 low, guint32 high)
 {
@@ -98,8 +90,8 @@ cs_chunk_rtp_words (const CsEndpoint *src, const CsEndpoint *dst, guint32 ssrc, 
       = { (guint8) (ssrc >> 24), (guint8) (ssrc >> 16), (guint8) (ssrc >> 8), (guint8) ssrc };
 
   words[0]
-      = cs_chunk_rtp_word (cs_chunk_load32 (src->addr.bytes), cs_chunk_load32 (dst->addr.bytes));
-  words[1] = cs_chunk_rtp_word (cs_chunk_load32 (ports), cs_chunk_load32 (ssrc_be));
+      = cs_chunk_rtp_word (cs_decode_load32 (src->addr.bytes), cs_decode_load32 (dst->addr.bytes));
+  words[1] = cs_chunk_rtp_word (cs_decode_load32 (ports), cs_decode_load32 (ssrc_be));
 }
 
 /* The IPv4 key of words (cs_chunk_rtp_words), as the packet's endpoints give it. */

@@ -200,12 +200,12 @@ cs_chunk_rtp_record (const guint8 *data, gsize len, gint64 ts_ns, guint32 frame,
       memset (rec, 0, sizeof *rec);
       rec->arrival_ns = ts_ns;
       rec->frame = frame;
-      rec->timestamp = GUINT32_FROM_BE (cs_chunk_load32 (data + 4));
+      rec->timestamp = GUINT32_FROM_BE (cs_decode_load32 (data + 4));
       rec->seq = (guint16) ((data[2] << 8) | data[3]);
       rec->payload_len = (guint16) MIN (len - 12, G_MAXUINT16);
       rec->payload_type = data[1] & 0x7f;
       rec->flags = (data[1] & 0x80) != 0 ? CS_RTP_FLAG_MARKER : 0;
-      *ssrc = GUINT32_FROM_BE (cs_chunk_load32 (data + 8));
+      *ssrc = GUINT32_FROM_BE (cs_decode_load32 (data + 8));
       return TRUE;
     }
   if (!cs_rtp_parse_header (data, len, &hdr))

@@ -2,7 +2,7 @@
 #include "cs-chunk.h"
 
 #include "cs-chunk-rtp-private.h"
-#include "net/cs-decode.h"
+#include "net/cs-decode-fast.h"
 #include "net/cs-hep.h"
 
 #include <unistd.h>
@@ -63,10 +63,6 @@ cs_udp_payload_classify (const guint8 *data, gsize len, guint16 sport, guint16 d
   return CS_UDP_PAYLOAD_OTHER;
 }
 
-static CsSipMessage *cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src,
-                                           const CsEndpoint *dst, CsSipTransport transport,
-                                           guint32 frame, gint64 ts_ns);
-
 CsSipMessage *
 cs_sip_message_from_payload (const guint8 *data, gsize len, const CsEndpoint *src,
                              const CsEndpoint *dst, CsSipTransport transport, guint32 frame,
@@ -74,21 +70,6 @@ cs_sip_message_from_payload (const guint8 *data, gsize len, const CsEndpoint *sr
 {
   return cs_sip_message_stamp (cs_sip_message_parse (data, len, NULL), src, dst, transport, frame,
                                ts_ns);
-}
-
-static CsSipMessage *
-cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst,
-                      CsSipTransport transport, guint32 frame, gint64 ts_ns)
-{
-  if (msg == NULL)
-    return NULL;
-  msg->frame = frame;
-  msg->first_frame = frame;
-  msg->ts_ns = ts_ns;
-  msg->src = *src;
-  msg->dst = *dst;
-  msg->transport = transport;
-  return msg;
 }
 
 static void
@@ -153,18 +134,6 @@ cs_chunk_is_plain_rtp (const CsPacket *pkt)
          && pkt->dst.port != CS_HEP_PORT;
 }
 
-/* The endpoints of the IPv4 header at ip followed by its UDP header (both read already
- * bounds-checked by the caller), onto zeroed endpoints. */
-static inline void
-cs_chunk_ipv4_udp_endpoints (const guint8 *ip, CsEndpoint *src, CsEndpoint *dst)
-{
-  src->addr.family = dst->addr.family = 4;
-  memcpy (src->addr.bytes, ip + 12, 4);
-  memcpy (dst->addr.bytes, ip + 16, 4);
-  src->port = cs_decode_u16be (ip + 20);
-  dst->port = cs_decode_u16be (ip + 22);
-}
-
 /* cs_chunk_add_udp for the UDP datagram (len bytes) of the IPv4 header at ip (ip_offset
  * into its frame), with the packet the layered decoder would make of it. */
 static G_GNUC_NO_INLINE void
@@ -174,12 +143,7 @@ cs_chunk_add_ipv4_udp (CsChunk *chunk, const guint8 *ip, guint32 ip_offset, guin
   CsPacket pkt;
 
   memset (&pkt, 0, sizeof pkt);
-  cs_chunk_ipv4_udp_endpoints (ip, &pkt.src, &pkt.dst);
-  pkt.ip_version = 4;
-  pkt.ip_proto = CS_IP_PROTO_UDP;
-  pkt.transport_offset = ip_offset + 20;
-  pkt.payload = ip + 28;
-  pkt.payload_len = len;
+  cs_decode_ipv4_udp_packet (ip, ip_offset, len, &pkt);
   cs_chunk_add_udp (chunk, &pkt, frame, ts_ns);
 }
 
@@ -188,7 +152,7 @@ cs_chunk_add_ipv4_udp (CsChunk *chunk, const guint8 *ip, guint32 ip_offset, guin
  * options or fragments, UDP, then an RTP header of version 2 without padding, extension or
  * CSRC, no RTCP packet type and neither port HEP's (RTP on a tunnel port too: no tunnel header
  * starts with 0x80). The layered decoder (cs_decode_frame, or
- * its shortcut cs_decode_ethernet_ipv4_udp), cs_udp_payload_classify and cs_chunk_add_rtp
+ * its shortcut cs_decode_frame_fast), cs_udp_payload_classify and cs_chunk_add_rtp
  * take that packet the same way, to the same record and key. Another datagram of such an
  * IPv4 header goes to cs_chunk_add_udp as the layered decoder would give it, unless a port is
  * a tunnel's (cs_decode_udp_port_is_tunnel); FALSE (nothing
@@ -207,34 +171,17 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
   CsChunkRtpScratch *scratch;
   CsChunkRtpRunPlace *place;
   CsRtpPacket rec;
-  guint32 ip_len, udp_len, len, payload_len, hash, slot;
+  guint32 len, payload_len, hash, slot;
   guint64 words[2];
-  guint16 total_len;
 
-  /* version 4 with a 20-byte header (known when checked); no fragment, protocol UDP */
-  if (!checked && (caplen < END || data[IP] != 0x45))
+  /* IPv4 with a 20-byte header (known when checked, and 40 bytes captured), no fragment, UDP
+   * with room for an RTP header */
+  if (!checked && caplen < END)
     return FALSE;
-  if ((GUINT32_FROM_LE (cs_chunk_load32 (data + IP + 6)) & 0xff00ff3fu) != 0x11000000u)
+  if (!cs_decode_ipv4_udp_at (data, caplen, checked, 12, &len))
     return FALSE;
-  total_len = cs_decode_u16be (data + IP + 2);
-  udp_len = cs_decode_u16be (data + UDP + 4);
-  /* usually the UDP length fills the IP length, which was captured whole */
-  if (G_LIKELY (udp_len >= 8 + 12 && udp_len + 20u == total_len && total_len <= caplen - IP))
-    {
-      len = udp_len - 8u;
-      payload_len = len - 12u;
-    }
-  else
-    {
-      /* as decode_ipv4 and decode_udp: a length of 0 (offload) means what was captured */
-      ip_len = total_len != 0 ? MIN ((guint32) total_len, caplen - IP) : caplen - IP;
-      if (ip_len < RTP - IP || (udp_len != 0 && udp_len < 8))
-        return FALSE;
-      len = udp_len != 0 ? MIN (udp_len - 8, ip_len - (RTP - IP)) : ip_len - (RTP - IP);
-      payload_len = len >= 12 ? MIN (len - 12, G_MAXUINT16) : 0;
-    }
   scratch = chunk->rtp_scratch;
-  if (len < 12 || data[RTP] != 0x80 || (guint8) (data[RTP + 1] - 200) < 8
+  if (data[RTP] != 0x80 || (guint8) (data[RTP + 1] - 200) < 8
       || cs_decode_u16be (data + UDP) == CS_HEP_PORT
       || cs_decode_u16be (data + UDP + 2) == CS_HEP_PORT)
     {
@@ -252,16 +199,18 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
         return FALSE;
       scratch = chunk->rtp_scratch = cs_chunk_rtp_scratch_take ();
     }
+  payload_len = MIN (len - 12, G_MAXUINT16);
   rec.arrival_ns = ts_ns;
   rec.frame = frame;
-  rec.timestamp = GUINT32_FROM_BE (cs_chunk_load32 (data + RTP + 4));
+  rec.timestamp = GUINT32_FROM_BE (cs_decode_load32 (data + RTP + 4));
   rec.seq = cs_decode_u16be (data + RTP + 2);
   rec.payload_len = (guint16) payload_len;
   rec.payload_type = data[RTP + 1] & 0x7f;
   rec.flags = data[RTP + 1] >> 7; /* CS_RTP_FLAG_MARKER */
   rec.reserved = 0;
-  words[0] = cs_chunk_rtp_word (cs_chunk_load32 (data + IP + 12), cs_chunk_load32 (data + IP + 16));
-  words[1] = cs_chunk_rtp_word (cs_chunk_load32 (data + UDP), cs_chunk_load32 (data + RTP + 8));
+  words[0]
+      = cs_chunk_rtp_word (cs_decode_load32 (data + IP + 12), cs_decode_load32 (data + IP + 16));
+  words[1] = cs_chunk_rtp_word (cs_decode_load32 (data + UDP), cs_decode_load32 (data + RTP + 8));
   hash = cs_chunk_rtp_hash (NULL, NULL, words, TRUE);
   place = cs_chunk_find_rtp_run (chunk, scratch, words, hash, NULL, NULL, 0, &slot);
   if (G_UNLIKELY (place == NULL))
@@ -275,35 +224,6 @@ cs_chunk_append_ipv4_rtp (CsChunk *chunk, const guint8 *data, guint32 caplen, gu
   return TRUE;
 }
 
-/* Where the IPv4 header of a frame starts when its link header says IPv4 plainly (Ethernet II
- * with at most one 802.1Q tag, Linux cooked v1 and v2, raw IP), or G_MAXUINT32: the layered
- * decoder reads those headers the same way. */
-static inline guint32
-cs_chunk_plain_ipv4_offset (guint linktype, const guint8 *data, guint32 caplen)
-{
-  switch (linktype)
-    {
-    case CS_LINKTYPE_ETHERNET:
-      if (caplen >= 14 && data[12] == 0x08 && data[13] == 0x00)
-        return 14;
-      if (caplen >= 18 && data[12] == 0x81 && data[13] == 0x00 && data[16] == 0x08
-          && data[17] == 0x00)
-        return 18;
-      return G_MAXUINT32;
-    case CS_LINKTYPE_LINUX_SLL:
-      return caplen >= 16 && data[14] == 0x08 && data[15] == 0x00 ? 16 : G_MAXUINT32;
-    case CS_LINKTYPE_LINUX_SLL2:
-      return caplen >= 20 && data[0] == 0x08 && data[1] == 0x00 ? 20 : G_MAXUINT32;
-    case CS_LINKTYPE_RAW_12:
-    case CS_LINKTYPE_RAW_14:
-    case CS_LINKTYPE_RAW:
-    case CS_LINKTYPE_IPV4:
-      return 0;
-    default:
-      return G_MAXUINT32;
-    }
-}
-
 /* cs_chunk_append_ipv4_rtp for a frame of linktype. */
 static inline __attribute__ ((always_inline)) gboolean
 cs_chunk_append_frame_rtp (CsChunk *chunk, guint linktype, const guint8 *data, guint32 caplen,
@@ -313,9 +233,9 @@ cs_chunk_append_frame_rtp (CsChunk *chunk, guint linktype, const guint8 *data, g
 
   /* the usual frame first: EtherType 0x0800 and version 4 with a 20-byte header */
   if (G_LIKELY (linktype == CS_LINKTYPE_ETHERNET && caplen >= 14 + 40
-                && (GUINT32_FROM_LE (cs_chunk_load32 (data + 12)) & 0xffffffu) == 0x450008u))
+                && (GUINT32_FROM_LE (cs_decode_load32 (data + 12)) & 0xffffffu) == 0x450008u))
     return cs_chunk_append_ipv4_rtp (chunk, data + 14, caplen - 14, 14, frame, ts_ns, TRUE);
-  ip = cs_chunk_plain_ipv4_offset (linktype, data, caplen);
+  ip = cs_decode_plain_ipv4_offset (linktype, data, caplen);
   return ip != G_MAXUINT32
          && cs_chunk_append_ipv4_rtp (chunk, data + ip, caplen - ip, ip, frame, ts_ns, FALSE);
 }
@@ -327,8 +247,7 @@ cs_chunk_decode_frame (CsChunk *chunk, const CsFrame *frame, const guint8 *data,
   CsPacket pkt;
   CsDecodeStatus status;
 
-  if (frame->linktype == CS_LINKTYPE_ETHERNET
-      && cs_decode_ethernet_ipv4_udp (data, frame->caplen, &pkt))
+  if (cs_decode_frame_fast (frame->linktype, data, frame->caplen, &pkt))
     {
       /* the common case without the general decoder's zeroing and dispatch */
       if (cs_chunk_is_plain_rtp (&pkt))
@@ -397,7 +316,7 @@ cs_chunk_decode_pcap (CsChunk *chunk, const CsFrameIter *iter, CsChunkRelease *r
   guint32 i;
 
 #define CS_CHUNK_PCAP_U32(p)                                                                       \
-  (big_endian ? GUINT32_FROM_BE (cs_chunk_load32 (p)) : GUINT32_FROM_LE (cs_chunk_load32 (p)))
+  (big_endian ? GUINT32_FROM_BE (cs_decode_load32 (p)) : GUINT32_FROM_LE (cs_decode_load32 (p)))
   for (i = 0; i < n_frames; i++)
     {
       guint32 index = chunk->first_index + i, caplen, frac;

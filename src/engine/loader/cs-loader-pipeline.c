@@ -23,7 +23,6 @@
  * a worker behind a big one */
 #define CS_FRAMES_IN_FLIGHT_PER_WORKER (2 * CS_CHUNK_FRAMES)
 #define CS_CHUNKS_IN_FLIGHT_PER_WORKER 16
-#define CS_SNAPSHOT_INTERVAL_US (G_USEC_PER_SEC / 5)
 #define CS_INDEX_SHARE 0.1 /* part of the progress bar spent indexing */
 /* below this, the walked pages kept for several workers cost little next to the file */
 #define CS_KEEP_WALKED_MAX_BYTES (256u * 1024 * 1024)
@@ -201,21 +200,17 @@ cs_pipeline_plan (CsPipeline *p, gboolean final)
     }
 }
 
-/* A window is watching (background load): let it show the calls found so
- * far, as copies, a few times a second. The CLI never pays for this. */
+/* A background load's watch (a window's publisher) hears of the calls found so far: the
+ * publisher decides how often to show them. The CLI has none and never pays for it. */
 static void
-cs_pipeline_stage_snapshots (CsPipeline *p, gboolean force)
+cs_pipeline_tell_calls (CsPipeline *p, gboolean last)
 {
-  gint64 now = g_get_monotonic_time ();
+  CsLoader *loader = p->loader;
 
-  if (p->loader->context == NULL || (!force && now - p->last_snapshot_us < CS_SNAPSHOT_INTERVAL_US))
+  if (loader->watch == NULL || loader->context == NULL)
     return;
-  p->last_snapshot_us = now;
-  /* new rows are worth a publish now, not at the next progress tick */
-  if (cs_analysis_stage_snapshots (p->analysis,
-                                   cs_call_tracker_get_calls (cs_merge_get_tracker (p->merge)))
-      > 0)
-    p->snapshots_staged = TRUE;
+  loader->watch->calls_found (loader->watch_data, p->analysis,
+                              cs_call_tracker_get_calls (cs_merge_get_tracker (p->merge)), last);
 }
 
 /* Merges the next chunk; FALSE when it is not decoded yet and wait is FALSE. */
@@ -235,7 +230,7 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
   if (!g_cancellable_is_cancelled (p->cancellable))
     {
       cs_merge_add_chunk (p->merge, chunk);
-      cs_pipeline_stage_snapshots (p, FALSE);
+      cs_pipeline_tell_calls (p, FALSE);
     }
   p->merged_frames += chunk->n_frames;
   stats->bytes += chunk->bytes;
@@ -245,13 +240,12 @@ cs_pipeline_merge_next (CsPipeline *p, gboolean wait)
   n_frames = cs_capture_set_get_n_frames (p->set);
   if (p->indexing)
     cs_loader_report (p->loader, p->index_fraction, p->merged_frames, "Reconstructing calls",
-                      p->snapshots_staged);
+                      FALSE);
   else
     cs_loader_report (p->loader,
                       p->index_share
                           + (1 - p->index_share) * (double) p->merged_frames / MAX (n_frames, 1),
-                      p->merged_frames, "Reconstructing calls", p->snapshots_staged);
-  p->snapshots_staged = FALSE;
+                      p->merged_frames, "Reconstructing calls", FALSE);
   return TRUE;
 }
 
@@ -335,11 +329,9 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       g_autoptr (GPtrArray) findings = NULL;
       CsFindingThresholds thresholds;
 
-      /* Finishing, streams and findings take a while yet: show every call found by now. */
-      cs_pipeline_stage_snapshots (p, TRUE);
-      if (p->snapshots_staged)
-        cs_loader_report (p->loader, 1, p->merged_frames, "Finishing calls", TRUE);
-      p->snapshots_staged = FALSE;
+      /* Finishing, streams and findings take a while yet: every call found by now may show. */
+      cs_pipeline_tell_calls (p, TRUE);
+      cs_loader_report (p->loader, 1, p->merged_frames, "Finishing calls", TRUE);
       calls = cs_call_tracker_finish (cs_merge_get_tracker (p->merge), stats->last_ns);
       cs_loader_profile ("merge");
       /* the analysis takes the tracker's references; the calls are read here through a

@@ -7,6 +7,20 @@
 
 G_BEGIN_DECLS
 
+/* What watches a background load besides its progress (a window's publisher,
+ * cs-publisher.c): told of the calls found so far after each merged chunk and once more, with
+ * last, before they are finished (load thread); handed the analysis by load_finish, which then
+ * publishes nothing itself (main context). */
+typedef struct
+{
+  void (*calls_found) (gpointer data, CsAnalysis *analysis, const GPtrArray *calls, gboolean last);
+  void (*publish) (gpointer data, CsAnalysis *analysis);
+} CsLoaderWatch;
+
+/* Replaces the watch (data is freed with destroy when replaced or with the loader). */
+void cs_loader_set_watch (CsLoader *self, const CsLoaderWatch *watch, gpointer data,
+                          GDestroyNotify destroy);
+
 struct _CsLoader
 {
   GObject parent_instance;
@@ -14,7 +28,9 @@ struct _CsLoader
   guint chunk_frames; /* 0: the default chunk sizes */
   CsLimits limits;
   char *filter;
-  gboolean publish_in_slices; /* load_finish leaves the real calls to idles (a window) */
+  const CsLoaderWatch *watch; /* or NULL */
+  gpointer watch_data;
+  GDestroyNotify watch_destroy;
 
   /* Progress, written by the load thread, read on the main context. */
   GMutex lock;
@@ -63,8 +79,6 @@ typedef struct
   gboolean keeps_walked_pages;    /* and the frames seen so far are small */
   double index_share;             /* part of the progress bar the index walk stands for */
   double index_fraction;
-  gint64 last_snapshot_us;   /* when calls were last copied for the GUI */
-  gboolean snapshots_staged; /* copies wait for a publish: report at once */
 } CsPipeline;
 
 /* Frames in the next chunk after n_planned chunks, with about frames_left still to plan:

@@ -32,6 +32,7 @@ cs_loader_finalize (GObject *object)
 {
   CsLoader *self = CS_LOADER (object);
 
+  cs_loader_set_watch (self, NULL, NULL, NULL);
   g_free (self->filter);
   g_free (self->message);
   g_clear_object (&self->analysis);
@@ -187,11 +188,6 @@ cs_loader_notify_idle (gpointer user_data)
   for (guint i = PROP_FRACTION; i <= PROP_ANALYSIS; i++)
     g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
   g_object_thaw_notify (G_OBJECT (self));
-  /* Only copies (the real calls, streams and findings are published by load_finish), and
-   * after notify::analysis: a window showing the analysis gets the rows in budgeted slices
-   * instead of all at once when it attaches. */
-  if (self->analysis != NULL)
-    cs_analysis_publish_snapshots (self->analysis);
   return G_SOURCE_REMOVE;
 }
 
@@ -428,10 +424,14 @@ cs_loader_load_async (CsLoader *self, const char *const *paths, GCancellable *ca
 }
 
 void
-cs_loader_set_publish_in_slices (CsLoader *self, gboolean in_slices)
+cs_loader_set_watch (CsLoader *self, const CsLoaderWatch *watch, gpointer data,
+                     GDestroyNotify destroy)
 {
-  g_return_if_fail (CS_IS_LOADER (self));
-  self->publish_in_slices = in_slices;
+  if (self->watch_destroy != NULL)
+    self->watch_destroy (self->watch_data);
+  self->watch = watch;
+  self->watch_data = data;
+  self->watch_destroy = destroy;
 }
 
 CsAnalysis *
@@ -441,8 +441,8 @@ cs_loader_load_finish (CsLoader *self, GAsyncResult *result, GError **error)
 
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   analysis = g_task_propagate_pointer (G_TASK (result), error);
-  if (analysis != NULL && self->publish_in_slices)
-    cs_analysis_publish_in_slices (analysis);
+  if (analysis != NULL && self->watch != NULL)
+    self->watch->publish (self->watch_data, analysis);
   else if (analysis != NULL)
     cs_analysis_publish (analysis);
   return analysis;

@@ -34,10 +34,6 @@ gboolean cs_loader_keeps_walked_pages_for (guint64 walked_bytes, guint64 walked_
 /* Optional BPF expression applied to every frame (NULL for none). */
 void cs_loader_set_filter (CsLoader *self, const char *bpf);
 
-/* TRUE: load_finish returns before every call is in the calls model (the rest follow from
- * idles within a time budget; the analysis's "published" says when). FALSE by default. */
-void cs_loader_set_publish_in_slices (CsLoader *self, gboolean in_slices);
-
 /* Progress properties, notified on the main context that started the load
  * (load_async) at most ~10 times a second:
  *   "fraction" (double 0..1), "packets" (guint64 frames read so far),
@@ -55,8 +51,9 @@ CsAnalysis *cs_loader_load (CsLoader *self, const char *const *paths, GCancellab
                             GError **error);
 
 /* Background load. The analysis is available from the start through
- * cs_loader_get_analysis() / the "analysis" property, and its models fill
- * in batches on the calling thread's main context while loading. */
+ * cs_loader_get_analysis() / the "analysis" property; load_finish publishes it at once, or
+ * hands it to the publisher attached (cs-publisher.h), which also shows copies of the calls
+ * while loading. */
 void cs_loader_load_async (CsLoader *self, const char *const *paths, GCancellable *cancellable,
                            GAsyncReadyCallback callback, gpointer user_data);
 CsAnalysis *cs_loader_load_finish (CsLoader *self, GAsyncResult *result, GError **error);

@@ -1,6 +1,9 @@
 /* cs-merge.c — reduce step: order-dependent work (reassembly, dialogs, RTP runs) */
 #include "cs-merge.h"
 
+/* the messages' fields as reads: the merge thread's per-message path (measured) */
+#include "sip/cs-sip-message-layout.h"
+
 #include "net/cs-decode.h"
 #include "base/cs-fixed-pool.h"
 #include "net/cs-ip-reassembly.h"
@@ -267,18 +270,19 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
 {
   CsCaptureStats *stats = merge->stats;
   CsSipCounts *counts = &merge->sip_counts;
+  guint status;
 
   stats->sip_messages++;
   if (cs_sip_message_get_malformed (msg) != NULL)
     stats->malformed_sip++;
-  if (msg->is_request)
+  if (cs_sip_message_is_request (msg))
     {
-      CsSipMethod m = msg->method;
+      CsSipMethod m = cs_sip_message_get_method (msg);
+      const char *name = cs_sip_message_get_method_name (msg);
 
       /* a known method is spelled as its constant (names are case-sensitive) */
-      if (m != CS_SIP_METHOD_UNKNOWN && (guint) m < CS_SIP_METHOD_COUNT
-          && cs_sip_message_get_method_name (msg) != NULL
-          && strcmp (cs_sip_message_get_method_name (msg), cs_sip_method_to_string (m)) == 0)
+      if (m != CS_SIP_METHOD_UNKNOWN && (guint) m < CS_SIP_METHOD_COUNT && name != NULL
+          && strcmp (name, cs_sip_method_to_string (m)) == 0)
         {
           if (counts->method_in_table[m])
             {
@@ -286,17 +290,16 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
               counts->dirty = TRUE;
             }
           else
-            counts->method_in_table[m]
-                = cs_merge_count_method_name (merge, cs_sip_message_get_method_name (msg));
+            counts->method_in_table[m] = cs_merge_count_method_name (merge, name);
           return;
         }
-      cs_merge_count_method_name (merge, cs_sip_message_get_method_name (msg) != NULL
-                                             ? cs_sip_message_get_method_name (msg)
-                                             : "UNKNOWN");
+      cs_merge_count_method_name (merge, name != NULL ? name : "UNKNOWN");
+      return;
     }
-  else if (msg->status_code >= 100 && msg->status_code < 100 + CS_SIP_COUNTED_STATUSES)
+  status = cs_sip_message_get_status_code (msg);
+  if (status >= 100 && status < 100 + CS_SIP_COUNTED_STATUSES)
     {
-      guint i = msg->status_code - 100;
+      guint i = status - 100;
 
       if (counts->status_in_table[i])
         {
@@ -305,12 +308,12 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
         }
       else
         {
-          cs_merge_count_status (stats->sip_statuses, msg->status_code, 1);
+          cs_merge_count_status (stats->sip_statuses, status, 1);
           counts->status_in_table[i] = TRUE;
         }
     }
   else
-    cs_merge_count_status (stats->sip_statuses, msg->status_code, 1);
+    cs_merge_count_status (stats->sip_statuses, status, 1);
 }
 
 static void
@@ -501,7 +504,7 @@ cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, 
 
   if (msg == NULL)
     return;
-  msg->first_frame = MIN (first_frame, last_frame);
+  cs_sip_message_set_first_frame (msg, MIN (first_frame, last_frame));
   cs_merge_add_sip (merge, msg);
   cs_sip_message_unref (msg);
 }
@@ -520,7 +523,7 @@ cs_merge_add_reassembled_udp (CsMerge *merge, const CsPacket *pkt, guint32 first
                                            CS_SIP_TRANSPORT_UDP, frame, ts_ns);
         if (msg != NULL)
           {
-            msg->first_frame = first_frame;
+            cs_sip_message_set_first_frame (msg, first_frame);
             cs_merge_add_sip (merge, msg);
             cs_sip_message_unref (msg);
           }
@@ -596,7 +599,7 @@ cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk)
                                             ? &g_array_index (chunk->deferred, CsDeferredFrame, di)
                                             : NULL;
 
-      if (msg != NULL && (deferred == NULL || msg->frame <= deferred->number))
+      if (msg != NULL && (deferred == NULL || cs_sip_message_get_frame (msg) <= deferred->number))
         {
           cs_merge_add_sip (merge, msg);
           si++;

@@ -77,10 +77,10 @@ cs_load_count_type (GHashTable **table, const char *key)
 static const char *
 cs_load_message_type (const CsSipMessage *msg, char *buf, gsize size)
 {
-  if (msg->is_request)
+  if (cs_sip_message_is_request (msg))
     return cs_sip_message_get_method_name (msg) != NULL ? cs_sip_message_get_method_name (msg)
                                                         : "UNKNOWN";
-  g_snprintf (buf, size, "%u", msg->status_code);
+  g_snprintf (buf, size, "%u", cs_sip_message_get_status_code (msg));
   return buf;
 }
 
@@ -89,8 +89,8 @@ cs_load_message_type (const CsSipMessage *msg, char *buf, gsize size)
 static char *
 cs_load_transaction_key (const CsSipMessage *msg)
 {
-  const char *method = msg->is_request ? cs_sip_message_get_method_name (msg)
-                                       : cs_sip_message_get_cseq_method_name (msg);
+  const char *method = cs_sip_message_is_request (msg) ? cs_sip_message_get_method_name (msg)
+                                                       : cs_sip_message_get_cseq_method_name (msg);
 
   if (cs_sip_message_get_via_branch (msg) != NULL
       && g_str_has_prefix (cs_sip_message_get_via_branch (msg), "z9hG4bK"))
@@ -99,23 +99,26 @@ cs_load_transaction_key (const CsSipMessage *msg)
   return g_strdup_printf (
       "%s|%u|%s",
       cs_sip_message_get_via_branch (msg) != NULL ? cs_sip_message_get_via_branch (msg) : "",
-      msg->cseq, method != NULL ? method : "");
+      cs_sip_message_get_cseq (msg), method != NULL ? method : "");
 }
 
 /* One transmission of a message: the engine's retransmission signature. */
 static char *
 cs_load_message_signature (const CsSipMessage *msg)
 {
-  if (msg->is_request)
+  if (cs_sip_message_is_request (msg))
     return g_strdup_printf (
         "Q|%s|%u|%s",
-        cs_sip_message_get_via_branch (msg) ? cs_sip_message_get_via_branch (msg) : "", msg->cseq,
+        cs_sip_message_get_via_branch (msg) ? cs_sip_message_get_via_branch (msg) : "",
+        cs_sip_message_get_cseq (msg),
         cs_sip_message_get_method_name (msg) ? cs_sip_message_get_method_name (msg) : "");
   return g_strdup_printf (
       "R|%s|%u|%s|%u|%s",
-      cs_sip_message_get_via_branch (msg) ? cs_sip_message_get_via_branch (msg) : "", msg->cseq,
+      cs_sip_message_get_via_branch (msg) ? cs_sip_message_get_via_branch (msg) : "",
+      cs_sip_message_get_cseq (msg),
       cs_sip_message_get_cseq_method_name (msg) ? cs_sip_message_get_cseq_method_name (msg) : "",
-      msg->status_code, cs_sip_message_get_to_tag (msg) ? cs_sip_message_get_to_tag (msg) : "");
+      cs_sip_message_get_status_code (msg),
+      cs_sip_message_get_to_tag (msg) ? cs_sip_message_get_to_tag (msg) : "");
 }
 
 static void
@@ -125,7 +128,7 @@ cs_load_track_transaction (GArray *txns, GHashTable *index, const CsSipMessage *
   guint position;
   CsLoadTransaction *t;
 
-  if ((msg->is_request ? msg->method : msg->cseq_method) == CS_SIP_METHOD_ACK)
+  if (cs_sip_message_get_transaction_method (msg) == CS_SIP_METHOD_ACK)
     return;
   key = cs_load_transaction_key (msg);
   position = GPOINTER_TO_UINT (g_hash_table_lookup (index, key));
@@ -133,34 +136,34 @@ cs_load_track_transaction (GArray *txns, GHashTable *index, const CsSipMessage *
     {
       CsLoadTransaction fresh = { 0 };
 
-      if (!msg->is_request)
+      if (!cs_sip_message_is_request (msg))
         return; /* its request was not captured */
-      fresh.method = msg->method;
-      fresh.cseq = msg->cseq;
-      fresh.request_ns = msg->ts_ns;
-      fresh.server = msg->dst;
+      fresh.method = cs_sip_message_get_method (msg);
+      fresh.cseq = cs_sip_message_get_cseq (msg);
+      fresh.request_ns = cs_sip_message_get_ts_ns (msg);
+      fresh.server = *cs_sip_message_get_dst (msg);
       fresh.provisional_ns = fresh.ringing_ns = fresh.final_ns = -1;
       g_array_append_val (txns, fresh);
       position = txns->len;
       g_hash_table_insert (index, g_steal_pointer (&key), GUINT_TO_POINTER (position));
     }
   t = &g_array_index (txns, CsLoadTransaction, position - 1);
-  if (msg->is_request)
+  if (cs_sip_message_is_request (msg))
     {
       t->transmissions++;
       return;
     }
-  if (msg->status_code < 200)
+  if (cs_sip_message_get_status_code (msg) < 200)
     {
       if (t->provisional_ns < 0)
-        t->provisional_ns = msg->ts_ns;
-      if (msg->status_code >= 180 && t->ringing_ns < 0)
-        t->ringing_ns = msg->ts_ns;
+        t->provisional_ns = cs_sip_message_get_ts_ns (msg);
+      if (cs_sip_message_get_status_code (msg) >= 180 && t->ringing_ns < 0)
+        t->ringing_ns = cs_sip_message_get_ts_ns (msg);
     }
   else if (t->final_ns < 0)
     {
-      t->final_ns = msg->ts_ns;
-      t->final_status = msg->status_code;
+      t->final_ns = cs_sip_message_get_ts_ns (msg);
+      t->final_status = cs_sip_message_get_status_code (msg);
     }
 }
 
@@ -365,7 +368,7 @@ cs_load_add_call (CsLoadBuilder *b, CsCall *call)
   for (guint i = 0; i < n; i++)
     {
       CsSipMessage *msg = cs_call_get_message (call, i);
-      CsLoadInterval *interval = cs_load_builder_interval (b, msg->ts_ns);
+      CsLoadInterval *interval = cs_load_builder_interval (b, cs_sip_message_get_ts_ns (msg));
       const char *type = cs_load_message_type (msg, buf, sizeof buf);
       g_autofree char *signature = cs_load_message_signature (msg);
       gpointer original;
@@ -389,7 +392,7 @@ cs_load_add_call (CsLoadBuilder *b, CsCall *call)
         }
       if (original == NULL)
         {
-          guint index = cs_load_builder_index (b, msg->ts_ns);
+          guint index = cs_load_builder_index (b, cs_sip_message_get_ts_ns (msg));
           b->scratch[index].originals++;
           g_hash_table_insert (first_sent, g_steal_pointer (&signature),
                                GUINT_TO_POINTER (index + 1));

@@ -1,5 +1,5 @@
 /* cs-decode.c — link layer, IPv4/IPv6 and UDP/TCP headers, read in place through CsCursor */
-#include "cs-decode.h"
+#include "cs-decode-fast.h"
 
 #include "cs-decode-private.h"
 
@@ -189,6 +189,26 @@ skip_ipv6_extension (CsCursor *c, guint8 type, guint8 *next)
   return cs_cursor_skip (c, total);
 }
 
+/* An IPv4 or IPv6 fragment, its bytes in body: for the reassembler (a fragment not captured
+ * whole could not be reassembled). */
+static CsDecodeStatus
+fragment (DecodeCtx *ctx, guint32 id, guint32 offset, gboolean more, const CsCursor *body,
+          gboolean truncated)
+{
+  CsPacket *p = ctx->packet;
+
+  if (truncated)
+    return CS_DECODE_MALFORMED;
+  p->frag.id = id;
+  p->frag.offset = offset;
+  p->frag.more = more;
+  p->frag.data = cs_cursor_here (body);
+  p->frag.len = cs_cursor_remaining (body);
+  if (ctx->frame != NULL)
+    p->transport_offset = (gsize) (p->frag.data - ctx->frame);
+  return CS_DECODE_FRAGMENT;
+}
+
 static CsDecodeStatus
 decode_ipv4 (DecodeCtx *ctx, CsCursor *c)
 {
@@ -237,16 +257,7 @@ decode_ipv4 (DecodeCtx *ctx, CsCursor *c)
   guint32 frag_offset = (guint32) (flags_offset & 0x1fff) * 8;
   if (more || frag_offset != 0)
     {
-      if (truncated)
-        return CS_DECODE_MALFORMED;
-      p->frag.id = id;
-      p->frag.offset = frag_offset;
-      p->frag.more = more;
-      p->frag.data = cs_cursor_here (&body);
-      p->frag.len = cs_cursor_remaining (&body);
-      if (ctx->frame != NULL)
-        p->transport_offset = (gsize) (p->frag.data - ctx->frame);
-      return CS_DECODE_FRAGMENT;
+      return fragment (ctx, id, frag_offset, more, &body, truncated);
     }
   return cs_decode_ip_payload_layer (ctx, proto, &body);
 }
@@ -305,16 +316,7 @@ decode_ipv6 (DecodeCtx *ctx, CsCursor *c)
           /* An atomic fragment (RFC 6946) is a whole datagram: keep decoding. */
           if (frag_offset == 0 && !more)
             continue;
-          if (truncated)
-            return CS_DECODE_MALFORMED;
-          p->frag.id = ident;
-          p->frag.offset = frag_offset;
-          p->frag.more = more;
-          p->frag.data = cs_cursor_here (&body);
-          p->frag.len = cs_cursor_remaining (&body);
-          if (ctx->frame != NULL)
-            p->transport_offset = (gsize) (p->frag.data - ctx->frame);
-          return CS_DECODE_FRAGMENT;
+          return fragment (ctx, ident, frag_offset, more, &body, truncated);
         }
       if (!skip_ipv6_extension (&body, next, &next))
         return CS_DECODE_MALFORMED;
@@ -498,8 +500,17 @@ cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *pac
   DecodeCtx ctx = { data, data, packet, NULL };
 
   *packet = (CsPacket){ 0 }; /* inline stores rather than a memset call, once per frame */
-  if (linktype == CS_LINKTYPE_ETHERNET && cs_decode_ethernet_ipv4_udp (data, caplen, packet))
+  if (cs_decode_frame_fast (linktype, data, caplen, packet))
     return CS_DECODE_OK;
+  return decode_frame (&ctx, linktype, data, caplen);
+}
+
+CsDecodeStatus
+cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
+{
+  DecodeCtx ctx = { data, data, packet, NULL };
+
+  *packet = (CsPacket){ 0 };
   return decode_frame (&ctx, linktype, data, caplen);
 }
 

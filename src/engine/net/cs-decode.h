@@ -112,6 +112,10 @@ typedef struct
  * (50) with NULL encryption (else ENCRYPTED), IPv4 AH (51), and on UDP GTP-U (2152), VXLAN
  * (4789) and Geneve (6081); src/dst and the payload are then the inner packet's. */
 CsDecodeStatus cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet);
+/* cs_decode_frame without its fast path (cs-decode-fast.h): the layered decoder alone, which
+ * the tests hold the fast path against. */
+CsDecodeStatus cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen,
+                                        CsPacket *packet);
 
 static inline guint16
 cs_decode_u16be (const guint8 *p)
@@ -119,62 +123,13 @@ cs_decode_u16be (const guint8 *p)
   return (guint16) ((p[0] << 8) | p[1]);
 }
 
-/* Whether a UDP port is one the decoder looks for a tunnel behind: the shortcuts below and in
- * the chunk decoder leave such datagrams to the layered decoder. (A tunnel header never starts
- * with RTP's 0x80, so RTP on such a port stays RTP either way.) */
+/* Whether a UDP port is one the decoder looks for a tunnel behind: the fast path
+ * (cs-decode-fast.h) and the chunk decoder leave such datagrams to the layered decoder. (A
+ * tunnel header never starts with RTP's 0x80, so RTP on such a port stays RTP either way.) */
 static inline gboolean
 cs_decode_udp_port_is_tunnel (guint16 port)
 {
   return port == CS_UDP_PORT_GTP_U || port == CS_UDP_PORT_VXLAN || port == CS_UDP_PORT_GENEVE;
-}
-
-/* The common case of cs_decode_frame for an Ethernet frame: Ethernet II, IPv4 without
- * options or fragmentation, UDP: nearly every packet of a VoIP capture, read with one
- * bounds check. When it returns TRUE, cs_decode_frame would return CS_DECODE_OK with these
- * src, dst, ip_version, ip_proto, transport_offset, payload and payload_len (the other
- * fields are left as they were, for the caller to zero if it reads them); anything else
- * (or anything odd) returns FALSE for the layered decoder. */
-static inline gboolean
-cs_decode_ethernet_ipv4_udp (const guint8 *data, gsize caplen, CsPacket *p)
-{
-  enum
-  {
-    ETH = 14,
-    IP = 20,
-    UDP = 8
-  };
-  gsize ip_len, body_len, len;
-  guint16 total_len, udp_len;
-
-  if (data == NULL || caplen < ETH + IP + UDP || data[12] != 0x08 || data[13] != 0x00
-      || data[ETH] != 0x45 || data[ETH + 9] != CS_IP_PROTO_UDP
-      || (cs_decode_u16be (data + ETH + 6) & 0x3fff) != 0)
-    return FALSE;
-  total_len = cs_decode_u16be (data + ETH + 2);
-  /* as decode_ipv4: total length 0 (offload) means what was captured */
-  ip_len = total_len != 0 ? MIN ((gsize) total_len, caplen - ETH) : caplen - ETH;
-  if (ip_len < IP + UDP)
-    return FALSE;
-  body_len = ip_len - IP - UDP;
-  udp_len = cs_decode_u16be (data + ETH + IP + 4);
-  if ((udp_len != 0 && udp_len < UDP)
-      || cs_decode_udp_port_is_tunnel (cs_decode_u16be (data + ETH + IP))
-      || cs_decode_udp_port_is_tunnel (cs_decode_u16be (data + ETH + IP + 2)))
-    return FALSE;
-  len = udp_len != 0 ? MIN ((gsize) udp_len - UDP, body_len) : body_len;
-
-  p->src.addr = (CsAddr){ .family = 4 };
-  memcpy (p->src.addr.bytes, data + ETH + 12, 4);
-  p->dst.addr = (CsAddr){ .family = 4 };
-  memcpy (p->dst.addr.bytes, data + ETH + 16, 4);
-  p->ip_version = 4;
-  p->ip_proto = CS_IP_PROTO_UDP;
-  p->transport_offset = ETH + IP;
-  p->src.port = cs_decode_u16be (data + ETH + IP);
-  p->dst.port = cs_decode_u16be (data + ETH + IP + 2);
-  p->payload = data + ETH + IP + UDP;
-  p->payload_len = len;
-  return TRUE;
 }
 
 /* The headers a frame's decode walked through, outermost first, by kind and offset in the

@@ -24,58 +24,21 @@ void cs_rtp_pass_end (CsRtpAnalyser *a, const CsRtpClockMap *clocks, CsRtpStats 
 /* Marks the extended sequence numbers [from, to) seen (to − from < 65536). */
 void cs_rtp_seen_set_range (guint8 *seen, guint32 from, guint32 to);
 
-/* The running sums of the usual-packet loops (array and packed drivers), held in a local so
- * that, with the step inlined, they stay in registers. A minimum not seen yet is +∞: every
- * delta and jitter is finite, so it gives what the have_min_* flags of feed_one give. */
-typedef struct
-{
-  gint64 first_ns;
-  guint32 first_timestamp, total_nr;
-  double clock_khz;
-  double time_ms, jitter_ms, last_nominal, delta_ms, peak_jitter_ms;
-  double sum_t, sum_ts, sum_t2, sum_tts;
-  double max_skew_ms, max_delta_ms, min_delta_ms, mean_delta_ms;
-  double max_jitter_ms, min_jitter_ms, mean_jitter_ms;
-} CsRtpRunSums;
+/* The statistics step, in parts (feed_one in cs-rtp-metrics.c takes them as a packet
+ * qualifies for each; the usual-packet loops take them all, on a local copy of the running
+ * figures that stays in registers). The arithmetic is Wireshark's, operation for operation:
+ * reports are compared byte for byte. */
 
+/* A packet in time sequence with a clock of at least 1000 Hz, now_ms after the first and
+ * nominal (its timestamp in ms from the first's): jitter, skew and the drift sums. The frames
+ * of the peaks go to a. keep_skew (a constant): the packet's skew is kept in r->skew_ms; a
+ * loop over usual packets leaves it out and sets it once at the end, when it is the last
+ * packet's last_nominal − time_ms. */
 static inline __attribute__ ((always_inline)) void
-cs_rtp_run_sums_load (CsRtpRunSums *r, const CsRtpAnalyser *a, double clock_khz)
+cs_rtp_running_clock (CsRtpRunning *r, CsRtpAnalyser *a, double now_ms, double nominal,
+                      guint32 frame, const gboolean keep_skew)
 {
-  const CsRtpStats *s = &a->stats;
-
-  r->first_ns = a->first_ns;
-  r->first_timestamp = a->first_timestamp;
-  r->total_nr = a->total_nr;
-  r->clock_khz = clock_khz;
-  r->time_ms = a->time_ms;
-  r->jitter_ms = a->jitter_ms;
-  r->last_nominal = a->last_nominal;
-  r->delta_ms = a->delta_ms;
-  r->peak_jitter_ms = a->peak_jitter_ms;
-  r->sum_t = a->sum_t;
-  r->sum_ts = a->sum_ts;
-  r->sum_t2 = a->sum_t2;
-  r->sum_tts = a->sum_tts;
-  r->max_skew_ms = s->max_skew_ms;
-  r->max_delta_ms = s->max_delta_ms;
-  r->min_delta_ms = a->have_min_delta ? s->min_delta_ms : INFINITY;
-  r->mean_delta_ms = s->mean_delta_ms;
-  r->max_jitter_ms = s->max_jitter_ms;
-  r->min_jitter_ms = a->have_min_jitter ? s->min_jitter_ms : INFINITY;
-  r->mean_jitter_ms = s->mean_jitter_ms;
-}
-
-/* The usual packet's statistics step (feed_one's arithmetic, operation for operation: reports
- * are compared byte for byte). Returns the packet's arrival in ms since the first. */
-static inline __attribute__ ((always_inline)) double
-cs_rtp_run_sums_step (CsRtpRunSums *r, CsRtpAnalyser *a, gint64 arrival_ns, guint32 timestamp,
-                      guint32 frame)
-{
-  double now_ms = (double) (arrival_ns - r->first_ns) / 1e6;
-  double delta_ms = now_ms - r->time_ms;
-  double nominal = (double) (guint32) (timestamp - r->first_timestamp) / r->clock_khz;
   double skew_ms;
-  guint32 total_nr = r->total_nr;
 
   r->jitter_ms
       = (15.0 * r->jitter_ms + fabs (now_ms - (r->time_ms + (nominal - r->last_nominal)))) / 16.0;
@@ -85,59 +48,103 @@ cs_rtp_run_sums_step (CsRtpRunSums *r, CsRtpAnalyser *a, gint64 arrival_ns, guin
       r->peak_jitter_ms = r->jitter_ms;
       a->peak_jitter_frame = frame;
     }
-  skew_ms = nominal - now_ms; /* arrival = now_ms − start_time_ms, which is always 0 */
+  skew_ms = nominal - now_ms; /* arrival = now_ms − start time, which is always 0 */
+  if (keep_skew)
+    r->skew_ms = skew_ms;
   if (fabs (skew_ms) > fabs (r->max_skew_ms))
     r->max_skew_ms = skew_ms;
   r->sum_t += now_ms;
   r->sum_ts += nominal;
   r->sum_t2 += now_ms * now_ms;
   r->sum_tts += now_ms * nominal;
+}
 
-  if (delta_ms > r->max_delta_ms)
+/* A regular packet (no marker, comfort noise or wrong timestamp): its delta (r->delta_ms)
+ * in the delta statistics; Wireshark's running mean divides by all packets so far. */
+static inline __attribute__ ((always_inline)) void
+cs_rtp_running_delta (CsRtpRunning *r, CsRtpAnalyser *a, guint32 frame)
+{
+  if (r->delta_ms > r->max_delta_ms)
     {
-      r->max_delta_ms = delta_ms;
-      a->stats.max_delta_frame = frame;
+      r->max_delta_ms = r->delta_ms;
+      a->max_delta_frame = frame;
     }
-  if (delta_ms < r->min_delta_ms)
-    r->min_delta_ms = delta_ms;
-  r->mean_delta_ms = (r->mean_delta_ms * (total_nr - 1) + delta_ms) / total_nr;
+  if (r->delta_ms < r->min_delta_ms)
+    r->min_delta_ms = r->delta_ms;
+  r->mean_delta_ms = (r->mean_delta_ms * (r->total_nr - 1) + r->delta_ms) / r->total_nr;
+}
+
+/* A regular packet with a clock: the running jitter in the jitter statistics. */
+static inline __attribute__ ((always_inline)) void
+cs_rtp_running_jitter (CsRtpRunning *r)
+{
   if (r->jitter_ms > r->max_jitter_ms)
     r->max_jitter_ms = r->jitter_ms;
-  r->mean_jitter_ms = (r->mean_jitter_ms * (total_nr - 1) + r->jitter_ms) / total_nr;
+  r->mean_jitter_ms = (r->mean_jitter_ms * (r->total_nr - 1) + r->jitter_ms) / r->total_nr;
   if (r->jitter_ms < r->min_jitter_ms)
     r->min_jitter_ms = r->jitter_ms;
+}
 
-  r->delta_ms = delta_ms;
+/* The whole step for the usual packet (in time sequence, regular, a clock of clock_khz):
+ * every part, then the packet is the last in time sequence (its skew is left for
+ * cs_rtp_usual_run_end). Returns its arrival in ms since the first. */
+static inline __attribute__ ((always_inline)) double
+cs_rtp_running_step (CsRtpRunning *r, CsRtpAnalyser *a, gint64 arrival_ns, guint32 timestamp,
+                     double clock_khz, guint32 frame)
+{
+  double now_ms = (double) (arrival_ns - r->first_ns) / 1e6;
+  double nominal = (double) (guint32) (timestamp - r->first_timestamp) / clock_khz;
+
+  r->delta_ms = now_ms - r->time_ms;
+  cs_rtp_running_clock (r, a, now_ms, nominal, frame, FALSE);
+  cs_rtp_running_delta (r, a, frame);
+  cs_rtp_running_jitter (r);
   r->time_ms = now_ms;
-  r->total_nr = total_nr + 1;
+  r->total_nr++;
   return now_ms;
 }
 
-/* Writes the sums back after at least one step. */
-static inline __attribute__ ((always_inline)) void
-cs_rtp_run_sums_store (const CsRtpRunSums *r, CsRtpAnalyser *a)
+/* What the usual-packet loops of both drivers (packets in an array, packed records) need of
+ * the analyser and the clocks before a run of usual packets after the last packet fed (of
+ * payload type pt, sequence number last_seq): FALSE when the next packet cannot be a usual
+ * one; else TRUE and *n bounded by the sequence numbers such a run may take (the next
+ * sequence number each, staying above 0 and on the same side of the first packet's). */
+static inline __attribute__ ((always_inline)) gboolean
+cs_rtp_usual_run_may_start (const CsRtpAnalyser *a, const CsRtpClockMap *clocks, guint8 pt,
+                            guint16 last_seq, gsize *n)
 {
-  CsRtpStats *s = &a->stats;
+  guint32 max_ext = a->max_ext_seq;
+  guint16 next_seq = (guint16) (max_ext + 1);
 
-  a->total_nr = r->total_nr;
-  a->time_ms = r->time_ms;
-  a->jitter_ms = r->jitter_ms;
-  a->last_nominal = r->last_nominal;
-  a->delta_ms = r->delta_ms;
-  a->skew_ms = r->last_nominal - r->time_ms; /* the last packet's, as the step computed it */
-  a->peak_jitter_ms = r->peak_jitter_ms;
-  a->sum_t = r->sum_t;
-  a->sum_ts = r->sum_ts;
-  a->sum_t2 = r->sum_t2;
-  a->sum_tts = r->sum_tts;
-  s->max_skew_ms = r->max_skew_ms;
-  s->max_delta_ms = r->max_delta_ms;
-  s->min_delta_ms = r->min_delta_ms;
-  s->mean_delta_ms = r->mean_delta_ms;
-  s->max_jitter_ms = r->max_jitter_ms;
-  s->min_jitter_ms = r->min_jitter_ms;
-  s->mean_jitter_ms = r->mean_jitter_ms;
-  a->have_min_delta = a->have_min_jitter = TRUE;
+  if (!a->started || pt > 127 || pt != a->reg_pt || clocks->comfort_noise_pt[pt]
+      || clocks->telephone_event_pt[pt] || clocks->clock_rate_by_pt[pt] / 1000 == 0
+      || a->last_seq != (guint16) max_ext || last_seq != (guint16) max_ext || next_seq == 0
+      || max_ext >= 0xffff0000u || (!a->under && next_seq < a->start_seq)
+      || (a->under && next_seq >= a->start_seq))
+    return FALSE;
+  *n = MIN (*n, (gsize) (a->under ? (guint) a->start_seq - next_seq : 0x10000u - next_seq));
+  return TRUE;
+}
+
+/* After i > 0 usual packets up to extended sequence number max_ext, the last one seq
+ * (guint16) max_ext with timestamp last_timestamp, at last_frame and last_ns: the analyser's
+ * state as feed_one would have left it (r: the running figures the loop updated). */
+static inline __attribute__ ((always_inline)) void
+cs_rtp_usual_run_end (CsRtpAnalyser *a, const CsRtpRunning *r, guint32 max_ext,
+                      guint32 last_timestamp, guint clock_rate, guint32 last_frame, gint64 last_ns)
+{
+  /* the numbers the packets took, marked seen at once */
+  cs_rtp_seen_set_range (a->seen, a->max_ext_seq + 1, max_ext + 1);
+  a->flags = 0;
+  a->lost_before = 0;
+  a->max_ext_seq = max_ext;
+  a->last_seq = a->stop_seq = a->prev_seq = (guint16) max_ext;
+  a->prev_timestamp = last_timestamp;
+  a->run = *r;
+  a->run.skew_ms = r->last_nominal - r->time_ms; /* the last packet's, as the step had it */
+  a->stats.clock_rate = clock_rate;
+  a->stats.last_frame = last_frame;
+  a->stats.last_ns = last_ns;
 }
 
 G_END_DECLS

@@ -101,6 +101,7 @@ void
 cs_rtp_analyser_init (CsRtpAnalyser *a)
 {
   memset (a, 0, sizeof *a);
+  a->run.min_delta_ms = a->run.min_jitter_ms = INFINITY;
   cs_rtp_step_table_init (&a->steps);
 }
 
@@ -158,22 +159,24 @@ track_order (CsRtpAnalyser *a, guint16 seq, gboolean *duplicate)
 static void
 feed_first (CsRtpAnalyser *a, const CsRtpPacket *p)
 {
-  a->first_ns = p->arrival_ns;
+  CsRtpRunning *r = &a->run;
+
+  r->first_ns = p->arrival_ns;
   a->start_seq = a->stop_seq = a->last_seq = p->seq;
-  a->start_time_ms = a->time_ms = 0.0;
-  a->first_timestamp = p->timestamp;
-  a->last_nominal = 0.0;
+  r->time_ms = 0.0;
+  r->first_timestamp = p->timestamp;
+  r->last_nominal = 0.0;
   a->pt = a->reg_pt = p->payload_type;
   a->reg_pt_set = TRUE;
-  a->delta_ms = a->jitter_ms = a->skew_ms = 0.0;
-  a->total_nr = 1;
+  r->delta_ms = r->jitter_ms = r->skew_ms = 0.0;
+  r->total_nr = 1;
   a->flags |= CS_RTP_STEP_FIRST;
   if (p->flags & CS_RTP_FLAG_MARKER)
     a->flags |= CS_RTP_STEP_MARKER;
   a->stats.payload_type = p->payload_type;
   a->stats.first_frame = p->frame;
   a->stats.first_ns = p->arrival_ns;
-  a->peak_jitter_ms = 0.0;
+  r->peak_jitter_ms = 0.0;
   a->peak_jitter_frame = p->frame;
 }
 
@@ -201,6 +204,7 @@ mark (CsRtpMarks *marks, guint32 frame, guint32 lost_before, guint flags)
 static void
 feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
 {
+  CsRtpRunning *r = &a->run;
   guint8 pt = p->payload_type & 0x7f;
   double now_ms;
   guint clock_rate;
@@ -240,11 +244,11 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
   a->prev_timestamp = p->timestamp;
 
   a->payload_bytes_after_first += p->payload_len;
-  now_ms = (double) (p->arrival_ns - a->first_ns) / 1e6;
+  now_ms = (double) (p->arrival_ns - r->first_ns) / 1e6;
 
   /* "In time sequence" = at most 2^31 timestamp units after the first packet's
    * timestamp, modulo 2^32 (Wireshark 4.0); anything else is "in the past". */
-  in_time_sequence = (guint32) (p->timestamp - a->first_timestamp) < 0x80000000u;
+  in_time_sequence = (guint32) (p->timestamp - r->first_timestamp) < 0x80000000u;
   if (!in_time_sequence)
     {
       a->flags |= CS_RTP_STEP_WRONG_TIMESTAMP;
@@ -305,65 +309,31 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
   /* Out-of-sequence packets leave delta, jitter and skew untouched. */
   if (in_time_sequence)
     {
-      a->delta_ms = now_ms - a->time_ms;
+      r->delta_ms = now_ms - r->time_ms;
       /* Wireshark divides by clock_rate/1000 in integers (44100 Hz → 44). */
       if (clock_rate / 1000 != 0)
         {
-          double arrival = now_ms - a->start_time_ms;
-          double nominal = (double) (guint32) (p->timestamp - a->first_timestamp);
+          double nominal = (double) (guint32) (p->timestamp - r->first_timestamp)
+                           / (double) (clock_rate / 1000);
 
           a->stats.clock_rate = clock_rate;
-          nominal /= (double) (clock_rate / 1000);
           /* expected spacing counts from the last packet WITH a clock (not events) */
-          a->jitter_ms
-              = (15.0 * a->jitter_ms + fabs (now_ms - (a->time_ms + (nominal - a->last_nominal))))
-                / 16.0;
-          a->last_nominal = nominal;
-          if (a->jitter_ms > a->peak_jitter_ms)
-            {
-              a->peak_jitter_ms = a->jitter_ms;
-              a->peak_jitter_frame = p->frame;
-            }
-          a->skew_ms = nominal - arrival;
-          if (fabs (a->skew_ms) > fabs (a->stats.max_skew_ms))
-            a->stats.max_skew_ms = a->skew_ms;
-          a->sum_t += arrival;
-          a->sum_ts += nominal;
-          a->sum_t2 += arrival * arrival;
-          a->sum_tts += arrival * nominal;
+          cs_rtp_running_clock (r, a, now_ms, nominal, p->frame, TRUE);
         }
     }
 
   if (p->flags & CS_RTP_FLAG_MARKER)
     a->flags |= CS_RTP_STEP_MARKER;
 
-  /* Only "regular" packets enter the delta and jitter statistics. */
+  /* Only "regular" packets enter the delta and jitter statistics (always in time sequence:
+   * a packet that is not has a wrong timestamp). */
   if (!(a->flags
         & (CS_RTP_STEP_MARKER | CS_RTP_STEP_PT_CN | CS_RTP_STEP_WRONG_TIMESTAMP
            | CS_RTP_STEP_FOLLOW_PT_CN)))
     {
-      CsRtpStats *s = &a->stats;
-
-      if (a->delta_ms > s->max_delta_ms)
-        {
-          s->max_delta_ms = a->delta_ms;
-          s->max_delta_frame = p->frame;
-        }
-      if (!a->have_min_delta || a->delta_ms < s->min_delta_ms)
-        s->min_delta_ms = a->delta_ms;
-      a->have_min_delta = TRUE;
-      /* Wireshark's running mean divides by all packets so far, regular or not. */
-      s->mean_delta_ms = (s->mean_delta_ms * (a->total_nr - 1) + a->delta_ms) / a->total_nr;
-
+      cs_rtp_running_delta (r, a, p->frame);
       if (clock_rate / 1000 != 0)
-        {
-          if (a->jitter_ms > s->max_jitter_ms)
-            s->max_jitter_ms = a->jitter_ms;
-          s->mean_jitter_ms = (s->mean_jitter_ms * (a->total_nr - 1) + a->jitter_ms) / a->total_nr;
-          if (!a->have_min_jitter || a->jitter_ms < s->min_jitter_ms)
-            s->min_jitter_ms = a->jitter_ms;
-          a->have_min_jitter = TRUE;
-        }
+        cs_rtp_running_jitter (r);
     }
 
   if (!(a->flags & CS_RTP_STEP_PT_CN))
@@ -378,9 +348,9 @@ feed_one (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMap *clocks)
     }
 
   if (in_time_sequence)
-    a->time_ms = now_ms;
+    r->time_ms = now_ms;
   a->stop_seq = p->seq;
-  a->total_nr++;
+  r->total_nr++;
   if (a->flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_WRONG_TIMESTAMP))
     a->stats.problem = TRUE;
   if (a->marks != NULL)
@@ -402,28 +372,17 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
   gboolean judge = FALSE;
   guint8 pt = a->pt;
   guint clock_rate;
-  guint8 *seen = a->seen;
-  guint32 max_ext = a->max_ext_seq, first_timestamp = a->first_timestamp;
-  guint16 start_seq = a->start_seq, prev_seq = a->prev_seq;
+  guint32 max_ext = a->max_ext_seq;
   guint32 prev_timestamp = a->prev_timestamp;
-  gboolean under = a->under;
-  CsRtpRunSums r;
+  CsRtpRunning r;
+  double clock_khz;
   guint64 payload_bytes = a->payload_bytes_after_first;
-  guint16 next_seq = (guint16) (max_ext + 1);
   /* the step counted last, and how many more times it was seen here */
   guint32 last_step = a->steps.value[a->steps.last], last_step_more = 0;
   gsize i;
 
-  /* Each packet here takes the next sequence number: it stays above 0 (no wrap: Wireshark's
-   * last_seq + 1 == seq) and on the same side of the first packet's (the cycle count keeps),
-   * which bounds n instead of testing both per packet. */
-  if (!a->started || pt > 127 || pt != a->reg_pt || clocks->comfort_noise_pt[pt]
-      || clocks->telephone_event_pt[pt] || clocks->clock_rate_by_pt[pt] / 1000 == 0
-      || a->last_seq != (guint16) max_ext || prev_seq != (guint16) max_ext || next_seq == 0
-      || max_ext >= 0xffff0000u || (!under && next_seq < start_seq)
-      || (under && next_seq >= start_seq))
+  if (!cs_rtp_usual_run_may_start (a, clocks, pt, a->prev_seq, &n))
     return 0;
-  n = MIN (n, (gsize) (under ? (guint) start_seq - next_seq : 0x10000u - next_seq));
   if (with_jb)
     {
       /* the jitter buffer's usual packet: right after the highest (as here) */
@@ -433,21 +392,22 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
       judge = jb->judge_lateness && pt == jb->media_pt;
     }
   clock_rate = clocks->clock_rate_by_pt[pt];
-  cs_rtp_run_sums_load (&r, a, (double) (clock_rate / 1000));
+  clock_khz = (double) (clock_rate / 1000);
+  r = a->run;
 
   for (i = 0; i < n; i++)
     {
       const CsRtpPacket *p = &packets[i];
-      guint16 seq = p->seq;
       guint32 step = p->timestamp - prev_timestamp;
       double now_ms;
 
-      if (p->payload_type != pt || (p->flags & CS_RTP_FLAG_MARKER) || seq != (guint16) (max_ext + 1)
-          || (guint32) (p->timestamp - first_timestamp) >= 0x80000000u)
+      if (p->payload_type != pt || (p->flags & CS_RTP_FLAG_MARKER)
+          || p->seq != (guint16) (max_ext + 1)
+          || (guint32) (p->timestamp - r.first_timestamp) >= 0x80000000u)
         break;
 
       max_ext++;
-      /* seq follows prev_seq: a step between neighbours when forward */
+      /* seq follows the last packet's: a step between neighbours when forward */
       if (step == last_step) /* 0 only while the table is empty: not counted then */
         last_step_more++;
       else if (step > 0)
@@ -458,11 +418,10 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
           last_step = a->steps.value[a->steps.last];
           last_step_more = 0;
         }
-      prev_seq = seq;
       prev_timestamp = p->timestamp;
       payload_bytes += p->payload_len;
 
-      now_ms = cs_rtp_run_sums_step (&r, a, p->arrival_ns, p->timestamp, p->frame);
+      now_ms = cs_rtp_running_step (&r, a, p->arrival_ns, p->timestamp, clock_khz, p->frame);
       if (with_jb)
         cs_jitter_buffer_feed_next (jb, &hot, p, max_ext, now_ms, judge);
     }
@@ -470,25 +429,14 @@ feed_usual_with (CsRtpAnalyser *a, const CsRtpPacket *packets, gsize n, const Cs
     a->steps.count[a->steps.last] += last_step_more;
   if (i == 0)
     return 0;
-  /* the numbers the packets took, marked seen at once */
-  cs_rtp_seen_set_range (seen, a->max_ext_seq + 1, max_ext + 1);
   if (with_jb)
     {
       hot.received += (guint32) i;
       jb->hot = hot;
       jb->max_ext = max_ext;
     }
-
-  a->flags = 0;
-  a->lost_before = 0;
-  a->max_ext_seq = max_ext;
-  a->last_seq = a->stop_seq = prev_seq;
-  a->prev_seq = prev_seq;
-  a->prev_timestamp = prev_timestamp;
-  cs_rtp_run_sums_store (&r, a);
-  a->stats.clock_rate = clock_rate;
-  a->stats.last_frame = packets[i - 1].frame;
-  a->stats.last_ns = packets[i - 1].arrival_ns;
+  cs_rtp_usual_run_end (a, &r, max_ext, prev_timestamp, clock_rate, packets[i - 1].frame,
+                        packets[i - 1].arrival_ns);
   a->payload_bytes_after_first = payload_bytes;
   return i;
 }
@@ -526,30 +474,46 @@ cs_rtp_analyser_feed (CsRtpAnalyser *a, const CsRtpPacket *p, const CsRtpClockMa
   feed_one (a, p, clocks);
 }
 
+/* A minimum not seen yet reads 0, as in Wireshark. */
+static double
+seen_min (double value)
+{
+  return isinf (value) ? 0.0 : value;
+}
+
 static void
 finish_stats (const CsRtpAnalyser *a, CsRtpStats *out)
 {
+  const CsRtpRunning *r = &a->run;
   double duration_ms, n;
 
   *out = a->stats;
-  out->packets = a->total_nr;
-  if (a->total_nr == 0)
+  out->packets = r->total_nr;
+  out->max_skew_ms = r->max_skew_ms;
+  out->min_delta_ms = seen_min (r->min_delta_ms);
+  out->mean_delta_ms = r->mean_delta_ms;
+  out->max_delta_ms = r->max_delta_ms;
+  out->max_delta_frame = a->max_delta_frame;
+  out->min_jitter_ms = seen_min (r->min_jitter_ms);
+  out->mean_jitter_ms = r->mean_jitter_ms;
+  out->max_jitter_ms = r->max_jitter_ms;
+  if (r->total_nr == 0)
     return;
   out->expected = ((guint32) a->stop_seq + a->seq_cycles * 0x10000u) - a->start_seq + 1;
-  out->lost = (gint32) (out->expected - a->total_nr);
-  out->last_jitter_ms = a->jitter_ms;
-  out->last_skew_ms = a->skew_ms;
+  out->lost = (gint32) (out->expected - r->total_nr);
+  out->last_jitter_ms = r->jitter_ms;
+  out->last_skew_ms = r->skew_ms;
 
   /* Least-squares slope of nominal vs arrival time, as tap-rtp-common.c. */
-  n = a->total_nr;
-  duration_ms = a->time_ms - a->start_time_ms;
-  if (a->sum_t2 > 0)
+  n = r->total_nr;
+  duration_ms = r->time_ms; /* since the first packet's arrival */
+  if (r->sum_t2 > 0)
     {
-      double denom = n * a->sum_t2 - a->sum_t * a->sum_t;
+      double denom = n * r->sum_t2 - r->sum_t * r->sum_t;
 
       if (denom != 0)
         {
-          double drift = (n * a->sum_tts - a->sum_t * a->sum_ts) / denom;
+          double drift = (n * r->sum_tts - r->sum_t * r->sum_ts) / denom;
 
           out->clock_drift_ms = duration_ms * (drift - 1.0);
           out->clock_drift_ppm = 1e6 * (drift - 1.0);

@@ -103,39 +103,52 @@ void cs_rtp_stats_compute_packed (const guint8 *packed, guint32 n, const CsRtpCl
 #define CS_RTP_STEP_DUPLICATE (1u << 9)
 #define CS_RTP_STEP_OUT_OF_ORDER (1u << 10)
 
+/* The running figures of the statistics step (cs_rtp_running_step and its parts in
+ * cs-rtp-metrics-private.h): what Wireshark's recurrence carries from one packet to the next.
+ * Every feed (packet by packet, and the loops over usual packets of arrays and packed
+ * records) updates them through the same step. A minimum not seen yet is +inf (every delta
+ * and jitter is finite). */
 typedef struct
 {
-  /* public results after each step */
+  gint64 first_ns;         /* arrival of the first packet */
+  guint32 first_timestamp; /* RTP timestamp of the first packet */
+  guint32 total_nr;        /* packets fed before the current one */
+  double time_ms;          /* arrival of the last packet in time sequence, ms from the first */
+  double delta_ms;         /* arrival spacing to the previous in-time-sequence packet */
+  double jitter_ms;        /* RFC 3550 running jitter */
+  double skew_ms;          /* nominal − arrival time since the first packet */
+  double last_nominal;     /* timestamp of the last packet with a clock, ms from the first */
+  double peak_jitter_ms;   /* the running jitter's peak (its frame: the analyser's) */
+  double sum_t, sum_ts, sum_t2, sum_tts; /* least squares of nominal vs arrival: clock drift */
+  double max_skew_ms;
+  double min_delta_ms, mean_delta_ms, max_delta_ms;    /* regular packets */
+  double min_jitter_ms, mean_jitter_ms, max_jitter_ms; /* regular packets with a clock */
+} CsRtpRunning;
+
+typedef struct
+{
+  /* public results after each step: flags and lost_before, and run.delta_ms, run.jitter_ms,
+   * run.skew_ms */
   guint flags;         /* CS_RTP_STEP_* for the packet just fed */
-  double delta_ms;     /* arrival spacing to the previous in-time-sequence packet */
-  double jitter_ms;    /* RFC 3550 running jitter after this packet */
-  double skew_ms;      /* nominal − arrival time since the first packet */
   guint32 lost_before; /* sequence numbers skipped just before this packet */
+  CsRtpRunning run;
 
   /* private state */
-  CsRtpStats stats;
+  CsRtpStats stats;                           /* the counters (the running figures are in run) */
+  guint32 peak_jitter_frame, max_delta_frame; /* where run's peak jitter and max delta were */
   gboolean started;
-  gint64 first_ns;
-  double time_ms, start_time_ms;
-  guint32 first_timestamp;
   guint16 start_seq, stop_seq, last_seq;
   guint32 seq_cycles;
   gboolean under;
   guint8 pt, reg_pt;
   gboolean reg_pt_set;
-  double last_nominal;
-  double sum_t, sum_ts, sum_t2, sum_tts;
-  gboolean have_min_delta, have_min_jitter;
-  guint32 total_nr;
   guint64 payload_bytes_after_first;
   /* own reorder/duplicate detection (Wireshark does not separate them) */
   guint32 max_ext_seq, min_ext_seq; /* of the packets fed */
   guint8 *seen;                     /* 65536-bit window keyed by raw seq */
   /* what cs_rtp_stats_compute_marks reports beyond the stats */
   CsRtpMarks *marks; /* NULL but during cs_rtp_stats_compute_marks */
-  double peak_jitter_ms;
-  guint32 peak_jitter_frame;
-  guint16 prev_seq; /* of the packet fed last */
+  guint16 prev_seq;  /* of the packet fed last */
   guint32 prev_timestamp;
   gboolean mixed_payload_types;
   CsRtpStepTable steps;

@@ -38,9 +38,9 @@ cs_rtp_series_compute (const CsRtpPacket *packets, gsize n, const CsRtpClockMap 
 
       cs_rtp_analyser_feed (&a, &packets[i], clocks);
       point.time_s = (double) (packets[i].arrival_ns - origin_ns) / 1e9;
-      point.delta_ms = (a.flags & CS_RTP_STEP_FIRST) ? 0.0 : a.delta_ms;
-      point.jitter_ms = a.jitter_ms;
-      point.skew_ms = a.skew_ms;
+      point.delta_ms = (a.flags & CS_RTP_STEP_FIRST) ? 0.0 : a.run.delta_ms;
+      point.jitter_ms = a.run.jitter_ms;
+      point.skew_ms = a.run.skew_ms;
       point.lost_before = a.lost_before;
       point.frame = packets[i].frame;
       point.flags = series_flags (a.flags);

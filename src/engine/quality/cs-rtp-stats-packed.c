@@ -8,36 +8,9 @@
 
 #include <string.h>
 
-/* What a record's header byte tells of its frame and arrival fields (cs-rtp-pack.h), in one
- * table lookup. */
-typedef struct
-{
-  guint64 arrival_mask;
-  guint32 frame_mask;
-  guint8 frame_size, size; /* size: header, frame and arrival fields */
-} CsRecordShape;
-
-#define CS_SHAPE(fc, ac)                                                                           \
-  {                                                                                                \
-    (ac) == 0   ? 0                                                                                \
-    : (ac) == 1 ? 0xffffu                                                                          \
-    : (ac) == 2 ? 0xffffffu                                                                        \
-                : G_MAXUINT64,                                                                     \
-        (guint32) (G_MAXUINT32 >> (8 * (3 - (fc)))), (fc) + 1,                                     \
-        1 + (fc) + 1                                                                               \
-            + ((ac) == 0   ? 0                                                                     \
-               : (ac) == 1 ? 2                                                                     \
-               : (ac) == 2 ? 3                                                                     \
-                           : 8)                                                                    \
-  }
-#define CS_SHAPES(ac) CS_SHAPE (0, ac), CS_SHAPE (1, ac), CS_SHAPE (2, ac), CS_SHAPE (3, ac)
-static const CsRecordShape record_shapes[16]
-    = { CS_SHAPES (0), CS_SHAPES (1), CS_SHAPES (2), CS_SHAPES (3) };
-
-/* The usual packet (as feed_usual in cs-rtp-metrics.c, whose arithmetic this repeats operation
- * for operation) from records packed as predicted after the last packet fed, which is
- * state->last. Feeds at most n records; returns how many (maybe 0): the next record, if any,
- * is for the caller to decode and feed. */
+/* The usual packet (as feed_usual in cs-rtp-metrics.c: the same step) from records packed as
+ * predicted after the last packet fed, which is state->last. Feeds at most n records; returns how
+ * many (maybe 0): the next record, if any, is for the caller to decode and feed. */
 static inline __attribute__ ((always_inline)) gsize
 feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *state, gsize n,
                      const CsRtpClockMap *clocks, const gboolean with_jb)
@@ -51,21 +24,16 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
   guint32 frame_step = state->frame_step, timestamp_step = state->timestamp_step;
   guint64 arrival_step = state->arrival_step;
   guint8 pt = a->pt;
-  guint32 max_ext = a->max_ext_seq, first_timestamp = a->first_timestamp;
-  guint16 start_seq = a->start_seq, next_seq = (guint16) (max_ext + 1);
-  gboolean under = a->under;
-  CsRtpRunSums r;
+  guint32 max_ext = a->max_ext_seq;
+  CsRtpRunning r;
+  double clock_khz;
   gsize i;
 
-  /* feed_usual's conditions, those on the packet's own fields read from the last packet's
-   * (records packed as predicted repeat them), and the sequence numbers bounding n */
-  if (!a->started || pt != cur.payload_type || (cur.flags & CS_RTP_FLAG_MARKER) || pt != a->reg_pt
-      || clocks->comfort_noise_pt[pt] || clocks->telephone_event_pt[pt]
-      || clocks->clock_rate_by_pt[pt] / 1000 == 0 || a->last_seq != (guint16) max_ext
-      || cur.seq != (guint16) max_ext || next_seq == 0 || max_ext >= 0xffff0000u
-      || (!under && next_seq < start_seq) || (under && next_seq >= start_seq))
+  /* feed_usual's conditions, and those on the packet's own fields read from the last
+   * packet's (records packed as predicted repeat them) */
+  if (pt != cur.payload_type || (cur.flags & CS_RTP_FLAG_MARKER)
+      || !cs_rtp_usual_run_may_start (a, clocks, pt, cur.seq, &n))
     return 0;
-  n = MIN (n, (gsize) (under ? (guint) start_seq - next_seq : 0x10000u - next_seq));
   if (with_jb)
     {
       if (!cs_jitter_buffer_can_feed_next (jb))
@@ -74,35 +42,25 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
       run_open = hot.run_hi == max_ext;
       judge = jb->judge_lateness && pt == jb->media_pt;
     }
-  cs_rtp_run_sums_load (&r, a, (double) (clocks->clock_rate_by_pt[pt] / 1000));
+  clock_khz = (double) (clocks->clock_rate_by_pt[pt] / 1000);
+  r = a->run;
 
   for (i = 0; i < n; i++)
     {
-      guint header = in[0];
-      const CsRecordShape *shape = &record_shapes[header & 15];
-      guint64 word;
-      guint32 frame_z;
-      guint64 arrival_z;
       double now_ms;
 
       /* not as predicted, or out of time sequence: left for the caller */
-      if (header < 0xf0u
-          || (guint32) (cur.timestamp + timestamp_step - first_timestamp) >= 0x80000000u)
+      if (in[0] < 0xf0u
+          || (guint32) (cur.timestamp + timestamp_step - r.first_timestamp) >= 0x80000000u)
         break;
-      memcpy (&word, in + 1, sizeof word);
-      frame_z = (guint32) GUINT64_FROM_LE (word) & shape->frame_mask;
-      memcpy (&word, in + 1 + shape->frame_size, sizeof word);
-      arrival_z = GUINT64_FROM_LE (word) & shape->arrival_mask;
-      in += shape->size;
-      frame_step += (frame_z >> 1) ^ (0 - (frame_z & 1));
+      in = cs_rtp_pack_read_steps (in, &frame_step, &arrival_step);
       cur.frame += frame_step;
-      arrival_step += (arrival_z >> 1) ^ (0 - (arrival_z & 1));
       cur.arrival_ns = (gint64) ((guint64) cur.arrival_ns + arrival_step);
       cur.seq++;
       cur.timestamp += timestamp_step;
 
       max_ext++;
-      now_ms = cs_rtp_run_sums_step (&r, a, cur.arrival_ns, cur.timestamp, cur.frame);
+      now_ms = cs_rtp_running_step (&r, a, cur.arrival_ns, cur.timestamp, clock_khz, cur.frame);
       /* cs_jitter_buffer_feed_next, the open run's end written only when it closes */
       if (with_jb)
         {
@@ -134,7 +92,6 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
       if (a->steps.value[a->steps.last] == timestamp_step)
         a->steps.count[a->steps.last] += (guint32) i - 1;
     }
-  cs_rtp_seen_set_range (a->seen, a->max_ext_seq + 1, max_ext + 1);
   if (with_jb)
     {
       hot.received += (guint32) i;
@@ -143,15 +100,8 @@ feed_predicted_with (CsRtpAnalyser *a, const guint8 **in_p, CsRtpPackState *stat
       jb->hot = hot;
       jb->max_ext = max_ext;
     }
-  a->flags = 0;
-  a->lost_before = 0;
-  a->max_ext_seq = max_ext;
-  a->last_seq = a->stop_seq = a->prev_seq = (guint16) max_ext;
-  a->prev_timestamp = cur.timestamp;
-  cs_rtp_run_sums_store (&r, a);
-  a->stats.clock_rate = clocks->clock_rate_by_pt[pt];
-  a->stats.last_frame = cur.frame;
-  a->stats.last_ns = cur.arrival_ns;
+  cs_rtp_usual_run_end (a, &r, max_ext, cur.timestamp, clocks->clock_rate_by_pt[pt], cur.frame,
+                        cur.arrival_ns);
   a->payload_bytes_after_first += (guint64) cur.payload_len * i;
   return i;
 }

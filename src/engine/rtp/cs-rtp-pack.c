@@ -135,8 +135,6 @@ cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out)
 {
   /* cs_rtp_pack_decode_one with the state in locals (registers) and the usual record
    * written straight out: this runs for every packet of every stream measured */
-  static const guint32 frame_mask[4] = { 0xffu, 0xffffu, 0xffffffu, 0xffffffffu };
-  static const guint64 arrival_mask[4] = { 0, 0xffffu, 0xffffffu, G_MAXUINT64 };
   const guint8 *in = data;
   guint32 frame = 0, frame_step = 0, timestamp = 0, timestamp_step = 0;
   guint64 arrival = 0, arrival_step = 0;
@@ -145,13 +143,7 @@ cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out)
   memset (&slow, 0, sizeof slow);
   for (guint32 i = 0; i < n_packets; i++)
     {
-      guint header = in[0];
-      guint frame_code = header & 3, arrival_code = (header >> 2) & 3;
-      guint64 word;
-      guint32 frame_z;
-      guint64 arrival_z;
-
-      if (G_UNLIKELY (header < 0xf0u))
+      if (G_UNLIKELY (in[0] < 0xf0u))
         {
           slow.last.frame = frame;
           slow.last.arrival_ns = (gint64) arrival;
@@ -169,15 +161,8 @@ cs_rtp_pack_unpack (const guint8 *data, guint32 n_packets, CsRtpPacket *out)
           out[i] = slow.last;
           continue;
         }
-      memcpy (&word, in + 1, sizeof word);
-      frame_z = (guint32) GUINT64_FROM_LE (word) & frame_mask[frame_code];
-      in += 1 + cs_rtp_pack_frame_size[frame_code];
-      memcpy (&word, in, sizeof word);
-      arrival_z = GUINT64_FROM_LE (word) & arrival_mask[arrival_code];
-      in += cs_rtp_pack_arrival_size[arrival_code];
-      frame_step += (frame_z >> 1) ^ (0 - (frame_z & 1));
+      in = cs_rtp_pack_read_steps (in, &frame_step, &arrival_step);
       frame += frame_step;
-      arrival_step += (arrival_z >> 1) ^ (0 - (arrival_z & 1));
       arrival += arrival_step;
       timestamp += timestamp_step;
       slow.last.seq++;

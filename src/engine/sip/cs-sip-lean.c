@@ -246,7 +246,8 @@ cs_sip_message_finish_lean (const CsSipParsed *parsed, CsSipScratch *s, const Cs
       g_mutex_lock (&text->share->lock);
       /* the donor holds the bytes for both: they must be the same */
       if (slot->msg != NULL && slot->hash == hash
-          && strcmp (cs_sip_message_get_call_id (slot->msg), parsed->call_id) == 0
+          && strcmp (cs_sip_message_string_at (slot->msg, CS_SIP_FIELD_CALL_ID), parsed->call_id)
+                 == 0
           && cs_sip_lean_bytes (slot->msg) == text->bytes)
         {
           donor = slot->msg;

@@ -1,4 +1,5 @@
-/* cs-sip-message-access.c — a parsed SIP message's lifetime and accessors: references,
+/* cs-sip-message-access.c — a parsed SIP message's lifetime and accessors (their names in
+ * parentheses: cs-sip-message-layout.h also has them as macros): references,
  * the headers view built on request, the body, header lookup, labels, and framing on
  * stream transports */
 #include "cs-sdp.h"
@@ -33,6 +34,138 @@ cs_sip_message_unref (CsSipMessage *msg)
   else
     g_free (msg->priv_headers_view);
   cs_slab_free (msg); /* the SDP description lives in the same allocation */
+}
+
+const char *(cs_sip_message_get_string) (const CsSipMessage *msg, CsSipField field)
+{
+  return cs_sip_message_string_at (msg, field);
+}
+
+guint32 (cs_sip_message_get_frame) (const CsSipMessage *msg)
+{
+  return msg->frame;
+}
+
+guint32 (cs_sip_message_get_first_frame) (const CsSipMessage *msg)
+{
+  return msg->first_frame;
+}
+
+gint64 (cs_sip_message_get_ts_ns) (const CsSipMessage *msg)
+{
+  return msg->ts_ns;
+}
+
+const CsEndpoint *(cs_sip_message_get_src) (const CsSipMessage *msg)
+{
+  return &msg->src;
+}
+
+const CsEndpoint *(cs_sip_message_get_dst) (const CsSipMessage *msg)
+{
+  return &msg->dst;
+}
+
+CsSipTransport (cs_sip_message_get_transport) (const CsSipMessage *msg)
+{
+  return (CsSipTransport) msg->transport;
+}
+
+guint64 (cs_sip_message_get_offset) (const CsSipMessage *msg)
+{
+  return msg->offset;
+}
+
+gboolean (cs_sip_message_is_request) (const CsSipMessage *msg)
+{
+  return msg->is_request;
+}
+
+CsSipMethod (cs_sip_message_get_method) (const CsSipMessage *msg)
+{
+  return (CsSipMethod) msg->method;
+}
+
+guint (cs_sip_message_get_status_code) (const CsSipMessage *msg)
+{
+  return msg->status_code;
+}
+
+guint32 (cs_sip_message_get_cseq) (const CsSipMessage *msg)
+{
+  return msg->cseq;
+}
+
+CsSipMethod (cs_sip_message_get_cseq_method) (const CsSipMessage *msg)
+{
+  return (CsSipMethod) msg->cseq_method;
+}
+
+CsSipMethod (cs_sip_message_get_transaction_method) (const CsSipMessage *msg)
+{
+  return cs_sip_message_transaction_method_at (msg);
+}
+
+gint64 (cs_sip_message_get_content_length) (const CsSipMessage *msg)
+{
+  return msg->content_length;
+}
+
+CsSdp *(cs_sip_message_get_sdp) (const CsSipMessage *msg)
+{
+  return msg->sdp;
+}
+
+gboolean
+cs_sip_message_is_provisional (const CsSipMessage *msg)
+{
+  return !msg->is_request && msg->status_code >= 100 && msg->status_code < 200;
+}
+
+gboolean
+cs_sip_message_is_final (const CsSipMessage *msg)
+{
+  return !msg->is_request && msg->status_code >= 200;
+}
+
+CsSipMessage *
+cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst,
+                      CsSipTransport transport, guint32 frame, gint64 ts_ns)
+{
+  if (msg == NULL)
+    return NULL;
+  msg->frame = frame;
+  msg->first_frame = frame;
+  msg->ts_ns = ts_ns;
+  msg->src = *src;
+  msg->dst = *dst;
+  msg->transport = (guint8) transport;
+  return msg;
+}
+
+void
+cs_sip_message_set_frame (CsSipMessage *msg, guint32 frame)
+{
+  msg->frame = frame;
+}
+
+void
+cs_sip_message_set_first_frame (CsSipMessage *msg, guint32 first_frame)
+{
+  msg->first_frame = first_frame;
+}
+
+void
+cs_sip_message_set_ts_ns (CsSipMessage *msg, gint64 ts_ns)
+{
+  msg->ts_ns = ts_ns;
+}
+
+void
+cs_sip_message_set_endpoints (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst)
+{
+  msg->src = *src;
+  msg->dst = *dst;
 }
 
 /* Steps over one packed header; returns the next one. */
@@ -110,7 +243,7 @@ cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field)
     case CS_SIP_STRING_CSEQ_METHOD:
       return cs_sip_method_to_string (msg->cseq_method);
     case CS_SIP_STRING_REREAD:
-      return cs_sip_message_get_string (lean_full (msg), field);
+      return cs_sip_message_string_at (lean_full (msg), field);
     case CS_SIP_STRING_FAR:
       return (const char *) msg + cs_sip_message_far_table (msg)[field];
     default:

@@ -1,9 +1,10 @@
 /* cs-sip-message-private.h — shared by the SIP parser files: start-line checks, header
- * names, span scanners, the parse scratch and the decoded-field step */
+ * names, span scanners, the parse scratch and the decoded-field step (the message's layout
+ * itself: cs-sip-message-layout.h) */
 #pragma once
 
 #include "base/cs-mapped-bytes.h"
-#include "cs-sip-message.h"
+#include "cs-sip-message-layout.h"
 
 #include <string.h>
 

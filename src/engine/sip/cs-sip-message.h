@@ -49,68 +49,13 @@ typedef enum
   CS_SIP_N_FIELDS
 } CsSipField;
 
-/* Fields are ordered by size so that the struct has no padding holes. */
-typedef struct
-{
-  /* where it was found — filled by the caller (loader), the parser leaves them zero */
-  guint64 offset; /* byte offset of the message in its file when contiguous, else 0 */
-  gint64 ts_ns;
-  gint64 content_length; /* -1 when absent */
-  CsSdp *sdp; /* parsed SDP (application/sdp body or first such part of a multipart), or NULL */
-  gpointer priv_headers_view; /* private: the headers view (a lean message: its full parse) */
-  guintptr priv_owner;        /* private: a lean message's CsMappedBytes *, or its donor | 1 */
-  /* private: each decoded string's offset from the message (CS_SIP_STRING_DONOR: from
-   * the donor), 0 for NULL, up to CS_SIP_STRING_SPECIAL for one kept elsewhere (or
-   * further away than 15 bits reach) */
-  guint16 priv_strings[CS_SIP_N_FIELDS];
-  gatomicrefcount ref_count;
-  guint32 frame;       /* frame holding the message's last byte (as Wireshark numbers it) */
-  guint32 first_frame; /* first frame (differs for TCP/fragments) */
-  guint status_code;   /* responses */
-  guint32 cseq;
-  /* private: the body (NUL-terminated) and the headers packed as name NUL value NUL …,
-   * from the struct; read them through cs_sip_message_get_headers / _get_body */
-  guint32 priv_body_at;
-  guint32 priv_body_len;
-  guint32 priv_header_offset;
-  CsEndpoint src, dst;
-  guint16 priv_n_headers;
-  guint8 transport;   /* CsSipTransport */
-  guint8 is_request;  /* gboolean */
-  guint8 method;      /* CsSipMethod: request method, UNKNOWN for other tokens */
-  guint8 cseq_method; /* CsSipMethod */
-} CsSipMessage;
-
-#define CS_SIP_STRING_DONOR 0x8000u
-#define CS_SIP_STRING_SPECIAL 15u
-#define CS_SIP_STRING_METHOD 1u      /* cs_sip_method_to_string (msg->method) */
-#define CS_SIP_STRING_CSEQ_METHOD 2u /* cs_sip_method_to_string (msg->cseq_method) */
-/* A string kept elsewhere (a known method's spelling, a field read again on request, an
- * offset of 32 KiB or more). */
-const char *cs_sip_message_string_special (const CsSipMessage *msg, CsSipField field);
+/* A parsed message; its layout is the SIP parser's own (sip/cs-sip-message-private.h):
+ * everything else reads it through the accessors below (pure: a caller's repeated reads of
+ * one field between other calls may be one). */
+typedef struct _CsSipMessage CsSipMessage;
 
 /* The decoded string, NULL when absent; valid as long as the message. */
-static inline const char *
-cs_sip_message_get_string (const CsSipMessage *msg, CsSipField field)
-{
-  guint at = msg->priv_strings[field];
-
-  if (G_LIKELY (at > CS_SIP_STRING_SPECIAL))
-    {
-      const char *base = (at & CS_SIP_STRING_DONOR) != 0
-                             ? (const char *) (msg->priv_owner & ~(guintptr) 1)
-                             : (const char *) msg;
-      return base + (at & (CS_SIP_STRING_DONOR - 1));
-    }
-  if (at <= CS_SIP_STRING_CSEQ_METHOD)
-    {
-      /* a known method, spelled from the enum (messages only hold valid ones) */
-      if (at == 0)
-        return NULL;
-      return cs_sip_method_spellings[at == CS_SIP_STRING_METHOD ? msg->method : msg->cseq_method];
-    }
-  return cs_sip_message_string_special (msg, field);
-}
+const char *cs_sip_message_get_string (const CsSipMessage *msg, CsSipField field) G_GNUC_PURE;
 
 #define CS_SIP_MESSAGE_STRING_GETTER(name, FIELD)                                                  \
   static inline const char *cs_sip_message_get_##name (const CsSipMessage *msg)                    \
@@ -136,6 +81,50 @@ CS_SIP_MESSAGE_STRING_GETTER (contact, CONTACT)
 CS_SIP_MESSAGE_STRING_GETTER (content_type, CONTENT_TYPE)
 CS_SIP_MESSAGE_STRING_GETTER (malformed, MALFORMED)
 #undef CS_SIP_MESSAGE_STRING_GETTER
+
+/* Where the message was captured: set by whoever decoded it (cs_sip_message_stamp), the
+ * parser leaves them zero. */
+guint32 cs_sip_message_get_frame (const CsSipMessage *msg) G_GNUC_PURE; /* frame of its last byte */
+guint32 cs_sip_message_get_first_frame (const CsSipMessage *msg)
+    G_GNUC_PURE; /* differs for TCP/fragments */
+gint64 cs_sip_message_get_ts_ns (const CsSipMessage *msg) G_GNUC_PURE;
+const CsEndpoint *cs_sip_message_get_src (const CsSipMessage *msg) G_GNUC_PURE;
+const CsEndpoint *cs_sip_message_get_dst (const CsSipMessage *msg) G_GNUC_PURE;
+CsSipTransport cs_sip_message_get_transport (const CsSipMessage *msg) G_GNUC_PURE;
+/* Byte offset of the message in its file when it was read from one place of a mapped
+ * capture, else 0. */
+guint64 cs_sip_message_get_offset (const CsSipMessage *msg) G_GNUC_PURE;
+
+/* The decoded start line and headers that are not strings. */
+gboolean cs_sip_message_is_request (const CsSipMessage *msg) G_GNUC_PURE;
+CsSipMethod
+cs_sip_message_get_method (const CsSipMessage *msg) G_GNUC_PURE; /* UNKNOWN for other tokens */
+guint cs_sip_message_get_status_code (const CsSipMessage *msg) G_GNUC_PURE; /* responses */
+guint32 cs_sip_message_get_cseq (const CsSipMessage *msg) G_GNUC_PURE;
+CsSipMethod cs_sip_message_get_cseq_method (const CsSipMessage *msg) G_GNUC_PURE;
+/* The method of the message's transaction: a request's own, a response's CSeq method. */
+CsSipMethod cs_sip_message_get_transaction_method (const CsSipMessage *msg) G_GNUC_PURE;
+gint64 cs_sip_message_get_content_length (const CsSipMessage *msg) G_GNUC_PURE; /* -1 when absent */
+/* The parsed SDP (application/sdp body or the first such part of a multipart), or NULL. */
+CsSdp *cs_sip_message_get_sdp (const CsSipMessage *msg) G_GNUC_PURE;
+
+/* Stamps where a message was captured (frame and first frame alike) and returns it; NULL
+ * stays NULL. */
+CsSipMessage *cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst,
+                                    CsSipTransport transport, guint32 frame, gint64 ts_ns);
+/* The same fields one at a time (reassembled messages, tests). */
+void cs_sip_message_set_frame (CsSipMessage *msg, guint32 frame);
+void cs_sip_message_set_first_frame (CsSipMessage *msg, guint32 first_frame);
+void cs_sip_message_set_ts_ns (CsSipMessage *msg, gint64 ts_ns);
+void cs_sip_message_set_endpoints (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst);
+
+/* A signature identifies one transmission of a message within its transaction: seeing it
+ * twice means the sender retransmitted. Requests: branch, CSeq, method; responses: branch,
+ * CSeq, CSeq method, status, To tag (NULL and "" alike). For a hash set of messages. */
+guint cs_sip_message_signature_hash (gconstpointer msg);
+gboolean cs_sip_message_signature_equal (gconstpointer a, gconstpointer b);
+/* The numbers of a signature mixed: equal signatures have equal quick keys. */
+guint32 cs_sip_message_quick_signature (const CsSipMessage *msg) G_GNUC_PURE;
 
 /* Bounds on hostile input: more headers, or a longer value, sets ->malformed and the
  * excess is dropped. */
@@ -185,17 +174,9 @@ const char *cs_sip_message_get_header (const CsSipMessage *msg, const char *name
 /* "INVITE" / "200 OK": a short label for ladders and lists */
 char *cs_sip_message_dup_label (const CsSipMessage *msg);
 
-static inline gboolean
-cs_sip_message_is_provisional (const CsSipMessage *m)
-{
-  return !m->is_request && m->status_code >= 100 && m->status_code < 200;
-}
-
-static inline gboolean
-cs_sip_message_is_final (const CsSipMessage *m)
-{
-  return !m->is_request && m->status_code >= 200;
-}
+/* A 1xx response / a response of 200 or more. */
+gboolean cs_sip_message_is_provisional (const CsSipMessage *msg) G_GNUC_PURE;
+gboolean cs_sip_message_is_final (const CsSipMessage *msg) G_GNUC_PURE;
 
 /* Framing on stream transports (TCP): how long is the message at the start of data. */
 typedef enum

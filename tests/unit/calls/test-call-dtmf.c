@@ -18,8 +18,9 @@ info (const char *content_type, const char *body, guint cseq, guint32 frame, gin
   CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
 
   g_assert_nonnull (msg);
-  msg->frame = msg->first_frame = frame;
-  msg->ts_ns = ts_ns;
+  cs_sip_message_set_frame (msg, frame);
+  cs_sip_message_set_first_frame (msg, frame);
+  cs_sip_message_set_ts_ns (msg, ts_ns);
   return msg;
 }
 

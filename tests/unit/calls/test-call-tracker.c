@@ -46,8 +46,8 @@ feed (Fixture *f, gint64 t_ms, const char *start, const char *call_id, const cha
 
   g_assert_nonnull (msg);
   g_assert_null (cs_sip_message_get_malformed (msg));
-  msg->frame = ++f->frame;
-  msg->ts_ns = t_ms * MS;
+  cs_sip_message_set_frame (msg, ++f->frame);
+  cs_sip_message_set_ts_ns (msg, t_ms * MS);
   call = cs_call_tracker_add (f->tracker, msg);
   cs_sip_message_unref (msg);
   return call;

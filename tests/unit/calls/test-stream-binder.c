@@ -82,8 +82,8 @@ make_binder (CsCall **call_out)
       = cs_sip_message_parse ((const guint8 *) invite_text, strlen (invite_text), NULL);
 
   g_assert_nonnull (invite);
-  g_assert_nonnull (invite->sdp);
-  invite->frame = 3;
+  g_assert_nonnull (cs_sip_message_get_sdp (invite));
+  cs_sip_message_set_frame (invite, 3);
   *call_out = cs_call_new (7, invite);
   cs_stream_binder_add_sdp (binder, *call_out, invite);
   cs_sip_message_unref (invite);

@@ -1,5 +1,5 @@
 /* test-decode.c — link layer to UDP/TCP decoding on crafted frames */
-#include "net/cs-decode.h"
+#include "net/cs-decode-fast.h"
 
 #include <string.h>
 
@@ -649,6 +649,94 @@ test_random_frames (void)
   g_rand_free (rand);
 }
 
+/* The fast path (cs-decode-fast.h) against the layered decoder alone, over IPv4/UDP frames
+ * bent in every way the fast path looks at (header length, flags and fragment offset,
+ * protocol, both lengths, captured bytes) behind every link header it reads: whatever it
+ * takes, the layered decoder decodes to the same packet. */
+static void
+test_fast_path_equals_layered (void)
+{
+  static const struct
+  {
+    guint linktype;
+    guint8 header[20];
+    guint len;
+  } links[] = {
+    { 1, { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x08, 0x00 }, 14 },
+    { 1, { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x81, 0x00, 0x20, 0x64, 0x08, 0x00 }, 18 },
+    { 113, { 0, 0, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0, 0x08, 0x00 }, 16 },
+    { 276, { 0x08, 0x00, 0, 0, 0, 0, 0, 2, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0 }, 20 },
+    { 101, { 0 }, 0 },
+    { 228, { 0 }, 0 },
+    { 12, { 0 }, 0 },
+  };
+  static const guint8 version_ihl[] = { 0x45, 0x46, 0x44, 0x55, 0x65 };
+  static const guint16 frags[] = { 0, 0x4000, 0x8000, 0x2000, 0x0001, 0x1fff };
+  static const guint8 protos[] = { 17, 6, 1 };
+  static const int total_deltas[] = { 0, -1, 1, -20, 200, G_MININT };     /* G_MININT: 0 */
+  static const int udp_deltas[] = { 0, -1, 1, -12, 300, G_MININT, -100 }; /* G_MININT: 0 */
+  static const guint cuts[] = { 0, 1, 13, 40 };
+  guint taken = 0, tried = 0;
+
+  for (guint l = 0; l < G_N_ELEMENTS (links); l++)
+    for (guint v = 0; v < G_N_ELEMENTS (version_ihl); v++)
+      for (guint f = 0; f < G_N_ELEMENTS (frags); f++)
+        for (guint pr = 0; pr < G_N_ELEMENTS (protos); pr++)
+          for (guint t = 0; t < G_N_ELEMENTS (total_deltas); t++)
+            for (guint u = 0; u < G_N_ELEMENTS (udp_deltas); u++)
+              for (guint c = 0; c < G_N_ELEMENTS (cuts); c++)
+                {
+                  g_autoptr (GByteArray) b = g_byte_array_new ();
+                  guint ihl = (version_ihl[v] & 0x0f) * 4;
+                  guint payload = 32, total = MAX (ihl, 20) + 8 + payload;
+                  int tl = total_deltas[t] == G_MININT ? 0 : (int) total + total_deltas[t];
+                  int ul = udp_deltas[u] == G_MININT ? 0 : 8 + (int) payload + udp_deltas[u];
+                  CsPacket fast, layered;
+                  CsDecodeStatus status;
+
+                  put_bytes (b, links[l].header, links[l].len);
+                  put8 (b, version_ihl[v]);
+                  put8 (b, 0);
+                  put16 (b, (guint16) MAX (tl, 0));
+                  put16 (b, 0x1234);
+                  put16 (b, frags[f]);
+                  put8 (b, 64);
+                  put8 (b, protos[pr]);
+                  put16 (b, 0);
+                  put_addr (b, "10.0.0.1");
+                  put_addr (b, "192.168.7.9");
+                  for (guint i = 20; i < MAX (ihl, 20); i++)
+                    put8 (b, 1);
+                  put16 (b, 5060);
+                  put16 (b, 40000);
+                  put16 (b, (guint16) MAX (ul, 0));
+                  put16 (b, 0);
+                  for (guint i = 0; i < payload; i++)
+                    put8 (b, (guint8) (0x80 + i));
+                  g_byte_array_set_size (b, b->len - MIN (cuts[c], b->len));
+
+                  tried++;
+                  memset (&fast, 0xa5, sizeof fast);
+                  if (!cs_decode_frame_fast (links[l].linktype, b->data, b->len, &fast))
+                    continue;
+                  taken++;
+                  status = cs_decode_frame_layered (links[l].linktype, b->data, b->len, &layered);
+                  g_assert_cmpint (status, ==, CS_DECODE_OK);
+                  g_assert_true (cs_endpoint_equal (&fast.src, &layered.src));
+                  g_assert_true (cs_endpoint_equal (&fast.dst, &layered.dst));
+                  g_assert_cmpuint (fast.ip_version, ==, layered.ip_version);
+                  g_assert_cmpuint (fast.ip_proto, ==, layered.ip_proto);
+                  g_assert_cmpuint (fast.vlan, ==, layered.vlan);
+                  g_assert_cmpuint (fast.transport_offset, ==, layered.transport_offset);
+                  g_assert_true (fast.payload == layered.payload);
+                  g_assert_cmpuint (fast.payload_len, ==, layered.payload_len);
+                }
+  /* the usual frames (and their bent lengths) take the fast path, the rest do not */
+  g_assert_cmpuint (taken, >, 7 * 2 * 1 * 20);
+  g_assert_cmpuint (taken, <, tried / 4);
+  g_test_message ("%u of %u frames took the fast path", taken, tried);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -669,5 +757,6 @@ main (int argc, char **argv)
   g_test_add_func ("/decode/malformed", test_malformed_headers);
   g_test_add_func ("/decode/truncated-prefixes", test_truncated_prefixes);
   g_test_add_func ("/decode/random-frames", test_random_frames);
+  g_test_add_func ("/decode/fast-path-equals-layered", test_fast_path_equals_layered);
   return g_test_run ();
 }

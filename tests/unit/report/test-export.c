@@ -338,13 +338,15 @@ test_redacted_leaves_nothing (void)
       CsSipMessage *m = cs_call_get_message (call, i);
       char text[CS_ADDR_STRLEN];
 
-      g_ptr_array_add (needles, g_strdup (cs_addr_to_string (&m->src.addr, text)));
-      g_ptr_array_add (needles, g_strdup (cs_addr_to_string (&m->dst.addr, text)));
+      g_ptr_array_add (needles,
+                       g_strdup (cs_addr_to_string (&cs_sip_message_get_src (m)->addr, text)));
+      g_ptr_array_add (needles,
+                       g_strdup (cs_addr_to_string (&cs_sip_message_get_dst (m)->addr, text)));
       if (cs_sip_message_get_from_display (m) != NULL
           && *cs_sip_message_get_from_display (m) != '\0')
         g_ptr_array_add (needles, g_strdup (cs_sip_message_get_from_display (m)));
-      g_hash_table_add (addresses, g_memdup2 (&m->src.addr, sizeof m->src.addr));
-      g_hash_table_add (addresses, g_memdup2 (&m->dst.addr, sizeof m->dst.addr));
+      g_hash_table_add (addresses, g_memdup2 (&cs_sip_message_get_src (m)->addr, sizeof (CsAddr)));
+      g_hash_table_add (addresses, g_memdup2 (&cs_sip_message_get_dst (m)->addr, sizeof (CsAddr)));
     }
   for (guint i = 0; i < needles->len; i++)
     if (memmem (bytes, len, g_ptr_array_index (needles, i), strlen (g_ptr_array_index (needles, i)))

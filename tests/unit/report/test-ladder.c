@@ -36,6 +36,16 @@ endpoint (CsEndpoint *ep, const char *addr, guint16 port)
   ep->port = port;
 }
 
+static void
+message_endpoints (CsSipMessage *msg, const char *src_addr, const char *dst_addr)
+{
+  CsEndpoint src, dst;
+
+  endpoint (&src, src_addr, 5060);
+  endpoint (&dst, dst_addr, 5060);
+  cs_sip_message_set_endpoints (msg, &src, &dst);
+}
+
 /* One message from A (10.0.0.10:5060) or B (10.0.0.20:5060) at t_ms. */
 static void
 feed (Fixture *f, gint64 t_ms, gboolean from_a, const char *start, const char *branch,
@@ -52,10 +62,9 @@ feed (Fixture *f, gint64 t_ms, gboolean from_a, const char *start, const char *b
   CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
 
   g_assert_nonnull (msg);
-  msg->frame = ++f->frame;
-  msg->ts_ns = T0 + t_ms * MS;
-  endpoint (&msg->src, from_a ? "10.0.0.10" : "10.0.0.20", 5060);
-  endpoint (&msg->dst, from_a ? "10.0.0.20" : "10.0.0.10", 5060);
+  cs_sip_message_set_frame (msg, ++f->frame);
+  cs_sip_message_set_ts_ns (msg, T0 + t_ms * MS);
+  message_endpoints (msg, from_a ? "10.0.0.10" : "10.0.0.20", from_a ? "10.0.0.20" : "10.0.0.10");
   cs_call_tracker_add (f->tracker, msg);
   cs_sip_message_unref (msg);
 }
@@ -283,10 +292,9 @@ test_related_legs (Fixture *f, gconstpointer data)
   g_autofree char *ladder = NULL;
   CsCall *both[2];
 
-  msg->frame = 3;
-  msg->ts_ns = T0 + 510 * MS;
-  endpoint (&msg->src, "10.0.0.20", 5060);
-  endpoint (&msg->dst, "10.0.0.30", 5060);
+  cs_sip_message_set_frame (msg, 3);
+  cs_sip_message_set_ts_ns (msg, T0 + 510 * MS);
+  message_endpoints (msg, "10.0.0.20", "10.0.0.30");
   cs_call_tracker_add (tracker, msg);
   cs_sip_message_unref (msg);
   legs2 = cs_call_tracker_finish (tracker, T0 + 7000 * MS);
@@ -467,10 +475,9 @@ test_pdf_pagination (void)
                   : "INFO sip:b@x SIP/2.0",
           i / 2, i / 2 + 1, i == 0 || i == 1 ? "INVITE" : "INFO");
       CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
-      msg->frame = i + 1;
-      msg->ts_ns = T0 + i * 10 * MS;
-      endpoint (&msg->src, i % 2 ? "10.0.0.2" : "10.0.0.1", 5060);
-      endpoint (&msg->dst, i % 2 ? "10.0.0.1" : "10.0.0.2", 5060);
+      cs_sip_message_set_frame (msg, i + 1);
+      cs_sip_message_set_ts_ns (msg, T0 + i * 10 * MS);
+      message_endpoints (msg, i % 2 ? "10.0.0.2" : "10.0.0.1", i % 2 ? "10.0.0.1" : "10.0.0.2");
       cs_call_tracker_add (tracker, msg);
       cs_sip_message_unref (msg);
     }

@@ -9,7 +9,7 @@
 #include "loader/cs-loader.h"
 #include "base/cs-mapped-bytes.h"
 #include "sip/cs-sdp.h"
-#include "sip/cs-sip-message.h"
+#include "sip/cs-sip-message-private.h"
 
 static const char invite_sdp[] = "INVITE sip:bob@example.com SIP/2.0\r\n"
                                  "Via: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK-1\r\n"
@@ -88,12 +88,15 @@ assert_same_message (const CsSipMessage *lean, const CsSipMessage *full)
   gsize la, lb;
   const char *ba, *bb;
 
-  g_assert_cmpint (lean->is_request, ==, full->is_request);
-  g_assert_cmpuint (lean->status_code, ==, full->status_code);
-  g_assert_cmpint (lean->method, ==, full->method);
-  g_assert_cmpuint (lean->cseq, ==, full->cseq);
-  g_assert_cmpint (lean->cseq_method, ==, full->cseq_method);
-  g_assert_cmpint (lean->content_length, ==, full->content_length);
+  g_assert_cmpint (cs_sip_message_is_request (lean), ==, cs_sip_message_is_request (full));
+  g_assert_cmpuint (cs_sip_message_get_status_code (lean), ==,
+                    cs_sip_message_get_status_code (full));
+  g_assert_cmpint (cs_sip_message_get_method (lean), ==, cs_sip_message_get_method (full));
+  g_assert_cmpuint (cs_sip_message_get_cseq (lean), ==, cs_sip_message_get_cseq (full));
+  g_assert_cmpint (cs_sip_message_get_cseq_method (lean), ==,
+                   cs_sip_message_get_cseq_method (full));
+  g_assert_cmpint (cs_sip_message_get_content_length (lean), ==,
+                   cs_sip_message_get_content_length (full));
   assert_same_string (cs_sip_message_get_method_name (lean), cs_sip_message_get_method_name (full));
   assert_same_string (cs_sip_message_get_request_uri (lean), cs_sip_message_get_request_uri (full));
   assert_same_string (cs_sip_message_get_reason (lean), cs_sip_message_get_reason (full));
@@ -115,11 +118,14 @@ assert_same_message (const CsSipMessage *lean, const CsSipMessage *full)
   assert_same_string (cs_sip_message_get_content_type (lean),
                       cs_sip_message_get_content_type (full));
   assert_same_string (cs_sip_message_get_malformed (lean), cs_sip_message_get_malformed (full));
-  g_assert_true ((lean->sdp == NULL) == (full->sdp == NULL));
-  if (lean->sdp != NULL)
+  g_assert_true ((cs_sip_message_get_sdp (lean) == NULL)
+                 == (cs_sip_message_get_sdp (full) == NULL));
+  if (cs_sip_message_get_sdp (lean) != NULL)
     {
-      g_assert_cmpuint (lean->sdp->media->len, ==, full->sdp->media->len);
-      g_assert_cmpstr (lean->sdp->origin_username, ==, full->sdp->origin_username);
+      g_assert_cmpuint (cs_sip_message_get_sdp (lean)->media->len, ==,
+                        cs_sip_message_get_sdp (full)->media->len);
+      g_assert_cmpstr (cs_sip_message_get_sdp (lean)->origin_username, ==,
+                       cs_sip_message_get_sdp (full)->origin_username);
     }
 
   g_assert_cmpuint (a->len, ==, b->len);
@@ -170,7 +176,7 @@ test_reads_back (void)
 
       g_assert_nonnull (full);
       g_assert_nonnull (lean);
-      g_assert_cmpuint (lean->offset, ==, 40);
+      g_assert_cmpuint (cs_sip_message_get_offset (lean), ==, 40);
       /* the message keeps the block alive */
       cs_mapped_bytes_unref (bytes);
       assert_same_message (lean, full);
@@ -188,7 +194,7 @@ test_outside (void)
       = cs_sip_message_parse_mapped (bytes, NULL, (const guint8 *) info_dtmf, len);
   g_autoptr (CsSipMessage) full = cs_sip_message_parse ((const guint8 *) info_dtmf, len, NULL);
 
-  g_assert_cmpuint (msg->offset, ==, 0);
+  g_assert_cmpuint (cs_sip_message_get_offset (msg), ==, 0);
   assert_same_message (msg, full);
   g_assert_null (cs_sip_message_parse_mapped (bytes, NULL, bytes->data, 16));
 }
@@ -465,7 +471,7 @@ test_outlives_capture (void)
   g_assert_cmpint (g_unlink (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 
-  g_assert_cmpuint (invite->offset, ==, invite_at);
+  g_assert_cmpuint (cs_sip_message_get_offset (invite), ==, invite_at);
   g_assert_true (cs_sip_message_get_call_id (info)
                  == cs_sip_message_get_call_id (invite)); /* through the capture's share */
   g_autoptr (CsSipMessage) full

@@ -130,11 +130,11 @@ test_real_invite (void)
   g_autofree char *label = cs_sip_message_dup_label (msg);
 
   g_assert_null (cs_sip_message_get_malformed (msg));
-  g_assert_true (msg->is_request);
-  g_assert_cmpint (msg->method, ==, CS_SIP_METHOD_INVITE);
+  g_assert_true (cs_sip_message_is_request (msg));
+  g_assert_cmpint (cs_sip_message_get_method (msg), ==, CS_SIP_METHOD_INVITE);
   g_assert_cmpstr (cs_sip_message_get_method_name (msg), ==, "INVITE");
   g_assert_cmpstr (cs_sip_message_get_request_uri (msg), ==, "sip:test@10.0.2.15:5060");
-  g_assert_cmpuint (msg->status_code, ==, 0);
+  g_assert_cmpuint (cs_sip_message_get_status_code (msg), ==, 0);
   g_assert_null (cs_sip_message_get_reason (msg));
   g_assert_cmpstr (cs_sip_message_get_call_id (msg), ==, "1-1966@10.0.2.20");
   g_assert_cmpstr (cs_sip_message_get_from (msg), ==,
@@ -145,14 +145,14 @@ test_real_invite (void)
   g_assert_cmpstr (cs_sip_message_get_to_display (msg), ==, "test");
   g_assert_cmpstr (cs_sip_message_get_to_user (msg), ==, "test");
   g_assert_null (cs_sip_message_get_to_tag (msg));
-  g_assert_cmpuint (msg->cseq, ==, 1);
-  g_assert_cmpint (msg->cseq_method, ==, CS_SIP_METHOD_INVITE);
+  g_assert_cmpuint (cs_sip_message_get_cseq (msg), ==, 1);
+  g_assert_cmpint (cs_sip_message_get_cseq_method (msg), ==, CS_SIP_METHOD_INVITE);
   g_assert_cmpstr (cs_sip_message_get_cseq_method_name (msg), ==, "INVITE");
   g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==, "z9hG4bK-1966-1-0");
   g_assert_null (cs_sip_message_get_user_agent (msg));
   g_assert_cmpstr (cs_sip_message_get_contact (msg), ==, "sip:sipp@10.0.2.20:5060");
   g_assert_cmpstr (cs_sip_message_get_content_type (msg), ==, "application/sdp");
-  g_assert_cmpint (msg->content_length, ==, 123);
+  g_assert_cmpint (cs_sip_message_get_content_length (msg), ==, 123);
   g_assert_cmpuint (cs_sip_message_get_headers (msg)->len, ==, 9);
   g_assert_cmpuint (body_len_of (msg), ==, 123);
   g_assert_true (g_str_has_prefix (cs_sip_message_get_body (msg, NULL), "v=0\r\n"));
@@ -164,9 +164,9 @@ test_real_invite (void)
   g_assert_false (cs_sip_message_is_provisional (msg));
   g_assert_false (cs_sip_message_is_final (msg));
 
-  g_assert_nonnull (msg->sdp);
-  g_assert_cmpuint (msg->sdp->media->len, ==, 1);
-  CsSdpMedia *media = g_ptr_array_index (msg->sdp->media, 0);
+  g_assert_nonnull (cs_sip_message_get_sdp (msg));
+  g_assert_cmpuint (cs_sip_message_get_sdp (msg)->media->len, ==, 1);
+  CsSdpMedia *media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, 0);
   g_assert_cmpuint (media->port, ==, 6000);
   g_assert_cmpint (media->direction, ==, CS_SDP_RECVONLY);
   g_assert_cmpstr (cs_sdp_media_find_format (media, 0)->encoding, ==, "PCMU");
@@ -179,22 +179,22 @@ test_real_response (void)
   g_autofree char *label = cs_sip_message_dup_label (msg);
 
   g_assert_null (cs_sip_message_get_malformed (msg));
-  g_assert_false (msg->is_request);
+  g_assert_false (cs_sip_message_is_request (msg));
   g_assert_null (cs_sip_message_get_method_name (msg));
-  g_assert_cmpuint (msg->status_code, ==, 401);
+  g_assert_cmpuint (cs_sip_message_get_status_code (msg), ==, 401);
   g_assert_cmpstr (cs_sip_message_get_reason (msg), ==, "Unauthorized");
   g_assert_cmpstr (label, ==, "401 Unauthorized");
   g_assert_true (cs_sip_message_is_final (msg));
   g_assert_cmpstr (cs_sip_message_get_user_agent (msg), ==, "Asterisk PBX 11.7.0~dfsg-1ubuntu1");
   g_assert_cmpstr (cs_sip_message_get_from_user (msg), ==, "telephone1");
   g_assert_cmpstr (cs_sip_message_get_to_tag (msg), ==, "as74e53fa9");
-  g_assert_cmpint (msg->cseq_method, ==, CS_SIP_METHOD_REGISTER);
+  g_assert_cmpint (cs_sip_message_get_cseq_method (msg), ==, CS_SIP_METHOD_REGISTER);
   g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==,
                    "z9hG4bK-d8754z-be483a0c4ceed0e1-1---d8754z-");
-  g_assert_cmpint (msg->content_length, ==, 0);
+  g_assert_cmpint (cs_sip_message_get_content_length (msg), ==, 0);
   g_assert_cmpuint (body_len_of (msg), ==, 0);
   g_assert_cmpstr (cs_sip_message_get_body (msg, NULL), ==, "");
-  g_assert_null (msg->sdp);
+  g_assert_null (cs_sip_message_get_sdp (msg));
   g_assert_null (cs_sip_message_get_content_type (msg));
   g_assert_cmpstr (cs_sip_message_get_header (msg, "www-authenticate"), ==,
                    "Digest algorithm=MD5, realm=\"asterisk\", nonce=\"54bd660f\"");
@@ -218,13 +218,13 @@ test_labels_and_status (void)
   g_assert_true (cs_sip_message_is_provisional (ringing));
   g_assert_false (cs_sip_message_is_final (ringing));
   g_assert_null (cs_sip_message_get_malformed (unknown));
-  g_assert_cmpint (unknown->method, ==, CS_SIP_METHOD_UNKNOWN);
+  g_assert_cmpint (cs_sip_message_get_method (unknown), ==, CS_SIP_METHOD_UNKNOWN);
   g_assert_cmpstr (cs_sip_message_get_method_name (unknown), ==, "FOO");
-  g_assert_cmpint (unknown->cseq_method, ==, CS_SIP_METHOD_UNKNOWN);
+  g_assert_cmpint (cs_sip_message_get_cseq_method (unknown), ==, CS_SIP_METHOD_UNKNOWN);
   g_assert_cmpstr (cs_sip_message_get_cseq_method_name (unknown), ==, "FOO");
   g_assert_cmpstr (unknown_label, ==, "FOO");
   /* no Content-Length over UDP: the body is the rest */
-  g_assert_cmpint (unknown->content_length, ==, -1);
+  g_assert_cmpint (cs_sip_message_get_content_length (unknown), ==, -1);
 }
 
 static void
@@ -259,7 +259,7 @@ test_compact_forms (void)
   g_assert_cmpstr (cs_sip_message_get_via_branch (msg), ==, "z9hG4bKcompact");
   g_assert_cmpstr (cs_sip_message_get_contact (msg), ==, "<sip:alice@192.0.2.1>");
   g_assert_cmpstr (cs_sip_message_get_content_type (msg), ==, "text/plain");
-  g_assert_cmpint (msg->content_length, ==, 5);
+  g_assert_cmpint (cs_sip_message_get_content_length (msg), ==, 5);
   g_assert_cmpstr (cs_sip_message_get_body (msg, NULL), ==, "hello");
   /* names stay as written; lookups match both forms */
   CsSipHeader *first = g_ptr_array_index (cs_sip_message_get_headers (msg), 0);
@@ -486,10 +486,10 @@ test_multipart (void)
   g_assert_null (cs_sip_message_get_malformed (msg));
   g_assert_cmpstr (cs_sip_message_get_content_type (msg), ==, "multipart/mixed");
   g_assert_cmpuint (body_len_of (msg), >, 100);
-  g_assert_nonnull (msg->sdp);
-  g_assert_null (msg->sdp->malformed);
-  g_assert_cmpuint (msg->sdp->media->len, ==, 1);
-  CsSdpMedia *media = g_ptr_array_index (msg->sdp->media, 0);
+  g_assert_nonnull (cs_sip_message_get_sdp (msg));
+  g_assert_null (cs_sip_message_get_sdp (msg)->malformed);
+  g_assert_cmpuint (cs_sip_message_get_sdp (msg)->media->len, ==, 1);
+  CsSdpMedia *media = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, 0);
   g_assert_cmpuint (media->port, ==, 20000);
   g_assert_cmpuint (g_array_index (media->formats, CsSdpFormat, 0).payload_type, ==, 8);
 
@@ -607,14 +607,14 @@ test_malformed (void)
   g_autoptr (CsSipMessage) cut = parse_str (text->str);
   g_assert_cmpstr (cs_sip_message_get_malformed (cut), ==,
                    "Content-Length 500 exceeds body (120 bytes)");
-  g_assert_cmpint (cut->content_length, ==, 500);
+  g_assert_cmpint (cs_sip_message_get_content_length (cut), ==, 500);
   g_assert_cmpuint (body_len_of (cut), ==, 120);
   g_string_free (text, TRUE);
 
   /* the start line is cut: still a message */
   g_autoptr (CsSipMessage) no_eol = parse_str ("SIP/2.0 200 OK");
   g_assert_cmpstr (cs_sip_message_get_malformed (no_eol), ==, "missing end of headers");
-  g_assert_cmpuint (no_eol->status_code, ==, 200);
+  g_assert_cmpuint (cs_sip_message_get_status_code (no_eol), ==, 200);
   g_assert_cmpstr (cs_sip_message_get_reason (no_eol), ==, "OK");
   g_assert_cmpuint (cs_sip_message_get_headers (no_eol)->len, ==, 0);
 }
@@ -679,7 +679,7 @@ test_content_length (void)
   g_autoptr (CsSipMessage) absent
       = parse_str ("INVITE sip:a@b SIP/2.0\r\n" GOOD_HEADERS "\r\nwhole rest\r\n");
   g_assert_null (cs_sip_message_get_malformed (absent));
-  g_assert_cmpint (absent->content_length, ==, -1);
+  g_assert_cmpint (cs_sip_message_get_content_length (absent), ==, -1);
   g_assert_cmpstr (cs_sip_message_get_body (absent, NULL), ==, "whole rest\r\n");
 }
 

@@ -1,8 +1,9 @@
-/* While a capture loads, the window shows copies of the calls found so far;
+/* While a capture loads, a window's publisher shows copies of the calls found so far;
  * when it is done, the real calls take their places. */
 #include <string.h>
 
 #include "loader/cs-analysis-private.h"
+#include "loader/cs-publisher-private.h"
 #include "calls/cs-call-tracker.h"
 
 static guint changes_added, changes_removed;
@@ -27,8 +28,8 @@ feed (CsCallTracker *tracker, const char *start, const char *call_id, const char
                                            to_tag ? to_tag : "", call_id, cseq);
   CsSipMessage *msg = cs_sip_message_parse ((const guint8 *) text, strlen (text), NULL);
 
-  msg->frame = frame;
-  msg->ts_ns = frame * G_GINT64_CONSTANT (1000000);
+  cs_sip_message_set_frame (msg, frame);
+  cs_sip_message_set_ts_ns (msg, frame * G_GINT64_CONSTANT (1000000));
   cs_call_tracker_add (tracker, msg);
   cs_sip_message_unref (msg);
 }
@@ -37,6 +38,7 @@ static void
 test_snapshots_then_final (void)
 {
   g_autoptr (CsAnalysis) analysis = cs_analysis_new (cs_capture_set_new ());
+  g_autoptr (CsPublisher) publisher = cs_publisher_new ();
   CsCallTracker *tracker = cs_call_tracker_new ();
   GListModel *model = cs_analysis_get_calls (analysis);
   const GPtrArray *live = cs_call_tracker_get_calls (tracker);
@@ -46,8 +48,8 @@ test_snapshots_then_final (void)
   g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), NULL);
   feed (tracker, "INVITE sip:1002@example.com SIP/2.0", "one", NULL, "1 INVITE", 1);
   feed (tracker, "INVITE sip:1002@example.com SIP/2.0", "two", NULL, "1 INVITE", 2);
-  cs_analysis_stage_snapshots (analysis, live);
-  cs_analysis_publish (analysis);
+  cs_publisher_stage (publisher, analysis, live);
+  cs_publisher_show_staged (publisher);
   /* two rows, copies of the live calls (never the objects being changed) */
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
   first = g_list_model_get_item (model, 0);
@@ -57,8 +59,8 @@ test_snapshots_then_final (void)
   /* call 1 is answered: only its row is replaced */
   changes_added = changes_removed = 0;
   feed (tracker, "SIP/2.0 200 OK", "one", "b", "1 INVITE", 3);
-  cs_analysis_stage_snapshots (analysis, live);
-  cs_analysis_publish (analysis);
+  cs_publisher_stage (publisher, analysis, live);
+  cs_publisher_show_staged (publisher);
   g_assert_cmpuint (changes_added, ==, 1);
   g_assert_cmpuint (changes_removed, ==, 1);
   again = g_list_model_get_item (model, 0);
@@ -67,15 +69,15 @@ test_snapshots_then_final (void)
 
   /* nothing changed: nothing staged */
   changes_added = changes_removed = 0;
-  cs_analysis_stage_snapshots (analysis, live);
-  cs_analysis_publish (analysis);
+  cs_publisher_stage (publisher, analysis, live);
+  cs_publisher_show_staged (publisher);
   g_assert_cmpuint (changes_added + changes_removed, ==, 0);
 
   /* the load ends: the real calls, with their transactions, replace the copies */
   feed (tracker, "INVITE sip:1002@example.com SIP/2.0", "three", NULL, "1 INVITE", 4);
   final = cs_call_tracker_finish (tracker, 10 * G_GINT64_CONSTANT (1000000));
   cs_analysis_take_calls (analysis, final);
-  cs_analysis_publish (analysis);
+  cs_publisher_publish (publisher, analysis);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
   for (guint i = 0; i < 3; i++)
     {
@@ -85,12 +87,15 @@ test_snapshots_then_final (void)
   g_assert_cmpuint (cs_call_get_n_transactions (g_ptr_array_index (final, 0)), ==, 1);
   g_assert_true (cs_call_list_lookup (CS_CALL_LIST (model), "one") == g_ptr_array_index (final, 0));
   cs_call_tracker_free (tracker);
+  /* the idles the publisher left (showing nothing now, freeing the copies) */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
 }
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/analysis/snapshots-then-final", test_snapshots_then_final);
+  g_test_add_func ("/publisher/snapshots-then-final", test_snapshots_then_final);
   return g_test_run ();
 }
