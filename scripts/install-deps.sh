@@ -7,7 +7,8 @@ libcairo2-dev libpcap-dev portaudio19-dev libjson-glib-dev libopus-dev libbcg729
 libspandsp-dev libsndfile1-dev xvfb xauth gettext desktop-file-utils appstream \
 appstream-util flatpak-builder tshark python3 sip-tester tcpdump \
 zlib1g-dev libzstd-dev zstd libwiretap-dev libwsutil-dev libgsm1-dev libopencore-amrnb-dev \
-libopencore-amrwb-dev libvo-amrwbenc-dev libspeex-dev libpq-dev postgresql"
+libopencore-amrwb-dev libvo-amrwbenc-dev libspeex-dev libxml2-utils poppler-utils \
+libpq-dev postgresql"
 
 FEDORA="sudo dnf install gcc pkgconf meson ninja-build gtk4-devel glib2-devel cairo-devel \
 libpcap-devel portaudio-devel json-glib-devel opus-devel bcg729-devel spandsp-devel \

@@ -22,6 +22,9 @@ struct _CsExportDialog
   GtkCheckButton *selected_only;
   GtkCheckButton *all_calls;
   GtkCheckButton *redact;
+  GtkWidget *voice_box;
+  GtkDropDown *voice; /* the CsExportDialogVoice order of the template's list */
+  char *suggested;    /* the last suggested file name */
   GtkProgressBar *progress;
   GtkLabel *status;
   GtkButton *export_button;
@@ -36,27 +39,29 @@ typedef struct
 {
   const char *label;
   const char *description;
-  const char *file_name;
-  gboolean per_call; /* honours the call selection */
+  const char *stem, *extension; /* of the suggested file name */
+  gboolean per_call;            /* honours the call selection */
 } CsExportFormat;
 
 static const CsExportFormat cs_export_formats[CS_EXPORT_N_KINDS] = {
   { N_ ("Report (HTML)"),
     N_ ("One file that opens in any browser: summary, then each call worst first with its ladder, "
         "graphs, MOS table and findings."),
-    "callscope-report.html", TRUE },
+    "callscope-report", "html", TRUE },
   { N_ ("Report (PDF)"), N_ ("The same report, paginated for printing and mail."),
-    "callscope-report.pdf", TRUE },
+    "callscope-report", "pdf", TRUE },
   { N_ ("Trimmed capture (pcapng)"),
     N_ ("The calls' SIP, RTP and RTCP packets only, each finding written as a packet comment that "
         "Wireshark shows."),
-    "callscope-calls.pcapng", TRUE },
-  { N_ ("Calls (CSV)"), N_ ("Every call, one row each, for a spreadsheet."), "calls.csv", FALSE },
-  { N_ ("Streams (CSV)"), N_ ("Every RTP stream with loss, jitter and MOS."), "streams.csv",
+    "callscope-calls", "pcapng", TRUE },
+  { N_ ("Calls (CSV)"), N_ ("Every call, one row each, for a spreadsheet."), "calls", "csv",
     FALSE },
-  { N_ ("Findings (CSV)"), N_ ("Every finding with its frame numbers."), "findings.csv", FALSE },
+  { N_ ("Streams (CSV)"), N_ ("Every RTP stream with loss, jitter and MOS."), "streams", "csv",
+    FALSE },
+  { N_ ("Findings (CSV)"), N_ ("Every finding with its frame numbers."), "findings", "csv", FALSE },
   { N_ ("Calls, streams and findings (JSON)"),
-    N_ ("The full report with the field names of callscope-cli."), "callscope-report.json", FALSE },
+    N_ ("The full report with the field names of callscope-cli."), "callscope-report", "json",
+    FALSE },
 };
 
 typedef struct
@@ -64,7 +69,7 @@ typedef struct
   CsAnalysis *analysis;
   CsExportKind kind;
   GArray *numbers;
-  gboolean redact;
+  CsExportFlags flags; /* CS_EXPORT_REDACT and the voice choice */
   char *path;
   GWeakRef dialog;
 } CsExportJob;
@@ -120,20 +125,36 @@ cs_export_thread (GTask *task, gpointer source, gpointer task_data, GCancellable
 {
   CsExportJob *job = task_data;
   const guint *numbers = (const guint *) job->numbers->data;
+  guint n_numbers = job->numbers->len;
+  g_autoptr (CsAnalysis) redacted = NULL;
+  CsAnalysis *analysis = job->analysis;
   GError *error = NULL;
   gboolean ok;
   FILE *out;
 
   if (job->kind == CS_EXPORT_KIND_PCAPNG)
     {
-      ok = cs_export_pcapng_to_file (job->analysis, numbers, job->numbers->len,
-                                     job->redact ? CS_EXPORT_REDACT : 0, job->path, cancellable,
-                                     cs_on_pcapng_progress, job, &error);
+      ok = cs_export_pcapng_to_file (job->analysis, numbers, n_numbers, job->flags, job->path,
+                                     cancellable, cs_on_pcapng_progress, job, &error);
       if (ok)
         g_task_return_boolean (task, TRUE);
       else
         g_task_return_error (task, error);
       return;
+    }
+  if (job->flags & CS_EXPORT_REDACT)
+    {
+      /* a report of the redacted calls: made from them analysed again, so it names only what
+       * the redacted capture holds */
+      redacted = cs_export_redacted_analysis (job->analysis, numbers, n_numbers, job->flags,
+                                              cancellable, cs_on_pcapng_progress, job, &error);
+      if (redacted == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      analysis = redacted;
+      n_numbers = 0; /* the redacted analysis holds those calls only */
     }
   out = fopen (job->path, "wb");
   if (out == NULL)
@@ -145,25 +166,24 @@ cs_export_thread (GTask *task, gpointer source, gpointer task_data, GCancellable
   switch (job->kind)
     {
     case CS_EXPORT_KIND_HTML:
-      ok = cs_report_html_write (job->analysis, numbers, job->numbers->len, out,
-                                 cs_on_report_progress, job);
+      ok = cs_report_html_write (analysis, numbers, n_numbers, out, cs_on_report_progress, job);
       break;
     case CS_EXPORT_KIND_PDF:
-      ok = cs_report_pdf_write (job->analysis, numbers, job->numbers->len, out, NULL,
-                                cs_on_report_progress, job, NULL);
+      ok = cs_report_pdf_write (analysis, numbers, n_numbers, out, NULL, cs_on_report_progress, job,
+                                NULL);
       break;
     case CS_EXPORT_KIND_CALLS_CSV:
-      ok = cs_report_write_table (job->analysis, CS_TABLE_CALLS, CS_REPORT_FORMAT_CSV, out);
+      ok = cs_report_write_table (analysis, CS_TABLE_CALLS, CS_REPORT_FORMAT_CSV, out);
       break;
     case CS_EXPORT_KIND_STREAMS_CSV:
-      ok = cs_report_write_table (job->analysis, CS_TABLE_STREAMS, CS_REPORT_FORMAT_CSV, out);
+      ok = cs_report_write_table (analysis, CS_TABLE_STREAMS, CS_REPORT_FORMAT_CSV, out);
       break;
     case CS_EXPORT_KIND_FINDINGS_CSV:
-      ok = cs_report_write_table (job->analysis, CS_TABLE_FINDINGS, CS_REPORT_FORMAT_CSV, out);
+      ok = cs_report_write_table (analysis, CS_TABLE_FINDINGS, CS_REPORT_FORMAT_CSV, out);
       break;
     case CS_EXPORT_KIND_JSON:
     default:
-      ok = cs_report_write (job->analysis, CS_REPORT_FORMAT_JSON, out);
+      ok = cs_report_write (analysis, CS_REPORT_FORMAT_JSON, out);
       break;
     }
   if (fclose (out) != 0)
@@ -217,7 +237,7 @@ cs_export_dialog_start (CsExportDialog *self, const char *path)
   job->numbers = g_array_new (FALSE, FALSE, sizeof (guint));
   if (selection)
     g_array_append_vals (job->numbers, self->selected->data, self->selected->len);
-  job->redact = kind == CS_EXPORT_KIND_PCAPNG && gtk_check_button_get_active (self->redact);
+  job->flags = cs_export_dialog_get_flags (self);
   job->path = g_strdup (path);
   g_weak_ref_init (&job->dialog, self);
   self->cancellable = g_cancellable_new ();
@@ -279,7 +299,14 @@ cs_export_dialog_update (CsExportDialog *self)
   gtk_label_set_text (self->description, _ (cs_export_formats[kind].description));
   gtk_widget_set_sensitive (GTK_WIDGET (self->selected_only), per_call && self->selected->len > 0);
   gtk_widget_set_sensitive (GTK_WIDGET (self->all_calls), per_call);
-  gtk_widget_set_visible (GTK_WIDGET (self->redact), kind == CS_EXPORT_KIND_PCAPNG);
+  gtk_widget_set_visible (self->voice_box, kind == CS_EXPORT_KIND_PCAPNG
+                                               && gtk_check_button_get_active (self->redact));
+}
+
+static void
+on_redact_toggled (CsExportDialog *self)
+{
+  cs_export_dialog_update (self);
 }
 
 static void
@@ -298,6 +325,7 @@ cs_export_dialog_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->analysis);
   g_clear_pointer (&self->selected, g_array_unref);
+  g_clear_pointer (&self->suggested, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_EXPORT_DIALOG);
   G_OBJECT_CLASS (cs_export_dialog_parent_class)->dispose (object);
 }
@@ -315,10 +343,13 @@ cs_export_dialog_class_init (CsExportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsExportDialog, selected_only);
   gtk_widget_class_bind_template_child (widget_class, CsExportDialog, all_calls);
   gtk_widget_class_bind_template_child (widget_class, CsExportDialog, redact);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, voice_box);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, voice);
   gtk_widget_class_bind_template_child (widget_class, CsExportDialog, progress);
   gtk_widget_class_bind_template_child (widget_class, CsExportDialog, status);
   gtk_widget_class_bind_template_child (widget_class, CsExportDialog, export_button);
   gtk_widget_class_bind_template_callback (widget_class, on_format_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_redact_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_export_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
 }
@@ -383,5 +414,33 @@ cs_export_dialog_get_kind (CsExportDialog *self)
 const char *
 cs_export_dialog_suggested_name (CsExportDialog *self)
 {
-  return cs_export_formats[cs_export_dialog_get_kind (self)].file_name;
+  const CsExportFormat *format = &cs_export_formats[cs_export_dialog_get_kind (self)];
+  gboolean selection = format->per_call && self->selected->len > 0
+                       && gtk_check_button_get_active (self->selected_only);
+
+  /* one call: its number and Call-ID, made safe (a Call-ID may be "../.x" or worse); redacted,
+   * never its Call-ID */
+  g_free (self->suggested);
+  self->suggested = cs_export_suggest_file_name (
+      self->analysis, (const guint *) self->selected->data, selection ? self->selected->len : 0,
+      gtk_check_button_get_active (self->redact), format->stem, format->extension);
+  return self->suggested;
+}
+
+CsExportFlags
+cs_export_dialog_get_flags (CsExportDialog *self)
+{
+  static const CsExportFlags voice[]
+      = { CS_EXPORT_SILENCE_VOICE, CS_EXPORT_KEEP_VOICE, CS_EXPORT_DROP_VOICE };
+  guint choice = gtk_drop_down_get_selected (self->voice);
+
+  if (!gtk_check_button_get_active (self->redact))
+    return 0;
+  return CS_EXPORT_REDACT | voice[MIN (choice, G_N_ELEMENTS (voice) - 1)];
+}
+
+void
+cs_export_dialog_set_redact (CsExportDialog *self, gboolean redact)
+{
+  gtk_check_button_set_active (self->redact, redact);
 }

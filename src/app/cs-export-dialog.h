@@ -1,5 +1,5 @@
 /* cs-export-dialog.h — File → Export: a report (HTML, PDF), data (CSV, JSON) or a trimmed
- * capture (pcapng, optionally redacted), written in the background with progress */
+ * capture (pcapng), optionally redacted, written in the background with progress */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -31,7 +31,12 @@ CsExportKind cs_export_dialog_get_kind (CsExportDialog *self);
 /* Writes to path in a thread, as the Export button does after the file chooser; the dialog
  * closes when done, or shows the error. For tests and scripts. */
 void cs_export_dialog_start (CsExportDialog *self, const char *path);
-/* "callscope-report.html", … for the current kind. */
+/* "callscope-report.html", "call-3-CALLID.pcapng" (one selected call, its Call-ID made safe),
+ * "…-redacted…" when redacting, for the current kind; valid until the next call. */
 const char *cs_export_dialog_suggested_name (CsExportDialog *self);
+/* Redaction for every format: a report of redacted calls is made from them analysed again. */
+void cs_export_dialog_set_redact (CsExportDialog *self, gboolean redact);
+/* What the Privacy choices ask for (CS_EXPORT_REDACT and the voice in RTP, silence by default). */
+CsExportFlags cs_export_dialog_get_flags (CsExportDialog *self);
 
 G_END_DECLS

@@ -288,7 +288,7 @@ cs_cli_cmd_capture (int argc, char **argv)
 {
   CsCliOptions opts = { 0 };
   g_autofree char *interface = NULL, *write_path = NULL, *hep_to = NULL, *hep_key = NULL;
-  g_autofree char *tmp_dir = NULL, *hep_host = NULL;
+  g_autofree char *tmp_dir = NULL, *hep_host = NULL, *user = NULL;
   double duration = 0;
   gint64 count = 0, ring_files = 0;
   double ring_size = 0;
@@ -314,6 +314,9 @@ cs_cli_cmd_capture (int argc, char **argv)
     { "ring-files", 0, 0, G_OPTION_ARG_INT64, &ring_files, "Keep only the newest N files", "N" },
     { "ring-size", 0, 0, G_OPTION_ARG_DOUBLE, &ring_size, "Start a new file every MB megabytes",
       "MB" },
+    { "user", 'Z', 0, G_OPTION_ARG_STRING, &user,
+      "Run as root: become NAME once the interface is open (default nobody; root stays root)",
+      "NAME" },
     { NULL },
   };
 
@@ -360,6 +363,14 @@ cs_cli_cmd_capture (int argc, char **argv)
         }
     }
   g_mutex_init (&capture.sender_lock);
+  if (!cs_cli_drop_privileges (user, opts.quiet))
+    {
+      cs_live_pcap_free (capture.pcap);
+      cs_hep_sender_free (capture.sender);
+      g_mutex_clear (&capture.sender_lock);
+      cs_cli_options_clear (&opts);
+      return CS_EXIT_UNREADABLE;
+    }
   live.session = cs_cli_live_open_session (write_path, ring_files, ring_size, &tmp_dir, &status);
   if (live.session != NULL)
     {

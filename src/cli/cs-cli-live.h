@@ -27,6 +27,10 @@ gboolean cs_cli_live_check_ring (const char *command, gint64 ring_files, double 
  * ring_size_mb MB when they are set (see CsRingWriter), or prints why not (exit status 1). */
 CsLiveSession *cs_cli_live_open_session (const char *write_path, gint64 ring_files,
                                          double ring_size_mb, char **tmp_dir, int *status);
+/* Run as root: switches to user (NULL: "nobody"; "root": stays) for good, right after the
+ * capture device or listening sockets are open and before any output file is. FALSE (the
+ * reason printed) when that fails. Not root: nothing to do. */
+gboolean cs_cli_drop_privileges (const char *user, gboolean quiet);
 /* Runs the main loop until --duration, the source's count, Ctrl-C or the source ending. */
 void cs_cli_live_run (CsCliLive *live);
 /* Stops the session, reopens what it saved and writes the report as `report` would; removes

@@ -401,8 +401,10 @@ cs_cli_load_write_text (const CsLoadReport *report, FILE *out)
       const CsLoadPattern *p = g_ptr_array_index (report->patterns, i);
       fprintf (out, "%7" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %6" G_GUINT64_FORMAT, p->calls,
                p->answered, p->failed);
+      g_autofree char *owned = NULL;
+
       cs_cli_load_text_ms (out, p->setup_ms.p50);
-      fprintf (out, "  %s\n", p->pattern);
+      fprintf (out, "  %s\n", cs_text_inert (p->pattern, &owned));
     }
   return !ferror (out);
 }

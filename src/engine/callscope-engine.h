@@ -9,6 +9,7 @@
 #include "base/cs-fixed-format.h"
 #include "base/cs-limits.h"
 #include "base/cs-prefetch.h"
+#include "base/cs-text-inert.h"
 
 /* capture: files, sets of files merged by time, BPF filters, totals */
 #include "capture/cs-capture-filter.h"
@@ -55,6 +56,7 @@
 #include "loader/cs-publisher.h"
 
 /* export: trimmed pcapng captures, redaction */
+#include "export/cs-export-name.h"
 #include "export/cs-export-pcapng.h"
 
 /* loadtest: load-test statistics, the breaking point */

@@ -115,7 +115,9 @@ static void
 show_text (cairo_t *cr, double x, double y, const char *text, double align_x, double align_y)
 {
   cairo_text_extents_t ext;
+  g_autofree char *owned = NULL;
 
+  text = cs_text_inert (text, &owned);
   cairo_text_extents (cr, text, &ext);
   cairo_move_to (cr, x - ext.x_advance * align_x - ext.x_bearing * (1 - align_x),
                  y - ext.y_bearing - ext.height * align_y);

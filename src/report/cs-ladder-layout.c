@@ -231,8 +231,16 @@ add_message_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *
       row.leg = leg;
       row.from_col = column_for (layout, index, cs_sip_message_get_src (msg));
       row.to_col = column_for (layout, index, cs_sip_message_get_dst (msg));
-      row.label = cs_sip_message_dup_label (msg);
-      row.detail = cs_ladder_sdp_summary (msg);
+      {
+        g_autofree char *label = cs_sip_message_dup_label (msg);
+
+        row.label = cs_text_inert_dup (label); /* the reason phrase is the capture's */
+      }
+      {
+        g_autofree char *detail = cs_ladder_sdp_summary (msg);
+
+        row.detail = cs_text_inert_dup (detail); /* codec names are the capture's too */
+      }
       row.status = cs_sip_message_is_request (msg) ? 0 : cs_sip_message_get_status_code (msg);
       row.is_request = cs_sip_message_is_request (msg);
       row.retransmission = cs_call_message_is_retransmission (call, i);
@@ -402,9 +410,11 @@ name_columns (CsLadderLayout *layout, GHashTable *index)
         continue;
       c = &g_array_index (layout->columns, CsLadderColumn, r->from_col);
       if (c->subtitle == NULL)
-        c->subtitle = g_utf8_substring (
-            cs_sip_message_get_user_agent (r->message), 0,
-            MIN (40, g_utf8_strlen (cs_sip_message_get_user_agent (r->message), -1)));
+        {
+          g_autofree char *agent = cs_text_inert_dup (cs_sip_message_get_user_agent (r->message));
+
+          c->subtitle = g_utf8_substring (agent, 0, MIN (40, g_utf8_strlen (agent, -1)));
+        }
     }
 }
 

@@ -163,9 +163,13 @@ cs_ladder_text_render (const CsLadderLayout *layout, CsLadderTimeMode mode)
     }
   pos = place_columns (layout, time_width, &width);
   for (guint leg = 0; layout->calls->len > 1 && leg < layout->calls->len; leg++)
-    g_string_append_printf (out, "Leg %u: call %u, Call-ID %s\n", leg + 1,
-                            cs_call_get_number (g_ptr_array_index (layout->calls, leg)),
-                            cs_call_get_call_id (g_ptr_array_index (layout->calls, leg)));
+    {
+      g_autofree char *id
+          = cs_text_inert_dup (cs_call_get_call_id (g_ptr_array_index (layout->calls, leg)));
+
+      g_string_append_printf (out, "Leg %u: call %u, Call-ID %s\n", leg + 1,
+                              cs_call_get_number (g_ptr_array_index (layout->calls, leg)), id);
+    }
   line_init (&line, width);
   line_put (&line, 0, "Time");
   for (guint c = 0; c < n; c++)

@@ -48,7 +48,10 @@ static const char cs_report_css[]
 static void
 cs_html_text (FILE *out, const char *text)
 {
-  g_autofree char *escaped = g_markup_escape_text (text != NULL ? text : "", -1);
+  g_autofree char *owned = NULL;
+  /* inert first: a control character would survive escaping as a reference XML rejects */
+  const char *inert = cs_text_inert (text != NULL ? text : "", &owned);
+  g_autofree char *escaped = g_markup_escape_text (inert, -1);
 
   fputs (escaped, out);
 }

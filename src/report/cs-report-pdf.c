@@ -77,7 +77,11 @@ cs_pdf_layout (CsPdf *pdf, const char *text, double size, gboolean bold, double 
       pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
       pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
     }
-  pango_layout_set_text (layout, text != NULL ? text : "", -1);
+  {
+    g_autofree char *owned = NULL;
+
+    pango_layout_set_text (layout, cs_text_inert (text != NULL ? text : "", &owned), -1);
+  }
   return layout;
 }
 
@@ -450,7 +454,11 @@ cs_report_pdf_write (CsAnalysis *analysis, const guint *call_numbers, guint n_ca
   CsPdf pdf = { 0 };
   cairo_status_t status;
 
-  pdf.title = g_strdup_printf ("Call report: %s", name);
+  {
+    g_autofree char *inert = cs_text_inert_dup (name);
+
+    pdf.title = g_strdup_printf ("Call report: %s", inert);
+  }
   pdf.surface = cairo_pdf_surface_create_for_stream (cs_pdf_write_file, out, PAGE_W, PAGE_H);
   cairo_pdf_surface_set_metadata (pdf.surface, CAIRO_PDF_METADATA_TITLE, pdf.title);
   cairo_pdf_surface_set_metadata (pdf.surface, CAIRO_PDF_METADATA_CREATOR,

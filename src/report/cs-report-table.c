@@ -54,11 +54,12 @@ static const CsColumn cs_finding_columns[] = {
   { "stream", TRUE },    { "frames", FALSE }, { "text", FALSE },
 };
 
-/* Rows are string vectors: a NULL inside would end them early (and leak the rest). */
+/* Rows are string vectors: a NULL inside would end them early (and leak the rest). Text
+ * from the capture is made inert here, once, for the terminal and the spreadsheet alike. */
 static char *
 cs_dup_or_empty (const char *text)
 {
-  return g_strdup (text != NULL ? text : "");
+  return text != NULL ? cs_text_inert_dup (text) : g_strdup ("");
 }
 
 static char *
@@ -190,24 +191,51 @@ cs_table_build (CsTable *table, CsAnalysis *analysis, CsTableKind kind)
     }
 }
 
+static void
+cs_csv_quoted (FILE *out, const char *v, gboolean quote, gboolean neutralise)
+{
+  if (quote)
+    fputc ('"', out);
+  if (neutralise)
+    fputc ('\'', out);
+  for (const char *p = v; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        fputc ('"', out);
+      fputc (*p, out);
+    }
+  if (quote)
+    fputc ('"', out);
+}
+
+gboolean
+cs_csv_cell_is_formula (const char *value)
+{
+  const char *p = value;
+
+  /* OWASP CSV injection: a spreadsheet runs a cell that starts with = + - @, a tab or a
+   * carriage return (after leading spaces, in some of them) as a formula */
+  while (*p == ' ')
+    p++;
+  return *p != '\0' && strchr ("=+-@\t\r", *p) != NULL;
+}
+
 void
 cs_csv_field (FILE *out, const char *value, gboolean last)
 {
   const char *v = value != NULL ? value : "";
+  gboolean formula = cs_csv_cell_is_formula (v);
 
-  if (strpbrk (v, ",\"\r\n") != NULL)
-    {
-      fputc ('"', out);
-      for (const char *p = v; *p != '\0'; p++)
-        {
-          if (*p == '"')
-            fputc ('"', out);
-          fputc (*p, out);
-        }
-      fputc ('"', out);
-    }
-  else
-    fputs (v, out);
+  cs_csv_quoted (out, v, formula || strpbrk (v, ",\"\r\n") != NULL, formula);
+  fputc (last ? '\n' : ',', out);
+}
+
+void
+cs_csv_number (FILE *out, const char *value, gboolean last)
+{
+  const char *v = value != NULL ? value : "";
+
+  cs_csv_quoted (out, v, strpbrk (v, ",\"\r\n") != NULL, FALSE);
   fputc (last ? '\n' : ',', out);
 }
 
@@ -224,7 +252,8 @@ cs_report_table_csv (CsAnalysis *analysis, CsTableKind kind, FILE *out)
       char **row = g_ptr_array_index (table.rows, r);
 
       for (guint c = 0; c < table.n_columns; c++)
-        cs_csv_field (out, row[c], c + 1 == table.n_columns);
+        (table.columns[c].numeric ? cs_csv_number : cs_csv_field) (out, row[c],
+                                                                   c + 1 == table.n_columns);
     }
   g_ptr_array_unref (table.rows);
 }

@@ -51,8 +51,12 @@ cs_report_text_summary (CsAnalysis *analysis, FILE *out)
            stats->sip_messages, stats->malformed_sip);
   methods = g_list_sort (methods, (GCompareFunc) g_strcmp0);
   for (GList *l = methods; l != NULL; l = l->next)
-    fprintf (out, "  %-12s %u\n", (const char *) l->data,
-             GPOINTER_TO_UINT (g_hash_table_lookup (stats->sip_methods, l->data)));
+    {
+      g_autofree char *owned = NULL;
+
+      fprintf (out, "  %-12s %u\n", cs_text_inert (l->data, &owned),
+               GPOINTER_TO_UINT (g_hash_table_lookup (stats->sip_methods, l->data)));
+    }
   for (GList *l = statuses; l != NULL; l = l->next)
     fprintf (out, "  %-12u %u\n", GPOINTER_TO_UINT (l->data),
              GPOINTER_TO_UINT (g_hash_table_lookup (stats->sip_statuses, l->data)));

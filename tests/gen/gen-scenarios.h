@@ -78,5 +78,6 @@ void gen_scn_seq_wrap (GenCapture *cap);
 void gen_scn_unassociated_rtp (GenCapture *cap);
 void gen_scn_non_invite (GenCapture *cap);
 void gen_scn_malformed (GenCapture *cap);
+void gen_scn_hostile_text (GenCapture *cap);
 
 G_END_DECLS

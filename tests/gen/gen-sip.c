@@ -311,7 +311,9 @@ respond_to (GenDialog *d, gint64 t, GenSide request_side, const GenTxn *txn, gui
 
   if (status > 100 && d->to_tag == NULL && request_side == GEN_CALLER)
     d->to_tag = gen_random_hex (&d->cap->rand, 10);
-  g_string_append_printf (s, "SIP/2.0 %u %s\r\n", status, gen_sip_reason (status));
+  g_string_append_printf (s, "SIP/2.0 %u %s\r\n", status,
+                          d->reason != NULL ? d->reason : gen_sip_reason (status));
+  d->reason = NULL;
   /* in-dialog requests carry the To-tag in every response, 100 included */
   finish_and_send (d, s, t, !request_side, txn, TRUE, status > 100 || !txn->initial_invite, contact,
                    extra, content_type, body);

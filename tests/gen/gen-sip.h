@@ -10,8 +10,8 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  char name[16];
-  char user[16];
+  char name[64]; /* long enough for the hostile scenario's names */
+  char user[64];
   CsEndpoint sip;
   const char *agent;
 } GenUa;
@@ -63,6 +63,7 @@ struct _GenDialog
   gboolean omit_call_id;
   gboolean bad_cseq;
   int content_length_lie;
+  const char *reason; /* the next response's reason phrase instead of the usual one */
 };
 
 GenDialog *gen_dialog_new (GenCapture *cap, const GenUa *caller, const GenUa *callee,

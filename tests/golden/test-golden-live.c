@@ -133,8 +133,10 @@ replay_as_hep (const char *dir, const char *capture, JsonNode *expected, gboolea
   g_autofree char *count = g_strdup_printf (
       "%" G_GINT64_FORMAT,
       golden_int (json_object_get_object_member (cap, "capture"), "sip_messages"));
-  const char *listen_argv[] = { cli,  "hep", "--listen", listen, "--count", count, "--duration",
-                                "15", "-w",  saved,      "-o",   out,       NULL };
+  /* the test's folder is root's: stay root, as tcpdump gets -Z root below */
+  const char *listen_argv[]
+      = { cli,  "hep", "--listen", listen, "--count", count,  "--duration", "15",
+          "-w", saved, "-o",       out,    "--user",  "root", NULL };
   const char *hep_send[]
       = { "hep", "--send", listen, tcp ? "--send-tcp" : capture, tcp ? capture : NULL, NULL };
   Proc listener = proc_start (listen_argv, dir, "hep.err");
@@ -187,8 +189,8 @@ test_sipp_live_and_hep (void)
 
   {
     const char *capture_argv[]
-        = { cli,  "capture", "--interface", "lo", "--filter", filter, "--duration",
-            "30", "-w",      live_pcap,     "-o", live_json,  NULL };
+        = { cli,  "capture", "--interface", "lo",      "--filter", filter, "--duration", "30",
+            "-w", live_pcap, "-o",          live_json, "--user",   "root", NULL };
     const char *dump_argv[]
         = { tcpdump, "-i",    "lo",   "-U", "--immediate-mode", "-n", "-Z", "root",
             "-w",    td_pcap, filter, NULL };

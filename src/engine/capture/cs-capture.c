@@ -207,6 +207,13 @@ cs_capture_get_path (CsCapture *capture)
   return capture->path;
 }
 
+void
+cs_capture_set_display_path (CsCapture *capture, const char *path)
+{
+  g_free (capture->path);
+  capture->path = g_strdup (path);
+}
+
 guint64
 cs_capture_get_size (CsCapture *capture)
 {

@@ -48,6 +48,9 @@ CsCapture *cs_capture_open_full (const char *path, CsCaptureProgressFunc progres
 void cs_capture_free (CsCapture *capture);
 
 const char *cs_capture_get_path (CsCapture *capture);
+/* What reports and errors call the file from now on (its bytes stay mapped): a redacted
+ * export's temporary file is named for what it is, not where it was. */
+void cs_capture_set_display_path (CsCapture *capture, const char *path);
 /* The mapping's owner (borrowed; ref it to keep the bytes past cs_capture_free). */
 CsMappedBytes *cs_capture_get_mapped_bytes (CsCapture *capture);
 guint64 cs_capture_get_size (CsCapture *capture);

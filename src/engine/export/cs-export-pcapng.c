@@ -5,13 +5,13 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "loader/cs-chunk.h"
-#include "net/cs-decode.h"
-#include "findings/cs-finding.h"
+#include "cs-export-private.h"
+#include "cs-flow-key.h"
 #include "cs-redact.h"
 #include "calls/cs-stream.h"
-
-#define CS_EXPORT_PROGRESS_EVERY 512
+#include "findings/cs-finding.h"
+#include "loader/cs-chunk.h"
+#include "net/cs-decode.h"
 
 /* An RTCP flow a call's streams imply: both directions, same ports or one up. */
 static void
@@ -64,8 +64,39 @@ cs_frame_carries (CsCaptureSet *set, guint32 number, const CsSipMessage *msg)
          && cs_endpoint_equal (&pkt.dst, cs_sip_message_get_dst (msg));
 }
 
+/* A message rebuilt from IP fragments: the fragments of its datagram (same addresses and
+ * identification) in the frames before the one that completed it, wherever the offset-0
+ * fragment was (fragments arrive out of order). */
+#define CS_EXPORT_FRAGMENT_LOOKBACK 1024
+
+static gboolean
+cs_collect_fragments (CsCaptureSet *set, const CsSipMessage *msg, GHashTable *frames)
+{
+  CsFrame frame;
+  guint32 completed = cs_sip_message_get_frame (msg);
+  const guint8 *data = cs_capture_set_read_frame (set, completed, &frame);
+  CsPacket last, pkt;
+  guint32 stop;
+
+  if (data == NULL
+      || cs_decode_frame (frame.linktype, data, frame.caplen, &last) != CS_DECODE_FRAGMENT)
+    return FALSE;
+  stop = completed > CS_EXPORT_FRAGMENT_LOOKBACK ? completed - CS_EXPORT_FRAGMENT_LOOKBACK : 1;
+  for (guint32 f = completed - 1; f >= stop && f > 0; f--)
+    {
+      data = cs_capture_set_read_frame (set, f, &frame);
+      if (data != NULL
+          && cs_decode_frame (frame.linktype, data, frame.caplen, &pkt) == CS_DECODE_FRAGMENT
+          && pkt.frag.id == last.frag.id && cs_addr_equal (&pkt.src.addr, &last.src.addr)
+          && cs_addr_equal (&pkt.dst.addr, &last.dst.addr))
+        g_hash_table_add (frames, GUINT_TO_POINTER (f));
+    }
+  return TRUE;
+}
+
 static void
-cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *frames, GHashTable *flows)
+cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *frames, GHashTable *flows,
+                 GHashTable *rtp_streams)
 {
   CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
   const GArray *ids = cs_call_get_stream_ids (call);
@@ -75,6 +106,9 @@ cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *frames, GHashTa
       CsSipMessage *msg = cs_call_get_message (call, i);
 
       g_hash_table_add (frames, GUINT_TO_POINTER (cs_sip_message_get_frame (msg)));
+      if (cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_UDP
+          && cs_collect_fragments (set, msg, frames))
+        continue;
       /* A reassembled message: only the segments or fragments of its own flow. */
       if (cs_sip_message_get_first_frame (msg) != 0
           && cs_sip_message_get_first_frame (msg) < cs_sip_message_get_frame (msg))
@@ -93,7 +127,12 @@ cs_collect_call (CsAnalysis *analysis, CsCall *call, GHashTable *frames, GHashTa
         continue;
       packets = cs_stream_dup_packet_records (stream, &n_packets); /* not kept with the stream */
       for (guint p = 0; p < n_packets; p++)
-        g_hash_table_add (frames, GUINT_TO_POINTER (packets[p].frame));
+        {
+          g_hash_table_add (frames, GUINT_TO_POINTER (packets[p].frame));
+          if (rtp_streams != NULL)
+            g_hash_table_insert (rtp_streams, GUINT_TO_POINTER (packets[p].frame),
+                                 g_object_ref (stream));
+        }
       for (guint16 up = 0; up <= 1; up++)
         {
           cs_add_flow (flows, cs_stream_get_src (stream), cs_stream_get_dst (stream), up);
@@ -111,7 +150,8 @@ cs_compare_u32 (const void *a, const void *b)
 }
 
 GArray *
-cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
+cs_export_collect (CsAnalysis *analysis, const guint *call_numbers, guint n_calls,
+                   GHashTable *rtp_streams)
 {
   g_autoptr (GArray) numbers = cs_selected_numbers (analysis, call_numbers, n_calls);
   g_autoptr (GHashTable) frames = g_hash_table_new (NULL, NULL);
@@ -126,7 +166,7 @@ cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint
       CsCall *call = cs_analysis_lookup_call (analysis, g_array_index (numbers, guint, i));
 
       if (call != NULL)
-        cs_collect_call (analysis, call, frames, flows);
+        cs_collect_call (analysis, call, frames, flows, rtp_streams);
     }
   for (guint i = 0; i < rtcp->len; i++)
     {
@@ -148,8 +188,15 @@ cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint
   return out;
 }
 
+GArray *
+cs_export_collect_frames (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
+{
+  return cs_export_collect (analysis, call_numbers, n_calls, NULL);
+}
+
 GHashTable *
-cs_export_finding_comments (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
+cs_export_comments (CsAnalysis *analysis, const guint *call_numbers, guint n_calls,
+                    const GArray *original_frames)
 {
   g_autoptr (GArray) numbers = cs_selected_numbers (analysis, call_numbers, n_calls);
   g_autoptr (GHashTable) wanted_calls = g_hash_table_new (NULL, NULL);
@@ -191,18 +238,41 @@ cs_export_finding_comments (CsAnalysis *analysis, const guint *call_numbers, gui
           gpointer key = GUINT_TO_POINTER (number);
           const char *old = g_hash_table_lookup (comments, key);
 
+          guint32 original
+              = original_frames != NULL && number >= 1 && number <= original_frames->len
+                    ? g_array_index (original_frames, guint32, number - 1)
+                    : number;
+
           /* Frame numbers change in a trimmed file: name the original one. */
           g_free (line);
           line = g_strdup_printf ("callscope: %s %s%s, original frame %u: %s",
                                   cs_severity_to_string (cs_finding_get_severity (finding)),
                                   cs_finding_kind_to_string (cs_finding_get_kind (finding)), where,
-                                  number, cs_finding_get_text (finding));
+                                  original, cs_finding_get_text (finding));
 
           g_hash_table_insert (comments, key,
                                old != NULL ? g_strconcat (old, "\n", line, NULL) : g_strdup (line));
         }
     }
   return comments;
+}
+
+GHashTable *
+cs_export_finding_comments (CsAnalysis *analysis, const guint *call_numbers, guint n_calls)
+{
+  return cs_export_comments (analysis, call_numbers, n_calls, NULL);
+}
+
+CsExportVoice
+cs_export_voice (CsExportFlags flags)
+{
+  if (flags & CS_EXPORT_DROP_VOICE)
+    return CS_EXPORT_VOICE_DROP;
+  if (flags & CS_EXPORT_SILENCE_VOICE)
+    return CS_EXPORT_VOICE_SILENCE;
+  if (flags & CS_EXPORT_KEEP_VOICE)
+    return CS_EXPORT_VOICE_KEEP;
+  return (flags & CS_EXPORT_REDACT) != 0 ? CS_EXPORT_VOICE_SILENCE : CS_EXPORT_VOICE_KEEP;
 }
 
 static gint
@@ -219,15 +289,66 @@ cs_interface_for (CsPcapngWriter *writer, GHashTable *interfaces, guint16 linkty
   return added;
 }
 
-static gboolean
-cs_export_tick (guint64 done, guint64 total, GCancellable *cancellable,
-                CsExportProgressFunc progress, gpointer user_data, GError **error)
+gboolean
+cs_export_run_tick (CsExportRun *run, GError **error)
 {
-  if (done % CS_EXPORT_PROGRESS_EVERY != 0)
+  if (run->done++ % CS_EXPORT_PROGRESS_EVERY != 0)
     return TRUE;
-  if (progress != NULL)
-    progress (done, total, user_data);
-  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+  if (run->progress != NULL)
+    run->progress (MIN (run->done, run->total), run->total, run->user_data);
+  return !g_cancellable_set_error_if_cancelled (run->cancellable, error);
+}
+
+gboolean
+cs_export_run_write (CsExportRun *run, CsPcapngWriter *writer, GError **error)
+{
+  CsCaptureSet *set = cs_analysis_get_capture_set (run->analysis);
+  g_autoptr (GHashTable) interfaces = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < run->frames->len; i++)
+    {
+      guint32 number = g_array_index (run->frames, guint32, i);
+      CsFrame frame;
+      const guint8 *data = cs_capture_set_read_frame (set, number, &frame);
+      const char *finding_comment
+          = run->comments != NULL ? g_hash_table_lookup (run->comments, GUINT_TO_POINTER (number))
+                                  : NULL;
+      CsStream *stream = run->rtp_streams != NULL
+                             ? g_hash_table_lookup (run->rtp_streams, GUINT_TO_POINTER (number))
+                             : NULL;
+      const char *own_comment = NULL;
+      g_autofree char *comment = NULL;
+      g_autoptr (GByteArray) bytes = NULL;
+      gsize origlen;
+      gint interface;
+
+      if (!cs_export_run_tick (run, error))
+        return FALSE;
+      if (data == NULL)
+        continue;
+      interface = cs_interface_for (writer, interfaces, frame.linktype, error);
+      if (interface < 0)
+        return FALSE;
+      if (run->keep_own_comments && (frame.flags & CS_FRAME_HAS_COMMENT) != 0)
+        own_comment
+            = cs_capture_get_frame_comment (cs_capture_set_get_file (set, frame.file), &frame);
+      if (own_comment != NULL && finding_comment != NULL)
+        comment = g_strconcat (own_comment, "\n", finding_comment, NULL);
+      else
+        comment = g_strdup (own_comment != NULL ? own_comment : finding_comment);
+      origlen = frame.origlen;
+      if (run->redactor != NULL)
+        bytes = cs_redactor_rewrite_frame (run->redactor, number, frame.linktype, data,
+                                           frame.caplen, &origlen);
+      else
+        bytes = g_byte_array_append (g_byte_array_new (), data, frame.caplen);
+      if (stream != NULL)
+        cs_export_rtp_scrub (stream, run->voice, frame.linktype, bytes);
+      if (!cs_pcapng_writer_write_packet (writer, (guint) interface, frame.ts_ns, bytes->data,
+                                          bytes->len, MAX (origlen, bytes->len), comment, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -236,73 +357,39 @@ cs_export_pcapng_write (CsAnalysis *analysis, const guint *call_numbers, guint n
                         CsExportProgressFunc progress, gpointer user_data, guint64 *n_written,
                         GError **error)
 {
-  CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
-  g_autoptr (GArray) frames = cs_export_collect_frames (analysis, call_numbers, n_calls);
-  g_autoptr (GHashTable) comments = cs_export_finding_comments (analysis, call_numbers, n_calls);
-  g_autoptr (GHashTable) interfaces = g_hash_table_new (NULL, NULL);
-  g_autoptr (CsRedactor) redactor = NULL;
-  gboolean redact = (flags & CS_EXPORT_REDACT) != 0;
-  guint64 total = (guint64) frames->len * (redact ? 2 : 1), done = 0;
-  g_autofree guint8 *scratch = NULL;
+  CsExportRun run = { 0 };
+  g_autoptr (GHashTable) rtp_streams = NULL;
+  g_autoptr (GArray) frames = NULL;
+  g_autoptr (GHashTable) comments = NULL;
+  gboolean ok;
 
   if (n_written != NULL)
     *n_written = 0;
-  if (redact)
+  if ((flags & CS_EXPORT_REDACT) != 0)
+    ok = cs_export_redacted_write (analysis, call_numbers, n_calls, flags, writer, cancellable,
+                                   progress, user_data, error);
+  else
     {
-      redactor = cs_redactor_new ();
-      scratch = g_malloc (CS_CAPTURE_MAX_CAPLEN);
-      for (guint i = 0; i < frames->len; i++, done++)
-        {
-          CsFrame frame;
-          const guint8 *data
-              = cs_capture_set_read_frame (set, g_array_index (frames, guint32, i), &frame);
-
-          if (!cs_export_tick (done, total, cancellable, progress, user_data, error))
-            return FALSE;
-          if (data != NULL)
-            cs_redactor_observe_frame (redactor, frame.linktype, data, frame.caplen);
-        }
+      rtp_streams = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+      frames = cs_export_collect (analysis, call_numbers, n_calls, rtp_streams);
+      comments = cs_export_comments (analysis, call_numbers, n_calls, NULL);
+      run.analysis = analysis;
+      run.frames = frames;
+      run.comments = comments;
+      run.rtp_streams = rtp_streams;
+      run.voice = cs_export_voice (flags);
+      run.keep_own_comments = TRUE;
+      run.total = frames->len;
+      run.cancellable = cancellable;
+      run.progress = progress;
+      run.user_data = user_data;
+      ok = cs_export_run_write (&run, writer, error);
+      if (ok && progress != NULL)
+        progress (run.total, run.total, user_data);
     }
-  for (guint i = 0; i < frames->len; i++, done++)
-    {
-      guint32 number = g_array_index (frames, guint32, i);
-      CsFrame frame;
-      const guint8 *data = cs_capture_set_read_frame (set, number, &frame);
-      const char *finding_comment = g_hash_table_lookup (comments, GUINT_TO_POINTER (number));
-      const char *own_comment = NULL;
-      g_autofree char *comment = NULL;
-      gint interface;
-
-      if (!cs_export_tick (done, total, cancellable, progress, user_data, error))
-        return FALSE;
-      if (data == NULL)
-        continue;
-      interface = cs_interface_for (writer, interfaces, frame.linktype, error);
-      if (interface < 0)
-        return FALSE;
-      /* A comment already in the file is kept, unless redacting (it may name anyone). */
-      if (!redact && (frame.flags & CS_FRAME_HAS_COMMENT) != 0)
-        own_comment
-            = cs_capture_get_frame_comment (cs_capture_set_get_file (set, frame.file), &frame);
-      if (own_comment != NULL && finding_comment != NULL)
-        comment = g_strconcat (own_comment, "\n", finding_comment, NULL);
-      else
-        comment = g_strdup (own_comment != NULL ? own_comment : finding_comment);
-      if (redact && frame.caplen <= CS_CAPTURE_MAX_CAPLEN)
-        {
-          memcpy (scratch, data, frame.caplen);
-          cs_redactor_rewrite_frame (redactor, frame.linktype, scratch, frame.caplen);
-          data = scratch;
-        }
-      if (!cs_pcapng_writer_write_packet (writer, (guint) interface, frame.ts_ns, data,
-                                          frame.caplen, frame.origlen, comment, error))
-        return FALSE;
-    }
-  if (progress != NULL)
-    progress (total, total, user_data);
-  if (n_written != NULL)
+  if (ok && n_written != NULL)
     *n_written = cs_pcapng_writer_get_packet_count (writer);
-  return TRUE;
+  return ok;
 }
 
 gboolean

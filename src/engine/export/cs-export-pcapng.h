@@ -11,7 +11,15 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  CS_EXPORT_REDACT = 1 << 0, /* scrub numbers, user names, addresses, digest responses, keys */
+  /* addresses, host names, numbers, user and display names, tags, Call-ID hosts, digest
+   * parameters, keys, HEP credentials (cs-redact.h); the file's own comments are dropped and
+   * the findings' comments come from the redacted capture analysed again */
+  CS_EXPORT_REDACT = 1 << 0,
+  /* RTP voice payloads (voice is personal data): by default silenced when redacting and kept
+   * otherwise; these choose explicitly */
+  CS_EXPORT_KEEP_VOICE = 1 << 1,
+  CS_EXPORT_SILENCE_VOICE = 1 << 2,
+  CS_EXPORT_DROP_VOICE = 1 << 3,
 } CsExportFlags;
 
 /* Called every few hundred frames with frames done / total (both passes counted). */
@@ -41,6 +49,14 @@ gboolean cs_export_pcapng_to_file (CsAnalysis *analysis, const guint *call_numbe
                                    CsExportFlags flags, const char *path, GCancellable *cancellable,
                                    CsExportProgressFunc progress, gpointer user_data,
                                    GError **error);
+
+/* The calls' frames written redacted into a temporary file, analysed again: what reports of
+ * a redacted export are made from. Its capture is called "redacted.pcapng" (the temporary
+ * file is gone already). Errors: cs_redactor_seal's, write errors, G_IO_ERROR_CANCELLED. */
+CsAnalysis *cs_export_redacted_analysis (CsAnalysis *analysis, const guint *call_numbers,
+                                         guint n_calls, CsExportFlags flags,
+                                         GCancellable *cancellable, CsExportProgressFunc progress,
+                                         gpointer user_data, GError **error);
 
 /* A CALL argument: a call's number ("3") or its Call-ID. 0 when none matches. */
 guint cs_export_find_call (CsAnalysis *analysis, const char *call);

@@ -1,320 +1,382 @@
-/* cs-redact-text.c — the text half of redaction: SIP headers and SDP, rewritten in place
- * with same-length replacements so Content-Length and every packet length stay right.
- * Works on any slice of text (a TCP segment, an IP fragment), so it never needs a parse. */
+/* cs-redact-text.c — rewriting a text by edits: address literals, URIs, host names and the
+ * words learned in pass 1, each span replaced once (the SIP structure is cs-redact-sip.c) */
 #include "cs-redact-private.h"
 
 #include <arpa/inet.h>
 #include <string.h>
 
-static void
-cs_replace_user (CsRedactor *r, guint8 *t, gsize start, gsize end)
+void
+cs_redact_text_init (CsRedactText *x, CsRedactor *r, const guint8 *t, gsize len)
 {
-  const char *rep;
+  x->r = r;
+  x->t = t;
+  x->len = len;
+  x->claimed = g_malloc0 (MAX (len, 1));
+  x->edits = g_array_new (FALSE, FALSE, sizeof (CsRedactEdit));
+}
 
-  if (end <= start)
+void
+cs_redact_edits_free (GArray *edits)
+{
+  if (edits == NULL)
     return;
-  rep = cs_redactor_map_user (r, (const char *) t + start, end - start);
-  if (!r->observing)
-    memcpy (t + start, rep, end - start);
+  for (guint i = 0; i < edits->len; i++)
+    g_free (g_array_index (edits, CsRedactEdit, i).text);
+  g_array_unref (edits);
 }
 
-static void
-cs_fill (CsRedactor *r, guint8 *t, gsize start, gsize end, char c)
+void
+cs_redact_text_clear (CsRedactText *x)
 {
-  if (!r->observing && end > start)
-    memset (t + start, c, end - start);
+  g_clear_pointer (&x->claimed, g_free);
+  g_clear_pointer (&x->edits, cs_redact_edits_free);
 }
 
-static gboolean
-cs_has_prefix_ci (const guint8 *t, gsize len, gsize pos, const char *prefix)
+gboolean
+cs_redact_text_has_prefix (const CsRedactText *x, gsize p, gsize e, const char *prefix)
 {
   gsize n = strlen (prefix);
 
-  return pos + n <= len && g_ascii_strncasecmp ((const char *) t + pos, prefix, n) == 0;
+  return p + n <= e && g_ascii_strncasecmp ((const char *) x->t + p, prefix, n) == 0;
 }
 
-static gsize
-cs_skip_until (const guint8 *t, gsize end, gsize pos, const char *stops)
+gboolean
+cs_redact_text_claim (CsRedactText *x, gsize s, gsize e)
 {
-  while (pos < end && strchr (stops, t[pos]) == NULL && t[pos] != '\0')
-    pos++;
-  return pos;
+  if (e <= s || e > x->len || memchr (x->claimed + s, 1, e - s) != NULL)
+    return FALSE;
+  memset (x->claimed + s, 1, e - s);
+  return TRUE;
 }
 
-static gboolean
-cs_is_token_char (guint8 c)
+gboolean
+cs_redact_text_replace (CsRedactText *x, gsize s, gsize e, char *rep, gsize rep_len)
 {
-  return g_ascii_isalnum (c) || strchr ("-.!%*_+`'~", c) != NULL;
-}
+  CsRedactEdit edit = { s, e - s, rep, rep_len };
 
-/* name="value" or name=value inside [ls, le): the value's span. */
-static gboolean
-cs_find_param (const guint8 *t, gsize ls, gsize le, const char *name, gsize *vs, gsize *ve)
-{
-  gsize n = strlen (name);
-
-  for (gsize p = ls; p + n < le; p++)
+  if (rep == NULL || !cs_redact_text_claim (x, s, e))
     {
-      if ((p > ls && cs_is_token_char (t[p - 1])) || !cs_has_prefix_ci (t, le, p, name))
-        continue;
-      gsize q = p + n;
-      while (q < le && (t[q] == ' ' || t[q] == '\t'))
-        q++;
-      if (q >= le || t[q] != '=')
-        continue;
-      q++;
-      while (q < le && (t[q] == ' ' || t[q] == '\t'))
-        q++;
-      if (q < le && t[q] == '"')
-        {
-          *vs = q + 1;
-          *ve = cs_skip_until (t, le, q + 1, "\"\r\n");
-        }
-      else
-        {
-          *vs = q;
-          *ve = cs_skip_until (t, le, q, ", \t\r\n;");
-        }
+      g_free (rep);
+      return FALSE;
+    }
+  if (x->r->observing || (rep_len == e - s && memcmp (rep, x->t + s, rep_len) == 0))
+    {
+      g_free (rep);
       return TRUE;
     }
-  return FALSE;
+  g_array_append_val (x->edits, edit);
+  return TRUE;
 }
 
-/* SDP lines and SIP header lines: o= user, keys, display names, digest parameters. */
-static void
-cs_rewrite_line (CsRedactor *r, guint8 *t, gsize ls, gsize le)
+void
+cs_redact_text_words (CsRedactText *x, gsize s, gsize e)
 {
-  gsize p, vs, ve;
-
-  if (le - ls >= 2 && t[ls + 1] == '=')
-    {
-      switch (t[ls])
-        {
-        case 'o':
-          ve = cs_skip_until (t, le, ls + 2, " \r");
-          if (!(ve == ls + 3 && t[ls + 2] == '-'))
-            cs_replace_user (r, t, ls + 2, ve);
-          return;
-        case 'k':
-          cs_fill (r, t, ls + 2, cs_skip_until (t, le, ls + 2, "\r"), 'x');
-          return;
-        case 'a':
-          if (cs_has_prefix_ci (t, le, ls, "a=crypto:"))
-            for (p = ls; p < le; p++)
-              if (cs_has_prefix_ci (t, le, p, "inline:"))
-                cs_fill (r, t, p + 7, cs_skip_until (t, le, p + 7, "| \t\r;"), 'X');
-          if (cs_has_prefix_ci (t, le, ls, "a=key-mgmt:"))
-            {
-              vs = cs_skip_until (t, le, ls + 11, " \r");
-              cs_fill (r, t, MIN (vs + 1, le), cs_skip_until (t, le, MIN (vs + 1, le), "\r"), 'X');
-            }
-          return;
-        default:
-          return;
-        }
-    }
-
-  /* A header: NAME ":" value. The display name is what comes before '<'. */
-  for (p = ls; p < le && cs_is_token_char (t[p]); p++)
-    ;
-  if (p == ls)
-    return;
-  while (p < le && (t[p] == ' ' || t[p] == '\t'))
-    p++;
-  if (p >= le || t[p] != ':')
-    return;
-  p++;
-  while (p < le && (t[p] == ' ' || t[p] == '\t'))
-    p++;
-  vs = p;
-  ve = cs_skip_until (t, le, vs, "<\r\n");
-  if (ve < le && t[ve] == '<' && ve > vs)
-    {
-      gsize e = ve;
-
-      while (e > vs && (t[e - 1] == ' ' || t[e - 1] == '\t'))
-        e--;
-      if (t[vs] == '"' && e > vs + 1 && t[e - 1] == '"')
-        cs_replace_user (r, t, vs + 1, e - 1);
-      else if (t[vs] != '"')
-        cs_replace_user (r, t, vs, e);
-    }
-  if (cs_find_param (t, vs, le, "username", &vs, &ve))
-    cs_replace_user (r, t, vs, ve);
-  if (cs_find_param (t, p, le, "response", &vs, &ve))
-    cs_fill (r, t, vs, ve, '0');
-}
-
-/* sip:USER@host, sips:USER@host, tel:NUMBER */
-static void
-cs_rewrite_uris (CsRedactor *r, guint8 *t, gsize len)
-{
-  for (gsize p = 0; p + 4 <= len; p++)
-    {
-      gsize start, end;
-      gboolean tel;
-
-      if (p > 0 && g_ascii_isalnum (t[p - 1]))
-        continue;
-      if (cs_has_prefix_ci (t, len, p, "sip:"))
-        start = p + 4, tel = FALSE;
-      else if (cs_has_prefix_ci (t, len, p, "sips:"))
-        start = p + 5, tel = FALSE;
-      else if (cs_has_prefix_ci (t, len, p, "tel:"))
-        start = p + 4, tel = TRUE;
-      else
-        continue;
-      if (tel)
-        {
-          end = cs_skip_until (t, len, start, " \t\r\n<>\";,?");
-          cs_replace_user (r, t, start, end);
-        }
-      else
-        {
-          end = cs_skip_until (t, len, start, " \t\r\n<>\"@,;?");
-          if (end < len && t[end] == '@')
-            cs_replace_user (r, t, start, end);
-        }
-      p = MAX (p, end > 0 ? end - 1 : 0);
-    }
+  if (e > s)
+    cs_redact_text_replace (x, s, e, cs_redact_map_words (x->r, (const char *) x->t + s, e - s),
+                            e - s);
 }
 
 static gboolean
-cs_is_addr_boundary (guint8 c)
+cs_is_host_byte (guint8 c)
 {
-  return !g_ascii_isalnum (c) && c != '.' && c != ':' && c != '_' && c != '-';
+  return g_ascii_isalnum (c) || c == '.' || c == '-' || c == '_';
 }
 
-/* Dotted quads; each octet keeps its written width (the mapping keeps digit counts). */
-static gsize
-cs_rewrite_ipv4_at (CsRedactor *r, guint8 *t, gsize len, gsize p)
+void
+cs_redact_text_host (CsRedactText *x, gsize s, gsize e)
 {
-  gsize starts[4], widths[4];
+  const char *host = (const char *) x->t + s;
+  const char *rep;
+  gboolean digits_only = TRUE;
+
+  while (e > s && x->t[e - 1] == '.')
+    e--;
+  if (e <= s)
+    return;
+  for (gsize i = s; i < e; i++)
+    {
+      if (!cs_is_host_byte (x->t[i]))
+        return;
+      digits_only &= g_ascii_isdigit (x->t[i]) || x->t[i] == '.';
+    }
+  if (digits_only)
+    return; /* an address literal: the address scan's */
+  if (x->r->observing)
+    {
+      g_autofree char *key = g_ascii_strdown (host, (gssize) (e - s));
+
+      cs_redact_map_host (x->r, host, e - s);
+      if (memchr (key, '.', e - s) != NULL && !cs_redact_host_is_reserved (key, e - s))
+        g_hash_table_add (x->r->learned_hosts, g_steal_pointer (&key));
+      cs_redact_text_claim (x, s, e);
+      return;
+    }
+  rep = cs_redact_map_host (x->r, host, e - s);
+  if (rep == NULL)
+    cs_redact_text_claim (x, s, e);
+  else
+    cs_redact_text_replace (x, s, e, g_strdup (rep), strlen (rep));
+}
+
+/* ---- address literals ---- */
+
+static gboolean
+cs_v4_at (const guint8 *t, gsize e, gsize p, gsize *end, CsAddr *addr)
+{
   guint8 bytes[4];
   gsize q = p;
-  CsAddr orig, mapped;
 
+  if (p > 0 && (g_ascii_isalnum (t[p - 1]) || t[p - 1] == '.'))
+    return FALSE;
   for (guint i = 0; i < 4; i++)
     {
       guint v = 0;
+      gsize start = q;
 
-      starts[i] = q;
-      while (q < len && g_ascii_isdigit (t[q]) && q - starts[i] < 3)
+      while (q < e && g_ascii_isdigit (t[q]) && q - start < 3)
         v = v * 10 + (t[q++] - '0');
-      widths[i] = q - starts[i];
-      if (widths[i] == 0 || v > 255)
-        return p;
+      if (q == start || v > 255)
+        return FALSE;
       bytes[i] = (guint8) v;
       if (i < 3)
         {
-          if (q >= len || t[q] != '.')
-            return p;
+          if (q >= e || t[q] != '.')
+            return FALSE;
           q++;
         }
     }
-  if (q < len
-      && (g_ascii_isdigit (t[q]) || (t[q] == '.' && q + 1 < len && g_ascii_isdigit (t[q + 1]))))
-    return p;
-  cs_addr_set_v4 (&orig, bytes);
-  cs_redactor_map_addr (r, &orig, &mapped);
-  if (!r->observing)
-    for (guint i = 0; i < 4; i++)
-      {
-        char buf[8];
-
-        g_snprintf (buf, sizeof buf, "%0*u", (int) widths[i], mapped.bytes[i]);
-        if (strlen (buf) == widths[i])
-          memcpy (t + starts[i], buf, widths[i]);
-      }
-  return q;
+  if (q < e && (g_ascii_isalnum (t[q]) || (t[q] == '.' && q + 1 < e && g_ascii_isdigit (t[q + 1]))))
+    return FALSE;
+  cs_addr_set_v4 (addr, bytes);
+  *end = q;
+  return TRUE;
 }
 
-/* An IPv6 literal: each written hex group gets its replacement group at the same width. */
-static gsize
-cs_rewrite_ipv6_at (CsRedactor *r, guint8 *t, gsize len, gsize p)
+static gboolean
+cs_v6_at (const guint8 *t, gsize e, gsize p, gsize *end, CsAddr *addr)
 {
-  gsize q = p, colons = 0;
   char text[INET6_ADDRSTRLEN];
   guint8 bytes[16];
-  CsAddr orig, mapped;
-  gsize group_starts[8], n_groups = 0, gap_after = G_MAXSIZE;
-  gboolean upper = FALSE;
+  gsize q = p, colons = 0;
 
-  while (q < len && (g_ascii_isxdigit (t[q]) || t[q] == ':') && q - p < sizeof text - 1)
-    {
-      colons += t[q] == ':';
-      upper |= g_ascii_isupper (t[q]);
-      q++;
-    }
-  if (colons < 2 || (q < len && !cs_is_addr_boundary (t[q])))
-    return p;
+  if (p > 0 && (g_ascii_isalnum (t[p - 1]) || t[p - 1] == ':' || t[p - 1] == '.'))
+    return FALSE;
+  while (q < e && (g_ascii_isxdigit (t[q]) || t[q] == ':' || t[q] == '.')
+         && q - p < sizeof text - 1)
+    colons += t[q++] == ':';
+  if (colons < 2 || (q < e && g_ascii_isalnum (t[q])))
+    return FALSE;
+  /* "[…]:5060" ends at the bracket; a trailing dot or colon is punctuation. */
+  while (q > p && (t[q - 1] == '.' || (t[q - 1] == ':' && !(q - p >= 2 && t[q - 2] == ':'))))
+    q--;
   memcpy (text, t + p, q - p);
   text[q - p] = '\0';
   if (inet_pton (AF_INET6, text, bytes) != 1)
-    return p;
-  cs_addr_set_v6 (&orig, bytes);
-  cs_redactor_map_addr (r, &orig, &mapped);
-  if (r->observing)
-    return q;
-  for (gsize i = p; i < q && n_groups < 8;)
-    {
-      if (t[i] == ':')
-        {
-          if (i + 1 < q && t[i + 1] == ':')
-            gap_after = n_groups;
-          i++;
-          continue;
-        }
-      group_starts[n_groups++] = i;
-      while (i < q && t[i] != ':')
-        i++;
-    }
-  for (gsize g = 0; g < n_groups; g++)
-    {
-      /* Groups after "::" are counted from the end. */
-      gsize index = gap_after != G_MAXSIZE && g >= gap_after ? 8 - (n_groups - g) : g;
-      gsize width = cs_skip_until (t, q, group_starts[g], ":") - group_starts[g];
-      guint v = ((guint) mapped.bytes[2 * index] << 8) | mapped.bytes[2 * index + 1];
-      char buf[8];
-
-      g_snprintf (buf, sizeof buf, upper ? "%0*X" : "%0*x", (int) width, v);
-      if (strlen (buf) == width)
-        memcpy (t + group_starts[g], buf, width);
-    }
-  return q;
+    return FALSE;
+  cs_addr_set_v6 (addr, bytes);
+  *end = q;
+  return TRUE;
 }
 
-static void
-cs_rewrite_addresses (CsRedactor *r, guint8 *t, gsize len)
+void
+cs_redact_text_addresses (CsRedactText *x, gsize s, gsize e)
 {
-  for (gsize p = 0; p < len; p++)
+  for (gsize p = s; p < e; p++)
     {
-      gsize next;
+      CsAddr addr, mapped;
+      gsize end;
+      char out[CS_ADDR_STRLEN];
 
-      if (p > 0 && !cs_is_addr_boundary (t[p - 1]))
+      if (!g_ascii_isxdigit (x->t[p]) && x->t[p] != ':')
         continue;
-      if (!g_ascii_isxdigit (t[p]) && t[p] != ':')
+      if (!cs_v6_at (x->t, e, p, &end, &addr) && !cs_v4_at (x->t, e, p, &end, &addr))
         continue;
-      next = cs_rewrite_ipv6_at (r, t, len, p);
-      if (next == p && g_ascii_isdigit (t[p]))
-        next = cs_rewrite_ipv4_at (r, t, len, p);
-      if (next > p)
-        p = next - 1;
+      cs_redactor_map_addr (x->r, &addr, &mapped);
+      cs_addr_to_string (&mapped, out);
+      if (x->r->observing || cs_redact_addr_class (&addr) == CS_ADDR_KEPT)
+        cs_redact_text_claim (x, p, end);
+      else
+        cs_redact_text_replace (x, p, end, g_strdup (out), strlen (out));
+      p = end - 1;
+    }
+}
+
+/* ---- URIs ---- */
+
+/* host[:port] starting at p (a bracketed IPv6 literal is the address scan's; anything else
+ * in brackets is a name). */
+static gsize
+cs_uri_host (CsRedactText *x, gsize p, gsize e)
+{
+  gsize h = p;
+
+  if (p < e && x->t[p] == '[')
+    {
+      gsize close = cs_redact_skip_until (x->t, e, p, "]");
+
+      if (close > p + 1 && !x->claimed[p + 1])
+        cs_redact_text_words (x, p + 1, close);
+      return close;
+    }
+  while (h < e && cs_is_host_byte (x->t[h]))
+    h++;
+  cs_redact_text_host (x, p, h);
+  return h;
+}
+
+void
+cs_redact_text_uris (CsRedactText *x, gsize s, gsize e)
+{
+  static const char *const schemes[]
+      = { "sips:", "sip:", "tel:", "mailto:", "https://", "http://" };
+
+  for (gsize p = s; p < e; p++)
+    {
+      guint k;
+      gsize start, at, colon;
+
+      if ((p > s && g_ascii_isalnum (x->t[p - 1])) || !g_ascii_isalpha (x->t[p]))
+        continue;
+      for (k = 0; k < G_N_ELEMENTS (schemes); k++)
+        if (cs_redact_text_has_prefix (x, p, e, schemes[k]))
+          break;
+      if (k == G_N_ELEMENTS (schemes))
+        continue;
+      start = p + strlen (schemes[k]);
+      if (k == 2)
+        {
+          /* tel:NUMBER;params: the number keeps its separators, its digits are replaced. */
+          gsize end = cs_redact_skip_until (x->t, e, start, " \t\r\n<>\";,?");
+
+          cs_redact_text_words (x, start, end);
+          p = MAX (end, p + 1) - 1;
+          continue;
+        }
+      at = cs_redact_skip_until (x->t, e, start, " \t\r\n<>\",?@/");
+      if (k < 4 && at < e && x->t[at] == '@')
+        {
+          /* user[:password]@ — both are personal */
+          colon = cs_redact_skip_until (x->t, at, start, ":");
+          cs_redact_text_words (x, start, colon);
+          if (colon < at)
+            cs_redact_text_words (x, colon + 1, at);
+          start = at + 1;
+        }
+      p = MAX (cs_uri_host (x, start, e), p + 1) - 1;
+    }
+}
+
+/* ---- what pass 1 learned, wherever it occurs ---- */
+
+void
+cs_redact_text_learned_hosts (CsRedactText *x, gsize s, gsize e)
+{
+  if (x->r->observing || g_hash_table_size (x->r->learned_hosts) == 0)
+    return;
+  for (gsize p = s; p < e;)
+    {
+      gsize q = p;
+
+      while (q < e && cs_is_host_byte (x->t[q]))
+        q++;
+      if (q > p && memchr (x->t + p, '.', q - p) != NULL)
+        {
+          gsize end = q;
+          g_autofree char *key = NULL;
+
+          while (end > p && x->t[end - 1] == '.')
+            end--;
+          key = g_ascii_strdown ((const char *) x->t + p, (gssize) (end - p));
+          if (g_hash_table_contains (x->r->learned_hosts, key))
+            cs_redact_text_host (x, p, end);
+        }
+      p = q > p ? q : p + 1;
     }
 }
 
 void
-cs_redactor_rewrite_text (CsRedactor *r, guint8 *text, gsize len)
+cs_redact_text_learned_words (CsRedactText *x, gsize s, gsize e)
 {
-  gsize ls = 0;
-
-  while (ls < len)
+  if (x->r->observing || g_hash_table_size (x->r->learned_words) == 0)
+    return;
+  for (gsize p = s; p < e;)
     {
-      gsize le = cs_skip_until (text, len, ls, "\n");
+      gsize q = p;
 
-      cs_rewrite_line (r, text, ls, le);
-      ls = le + 1;
+      while (q < e && cs_redact_is_word_byte (x->t[q]))
+        q++;
+      if (q == p)
+        {
+          p++;
+          continue;
+        }
+      /* Digits right after a colon are a port, not a number to hide. */
+      if (!(p > 0 && x->t[p - 1] == ':' && g_ascii_isdigit (x->t[p]))
+          && cs_redact_word_is_learned (x->r, (const char *) x->t + p, q - p))
+        cs_redact_text_words (x, p, q);
+      p = q;
     }
-  cs_rewrite_uris (r, text, len);
-  cs_rewrite_addresses (r, text, len);
+}
+
+void
+cs_redact_text_learned_token (CsRedactText *x, gsize s, gsize e)
+{
+  if (!x->r->observing && e > s && cs_redact_word_is_learned (x->r, (const char *) x->t + s, e - s))
+    cs_redact_text_words (x, s, e);
+}
+
+void
+cs_redact_text_generic (CsRedactText *x, gsize s, gsize e)
+{
+  cs_redact_text_addresses (x, s, e);
+  cs_redact_text_uris (x, s, e);
+  cs_redact_text_learned_hosts (x, s, e);
+  cs_redact_text_learned_words (x, s, e);
+}
+
+/* ---- applying the edits ---- */
+
+static gint
+cs_edit_compare (gconstpointer a, gconstpointer b)
+{
+  const CsRedactEdit *x = a, *y = b;
+
+  return x->at < y->at ? -1 : x->at > y->at;
+}
+
+GByteArray *
+cs_redact_text_apply (CsRedactText *x)
+{
+  GByteArray *out = g_byte_array_sized_new ((guint) x->len);
+  gsize pos = 0;
+
+  g_array_sort (x->edits, cs_edit_compare);
+  for (guint i = 0; i < x->edits->len; i++)
+    {
+      const CsRedactEdit *edit = &g_array_index (x->edits, CsRedactEdit, i);
+
+      g_byte_array_append (out, x->t + pos, (guint) (edit->at - pos));
+      g_byte_array_append (out, (const guint8 *) edit->text, (guint) edit->text_len);
+      pos = edit->at + edit->len;
+    }
+  g_byte_array_append (out, x->t + pos, (guint) (x->len - pos));
+  return out;
+}
+
+gsize
+cs_redact_edits_map (const GArray *edits, gsize offset)
+{
+  gssize delta = 0;
+
+  for (guint i = 0; edits != NULL && i < edits->len; i++)
+    {
+      const CsRedactEdit *edit = &g_array_index (edits, CsRedactEdit, i);
+
+      if (edit->at >= offset)
+        break;
+      if (edit->at + edit->len > offset)
+        return (gsize) ((gssize) edit->at + delta);
+      delta += (gssize) edit->text_len - (gssize) edit->len;
+    }
+  return (gsize) ((gssize) offset + delta);
 }

@@ -6,6 +6,7 @@
 #include "net/cs-decode.h"
 #include "net/cs-hep.h"
 #include "cs-live-frame.h"
+#include "cs-source-filter.h"
 #include "export/cs-pcapng-writer.h"
 
 #define CS_HEP_MAX_TCP_CLIENTS 64
@@ -27,7 +28,8 @@ struct _CsHepListener
   GSocket *tcp;
   guint16 port;
   char *auth_key;
-  GPtrArray *clients; /* CsHepClient*, listener thread only */
+  CsSourceFilter *sources; /* allow-list and rate cap, listener thread only once started */
+  GPtrArray *clients;      /* CsHepClient*, listener thread only */
   CsLiveTcpSeq *tcp_seq;
   CsLiveSession *session;
   GThread *thread;
@@ -141,6 +143,7 @@ cs_hep_listener_new (const char *address, guint16 port, gboolean udp, gboolean t
   listener->clients = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_hep_client_free);
   listener->tcp_seq = cs_live_tcp_seq_new ();
   listener->auth_key = auth_key != NULL && *auth_key != '\0' ? g_strdup (auth_key) : NULL;
+  listener->sources = cs_source_filter_new (CS_HEP_DEFAULT_MAX_RATE);
   listener->port = port;
   if (udp)
     {
@@ -183,8 +186,29 @@ cs_hep_listener_free (CsHepListener *listener)
   g_ptr_array_unref (listener->clients);
   cs_live_tcp_seq_free (listener->tcp_seq);
   g_free (listener->auth_key);
+  cs_source_filter_free (listener->sources);
   g_mutex_clear (&listener->lock);
   g_free (listener);
+}
+
+gboolean
+cs_hep_listener_allow (CsHepListener *listener, const char *cidr, GError **error)
+{
+  g_return_val_if_fail (listener->thread == NULL, FALSE);
+  return cs_source_filter_allow (listener->sources, cidr, error);
+}
+
+guint
+cs_hep_listener_get_n_allowed (CsHepListener *listener)
+{
+  return cs_source_filter_get_n_prefixes (listener->sources);
+}
+
+void
+cs_hep_listener_set_max_rate (CsHepListener *listener, guint per_second)
+{
+  g_return_if_fail (listener->thread == NULL);
+  cs_source_filter_set_max_rate (listener->sources, per_second);
 }
 
 guint16
@@ -270,14 +294,68 @@ cs_hep_now_ns (void)
   return g_get_real_time () * 1000;
 }
 
+/* The sender's address, NULL-safe; FALSE when it is not an IP address. */
+static gboolean
+cs_hep_source (GSocketAddress *from, CsAddr *out)
+{
+  GInetAddress *inet;
+  gsize size;
+
+  if (!G_IS_INET_SOCKET_ADDRESS (from))
+    return FALSE;
+  inet = g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (from));
+  size = g_inet_address_get_native_size (inet);
+  if (size == 4)
+    cs_addr_set_v4 (out, g_inet_address_to_bytes (inet));
+  else if (size == 16)
+    cs_addr_set_v6 (out, g_inet_address_to_bytes (inet));
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+cs_hep_source_allowed (CsHepListener *listener, GSocketAddress *from)
+{
+  CsAddr addr;
+
+  if (cs_source_filter_get_n_prefixes (listener->sources) == 0)
+    return TRUE;
+  return cs_hep_source (from, &addr) && cs_source_filter_allows (listener->sources, &addr);
+}
+
+/* The rate cap, before any decoding: a flood costs a counter, not a parse. */
+static gboolean
+cs_hep_within_rate (CsHepListener *listener)
+{
+  if (cs_source_filter_take (listener->sources, g_get_monotonic_time ()))
+    return TRUE;
+  COUNT (listener, received);
+  COUNT (listener, rate_limited);
+  return FALSE;
+}
+
 static void
 cs_hep_read_udp (CsHepListener *listener)
 {
   static guint8 buf[65536]; /* the listener thread is the only reader */
   gssize n;
+  GSocketAddress *from = NULL;
 
-  while ((n = g_socket_receive (listener->udp, (char *) buf, sizeof buf, NULL, NULL)) > 0)
-    cs_hep_listener_handle_packet (listener, listener->session, buf, (gsize) n, cs_hep_now_ns ());
+  while ((n = g_socket_receive_from (listener->udp, &from, (char *) buf, sizeof buf, NULL, NULL))
+         > 0)
+    {
+      if (!cs_hep_source_allowed (listener, from))
+        {
+          COUNT (listener, received);
+          COUNT (listener, not_allowed);
+        }
+      else if (cs_hep_within_rate (listener))
+        cs_hep_listener_handle_packet (listener, listener->session, buf, (gsize) n,
+                                       cs_hep_now_ns ());
+      g_clear_object (&from);
+    }
+  g_clear_object (&from);
 }
 
 /* Splits a TCP byte stream into HEP3 frames; garbage is skipped to the next "HEP3". */
@@ -310,7 +388,9 @@ cs_hep_drain_tcp_buffer (CsHepListener *listener, CsHepClient *client)
         }
       if (b->len < total)
         return;
-      cs_hep_listener_handle_packet (listener, listener->session, b->data, total, cs_hep_now_ns ());
+      if (cs_hep_within_rate (listener))
+        cs_hep_listener_handle_packet (listener, listener->session, b->data, total,
+                                       cs_hep_now_ns ());
       g_byte_array_remove_range (b, 0, total);
     }
 }
@@ -343,7 +423,15 @@ cs_hep_accept (CsHepListener *listener)
   while ((socket = g_socket_accept (listener->tcp, NULL, NULL)) != NULL)
     {
       CsHepClient *client;
+      g_autoptr (GSocketAddress) peer = g_socket_get_remote_address (socket, NULL);
 
+      if (!cs_hep_source_allowed (listener, peer))
+        {
+          COUNT (listener, not_allowed);
+          g_socket_close (socket, NULL);
+          g_object_unref (socket);
+          continue;
+        }
       if (listener->clients->len >= CS_HEP_MAX_TCP_CLIENTS)
         {
           g_socket_close (socket, NULL);

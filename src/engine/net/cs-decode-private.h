@@ -13,7 +13,22 @@ typedef struct
   const guint8 *frame; /* start of the frame, for transport_offset (NULL: a reassembled buffer) */
   const guint8 *base;  /* start of the bytes decoded, for the tunnel layers' offsets */
   CsPacket *packet;
+  CsDecodeLayers *layers; /* NULL unless the caller wants the header offsets */
 } CsDecodeCtx;
+
+/* Records where a header starts (cs_decode_frame_layers only: one test per header). */
+static inline void
+cs_decode_push_layer (CsDecodeCtx *ctx, CsLayerKind kind, const guint8 *at)
+{
+  CsDecodeLayers *l = ctx->layers;
+
+  if (l != NULL && ctx->frame != NULL && l->n < CS_DECODE_MAX_LAYERS)
+    {
+      l->layers[l->n].kind = (guint8) kind;
+      l->layers[l->n].offset = (guint32) (at - ctx->frame);
+      l->n++;
+    }
+}
 
 /* An IPv4 or IPv6 packet, chosen by its version nibble (NOT_IP for another). */
 CsDecodeStatus cs_decode_ip_layer (CsDecodeCtx *ctx, CsCursor *c);

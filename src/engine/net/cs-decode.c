@@ -53,6 +53,7 @@ decode_udp (DecodeCtx *ctx, CsCursor *c)
   CsDecodeStatus tunnelled;
   guint16 sport, dport, udp_len, checksum;
 
+  cs_decode_push_layer (ctx, CS_LAYER_UDP, cs_cursor_here (c));
   if (!cs_cursor_u16be (c, &sport) || !cs_cursor_u16be (c, &dport) || !cs_cursor_u16be (c, &udp_len)
       || !cs_cursor_u16be (c, &checksum))
     return CS_DECODE_MALFORMED;
@@ -82,12 +83,13 @@ decode_udp (DecodeCtx *ctx, CsCursor *c)
 }
 
 static CsDecodeStatus
-decode_tcp (CsCursor *c, CsPacket *p)
+decode_tcp (DecodeCtx *ctx, CsCursor *c, CsPacket *p)
 {
   guint16 sport, dport;
   guint32 seq, ack;
   guint8 offset_byte, flags;
 
+  cs_decode_push_layer (ctx, CS_LAYER_TCP, cs_cursor_here (c));
   if (!cs_cursor_u16be (c, &sport) || !cs_cursor_u16be (c, &dport) || !cs_cursor_u32be (c, &seq)
       || !cs_cursor_u32be (c, &ack) || !cs_cursor_u8 (c, &offset_byte) || !cs_cursor_u8 (c, &flags))
     return CS_DECODE_MALFORMED;
@@ -134,7 +136,7 @@ cs_decode_ip_payload_layer (DecodeCtx *ctx, guint8 proto, CsCursor *c)
     case CS_IP_PROTO_UDP:
       return decode_udp (ctx, c);
     case CS_IP_PROTO_TCP:
-      return decode_tcp (c, p);
+      return decode_tcp (ctx, c, p);
     case IPPROTO_V4_IN_IP:
     case IPPROTO_V6_IN_IP:
       if (!cs_cursor_has (c, 20))
@@ -216,6 +218,7 @@ decode_ipv4 (DecodeCtx *ctx, CsCursor *c)
   guint16 total_len, id, flags_offset, checksum;
   const guint8 *src, *dst;
 
+  cs_decode_push_layer (ctx, CS_LAYER_IPV4, cs_cursor_here (c));
   if (!cs_cursor_u8 (&ip, &version_ihl) || !cs_cursor_u8 (&ip, &tos)
       || !cs_cursor_u16be (&ip, &total_len) || !cs_cursor_u16be (&ip, &id)
       || !cs_cursor_u16be (&ip, &flags_offset) || !cs_cursor_u8 (&ip, &ttl)
@@ -269,6 +272,7 @@ decode_ipv6 (DecodeCtx *ctx, CsCursor *c)
   guint8 next, hop_limit;
   const guint8 *src, *dst;
 
+  cs_decode_push_layer (ctx, CS_LAYER_IPV6, cs_cursor_here (c));
   if (!cs_cursor_u32be (&ip, &version_class_flow) || !cs_cursor_u16be (&ip, &payload_len)
       || !cs_cursor_u8 (&ip, &next) || !cs_cursor_u8 (&ip, &hop_limit)
       || !cs_cursor_bytes (&ip, 16, &src) || !cs_cursor_bytes (&ip, 16, &dst))
@@ -301,6 +305,7 @@ decode_ipv6 (DecodeCtx *ctx, CsCursor *c)
           guint16 offset_flags;
           guint32 ident;
 
+          cs_decode_push_layer (ctx, CS_LAYER_IPV6_FRAGMENT, cs_cursor_here (&body));
           if (!cs_cursor_u8 (&body, &frag_next) || !cs_cursor_u8 (&body, &reserved)
               || !cs_cursor_u16be (&body, &offset_flags) || !cs_cursor_u32be (&body, &ident))
             return CS_DECODE_MALFORMED;
@@ -362,6 +367,7 @@ decode_pppoe (DecodeCtx *ctx, CsCursor *c)
   guint8 version_type, code;
   guint16 session, length, ppp_proto;
 
+  cs_decode_push_layer (ctx, CS_LAYER_PPPOE, cs_cursor_here (c));
   if (!cs_cursor_u8 (c, &version_type) || !cs_cursor_u8 (c, &code) || !cs_cursor_u16be (c, &session)
       || !cs_cursor_u16be (c, &length) || !cs_cursor_u16be (c, &ppp_proto))
     return CS_DECODE_MALFORMED;
@@ -458,51 +464,71 @@ decode_null (DecodeCtx *ctx, CsCursor *c)
   return CS_DECODE_NOT_IP;
 }
 
-CsDecodeStatus
-cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
+static CsDecodeStatus
+decode_frame (DecodeCtx *ctx, guint linktype, const guint8 *data, gsize caplen)
 {
-  *packet = (CsPacket){ 0 }; /* inline stores rather than a memset call, once per frame */
-  if (cs_decode_frame_fast (linktype, data, caplen, packet))
-    return CS_DECODE_OK;
-  return cs_decode_frame_layered (linktype, data, caplen, packet);
-}
-
-CsDecodeStatus
-cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
-{
-  DecodeCtx ctx = { data, data, packet };
   CsCursor c;
 
-  *packet = (CsPacket){ 0 };
   cs_cursor_init (&c, data, caplen);
   switch (linktype)
     {
     case CS_LINKTYPE_ETHERNET:
-      return cs_decode_ethernet_layer (&ctx, &c);
+      return cs_decode_ethernet_layer (ctx, &c);
     case CS_LINKTYPE_LINUX_SLL:
-      return decode_linux_sll (&ctx, &c);
+      return decode_linux_sll (ctx, &c);
     case CS_LINKTYPE_LINUX_SLL2:
-      return decode_linux_sll2 (&ctx, &c);
+      return decode_linux_sll2 (ctx, &c);
     case CS_LINKTYPE_RAW_12:
     case CS_LINKTYPE_RAW_14:
     case CS_LINKTYPE_RAW:
-      return cs_decode_ip_layer (&ctx, &c);
+      return cs_decode_ip_layer (ctx, &c);
     case CS_LINKTYPE_IPV4:
-      return decode_ipv4 (&ctx, &c);
+      return decode_ipv4 (ctx, &c);
     case CS_LINKTYPE_IPV6:
-      return decode_ipv6 (&ctx, &c);
+      return decode_ipv6 (ctx, &c);
     case CS_LINKTYPE_NULL:
     case CS_LINKTYPE_LOOP:
-      return decode_null (&ctx, &c);
+      return decode_null (ctx, &c);
     default:
       return CS_DECODE_UNSUPPORTED;
     }
 }
 
 CsDecodeStatus
+cs_decode_frame (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
+{
+  DecodeCtx ctx = { data, data, packet, NULL };
+
+  *packet = (CsPacket){ 0 }; /* inline stores rather than a memset call, once per frame */
+  if (cs_decode_frame_fast (linktype, data, caplen, packet))
+    return CS_DECODE_OK;
+  return decode_frame (&ctx, linktype, data, caplen);
+}
+
+CsDecodeStatus
+cs_decode_frame_layered (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet)
+{
+  DecodeCtx ctx = { data, data, packet, NULL };
+
+  *packet = (CsPacket){ 0 };
+  return decode_frame (&ctx, linktype, data, caplen);
+}
+
+CsDecodeStatus
+cs_decode_frame_layers (guint linktype, const guint8 *data, gsize caplen, CsPacket *packet,
+                        CsDecodeLayers *layers)
+{
+  DecodeCtx ctx = { data, data, packet, layers };
+
+  *packet = (CsPacket){ 0 };
+  layers->n = 0;
+  return decode_frame (&ctx, linktype, data, caplen);
+}
+
+CsDecodeStatus
 cs_decode_transport (const guint8 *data, gsize len, CsPacket *packet)
 {
-  DecodeCtx ctx = { NULL, data, packet };
+  DecodeCtx ctx = { NULL, data, packet, NULL };
   CsCursor c;
   guint8 next = packet->ip_proto;
 

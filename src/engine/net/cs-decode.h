@@ -132,6 +132,34 @@ cs_decode_udp_port_is_tunnel (guint16 port)
   return port == CS_UDP_PORT_GTP_U || port == CS_UDP_PORT_VXLAN || port == CS_UDP_PORT_GENEVE;
 }
 
+/* The headers a frame's decode walked through, outermost first, by kind and offset in the
+ * frame: what a rewriter needs to fix lengths and checksums after changing a payload. */
+typedef enum
+{
+  CS_LAYER_PPPOE,
+  CS_LAYER_IPV4,
+  CS_LAYER_IPV6,
+  CS_LAYER_IPV6_FRAGMENT, /* the fragment extension header */
+  CS_LAYER_UDP,
+  CS_LAYER_TCP,
+} CsLayerKind;
+
+#define CS_DECODE_MAX_LAYERS 16
+
+typedef struct
+{
+  guint n;
+  struct
+  {
+    guint8 kind; /* CsLayerKind */
+    guint32 offset;
+  } layers[CS_DECODE_MAX_LAYERS];
+} CsDecodeLayers;
+
+/* cs_decode_frame, also listing the headers it decoded (the same status and packet). */
+CsDecodeStatus cs_decode_frame_layers (guint linktype, const guint8 *data, gsize caplen,
+                                       CsPacket *packet, CsDecodeLayers *layers);
+
 /* Decodes a UDP/TCP header from a reassembled IP payload (after fragment reassembly);
  * packet->src/dst addresses, ip_version and ip_proto are kept and used. For IPv6, extension
  * headers that followed the fragment header (e.g. destination options) are skipped. */

@@ -220,6 +220,115 @@ test_bad_hep (void)
   live_tmp_dir_remove (dir);
 }
 
+/* Sends n good packets from loopback to a listener that allows `allow` (NULL: no list) at
+ * max_rate per second, and returns its counters. */
+static void
+send_through (const char *allow, guint max_rate, guint n, gboolean tcp, CsHepCounters *c)
+{
+  g_autofree char *dir = live_tmp_dir ();
+  g_autofree char *out = g_build_filename (dir, "gate.pcapng", NULL);
+  g_autoptr (CsLiveSession) session = NULL;
+  g_autoptr (CsHepListener) listener = NULL;
+  g_autoptr (GSocket) socket = NULL;
+  g_autoptr (GSocketAddress) to = NULL;
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GByteArray) good = make_hep (NULL, CS_HEP_PROTO_SIP);
+  GError *error = NULL;
+
+  session = cs_live_session_new (out, 0, 0, &error);
+  g_assert_no_error (error);
+  listener = cs_hep_listener_new ("127.0.0.1", 0, !tcp, tcp, NULL, &error);
+  g_assert_no_error (error);
+  if (allow != NULL)
+    g_assert_true (cs_hep_listener_allow (listener, allow, &error));
+  g_assert_no_error (error);
+  cs_hep_listener_set_max_rate (listener, max_rate);
+  cs_hep_listener_start (listener, session);
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, tcp ? G_SOCKET_TYPE_STREAM : G_SOCKET_TYPE_DATAGRAM,
+                         tcp ? G_SOCKET_PROTOCOL_TCP : G_SOCKET_PROTOCOL_UDP, &error);
+  to = g_inet_socket_address_new (lo, cs_hep_listener_get_port (listener));
+  if (tcp)
+    {
+      g_assert_true (g_socket_connect (socket, to, NULL, &error));
+      for (guint i = 0; i < n; i++)
+        g_socket_send (socket, (const char *) good->data, good->len, NULL, NULL);
+      g_usleep (300000); /* the listener refuses or reads; either is counted */
+    }
+  else
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          send_udp (socket, to, good->data, good->len);
+          if (i % 20 == 0)
+            g_usleep (200); /* an unprivileged socket buffer holds only a few hundred */
+        }
+      wait_received (listener, n);
+    }
+  cs_hep_listener_stop (listener);
+  cs_hep_listener_get_counters (listener, c);
+  cs_live_session_stop (session, NULL);
+  live_tmp_dir_remove (dir);
+}
+
+static void
+test_allow_list (void)
+{
+  CsHepCounters c;
+  g_autoptr (CsHepListener) listener
+      = cs_hep_listener_new ("127.0.0.1", 0, TRUE, FALSE, NULL, NULL);
+  GError *error = NULL;
+
+  /* loopback is not in 10.0.0.0/8: every packet is refused and counted */
+  send_through ("10.0.0.0/8", 0, 50, FALSE, &c);
+  g_assert_cmpuint (c.received, ==, 50);
+  g_assert_cmpuint (c.not_allowed, ==, 50);
+  g_assert_cmpuint (c.sip, ==, 0);
+  /* in 127.0.0.0/8 (and as one address): accepted */
+  send_through ("127.0.0.0/8", 0, 50, FALSE, &c);
+  g_assert_cmpuint (c.sip, ==, 50);
+  g_assert_cmpuint (c.not_allowed, ==, 0);
+  send_through ("127.0.0.1", 0, 5, FALSE, &c);
+  g_assert_cmpuint (c.sip, ==, 5);
+  /* an IPv6 prefix does not admit an IPv4 agent; a TCP agent outside is turned away */
+  send_through ("::1/128", 0, 5, FALSE, &c);
+  g_assert_cmpuint (c.not_allowed, ==, 5);
+  send_through ("192.0.2.0/24", 0, 5, TRUE, &c);
+  g_assert_cmpuint (c.not_allowed, ==, 1);
+  g_assert_cmpuint (c.tcp_connections, ==, 0);
+  g_assert_cmpuint (c.sip, ==, 0);
+  /* what is not a prefix is an error naming it */
+  g_assert_false (cs_hep_listener_allow (listener, "10.0.0.0/33", &error));
+  g_assert_error (error, CS_LIVE_ERROR, CS_LIVE_ERROR_ADDRESS);
+  g_clear_error (&error);
+  g_assert_false (cs_hep_listener_allow (listener, "not-an-address", &error));
+  g_clear_error (&error);
+  g_assert_true (cs_hep_listener_allow (listener, "2001:db8::/32", NULL));
+  g_assert_cmpuint (cs_hep_listener_get_n_allowed (listener), ==, 1);
+}
+
+static void
+test_rate_cap (void)
+{
+  CsHepCounters c;
+
+  /* 100 per second with a one-second bucket: of 2000 sent in well under two seconds, at most
+   * the bucket and what refilled meanwhile get through; the rest is counted, not lost */
+  gint64 start = g_get_monotonic_time ();
+  double seconds;
+
+  send_through (NULL, 100, 2000, FALSE, &c);
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  g_assert_cmpuint (c.received, ==, 2000);
+  g_assert_cmpuint (c.sip + c.rate_limited, ==, 2000);
+  g_assert_cmpuint (c.sip, >=, 100);
+  g_assert_cmpuint (c.sip, <=, 100 + (guint64) (seconds * 100) + 1);
+  g_assert_cmpuint (c.rate_limited, >, 0);
+  /* the default cap lets a normal burst through untouched */
+  send_through (NULL, CS_HEP_DEFAULT_MAX_RATE, 500, FALSE, &c);
+  g_assert_cmpuint (c.sip, ==, 500);
+  g_assert_cmpuint (c.rate_limited, ==, 0);
+}
+
 static void
 test_tcp_stream_garbage (void)
 {
@@ -330,6 +439,8 @@ main (int argc, char **argv)
       g_test_add_data_func (tcp, samples[i], test_replay_tcp);
     }
   g_test_add_func ("/hep/listener/bad-hep", test_bad_hep);
+  g_test_add_func ("/hep/listener/allow-list", test_allow_list);
+  g_test_add_func ("/hep/listener/rate-cap", test_rate_cap);
   g_test_add_func ("/hep/listener/tcp-stream-garbage", test_tcp_stream_garbage);
   g_test_add_func ("/hep/listener/listen-address", test_listen_address);
   g_test_add_func ("/hep/listener/address-in-use", test_address_in_use);
