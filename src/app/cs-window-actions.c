@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-export-dialog.h"
+#include "cs-homer-dialog.h"
 
 /* Open */
 
@@ -60,6 +61,21 @@ open_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
   add_capture_filters (GTK_FILE_CHOOSER (chooser));
   g_signal_connect (chooser, "response", G_CALLBACK (on_file_chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+on_homer_opened (CsHomerDialog *dialog, GFile *file, CsWindow *self)
+{
+  cs_window_open_files (self, &file, 1);
+}
+
+static void
+open_homer_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  CsHomerDialog *dialog = cs_homer_dialog_new (GTK_WINDOW (widget));
+
+  g_signal_connect_object (dialog, "opened", G_CALLBACK (on_homer_opened), widget, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* The others */
@@ -118,6 +134,7 @@ void
 cs_window_actions_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
+  gtk_widget_class_install_action (widget_class, "win.open-homer", NULL, open_homer_activated);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_activated);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_activated);
   gtk_widget_class_install_action (widget_class, "win.focus-search", NULL, focus_search_activated);

@@ -286,8 +286,8 @@ static void
 on_recent_items_changed (GMenuModel *recent, guint position, guint removed, guint added,
                          CsWindow *self)
 {
-  gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button),
-                            g_menu_model_get_n_items (recent) > 0);
+  /* "From Homer…" is always there: the button stays sensitive */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button), TRUE);
 }
 
 static void
@@ -296,7 +296,10 @@ setup_recent_menu (CsWindow *self, CsApplication *application)
   GMenuModel *recent = cs_application_get_recent_menu (application);
   g_autoptr (GMenu) menu = g_menu_new ();
   g_autoptr (GMenu) clear_section = g_menu_new ();
+  g_autoptr (GMenu) homer_section = g_menu_new ();
 
+  g_menu_append (homer_section, _ ("From _Homer…"), "win.open-homer");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (homer_section));
   g_menu_append_section (menu, NULL, recent);
   g_menu_append (clear_section, _ ("_Clear Recent Files"), "app.clear-recent");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (clear_section));

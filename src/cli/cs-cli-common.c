@@ -56,6 +56,7 @@ cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *e
 
   memcpy (args, argv, sizeof (char *) * argc);
   g_option_context_add_main_entries (context, common, NULL);
+  cs_cli_homer_add_entries (context, opts);
   if (extra != NULL)
     g_option_context_add_main_entries (context, extra, NULL);
   if (!g_option_context_parse (context, &argc, &args, &error))
@@ -78,6 +79,7 @@ cs_cli_options_clear (CsCliOptions *opts)
   g_free (opts->filter);
   g_free (opts->output);
   g_strfreev (opts->files);
+  cs_cli_homer_options_clear (opts);
   memset (opts, 0, sizeof *opts);
 }
 
@@ -88,14 +90,31 @@ cs_cli_load (const CsCliOptions *opts, int *exit_status)
   g_autoptr (GError) error = NULL;
   CsAnalysis *analysis;
 
+  cs_loader_set_threads (loader, (guint) opts->threads);
+  cs_loader_set_filter (loader, opts->filter);
+  if (opts->homer != NULL)
+    {
+      if (opts->files != NULL && opts->files[0] != NULL)
+        {
+          *exit_status = cs_cli_usage_error (NULL, "give capture files or --homer, not both");
+          return NULL;
+        }
+      analysis = cs_cli_homer_load (opts, loader, exit_status);
+      cs_cli_keep_until_exit (analysis);
+      return analysis;
+    }
   if (opts->files == NULL || opts->files[0] == NULL)
     {
       *exit_status = cs_cli_usage_error (NULL, "no capture file given");
       return NULL;
     }
-  cs_loader_set_threads (loader, (guint) opts->threads);
-  cs_loader_set_filter (loader, opts->filter);
   analysis = cs_loader_load (loader, (const char *const *) opts->files, NULL, &error);
+  if (analysis != NULL && opts->hep_send != NULL && !cs_cli_hep_send_files (opts))
+    {
+      g_object_unref (analysis);
+      *exit_status = CS_EXIT_UNREADABLE;
+      return NULL;
+    }
   cs_cli_keep_until_exit (analysis);
   if (analysis == NULL)
     {
@@ -149,6 +168,8 @@ cs_cli_damage_status (CsAnalysis *analysis)
 {
   const GError *damage = cs_analysis_get_damage (analysis);
 
+  if (cs_cli_homer_get_bad_rows () > 0)
+    return CS_EXIT_DAMAGED; /* cs_cli_homer_load named the rows */
   if (damage == NULL)
     return CS_EXIT_OK;
   g_printerr ("callscope-cli: %s\n", damage->message);

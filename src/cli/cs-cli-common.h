@@ -23,6 +23,20 @@ typedef struct
   char *output;
   gboolean quiet;
   char **files; /* remaining arguments */
+  /* instead of files: a window of a Homer 7 store (cs-cli-homer.c) */
+  char *homer;
+  char *homer_from;
+  char *homer_to;
+  char **homer_call_ids;
+  char *homer_from_user;
+  char *homer_to_user;
+  char *homer_ruri_user;
+  char *homer_ip;
+  char *homer_node;
+  /* after loading files: replay them as HEP to a collector */
+  char *hep_send;
+  double hep_rate;
+  gboolean hep_real_time;
 } CsCliOptions;
 
 /* Parses argv (argv[0] is the command name) with the common options plus
@@ -53,5 +67,16 @@ int cs_cli_usage_error (const char *command, const char *message);
  * with a usage error printed, at the first the capture does not have. */
 gboolean cs_cli_find_calls (CsAnalysis *analysis, char **specs, const char *command,
                             GArray *numbers);
+
+/* The --homer/--from/--to/… and --hep-send options (cs-cli-homer.c), added to every command
+ * that reads captures. */
+void cs_cli_homer_add_entries (GOptionContext *context, CsCliOptions *opts);
+void cs_cli_homer_options_clear (CsCliOptions *opts);
+/* Loads the --homer window with loader; on failure prints the error, sets *exit_status. */
+CsAnalysis *cs_cli_homer_load (const CsCliOptions *opts, CsLoader *loader, int *exit_status);
+/* Rows the last cs_cli_homer_load skipped as malformed (exit status 3 when some were). */
+guint64 cs_cli_homer_get_bad_rows (void);
+/* --hep-send: replays opts->files to the collector; FALSE (message printed) on failure. */
+gboolean cs_cli_hep_send_files (const CsCliOptions *opts);
 
 G_END_DECLS

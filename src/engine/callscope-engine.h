@@ -67,3 +67,7 @@
 #include "live/cs-hep-sender.h"
 #include "live/cs-live-pcap.h"
 #include "live/cs-live-session.h"
+
+/* fleet: a Homer 7 store opened as a capture */
+#include "fleet/cs-homer-load.h"
+#include "fleet/cs-homer-query.h"

@@ -287,6 +287,46 @@ seed_rtcp_by_hand (const char *out)
   g_byte_array_unref (b);
 }
 
+/* Homer rows for fuzz-homer-row: a table byte, then srcIp NUL dstIp NUL srcPort NUL dstPort NUL
+ * protocol NUL captureId NUL raw (a SIP message, heplify's RTCP JSON). */
+static void
+seed_homer_by_hand (const char *out)
+{
+  static const char sip[] = "0"
+                            "10.0.0.10\0"
+                            "10.0.0.1\0"
+                            "5060\0"
+                            "5060\0"
+                            "17\0"
+                            "sbc-1\0"
+                            "INVITE sip:bob@b SIP/2.0\r\nCall-ID: x\r\n\r\n";
+  static const char tcp[] = "1"
+                            "2001:db8::1\0"
+                            "2001:db8::2\0"
+                            "5061\0"
+                            "5060\0"
+                            "6\0"
+                            "n\0"
+                            "REGISTER sip:b SIP/2.0\r\n\r\n";
+  static const char rtcp[]
+      = "3"
+        "10.0.0.10\0"
+        "10.0.0.20\0"
+        "40001\0"
+        "40003\0"
+        "17\0"
+        "rtp-1\0"
+        "[{\"sender_information\":{\"ntp_timestamp_sec\":3918276000,\"ntp_timestamp_usec\":1,"
+        "\"rtp_timestamp\":160000,\"packets\":500,\"octets\":80000},\"ssrc\":305419896,"
+        "\"type\":200,\"report_count\":1,\"report_blocks\":[{\"source_ssrc\":1,"
+        "\"fraction_lost\":12,\"packets_lost\":-1,\"highest_seq_no\":70000,\"ia_jitter\":37,"
+        "\"lsr\":1234,\"dlsr\":65536}]},{\"type\":201,\"ssrc\":7}]";
+
+  write_seed (out, "homer", "hand", 0, (const guint8 *) sip, sizeof sip - 1);
+  write_seed (out, "homer", "hand", 1, (const guint8 *) tcp, sizeof tcp - 1);
+  write_seed (out, "homer", "hand", 2, (const guint8 *) rtcp, sizeof rtcp - 1);
+}
+
 /* The calls filter language: the forms its header documents. */
 static void
 seed_filter_by_hand (const char *out)
@@ -351,6 +391,7 @@ main (int argc, char **argv)
       }
   g_dir_close (dir);
   seed_rtcp_by_hand (argv[2]);
+  seed_homer_by_hand (argv[2]);
   seed_filter_by_hand (argv[2]);
   stamp = g_build_filename (argv[2], "corpus.stamp", NULL);
   g_file_set_contents (stamp, "", 0, NULL);

@@ -211,3 +211,54 @@ cs_hep_sender_replay_file (CsHepSender *sender, const char *path, guint pause_ev
   cs_capture_set_free (set);
   return ok;
 }
+
+/* Sleeps until the later of the packet's own time (real_time) and the rate's next slot. */
+static void
+cs_hep_sender_pace (gint64 started_us, gint64 offset_ns, gboolean real_time, double max_per_second,
+                    guint64 sent)
+{
+  gint64 due = started_us;
+  gint64 now = g_get_monotonic_time ();
+
+  if (real_time)
+    due = started_us + offset_ns / 1000;
+  if (max_per_second > 0)
+    due = MAX (due, started_us + (gint64) (sent * 1e6 / max_per_second));
+  if (due > now)
+    g_usleep ((gulong) (due - now));
+}
+
+gboolean
+cs_hep_sender_replay_file_paced (CsHepSender *sender, const char *path, gboolean real_time,
+                                 double max_per_second, GCancellable *cancellable, GError **error)
+{
+  CsCaptureSet *set = cs_capture_set_new ();
+  gboolean ok = cs_capture_set_add_file (set, path, error)
+                && cs_capture_set_index (set, NULL, NULL, NULL, error);
+  guint64 before = sender->sent;
+  gint64 started_us = g_get_monotonic_time (), first_ns = 0;
+  CsFrameIter iter;
+
+  cs_capture_set_iter_init (set, 0, &iter);
+  for (guint32 n = 1; ok && n <= cs_capture_set_get_n_frames (set); n++)
+    {
+      CsFrame frame;
+      const guint8 *data;
+
+      if (!cs_frame_iter_next (&iter, &frame, &data))
+        break;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      if (n == 1)
+        first_ns = frame.ts_ns;
+      cs_hep_sender_pace (started_us, frame.ts_ns - first_ns, real_time, max_per_second,
+                          sender->sent - before);
+      ok = cs_hep_sender_send_frame (sender, frame.linktype, frame.ts_ns, data, frame.caplen,
+                                     error);
+    }
+  cs_capture_set_free (set);
+  return ok;
+}

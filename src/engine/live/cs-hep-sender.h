@@ -26,6 +26,12 @@ gboolean cs_hep_sender_send_frame (CsHepSender *sender, guint linktype, gint64 t
  * pause_every packets for a millisecond so a local UDP receiver keeps up (0: never). */
 gboolean cs_hep_sender_replay_file (CsHepSender *sender, const char *path, guint pause_every,
                                     GError **error);
+/* Replays a capture file for --hep-send: at the capture's own pace (real_time: each packet
+ * when its timestamp says, counted from the first), and never faster than max_per_second HEP
+ * packets a second (0: no limit). Cancellation gives G_IO_ERROR_CANCELLED. */
+gboolean cs_hep_sender_replay_file_paced (CsHepSender *sender, const char *path, gboolean real_time,
+                                          double max_per_second, GCancellable *cancellable,
+                                          GError **error);
 guint64 cs_hep_sender_get_sent (CsHepSender *sender);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsHepSender, cs_hep_sender_free)
