@@ -7,6 +7,8 @@
  * the decode corpus holds; its IP part where the tunnel carries IP). */
 #include "fuzz-common.h"
 
+#include "../unit/net/frame-bytes.h"
+
 #include "net/cs-decode.h"
 
 #include <string.h>
@@ -35,14 +37,6 @@ static const Wrapper wrappers[] = {
   { 4, 0, FALSE, { 0 }, 0 },
   { 41, 0, FALSE, { 0 }, 0 },
 };
-
-static void
-put16 (GByteArray *b, guint16 v)
-{
-  guint8 x[2] = { v >> 8, v & 0xff };
-
-  g_byte_array_append (b, x, 2);
-}
 
 /* Ethernet, IPv4 of protocol w->ip_proto, UDP when w has a port, then body. */
 static GByteArray *

@@ -90,8 +90,10 @@ static const GenScenario scenarios[] = {
     "pcapng", gen_scn_non_invite },
   { "malformed", "no Call-ID, bad CSeq, lying Content-Length, junk on 5060, then a good call",
     "pcapng", gen_scn_malformed },
-  { "hostile-text", "calls whose names, Call-IDs, reasons and headers attack spreadsheets, "
-    "HTML, SVG and terminals", "pcapng", gen_scn_hostile_text },
+  { "hostile-text",
+    "calls whose names, Call-IDs, reasons and headers attack spreadsheets, "
+    "HTML, SVG and terminals",
+    "pcapng", gen_scn_hostile_text },
 };
 
 const GenScenario *

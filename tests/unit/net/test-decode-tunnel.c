@@ -3,33 +3,9 @@
  * reported, nesting bounded, and every cut of every frame decoded without reading past it */
 #include "net/cs-decode.h"
 
+#include "frame-bytes.h"
+
 #include <string.h>
-
-static void
-put8 (GByteArray *b, guint8 v)
-{
-  g_byte_array_append (b, &v, 1);
-}
-
-static void
-put16 (GByteArray *b, guint16 v)
-{
-  put8 (b, v >> 8);
-  put8 (b, v & 0xff);
-}
-
-static void
-put32 (GByteArray *b, guint32 v)
-{
-  put16 (b, v >> 16);
-  put16 (b, v & 0xffff);
-}
-
-static void
-put_bytes (GByteArray *b, const void *p, gsize n)
-{
-  g_byte_array_append (b, p, (guint) n);
-}
 
 /* An IPv4 header for body (protocol proto) from 10.9.0.a to 10.9.0.b. */
 static GByteArray *

@@ -1,35 +1,11 @@
 /* test-decode.c — link layer to UDP/TCP decoding on crafted frames */
 #include "net/cs-decode-fast.h"
 
+#include "frame-bytes.h"
+
 #include <string.h>
 
 /* ---- frame builders ---- */
-
-static void
-put8 (GByteArray *b, guint8 v)
-{
-  g_byte_array_append (b, &v, 1);
-}
-
-static void
-put16 (GByteArray *b, guint16 v)
-{
-  put8 (b, v >> 8);
-  put8 (b, v & 0xff);
-}
-
-static void
-put32 (GByteArray *b, guint32 v)
-{
-  put16 (b, v >> 16);
-  put16 (b, v & 0xffff);
-}
-
-static void
-put_bytes (GByteArray *b, const void *p, gsize n)
-{
-  g_byte_array_append (b, p, (guint) n);
-}
 
 static void
 put_addr (GByteArray *b, const char *text)

@@ -1,29 +1,11 @@
 /* test-ip-reassembly.c — IPv4/IPv6 fragment reassembly */
 #include "net/cs-ip-reassembly.h"
 
+#include "frame-bytes.h"
+
 #include <string.h>
 
 #define NS_PER_S G_GINT64_CONSTANT (1000000000)
-
-static void
-put8 (GByteArray *b, guint8 v)
-{
-  g_byte_array_append (b, &v, 1);
-}
-
-static void
-put16 (GByteArray *b, guint16 v)
-{
-  put8 (b, v >> 8);
-  put8 (b, v & 0xff);
-}
-
-static void
-put32 (GByteArray *b, guint32 v)
-{
-  put16 (b, v >> 16);
-  put16 (b, v & 0xffff);
-}
 
 /* A UDP datagram (header + a recognisable SIP-ish payload of payload_len bytes). */
 static GByteArray *
