@@ -94,6 +94,25 @@ static const GenScenario scenarios[] = {
     "calls whose names, Call-IDs, reasons and headers attack spreadsheets, "
     "HTML, SVG and terminals",
     "pcapng", gen_scn_hostile_text },
+  /* findings under test (gen-scenarios-findings.c): each lists every finding it must produce */
+  { "findings-none", "a call nothing is wrong with: no finding at all", "pcapng",
+    gen_scn_findings_none },
+  { "findings-setup", "post-dial delay and call length at their thresholds, a missing ACK",
+    "pcapng", gen_scn_findings_setup },
+  { "findings-media-timing", "first RTP and RTP after BYE at their thresholds, no media", "pcapng",
+    gen_scn_findings_media_timing },
+  { "findings-directions", "one-way audio at its 5-packet minimum, RTP from behind NAT", "pcapng",
+    gen_scn_findings_directions },
+  { "findings-stream", "loss at 5 %, 1 % and under, a 150/151 ms gap, sequence errors", "pcapng",
+    gen_scn_findings_stream },
+  { "findings-jitter", "RFC 3550 jitter approaching 30 ms, passing 30 ms and 60 ms", "pcapng",
+    gen_scn_findings_jitter },
+  { "findings-sdp", "a codec never offered, ptime 28/29 against 20 ms packets, an SSRC restart",
+    "pcapng", gen_scn_findings_sdp },
+  { "findings-signalling",
+    "retransmissions (2 and 3), 486/500/603/404, a refused MESSAGE, unanswered OPTIONS "
+    "and INVITE",
+    "pcapng", gen_scn_findings_signalling },
 };
 
 const GenScenario *

@@ -80,4 +80,13 @@ void gen_scn_non_invite (GenCapture *cap);
 void gen_scn_malformed (GenCapture *cap);
 void gen_scn_hostile_text (GenCapture *cap);
 
+void gen_scn_findings_none (GenCapture *cap);
+void gen_scn_findings_setup (GenCapture *cap);
+void gen_scn_findings_media_timing (GenCapture *cap);
+void gen_scn_findings_directions (GenCapture *cap);
+void gen_scn_findings_stream (GenCapture *cap);
+void gen_scn_findings_jitter (GenCapture *cap);
+void gen_scn_findings_sdp (GenCapture *cap);
+void gen_scn_findings_signalling (GenCapture *cap);
+
 G_END_DECLS
