@@ -86,8 +86,10 @@ cs_frame_scope_finding (CsFinding *finding)
   return cs_frame_scope_finish (frames);
 }
 
-GArray *
-cs_frame_scope_time_range (CsCaptureSet *set, gint64 from_ns, gint64 to_ns)
+/* The frames of set whose record keep() accepts. */
+static GArray *
+cs_frame_scope_walk (CsCaptureSet *set, gboolean (*keep) (const CsFrame *, const gint64 *),
+                     const gint64 *range)
 {
   GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint32 n = cs_capture_set_get_n_frames (set);
@@ -97,23 +99,33 @@ cs_frame_scope_time_range (CsCaptureSet *set, gint64 from_ns, gint64 to_ns)
 
   cs_capture_set_iter_init (set, 0, &iter);
   for (guint32 number = 1; number <= n && cs_frame_iter_next (&iter, &frame, &data); number++)
-    if (frame.ts_ns >= from_ns && frame.ts_ns <= to_ns)
+    if (keep (&frame, range))
       g_array_append_val (frames, number);
   return frames;
+}
+
+static gboolean
+cs_frame_in_range (const CsFrame *frame, const gint64 *range)
+{
+  return frame->ts_ns >= range[0] && frame->ts_ns <= range[1];
+}
+
+static gboolean
+cs_frame_kept (const CsFrame *frame, const gint64 *range)
+{
+  return (frame->flags & CS_FRAME_FILTERED_OUT) == 0;
+}
+
+GArray *
+cs_frame_scope_time_range (CsCaptureSet *set, gint64 from_ns, gint64 to_ns)
+{
+  const gint64 range[2] = { from_ns, to_ns };
+
+  return cs_frame_scope_walk (set, cs_frame_in_range, range);
 }
 
 GArray *
 cs_frame_scope_kept (CsCaptureSet *set)
 {
-  GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 n = cs_capture_set_get_n_frames (set);
-  CsFrameIter iter;
-  CsFrame frame;
-  const guint8 *data;
-
-  cs_capture_set_iter_init (set, 0, &iter);
-  for (guint32 number = 1; number <= n && cs_frame_iter_next (&iter, &frame, &data); number++)
-    if ((frame.flags & CS_FRAME_FILTERED_OUT) == 0)
-      g_array_append_val (frames, number);
-  return frames;
+  return cs_frame_scope_walk (set, cs_frame_kept, NULL);
 }
