@@ -67,9 +67,17 @@ gen_call_protect_stream (GenCall *c, GenRtpStream *s, guint side)
     s->seq0 = plan->seq0;
   for (guint i = 0; i < sizeof wrong; i++)
     wrong[i] = (guint8) (c->srtp_key[side][i] ^ 0x5a);
-  s->srtp = gen_srtp_new (plan->suite, s->ssrc,
-                          side == 0 && plan->wrong_up_key ? wrong : c->srtp_key[side], side + 1,
-                          plan->mki_length);
+  {
+    const guint8 *used = side == 0 && plan->wrong_up_key ? wrong : c->srtp_key[side];
+    g_autofree char *b64 = g_base64_encode (used, gen_srtp_key_length (plan->suite));
+
+    s->srtp = gen_srtp_new (plan->suite, s->ssrc, used, side + 1, plan->mki_length);
+    g_snprintf (s->expect->srtp_key, sizeof s->expect->srtp_key, "inline:%s", b64);
+    if (plan->mki_length > 0)
+      g_snprintf (s->expect->srtp_key + strlen (s->expect->srtp_key),
+                  sizeof s->expect->srtp_key - strlen (s->expect->srtp_key), "|%u:%u", side + 1,
+                  plan->mki_length);
+  }
   if (plan->no_key_lines)
     s->expect->protection = "encrypted";
   else if (side == 0 && plan->wrong_up_key)

@@ -268,6 +268,8 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
           s->associated ? "true" : "false", s->protection != NULL ? s->protection : "clear");
       if (s->srtp_suite != NULL)
         g_string_append_printf (out, ", \"srtp_suite\": \"%s\"", s->srtp_suite);
+      if (s->srtp_key[0] != '\0')
+        g_string_append_printf (out, ", \"srtp_key\": \"%s\"", s->srtp_key);
       g_string_append (out, "}");
     }
   g_string_append (out, e->streams->len ? "\n  ],\n" : "],\n");
