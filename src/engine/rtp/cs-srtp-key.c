@@ -103,8 +103,9 @@ parse_mki (const char *b, const char *e, CsSrtpMasterKey *key)
       || (length < 8 && value >> (8 * length) != 0))
     return FALSE;
   key->mki_length = (guint) length;
-  for (guint i = 0; i < length; i++)
-    key->mki[i] = (guint8) (value >> (8 * (length - 1 - i)));
+  memset (key->mki, 0, sizeof key->mki);
+  for (guint i = 0; i < MIN (length, 8); i++)
+    key->mki[length - 1 - i] = (guint8) (value >> (8 * i));
   return TRUE;
 }
 
@@ -174,7 +175,7 @@ parse_one_key (const char *b, const char *e, guint want_length, CsSrtpMasterKey 
           if (key->mki_length > 0 || !parse_mki (field, field_end, key))
             {
               g_set_error_literal (error, CS_SRTP_KEY_ERROR, CS_SRTP_KEY_ERROR_SYNTAX,
-                                   "bad MKI (VALUE:LENGTH, at most 8 bytes)");
+                                   "bad MKI (VALUE:LENGTH, 1 to 128 bytes)");
               return FALSE;
             }
         }
