@@ -377,9 +377,15 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       g_string_append_printf (
           out,
           "\"payload_type\": %u, \"packets\": %u, \"expected\": %" G_GINT64_FORMAT
-          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s}",
+          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s, "
+          "\"protection\": \"%s\"",
           s->payload_type, s->packets, expected, expected - (gint64) s->packets, s->duplicates,
-          s->associated ? "true" : "false");
+          s->associated ? "true" : "false", s->protection != NULL ? s->protection : "clear");
+      if (s->srtp_suite != NULL)
+        g_string_append_printf (out, ", \"srtp_suite\": \"%s\"", s->srtp_suite);
+      if (s->srtp_key[0] != '\0')
+        g_string_append_printf (out, ", \"srtp_key\": \"%s\"", s->srtp_key);
+      g_string_append (out, "}");
     }
   g_string_append (out, e->streams->len ? "\n  ],\n" : "],\n");
 

@@ -45,6 +45,9 @@ typedef struct
   gboolean have_first;
   gint64 first_index; /* logical (unwrapped) sequence of the first arrival */
   gint64 max_index;
+  const char *protection; /* "clear" (default), "decrypted", "encrypted", "key-failed" */
+  const char *srtp_suite; /* the suite that decrypts it, or NULL */
+  char srtp_key[80];      /* "inline:BASE64" the sender really used ("" for RTP) */
 } GenExpectStream;
 
 typedef struct

@@ -84,6 +84,20 @@ void gen_scn_codec_amr_wb_efficient (GenCapture *cap);
 void gen_scn_codec_speex_nb (GenCapture *cap);
 void gen_scn_codec_speex_wb (GenCapture *cap);
 
+void gen_scn_srtp_aes128_80 (GenCapture *cap);
+void gen_scn_srtp_aes128_32 (GenCapture *cap);
+void gen_scn_srtp_aes192_80 (GenCapture *cap);
+void gen_scn_srtp_aes192_32 (GenCapture *cap);
+void gen_scn_srtp_aes256_80 (GenCapture *cap);
+void gen_scn_srtp_aes256_32 (GenCapture *cap);
+void gen_scn_srtp_gcm128 (GenCapture *cap);
+void gen_scn_srtp_gcm256 (GenCapture *cap);
+void gen_scn_srtp_mki (GenCapture *cap);
+void gen_scn_srtp_wrong_key (GenCapture *cap);
+void gen_scn_srtp_rollover (GenCapture *cap);
+void gen_scn_srtp_lifetime (GenCapture *cap);
+void gen_scn_srtp_no_key (GenCapture *cap);
+
 void gen_scn_dtmf (GenCapture *cap);
 void gen_scn_rtp_dup_reorder (GenCapture *cap);
 void gen_scn_seq_wrap (GenCapture *cap);

@@ -224,6 +224,13 @@ check_streams (JsonObject *expect, JsonArray *streams)
       if (json_object_has_member (w, "associated"))
         g_assert_cmpint (json_object_get_boolean_member (got, "associated"), ==,
                          json_object_get_boolean_member (w, "associated"));
+      /* SRTP: decrypted with the suite the generator used, or why not */
+      if (json_object_has_member (w, "protection"))
+        g_assert_cmpstr (json_object_get_string_member (got, "protection"), ==,
+                         json_object_get_string_member (w, "protection"));
+      if (json_object_has_member (w, "srtp_suite"))
+        g_assert_cmpstr (json_object_get_string_member (got, "srtp_suite"), ==,
+                         json_object_get_string_member (w, "srtp_suite"));
     }
 }
 
