@@ -2,6 +2,7 @@
 #include "sipp-run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -204,7 +205,7 @@ sipp_capture_stop (SippProc *proc)
   sipp_reap (proc);
 }
 
-static char *
+char *
 sipp_find_file (const char *dir, const char *glob)
 {
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
@@ -226,6 +227,44 @@ sipp_read_lines (const char *dir, const char *glob)
   if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL))
     return NULL;
   return g_strsplit (text, "\n", -1);
+}
+
+static GHashTable *
+sipp_row_table (char **names, const char *line)
+{
+  g_auto (GStrv) values = g_strsplit (line, ";", -1);
+  GHashTable *row = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; names[i] != NULL && values[i] != NULL; i++)
+    if (names[i][0] != '\0')
+      g_hash_table_insert (row, g_strdup (g_strstrip (names[i])), g_strdup (values[i]));
+  return row;
+}
+
+GPtrArray *
+sipp_read_rows (const char *dir, const char *glob)
+{
+  g_auto (GStrv) lines = sipp_read_lines (dir, glob);
+  g_auto (GStrv) names = NULL;
+  GPtrArray *rows;
+
+  if (lines == NULL || lines[0] == NULL)
+    return NULL;
+  names = g_strsplit (lines[0], ";", -1);
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  for (guint i = 1; lines[i] != NULL; i++)
+    if (strchr (lines[i], ';') != NULL)
+      g_ptr_array_add (rows, sipp_row_table (names, lines[i]));
+  return rows;
+}
+
+double
+sipp_row_time (GHashTable *row)
+{
+  const char *value = g_hash_table_lookup (row, "CurrentTime");
+  const char *epoch = value != NULL ? strrchr (value, '\t') : NULL;
+
+  return epoch != NULL ? g_ascii_strtod (epoch + 1, NULL) : NAN;
 }
 
 GHashTable *
@@ -360,7 +399,7 @@ sipp_kamailio_answers (guint16 port)
   struct sockaddr_in addr = { 0 };
   g_autofree char *probe
       = g_strdup_printf ("OPTIONS sip:probe@127.0.0.1:%u SIP/2.0\r\n"
-                         "Via: SIP/2.0/UDP 127.0.0.1:9;branch=z9hG4bKprobe%u\r\n"
+                         "Via: SIP/2.0/UDP 127.0.0.1:9;rport;branch=z9hG4bKprobe%u\r\n"
                          "From: <sip:probe@127.0.0.1>;tag=probe\r\nTo: <sip:probe@127.0.0.1>\r\n"
                          "Call-ID: probe-%u@127.0.0.1\r\nCSeq: 1 OPTIONS\r\nMax-Forwards: 0\r\n"
                          "Content-Length: 0\r\n\r\n",

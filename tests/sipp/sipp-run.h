@@ -55,3 +55,10 @@ const char *sipp_missing_kamailio (void);
 gboolean sipp_kamailio_start (SippProc *proc, const char *dir, const char *template_path,
                               guint16 proxy_port, guint16 uas_port, guint delay_us, int limit_s,
                               char **why);
+/* Every row of a SIPp CSV statistics file (column → value tables), header excluded;
+ * NULL when absent. */
+GPtrArray *sipp_read_rows (const char *dir, const char *glob);
+/* The epoch (s) of a row's CurrentTime ("date<TAB>time<TAB>epoch"). */
+double sipp_row_time (GHashTable *row);
+/* The path of the first file matching glob in dir, or NULL. */
+char *sipp_find_file (const char *dir, const char *glob);
