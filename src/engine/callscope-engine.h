@@ -64,6 +64,7 @@
 
 /* loadtest: load-test statistics, the breaking point */
 #include "loadtest/cs-loadtest.h"
+#include "loadtest/cs-loadtest-sipp.h"
 
 /* live: live capture, HEP listener and sender */
 #include "live/cs-hep-listener.h"
