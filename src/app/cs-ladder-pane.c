@@ -72,6 +72,7 @@ rebuild (CsLadderPane *self)
 {
   CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   g_autoptr (GPtrArray) calls = NULL;
+  g_autoptr (GHashTable) reasons = NULL;
   GListModel *streams = analysis != NULL ? cs_analysis_get_streams (analysis) : NULL;
 
   if (self->chosen == NULL || self->chosen->len == 0)
@@ -82,8 +83,8 @@ rebuild (CsLadderPane *self)
     }
   if (self->chosen->len == 1 && gtk_toggle_button_get_active (self->related_button)
       && analysis != NULL)
-    calls = cs_ladder_find_related_calls (cs_analysis_get_calls (analysis),
-                                          g_ptr_array_index (self->chosen, 0));
+    calls = cs_ladder_find_related_calls (cs_analysis_get_calls (analysis), streams,
+                                          g_ptr_array_index (self->chosen, 0), &reasons);
   else
     calls = g_ptr_array_ref (self->chosen);
   cs_ladder_view_set_calls (self->view, (CsCall *const *) calls->pdata, calls->len, streams);

@@ -47,6 +47,7 @@ gen_expect_new (void)
   e->non_invite = g_ptr_array_new_with_free_func (non_invite_free);
   e->streams = g_ptr_array_new_with_free_func (g_free);
   e->dtmf = g_ptr_array_new_with_free_func (dtmf_free);
+  e->legs = g_ptr_array_new_with_free_func (g_free);
   return e;
 }
 
@@ -61,6 +62,7 @@ gen_expect_free (GenExpect *e)
   g_ptr_array_unref (e->non_invite);
   g_ptr_array_unref (e->streams);
   g_ptr_array_unref (e->dtmf);
+  g_ptr_array_unref (e->legs);
   g_free (e);
 }
 
@@ -151,6 +153,17 @@ gen_expect_add_dtmf (GenExpect *e, char digit, const char *source)
   return d;
 }
 
+void
+gen_expect_add_leg (GenExpect *e, GenExpectCall *a, GenExpectCall *b, const char *reason)
+{
+  GenExpectLeg *leg = g_new0 (GenExpectLeg, 1);
+
+  leg->a = a;
+  leg->b = b;
+  leg->reason = reason;
+  g_ptr_array_add (e->legs, leg);
+}
+
 static void
 append_json_string (GString *out, const char *s)
 {
@@ -197,6 +210,36 @@ append_final (GString *out, guint status)
     g_string_append (out, "null");
   else
     g_string_append_printf (out, "%u", status);
+}
+
+static void
+append_leg_call (GString *out, const char *key, const GenExpectCall *c)
+{
+  g_string_append_printf (out, "\"%s\": {\"call_id\": ", key);
+  append_json_string (out, c->call_id);
+  g_string_append (out, ", \"from_user\": ");
+  append_json_string (out, c->from_user);
+  g_string_append (out, "}");
+}
+
+/* "legs", only when the scenario has some: the other scenarios' truth keeps its bytes. */
+static void
+append_legs (GString *out, GPtrArray *legs)
+{
+  if (legs->len == 0)
+    return;
+  g_string_append (out, ",\n  \"legs\": [");
+  for (guint i = 0; i < legs->len; i++)
+    {
+      GenExpectLeg *leg = g_ptr_array_index (legs, i);
+
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      append_leg_call (out, "a", leg->a);
+      g_string_append (out, ", ");
+      append_leg_call (out, "b", leg->b);
+      g_string_append_printf (out, ", \"reason\": \"%s\"}", leg->reason);
+    }
+  g_string_append (out, "\n  ]");
 }
 
 char *
@@ -283,6 +326,8 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
         }
       g_string_append (out, "]}");
     }
-  g_string_append (out, e->dtmf->len ? "\n  ]\n}\n" : "]\n}\n");
+  g_string_append (out, e->dtmf->len ? "\n  ]" : "]");
+  append_legs (out, e->legs);
+  g_string_append (out, "\n}\n");
   return g_string_free (out, FALSE);
 }

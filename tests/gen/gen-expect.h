@@ -51,6 +51,13 @@ typedef struct
   GArray *packet_ids; /* guint; turned into frame numbers when written */
 } GenExpectDtmf;
 
+/* Two calls that are legs of one another, and the evidence the scenario put on the wire. */
+typedef struct
+{
+  GenExpectCall *a, *b;
+  const char *reason; /* cs-call-legs.h's spelling: "correlation-header", "media", … */
+} GenExpectLeg;
+
 struct _GenExpect
 {
   guint sip_messages;
@@ -60,6 +67,7 @@ struct _GenExpect
   GPtrArray *non_invite;
   GPtrArray *streams;
   GPtrArray *dtmf;
+  GPtrArray *legs; /* GenExpectLeg; written only when there is one */
 };
 typedef struct _GenExpect GenExpect;
 
@@ -77,6 +85,7 @@ GenExpectStream *gen_expect_add_stream (GenExpect *expect, guint32 ssrc, const C
 /* One packet of a stream arrived (in capture order). */
 void gen_expect_stream_packet (GenExpectStream *stream, gint64 index, gboolean duplicate);
 GenExpectDtmf *gen_expect_add_dtmf (GenExpect *expect, char digit, const char *source);
+void gen_expect_add_leg (GenExpect *expect, GenExpectCall *a, GenExpectCall *b, const char *reason);
 
 /* The JSON document; frame numbers come from the written capture. */
 char *gen_expect_to_json (GenExpect *expect, const char *scenario, struct _GenCapture *cap);

@@ -80,4 +80,12 @@ void gen_scn_non_invite (GenCapture *cap);
 void gen_scn_malformed (GenCapture *cap);
 void gen_scn_hostile_text (GenCapture *cap);
 
+void gen_scn_b2bua_x_call_id (GenCapture *cap);
+void gen_scn_media_bridged (GenCapture *cap);
+void gen_scn_b2bua_same_call_id (GenCapture *cap);
+void gen_scn_refer_transfer (GenCapture *cap);
+void gen_scn_attended_transfer (GenCapture *cap);
+void gen_scn_diversion (GenCapture *cap);
+void gen_scn_sipp_shared_ports (GenCapture *cap);
+
 G_END_DECLS
