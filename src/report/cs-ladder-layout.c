@@ -244,6 +244,7 @@ add_message_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *
       row.status = cs_sip_message_is_request (msg) ? 0 : cs_sip_message_get_status_code (msg);
       row.is_request = cs_sip_message_is_request (msg);
       row.retransmission = cs_call_message_is_retransmission (call, i);
+      row.sighting = cs_call_message_is_sighting (call, i);
       row.message = cs_sip_message_ref (msg);
       row.message_index = i;
       g_array_append_val (layout->rows, row);

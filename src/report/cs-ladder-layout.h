@@ -64,6 +64,7 @@ typedef struct
   guint status;   /* 0 for requests and streams, else the response code */
   gboolean is_request;
   gboolean retransmission;
+  gboolean sighting; /* the same transmission captured again (another point), not resent */
   /* messages: the message and its index in its call; streams: the stream */
   CsSipMessage *message;
   guint message_index;

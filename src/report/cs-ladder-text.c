@@ -50,6 +50,8 @@ text_len (const char *text)
 static char *
 row_label (const CsLadderRow *r)
 {
+  if (r->sighting)
+    return g_strdup_printf ("%s (seen again)", r->label);
   return r->retransmission ? g_strdup_printf ("%s (retransmission)", r->label)
                            : g_strdup (r->label);
 }

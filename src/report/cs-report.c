@@ -529,7 +529,9 @@ cs_report_grid_call_messages (CsCall *call)
                           g_strdup (cs_endpoint_to_string (cs_sip_message_get_src (m), src)),
                           g_strdup (cs_endpoint_to_string (cs_sip_message_get_dst (m), dst)),
                           retransmission ? g_strdup_printf ("%s (retransmission)", label)
-                                         : g_strdup (label));
+                          : cs_call_message_is_sighting (call, i)
+                              ? g_strdup_printf ("%s (seen again)", label)
+                              : g_strdup (label));
     }
   return grid;
 }

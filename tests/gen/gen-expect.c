@@ -270,8 +270,11 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       append_json_string (out, c->to_user);
       g_string_append_printf (out, ", \"state\": \"%s\", \"final_status\": ", c->state);
       append_final (out, c->final_status);
-      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u}", c->messages,
+      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u", c->messages,
                               c->retransmissions);
+      if (c->sightings > 0)
+        g_string_append_printf (out, ", \"sightings\": %u", c->sightings);
+      g_string_append (out, "}");
     }
   g_string_append (out, e->calls->len ? "\n  ],\n" : "],\n");
 

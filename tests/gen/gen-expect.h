@@ -19,6 +19,7 @@ typedef struct
   guint final_status; /* 0 = none */
   guint messages;
   guint retransmissions;
+  guint sightings; /* copies of a transmission captured again (written when not 0) */
 } GenExpectCall;
 
 typedef struct

@@ -289,3 +289,82 @@ gen_scn_sipp_shared_ports (GenCapture *cap)
       gen_call_clear (&c);
     }
 }
+
+/* Every SIP message written twice: once where it is sent, again 350 µs later at a second
+ * capture point on its way (a mirror further along): the same transmission seen twice, not
+ * a retransmission. The truth counts both copies as messages of the call. */
+typedef struct
+{
+  GenSipSink inner;
+  gpointer inner_data;
+} GenSecondPoint;
+
+static void
+seen_twice (GenDialog *d, gint64 t, GenSide from, const char *text, gsize len, gpointer data)
+{
+  GenSecondPoint *point = data;
+
+  point->inner (d, t, from, text, len, point->inner_data);
+  gen_expect_sip_message (d->cap->expect, text);
+  d->expect->messages++;
+  d->expect->sightings++;
+  point->inner (d, t + GEN_MS (1) * 35 / 100, from, text, len, point->inner_data);
+}
+
+/* alice → proxy → bob, both hops captured at two points each; bob's side is slow, so the
+ * proxy retransmits its INVITE once (one real retransmission among the sightings). */
+void
+gen_scn_multi_hop (GenCapture *cap)
+{
+  GenCast cast;
+  GenCallPlan plan;
+  GenCall c;
+  GenDialog *hop2;
+  GenSecondPoint p1, p2;
+  g_autofree char *offer = NULL;
+  g_autofree char *answer = NULL;
+  gint64 t;
+
+  gen_cast_init (&cast);
+  gen_plan_init (&plan, T0, &cast.alice, &cast.bob, &cast.proxy);
+  gen_call_init (&c, cap, &plan);
+  hop2 = gen_dialog_new (cap, &cast.alice, &cast.bob, &cast.bob.sip, TRUE);
+  hop2->ends[0] = cast.proxy.sip;
+  gen_dialog_set_call_id (hop2, c.d->call_id);
+  gen_dialog_set_from_tag (hop2, c.d->from_tag);
+  hop2->cseq[GEN_CALLER] = c.d->cseq[GEN_CALLER];
+  p1 = (GenSecondPoint){ c.d->sink, c.d->sink_data };
+  p2 = (GenSecondPoint){ hop2->sink, hop2->sink_data };
+  c.d->sink = seen_twice;
+  c.d->sink_data = &p1;
+  hop2->sink = seen_twice;
+  hop2->sink_data = &p2;
+
+  offer = gen_call_offer (&c, "sendrecv");
+  gen_dialog_request (c.d, T0, GEN_CALLER, "INVITE", NULL, CT_SDP, offer);
+  hop2->expect = c.d->expect; /* one call on both hops */
+  gen_dialog_respond_invite (c.d, T0 + GEN_MS (5), 100, NULL, NULL);
+  gen_dialog_request (hop2, T0 + GEN_MS (8), GEN_CALLER, "INVITE", NULL, CT_SDP, offer);
+  gen_dialog_retransmit (hop2, T0 + GEN_MS (508), GEN_CALLER);
+  gen_dialog_respond_invite (hop2, T0 + GEN_MS (520), 100, NULL, NULL);
+  gen_dialog_set_to_tag (hop2, "bob-77a1c0");
+  gen_dialog_set_to_tag (c.d, "bob-77a1c0");
+  gen_dialog_respond_invite (hop2, T0 + GEN_MS (600), 180, NULL, NULL);
+  gen_dialog_respond_invite (c.d, T0 + GEN_MS (603), 180, NULL, NULL);
+  answer = gen_call_answer_sdp (&c, "sendrecv");
+  gen_dialog_respond_invite (hop2, T0 + GEN_MS (2000), 200, CT_SDP, answer);
+  gen_dialog_respond_invite (c.d, T0 + GEN_MS (2003), 200, CT_SDP, answer);
+  gen_dialog_ack (c.d, T0 + GEN_MS (2010), TRUE);
+  gen_dialog_ack (hop2, T0 + GEN_MS (2013), TRUE);
+  t = T0 + GEN_MS (2030);
+  gen_call_talk (&c, t, GEN_S (2), FALSE, NULL);
+  t += GEN_S (2) + GEN_MS (40);
+  gen_dialog_request (c.d, t, GEN_CALLER, "BYE", NULL, NULL, NULL);
+  gen_dialog_request (hop2, t + GEN_MS (3), GEN_CALLER, "BYE", NULL, NULL, NULL);
+  gen_dialog_respond (hop2, t + GEN_MS (10), GEN_CALLER, 200, NULL, NULL, NULL);
+  gen_dialog_respond (c.d, t + GEN_MS (13), GEN_CALLER, 200, NULL, NULL, NULL);
+  gen_dialog_set_state (c.d, "completed");
+  hop2->expect = NULL; /* the call's truth belongs to the first hop's dialog */
+  gen_dialog_free (hop2);
+  gen_call_clear (&c);
+}

@@ -109,6 +109,8 @@ static const GenScenario scenarios[] = {
     gen_scn_diversion },
   { "sipp-shared-ports", "50 SIPp calls announcing the same media ports: no legs", "pcapng",
     gen_scn_sipp_shared_ports },
+  { "multi-hop", "alice -> proxy -> bob, every SIP message captured at two points, one resent",
+    "pcapng", gen_scn_multi_hop },
 };
 
 const GenScenario *

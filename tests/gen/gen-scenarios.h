@@ -87,5 +87,6 @@ void gen_scn_refer_transfer (GenCapture *cap);
 void gen_scn_attended_transfer (GenCapture *cap);
 void gen_scn_diversion (GenCapture *cap);
 void gen_scn_sipp_shared_ports (GenCapture *cap);
+void gen_scn_multi_hop (GenCapture *cap);
 
 G_END_DECLS

@@ -1,7 +1,8 @@
 /* The legs callscope-cli reports for every scenario the generator writes equal the legs the
  * generator put on the wire (its expect.json "legs": pairs of calls and the evidence), and
  * no more: a scenario without legs in its truth must report none (SIPp's shared media ports
- * among them). The ladder's --related adds exactly those legs and says why. */
+ * among them). The ladder's --related adds exactly those legs and says why. A message
+ * captured at two points is one message seen twice, not a retransmission. */
 #include "golden-common.h"
 
 #include <glib/gstdio.h>
@@ -147,6 +148,54 @@ test_ladder_sipp_alone (void)
   g_assert_nonnull (strstr (text, "INVITE"));
 }
 
+static guint
+count_text (const char *text, const char *what)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, what); p != NULL; p = strstr (p + 1, what))
+    n++;
+  return n;
+}
+
+/* Every message of the multi-hop scenario captured at two points: the generator's truth
+ * counts the copies (sightings) apart from the one real retransmission. The ladder marks
+ * each copy "(seen again)"; the load statistics count neither copy as a message on the wire
+ * nor as a retransmission. */
+static void
+test_multi_hop_sightings (void)
+{
+  g_autofree char *path = g_build_filename (scenario_dir, "multi-hop.pcapng", NULL);
+  g_autofree char *expect_path = g_build_filename (scenario_dir, "multi-hop.expect.json", NULL);
+  g_autoptr (JsonNode) expect_root = load_json (expect_path);
+  JsonObject *truth = json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (expect_root), "calls"), 0);
+  const char *ladder[] = { "ladder", path, "--call", "1", NULL };
+  const char *load[] = { "loadtest", path, "--format", "json", NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+  g_autofree char *text = golden_run_cli (ladder, &status, NULL);
+  g_autofree char *load_json_text = NULL;
+  JsonObject *totals;
+  gint64 sightings = golden_int (truth, "sightings");
+
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (sightings, >, 0);
+  g_assert_cmpuint (count_text (text, "(seen again)"), ==, sightings);
+  g_assert_cmpuint (count_text (text, "(retransmission)"), ==,
+                    golden_int (truth, "retransmissions"));
+  load_json_text = golden_run_cli (load, &status, NULL);
+  g_assert_cmpint (status, ==, 0);
+  json_parser_load_from_data (parser, load_json_text, -1, &error);
+  g_assert_no_error (error);
+  totals = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                          "totals");
+  g_assert_cmpint (golden_int (totals, "messages"), ==, golden_int (truth, "messages") - sightings);
+  g_assert_cmpint (golden_int (totals, "retransmissions"), ==,
+                   golden_int (truth, "retransmissions"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -188,6 +237,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/golden/legs/ladder-related", test_ladder_related);
   g_test_add_func ("/golden/legs/ladder-sipp-alone", test_ladder_sipp_alone);
+  g_test_add_func ("/golden/legs/multi-hop-sightings", test_multi_hop_sightings);
   result = g_test_run ();
   golden_remove_dir (scenario_dir);
   g_free (scenario_dir);

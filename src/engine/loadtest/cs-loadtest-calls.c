@@ -373,6 +373,8 @@ cs_load_add_call (CsLoadBuilder *b, CsCall *call)
       g_autofree char *signature = cs_load_message_signature (msg);
       gpointer original;
 
+      if (cs_call_message_is_sighting (call, i))
+        continue; /* one message seen at another capture point: not another on the wire */
       interval->messages++;
       totals->messages++;
       cs_load_count_type (&interval->messages_by_type, type);
