@@ -331,7 +331,9 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   if (r->message != NULL)
     text = g_strdup_printf ("%s\n%s\nFrame %u · %s", r->label,
                             cs_sip_message_get_call_id (r->message), r->frame,
-                            r->retransmission ? "retransmission" : "");
+                            r->retransmission ? "retransmission"
+                            : r->sighting     ? "the same message captured again"
+                                              : "");
   else
     text = g_strdup_printf ("%s\n%s", r->label, r->detail != NULL ? r->detail : "");
   gtk_tooltip_set_text (tooltip, g_strchomp (g_strchomp (text)));

@@ -42,6 +42,7 @@
 
 /* calls: calls, transactions, streams, RTCP and DTMF per call */
 #include "calls/cs-call-dtmf.h"
+#include "calls/cs-call-legs.h"
 #include "calls/cs-call.h"
 #include "calls/cs-stream-rtcp.h"
 #include "calls/cs-stream-srtp.h"
