@@ -51,6 +51,7 @@
 
 /* findings */
 #include "findings/cs-finding.h"
+#include "findings/cs-finding-groups.h"
 
 /* loader: loading, the analysis it fills, its list models, the publisher pacing a window */
 #include "loader/cs-analysis.h"
