@@ -89,7 +89,7 @@ struct _GenExpect
   gboolean findings_known;
   GPtrArray *findings;
   const char *limits; /* CS_LIMITS the capture is read with (NULL: the defaults) */
-  GPtrArray *legs; /* GenExpectLeg; written only when there is one */
+  GPtrArray *legs;    /* GenExpectLeg; written only when there is one */
 };
 typedef struct _GenExpect GenExpect;
 
