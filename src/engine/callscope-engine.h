@@ -19,6 +19,8 @@
 
 /* net: what a frame's layers carry */
 #include "net/cs-frame-payload.h"
+#include "net/cs-tls-keylog.h"
+#include "net/cs-tls-stream.h"
 
 /* sip: messages, methods, SDP */
 #include "sip/cs-sdp.h"
