@@ -113,6 +113,10 @@ static const GenScenario scenarios[] = {
     "retransmissions (2 and 3), 486/500/603/404, a refused MESSAGE, unanswered OPTIONS "
     "and INVITE",
     "pcapng", gen_scn_findings_signalling },
+  { "findings-capture", "SIP without Call-ID, a lying Content-Length, IPsec ciphertext", "pcapng",
+    gen_scn_findings_capture },
+  { "findings-limits", "a call read with at most 5 messages per call (CALLSCOPE_LIMITS)", "pcapng",
+    gen_scn_findings_limits },
 };
 
 const GenScenario *

@@ -88,5 +88,7 @@ void gen_scn_findings_stream (GenCapture *cap);
 void gen_scn_findings_jitter (GenCapture *cap);
 void gen_scn_findings_sdp (GenCapture *cap);
 void gen_scn_findings_signalling (GenCapture *cap);
+void gen_scn_findings_capture (GenCapture *cap);
+void gen_scn_findings_limits (GenCapture *cap);
 
 G_END_DECLS
