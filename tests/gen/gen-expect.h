@@ -76,6 +76,8 @@ struct _GenExpect
   gboolean findings_known;
   GPtrArray *findings;
   const char *limits; /* CS_LIMITS the capture is read with (NULL: the defaults) */
+  guint frames_cut;   /* last frames damaged (GenCapture.truncate_bytes): not read */
+  int exit_status;    /* of callscope-cli report (3: damaged input) */
 };
 typedef struct _GenExpect GenExpect;
 

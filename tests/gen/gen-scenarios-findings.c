@@ -744,3 +744,23 @@ gen_scn_findings_limits (GenCapture *cap)
   f.call->messages = 5;
   gen_expect_add_finding (cap->expect, "dropped-state", "warning", NULL, NULL);
 }
+
+void
+gen_scn_findings_damaged (GenCapture *cap)
+{
+  Script s;
+  FCall f;
+  CsEndpoint a, b;
+  const guint8 probe[32] = { 0 };
+
+  script_init (&s, cap);
+  fcall_end (&f, timed_call (&s, &f, 80, 1000, 2600, TRUE));
+  /* a last datagram (no SIP, no RTP) whose record the file loses the end of */
+  gen_endpoint (&a, "10.0.0.50", 4000);
+  gen_endpoint (&b, "10.0.0.51", 9);
+  gen_send_udp (cap, s.t, &a, &b, probe, sizeof probe);
+  cap->truncate_bytes = 20;
+  cap->expect->frames_cut = 1;
+  cap->expect->exit_status = 3;
+  gen_expect_add_finding (cap->expect, "damaged-capture", "error", NULL, NULL);
+}

@@ -117,6 +117,8 @@ static const GenScenario scenarios[] = {
     gen_scn_findings_capture },
   { "findings-limits", "a call read with at most 5 messages per call (CALLSCOPE_LIMITS)", "pcapng",
     gen_scn_findings_limits },
+  { "findings-damaged", "a call, then a last record the file loses the end of", "pcapng",
+    gen_scn_findings_damaged },
 };
 
 const GenScenario *

@@ -90,5 +90,6 @@ void gen_scn_findings_sdp (GenCapture *cap);
 void gen_scn_findings_signalling (GenCapture *cap);
 void gen_scn_findings_capture (GenCapture *cap);
 void gen_scn_findings_limits (GenCapture *cap);
+void gen_scn_findings_damaged (GenCapture *cap);
 
 G_END_DECLS
