@@ -105,6 +105,7 @@ gen_expect_add_call (GenExpect *e, const char *call_id, const char *from_user, c
   c->to_user = g_strdup (to_user);
   c->from_tag = g_strdup (from_tag);
   c->state = "setup";
+  c->invite_ns = c->provisional_ns = c->answer_ns = c->bye_ns = -1;
   g_ptr_array_add (e->calls, c);
   return c;
 }
@@ -148,6 +149,17 @@ gen_expect_stream_packet (GenExpectStream *s, gint64 index, gboolean duplicate)
       s->max_index = index;
     }
   s->max_index = MAX (s->max_index, index);
+}
+
+void
+gen_expect_call_response (GenExpectCall *c, gint64 t, guint status)
+{
+  if ((status == 180 || status == 183) && c->provisional_ns < 0)
+    c->provisional_ns = t;
+  if (status >= 200 && status < 300 && c->answer_ns < 0)
+    c->answer_ns = t;
+  if (status >= 200 && c->final_status == 0)
+    c->final_status = status;
 }
 
 GenExpectDtmf *
@@ -227,6 +239,17 @@ append_counts (GString *out, const char *name, GHashTable *table)
       g_string_append_printf (out, ": %u", GPOINTER_TO_UINT (g_hash_table_lookup (table, keys[i])));
     }
   g_string_append (out, "},\n");
+}
+
+/* ", \"name\": (to - from) / unit" with three decimals, null when either time is missing */
+static void
+append_span (GString *out, const char *name, gint64 from_ns, gint64 to_ns, double unit_ns)
+{
+  g_string_append_printf (out, ", \"%s\": ", name);
+  if (from_ns < 0 || to_ns < 0)
+    g_string_append (out, "null");
+  else
+    g_string_append_printf (out, "%.3f", (double) (to_ns - from_ns) / unit_ns);
 }
 
 static void
@@ -317,6 +340,10 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       append_json_string (out, c->to_user);
       g_string_append_printf (out, ", \"state\": \"%s\", \"final_status\": ", c->state);
       append_final (out, c->final_status);
+      append_span (out, "pdd_ms", c->invite_ns, c->provisional_ns, 1e6);
+      append_span (out, "setup_ms", c->invite_ns, c->answer_ns, 1e6);
+      append_span (out, "ring_ms", c->provisional_ns, c->answer_ns, 1e6);
+      append_span (out, "duration_s", c->answer_ns, c->bye_ns, 1e9);
       g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u}", c->messages,
                               c->retransmissions);
     }
@@ -352,9 +379,15 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       g_string_append_printf (
           out,
           "\"payload_type\": %u, \"packets\": %u, \"expected\": %" G_GINT64_FORMAT
-          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s}",
+          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s, "
+          "\"protection\": \"%s\"",
           s->payload_type, s->packets, expected, expected - (gint64) s->packets, s->duplicates,
-          s->associated ? "true" : "false");
+          s->associated ? "true" : "false", s->protection != NULL ? s->protection : "clear");
+      if (s->srtp_suite != NULL)
+        g_string_append_printf (out, ", \"srtp_suite\": \"%s\"", s->srtp_suite);
+      if (s->srtp_key[0] != '\0')
+        g_string_append_printf (out, ", \"srtp_key\": \"%s\"", s->srtp_key);
+      g_string_append (out, "}");
     }
   g_string_append (out, e->streams->len ? "\n  ],\n" : "],\n");
 

@@ -19,6 +19,9 @@ typedef struct
   guint final_status; /* 0 = none */
   guint messages;
   guint retransmissions;
+  /* wire times of the initial INVITE, its first 180/183, its first 2xx and the first BYE
+   * (-1 = none): the call's PDD, setup, ring and talk times (DESIGN: calls) */
+  gint64 invite_ns, provisional_ns, answer_ns, bye_ns;
 } GenExpectCall;
 
 typedef struct
@@ -42,6 +45,9 @@ typedef struct
   gboolean have_first;
   gint64 first_index; /* logical (unwrapped) sequence of the first arrival */
   gint64 max_index;
+  const char *protection; /* "clear" (default), "decrypted", "encrypted", "key-failed" */
+  const char *srtp_suite; /* the suite that decrypts it, or NULL */
+  char srtp_key[80];      /* "inline:BASE64" the sender really used ("" for RTP) */
 } GenExpectStream;
 
 typedef struct
@@ -95,6 +101,9 @@ GenExpectStream *gen_expect_add_stream (GenExpect *expect, guint32 ssrc, const C
 /* One packet of a stream arrived (in capture order). */
 void gen_expect_stream_packet (GenExpectStream *stream, gint64 index, gboolean duplicate);
 GenExpectDtmf *gen_expect_add_dtmf (GenExpect *expect, char digit, const char *source);
+/* A response to the call's initial INVITE sent at time_ns: its first final status and
+ * the times of its first 180/183 and first 2xx. */
+void gen_expect_call_response (GenExpectCall *call, gint64 time_ns, guint status);
 
 /* The scenario lists its findings: exactly these (none unless added). */
 void gen_expect_findings_known (GenExpect *expect);

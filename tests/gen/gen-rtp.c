@@ -54,14 +54,16 @@ void
 gen_rtp_stream_clear (GenRtpStream *s)
 {
   g_clear_pointer (&s->encoder, gen_codec_encoder_free);
+  g_clear_pointer (&s->srtp, gen_srtp_free);
 }
 
 static guint
 send_packet (GenRtpStream *s, gint64 time_ns, gint64 index, guint8 pt, gboolean marker,
              guint32 timestamp, const guint8 *payload, gsize len)
 {
-  guint8 pkt[12 + SAMPLES_PER_PACKET];
+  guint8 pkt[12 + SAMPLES_PER_PACKET + 64]; /* room for an SRTP tag and MKI */
   guint16 seq = (guint16) (s->seq0 + index);
+  gsize n = 12 + len;
 
   g_assert (len <= SAMPLES_PER_PACKET);
   pkt[0] = 0x80;
@@ -74,7 +76,9 @@ send_packet (GenRtpStream *s, gint64 time_ns, gint64 index, guint8 pt, gboolean 
       pkt[8 + i] = (s->ssrc >> (24 - 8 * i)) & 0xff;
     }
   memcpy (pkt + 12, payload, len);
-  return gen_send_udp (s->cap, time_ns, &s->src, &s->dst, pkt, 12 + len);
+  if (s->srtp != NULL)
+    n = gen_srtp_protect (s->srtp, pkt, n);
+  return gen_send_udp (s->cap, time_ns, &s->src, &s->dst, pkt, n);
 }
 
 static gint

@@ -5,6 +5,7 @@
 #include "gen-codecs.h"
 #include "gen-capture.h"
 #include "gen-expect.h"
+#include "gen-srtp.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,7 @@ typedef struct
   GenExpectStream *expect;
   const GenCodec *codec;    /* NULL: G.711 (pt 0 or 8) of tone */
   GenCodecEncoder *encoder; /* made on the first packet; gen_rtp_stream_clear frees it */
+  GenSrtp *srtp;            /* packets leave as SRTP; gen_rtp_stream_clear frees it */
 } GenRtpStream;
 
 /* Frees what the stream holds (the codec's encoder). */

@@ -39,6 +39,28 @@ assert_object_counts (const char *what, JsonObject *expected, JsonObject *actual
   g_list_free (keys);
 }
 
+/* A call's timing (pdd_ms, setup_ms, ring_ms, duration_s) against the generator's wire
+ * times: null where the generator sent no such message, else equal to the printed
+ * precision (capture files may keep microseconds only). */
+static void
+check_call_span (JsonObject *want, JsonObject *got, const char *member, double tolerance)
+{
+  JsonNode *w = json_object_get_member (want, member);
+  JsonNode *g = json_object_get_member (got, member);
+
+  if (w == NULL)
+    return;
+  g_test_message ("%s", member);
+  if (JSON_NODE_HOLDS_NULL (w))
+    {
+      g_assert_true (g == NULL || JSON_NODE_HOLDS_NULL (g));
+      return;
+    }
+  g_assert_nonnull (g);
+  g_assert_false (JSON_NODE_HOLDS_NULL (g));
+  g_assert_cmpfloat_with_epsilon (json_node_get_double (g), json_node_get_double (w), tolerance);
+}
+
 /* Finds the next unused call with this Call-ID and From user, in report order. */
 static JsonObject *
 find_call (JsonArray *calls, const char *call_id, const char *from_user, const char *method,
@@ -105,6 +127,10 @@ check_calls (JsonObject *expect, JsonArray *calls)
       if (json_object_has_member (w, "retransmissions"))
         g_assert_cmpint (golden_int (got, "retransmissions"), ==,
                          json_object_get_int_member (w, "retransmissions"));
+      check_call_span (w, got, "pdd_ms", 0.0021);
+      check_call_span (w, got, "setup_ms", 0.0021);
+      check_call_span (w, got, "ring_ms", 0.0021);
+      check_call_span (w, got, "duration_s", 0.0011);
     }
 }
 
@@ -198,6 +224,13 @@ check_streams (JsonObject *expect, JsonArray *streams)
       if (json_object_has_member (w, "associated"))
         g_assert_cmpint (json_object_get_boolean_member (got, "associated"), ==,
                          json_object_get_boolean_member (w, "associated"));
+      /* SRTP: decrypted with the suite the generator used, or why not */
+      if (json_object_has_member (w, "protection"))
+        g_assert_cmpstr (json_object_get_string_member (got, "protection"), ==,
+                         json_object_get_string_member (w, "protection"));
+      if (json_object_has_member (w, "srtp_suite"))
+        g_assert_cmpstr (json_object_get_string_member (got, "srtp_suite"), ==,
+                         json_object_get_string_member (w, "srtp_suite"));
     }
 }
 
