@@ -294,6 +294,18 @@ compare_packets (gconstpointer a, gconstpointer b)
   return pa->id < pb->id ? -1 : pa->id > pb->id;
 }
 
+/* Cuts n bytes off the end of the file at path. */
+static gboolean
+cut_tail (const char *path, gsize n, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+
+  if (!g_file_get_contents (path, &data, &len, error))
+    return FALSE;
+  return g_file_set_contents (path, data, len - MIN (n, len), error);
+}
+
 gboolean
 gen_capture_write (GenCapture *cap, const char *path, GError **error)
 {
@@ -323,7 +335,9 @@ gen_capture_write (GenCapture *cap, const char *path, GError **error)
                                           error))
         return FALSE;
     }
-  return cs_pcapng_writer_close (w, error);
+  if (!cs_pcapng_writer_close (w, error))
+    return FALSE;
+  return cap->truncate_bytes == 0 || cut_tail (path, cap->truncate_bytes, error);
 }
 
 guint16

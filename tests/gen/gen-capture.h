@@ -84,6 +84,7 @@ typedef struct _GenCapture
   guint32 tunnel_seq;
   GenRand rand;
   GenExpect *expect;
+  gsize truncate_bytes; /* the file written loses this many bytes at its end (damage) */
 } GenCapture;
 
 GenCapture *gen_capture_new (const char *seed_text);

@@ -360,7 +360,9 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
   char buf[CS_ENDPOINT_STRLEN];
 
   append_json_string (out, scenario);
-  g_string_append_printf (out, ",\n  \"frames\": %u,\n", cap->packets->len);
+  g_string_append_printf (out, ",\n  \"frames\": %u,\n", cap->packets->len - e->frames_cut);
+  if (e->exit_status != 0)
+    g_string_append_printf (out, "  \"exit_status\": %d,\n", e->exit_status);
   g_string_append_printf (out, "  \"sip_messages\": %u,\n", e->sip_messages);
   append_counts (out, "sip_methods", e->methods);
   append_counts (out, "sip_statuses", e->statuses);

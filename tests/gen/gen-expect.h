@@ -89,6 +89,8 @@ struct _GenExpect
   gboolean findings_known;
   GPtrArray *findings;
   const char *limits; /* CS_LIMITS the capture is read with (NULL: the defaults) */
+  guint frames_cut;   /* last frames damaged (GenCapture.truncate_bytes): not read */
+  int exit_status;    /* of callscope-cli report (3: damaged input) */
   GPtrArray *legs;    /* GenExpectLeg; written only when there is one */
 };
 typedef struct _GenExpect GenExpect;

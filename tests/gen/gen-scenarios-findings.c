@@ -672,3 +672,88 @@ gen_scn_findings_signalling (GenCapture *cap)
   gen_options_ping (cap, f.c.plan.t0 + GEN_S (40), &s.cast.alice, &s.cast.proxy);
   fcall_end (&f, f.c.plan.t0 + GEN_S (41));
 }
+
+/* ---- the capture: malformed SIP, encrypted IPsec, dropped state ---- */
+
+void
+gen_scn_findings_capture (GenCapture *cap)
+{
+  Script s;
+  FCall f;
+  GenDialog *d;
+  GenExpectFinding *x;
+  CsEndpoint a, b;
+
+  script_init (&s, cap);
+  /* an OPTIONS without Call-ID: no call takes it */
+  d = gen_dialog_new (cap, &s.cast.alice, &s.cast.proxy, &s.cast.proxy.sip, FALSE);
+  d->omit_call_id = TRUE;
+  gen_dialog_request (d, s.t, GEN_CALLER, "OPTIONS", NULL, NULL, NULL);
+  g_ptr_array_remove (cap->expect->non_invite, d->txn[GEN_CALLER].non_invite);
+  x = gen_expect_add_finding (cap->expect, "malformed-sip", "warning", NULL, NULL);
+  gen_expect_finding_frame (x, last_packet (cap));
+  gen_dialog_free (d);
+  /* a MESSAGE whose Content-Length claims 40 bytes more than it carries: flagged in its
+   * exchange, which is answered */
+  d = gen_dialog_new (cap, &s.cast.alice, &s.cast.bob, &s.cast.proxy.sip, FALSE);
+  d->content_length_lie = 40;
+  gen_dialog_request (d, s.t + GEN_MS (200), GEN_CALLER, "MESSAGE", NULL, "text/plain", "short");
+  x = gen_expect_add_finding (cap->expect, "malformed-sip", "warning", NULL, NULL);
+  x->exchange = d->txn[GEN_CALLER].non_invite;
+  gen_expect_finding_frame (x, last_packet (cap));
+  gen_dialog_respond (d, s.t + GEN_MS (210), GEN_CALLER, 200, NULL, NULL, NULL);
+  gen_dialog_free (d);
+  /* two IPsec ESP packets of ciphertext (a next header no decoder takes) */
+  gen_endpoint (&a, "10.0.0.40", 0);
+  gen_endpoint (&b, "10.0.0.41", 0);
+  for (guint k = 0; k < 2; k++)
+    {
+      guint8 esp[120];
+      GByteArray *ip;
+
+      for (guint i = 0; i < sizeof esp; i++)
+        esp[i] = (guint8) gen_rand_next (&cap->rand);
+      esp[sizeof esp - 13] = 0xfe;
+      ip = gen_build_ip (cap, &a, &b, 50, esp, sizeof esp);
+      gen_capture_add_ip (cap, s.t + GEN_MS (300 + 10 * k), ip->data, ip->len);
+      g_byte_array_unref (ip);
+    }
+  gen_expect_add_finding (cap->expect, "encrypted-traffic", "warning", NULL, NULL);
+  s.t += GEN_S (1);
+  /* and a call nothing is wrong with */
+  fcall_end (&f, timed_call (&s, &f, 80, 1000, 2600, TRUE));
+}
+
+void
+gen_scn_findings_limits (GenCapture *cap)
+{
+  Script s;
+  FCall f;
+
+  script_init (&s, cap);
+  /* read with at most 5 messages per call: the last 2 of the 7 are not kept */
+  cap->expect->limits = "messages_per_call=5";
+  fcall_end (&f, timed_call (&s, &f, 80, 1000, 2600, TRUE));
+  f.call->messages = 5;
+  gen_expect_add_finding (cap->expect, "dropped-state", "warning", NULL, NULL);
+}
+
+void
+gen_scn_findings_damaged (GenCapture *cap)
+{
+  Script s;
+  FCall f;
+  CsEndpoint a, b;
+  const guint8 probe[32] = { 0 };
+
+  script_init (&s, cap);
+  fcall_end (&f, timed_call (&s, &f, 80, 1000, 2600, TRUE));
+  /* a last datagram (no SIP, no RTP) whose record the file loses the end of */
+  gen_endpoint (&a, "10.0.0.50", 4000);
+  gen_endpoint (&b, "10.0.0.51", 9);
+  gen_send_udp (cap, s.t, &a, &b, probe, sizeof probe);
+  cap->truncate_bytes = 20;
+  cap->expect->frames_cut = 1;
+  cap->expect->exit_status = 3;
+  gen_expect_add_finding (cap->expect, "damaged-capture", "error", NULL, NULL);
+}

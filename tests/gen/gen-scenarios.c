@@ -157,6 +157,12 @@ static const GenScenario scenarios[] = {
     "retransmissions (2 and 3), 486/500/603/404, a refused MESSAGE, unanswered OPTIONS "
     "and INVITE",
     "pcapng", gen_scn_findings_signalling },
+  { "findings-capture", "SIP without Call-ID, a lying Content-Length, IPsec ciphertext", "pcapng",
+    gen_scn_findings_capture },
+  { "findings-limits", "a call read with at most 5 messages per call (CALLSCOPE_LIMITS)", "pcapng",
+    gen_scn_findings_limits },
+  { "findings-damaged", "a call, then a last record the file loses the end of", "pcapng",
+    gen_scn_findings_damaged },
   /* legs by evidence (gen-scenarios-legs.c) */
   { "b2bua-x-call-id", "alice -> B2BUA -> bob, the second leg names the first in X-Call-ID",
     "pcapng", gen_scn_b2bua_x_call_id },
