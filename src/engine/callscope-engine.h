@@ -66,6 +66,7 @@
 
 /* loadtest: load-test statistics, the breaking point */
 #include "loadtest/cs-loadtest.h"
+#include "loadtest/cs-loadtest-sipp.h"
 
 /* live: live capture, HEP listener and sender */
 #include "live/cs-hep-listener.h"
@@ -76,3 +77,11 @@
 /* fleet: a Homer 7 store opened as a capture */
 #include "fleet/cs-homer-load.h"
 #include "fleet/cs-homer-query.h"
+
+/* dissect: a frame's protocol tree by display-filter name, the list columns, the frames of
+ * a call, stream, finding or time range */
+#include "dissect/cs-dissect.h"
+#include "dissect/cs-frame-dissector.h"
+#include "dissect/cs-frame-scope.h"
+#include "dissect/cs-hex-format.h"
+#include "dissect/cs-proto-tree.h"
