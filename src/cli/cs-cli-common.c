@@ -101,7 +101,12 @@ cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *e
       cs_cli_usage_error (argv[0], "--threads must be 0 or more");
       return FALSE;
     }
-  return cs_cli_parse_srtp_keys (argv[0], opts);
+  if (!cs_cli_parse_srtp_keys (argv[0], opts))
+    {
+      cs_cli_options_clear (opts); /* nothing parsed so far outlives the usage error */
+      return FALSE;
+    }
+  return TRUE;
 }
 
 void

@@ -292,7 +292,8 @@ cs_stream_srtp_attach_all (GPtrArray *calls, GPtrArray *streams, const GArray *u
       srtp = collect_sdp_keys (stream, call, candidates) || candidates->len > 0;
       if (srtp)
         choose_key (stream, srtp_of (stream), candidates, set);
-      memset (candidates->data, 0, candidates->len * sizeof (Candidate));
+      if (candidates->len > 0) /* the keys do not stay in freed memory */
+        memset (candidates->data, 0, candidates->len * sizeof (Candidate));
     }
 }
 

@@ -90,10 +90,9 @@ hash_length (guint mac)
   return (guint) gnutls_hmac_get_len ((gnutls_mac_algorithm_t) mac);
 }
 
-/* RFC 5246 5: P_hash (secret, label + seed), n bytes. */
-static gboolean
-tls12_prf (guint mac, const guint8 *secret, gsize secret_len, const char *label, const guint8 *seed,
-           gsize seed_len, guint8 *out, gsize n)
+gboolean
+cs_tls_prf12 (guint mac, const guint8 *secret, gsize secret_len, const char *label,
+              const guint8 *seed, gsize seed_len, guint8 *out, gsize n)
 {
   guint hl = hash_length (mac);
   gsize label_len = strlen (label), ls_len = label_len + seed_len;
@@ -120,10 +119,9 @@ tls12_prf (guint mac, const guint8 *secret, gsize secret_len, const char *label,
   return TRUE;
 }
 
-/* RFC 8446 7.1: HKDF-Expand-Label (secret, label, "", n). */
-static gboolean
-hkdf_expand_label (guint mac, const guint8 *secret, guint secret_len, const char *label,
-                   guint8 *out, guint n)
+gboolean
+cs_tls_hkdf_expand_label (guint mac, const guint8 *secret, guint secret_len, const char *label,
+                          guint8 *out, guint n)
 {
   guint8 info[2 + 1 + 255 + 1];
   gsize label_len = strlen (label) + 6, at = 0;
@@ -191,7 +189,8 @@ cs_tls_keys_new12 (const CsTlsSuite *suite, const guint8 *master, const guint8 *
   /* key expansion: server_random + client_random */
   memcpy (seed, server_random, 32);
   memcpy (seed + 32, client_random, 32);
-  if (!tls12_prf (suite->prf_hash, master, 48, "key expansion", seed, 64, block, 2 * (m + k + v)))
+  if (!cs_tls_prf12 (suite->prf_hash, master, 48, "key expansion", seed, 64, block,
+                     2 * (m + k + v)))
     return FALSE;
   *client = keys_new (suite, block + 2 * m, block + 2 * m + 2 * k, block);
   *server = keys_new (suite, block + 2 * m + k, block + 2 * m + 2 * k + v, block + m);
@@ -214,8 +213,9 @@ cs_tls_keys_new13 (const CsTlsSuite *suite, const guint8 *secret, guint secret_l
 
   if (!suite->tls13 || secret_length > sizeof keys->secret
       || secret_length != hash_length (suite->prf_hash)
-      || !hkdf_expand_label (suite->prf_hash, secret, secret_length, "key", key, suite->key_length)
-      || !hkdf_expand_label (suite->prf_hash, secret, secret_length, "iv", iv, 12))
+      || !cs_tls_hkdf_expand_label (suite->prf_hash, secret, secret_length, "key", key,
+                                    suite->key_length)
+      || !cs_tls_hkdf_expand_label (suite->prf_hash, secret, secret_length, "iv", iv, 12))
     return NULL;
   keys = keys_new (suite, key, iv, NULL);
   memset (key, 0, sizeof key);
@@ -235,11 +235,11 @@ cs_tls_keys_update13 (CsTlsKeys *keys)
   gnutls_datum_t k;
 
   if (!suite->tls13
-      || !hkdf_expand_label (suite->prf_hash, keys->secret, keys->secret_length, "traffic upd",
-                             next, keys->secret_length)
-      || !hkdf_expand_label (suite->prf_hash, next, keys->secret_length, "key", key,
-                             suite->key_length)
-      || !hkdf_expand_label (suite->prf_hash, next, keys->secret_length, "iv", keys->iv, 12))
+      || !cs_tls_hkdf_expand_label (suite->prf_hash, keys->secret, keys->secret_length,
+                                    "traffic upd", next, keys->secret_length)
+      || !cs_tls_hkdf_expand_label (suite->prf_hash, next, keys->secret_length, "key", key,
+                                    suite->key_length)
+      || !cs_tls_hkdf_expand_label (suite->prf_hash, next, keys->secret_length, "iv", keys->iv, 12))
     return FALSE;
   memcpy (keys->secret, next, keys->secret_length);
   memcpy (keys->key, key, suite->key_length);

@@ -30,6 +30,14 @@ typedef struct
 /* The suite with IANA number id when callscope can decrypt it, else NULL. */
 const CsTlsSuite *cs_tls_suite_lookup (guint16 id);
 
+/* RFC 5246 5: PRF (secret, label, seed) with P_hash of mac (a gnutls_mac_algorithm_t), n
+ * bytes into out. */
+gboolean cs_tls_prf12 (guint mac, const guint8 *secret, gsize secret_len, const char *label,
+                       const guint8 *seed, gsize seed_len, guint8 *out, gsize n);
+/* RFC 8446 7.1: HKDF-Expand-Label (secret, label, "", n) with mac's hash. */
+gboolean cs_tls_hkdf_expand_label (guint mac, const guint8 *secret, guint secret_len,
+                                   const char *label, guint8 *out, guint n);
+
 typedef struct _CsTlsKeys CsTlsKeys;
 
 /* TLS 1.2: both directions' keys from the master secret (key expansion with the randoms). */

@@ -167,6 +167,9 @@ cs_tls_keylog_add_text (CsTlsKeylog *log, const char *text, gsize len)
       log->lines++;
       while (q < e && g_ascii_isspace (*q))
         q++;
+      /* CRLF and trailing blanks (key logs written on Windows) */
+      while (e > q && g_ascii_isspace (e[-1]))
+        e--;
       if (q < e && *q != '#')
         {
           if (add_line (log, q, e))
