@@ -370,6 +370,13 @@ cs_calls_view_get_time_range (CsCallsView *self, gint64 *from_ns, gint64 *to_ns)
   return self->range_from_ns != self->range_to_ns;
 }
 
+/* Enter or a double click opens the call in the workspace (the window's win.open-call). */
+static void
+on_row_activated (GtkColumnView *column_view, guint position, CsCallsView *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.open-call", NULL);
+}
+
 static void
 on_clear_range_clicked (CsCallsView *self)
 {
@@ -377,8 +384,8 @@ on_clear_range_clicked (CsCallsView *self)
 }
 
 /* GTK 4.8 has no gtk_column_view_scroll_to (): its inner list view has the action. */
-static void
-scroll_to_position (CsCallsView *self, guint position)
+void
+cs_calls_view_scroll_to (CsCallsView *self, guint position)
 {
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
        child != NULL; child = gtk_widget_get_next_sibling (child))
@@ -392,7 +399,7 @@ on_new_rows (GListModel *model, guint position, guint removed, guint added, CsCa
   guint n = g_list_model_get_n_items (model);
 
   if (self->follow_new_rows && added > removed && n > 0)
-    scroll_to_position (self, n - 1);
+    cs_calls_view_scroll_to (self, n - 1);
 }
 
 void
@@ -442,7 +449,7 @@ cs_calls_view_select_call (CsCallsView *self, CsCall *call)
       selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
       if (gtk_bitset_get_size (selected) != 1 || !gtk_bitset_contains (selected, i))
         gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), i, TRUE);
-      scroll_to_position (self, i);
+      cs_calls_view_scroll_to (self, i);
       return TRUE;
     }
   return FALSE;
@@ -694,5 +701,6 @@ cs_calls_view_init (CsCallsView *self)
 
   g_signal_connect (self->sort_model, "items-changed", G_CALLBACK (on_shown_items_changed), self);
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect (self->column_view, "activate", G_CALLBACK (on_row_activated), self);
   update_empty_page (self);
 }

@@ -37,6 +37,8 @@ gboolean cs_calls_view_get_time_range (CsCallsView *self, gint64 *from_ns, gint6
 /* Selects only this call and scrolls to it; FALSE when it is not shown (filtered out).
  * NULL unselects everything. */
 gboolean cs_calls_view_select_call (CsCallsView *self, CsCall *call);
+/* Scrolls the row at this position (of the shown model) into view. */
+void cs_calls_view_scroll_to (CsCallsView *self, guint position);
 /* Sorts by the column with this id ("from", "mos", …; see calls-visible-columns). */
 /* TRUE when a column sorts the list (else rows are in the calls' order). */
 gboolean cs_calls_view_is_sorted (CsCallsView *self);

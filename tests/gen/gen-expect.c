@@ -36,6 +36,15 @@ dtmf_free (gpointer data)
   g_free (d);
 }
 
+static void
+finding_free (gpointer data)
+{
+  GenExpectFinding *f = data;
+
+  g_array_unref (f->packet_ids);
+  g_free (f);
+}
+
 GenExpect *
 gen_expect_new (void)
 {
@@ -47,6 +56,8 @@ gen_expect_new (void)
   e->non_invite = g_ptr_array_new_with_free_func (non_invite_free);
   e->streams = g_ptr_array_new_with_free_func (g_free);
   e->dtmf = g_ptr_array_new_with_free_func (dtmf_free);
+  e->findings = g_ptr_array_new_with_free_func (finding_free);
+  e->legs = g_ptr_array_new_with_free_func (g_free);
   return e;
 }
 
@@ -61,6 +72,8 @@ gen_expect_free (GenExpect *e)
   g_ptr_array_unref (e->non_invite);
   g_ptr_array_unref (e->streams);
   g_ptr_array_unref (e->dtmf);
+  g_ptr_array_unref (e->findings);
+  g_ptr_array_unref (e->legs);
   g_free (e);
 }
 
@@ -163,6 +176,45 @@ gen_expect_add_dtmf (GenExpect *e, char digit, const char *source)
   return d;
 }
 
+void
+gen_expect_findings_known (GenExpect *e)
+{
+  e->findings_known = TRUE;
+}
+
+GenExpectFinding *
+gen_expect_add_finding (GenExpect *e, const char *kind, const char *severity, GenExpectCall *call,
+                        GenExpectStream *stream)
+{
+  GenExpectFinding *f = g_new0 (GenExpectFinding, 1);
+
+  f->kind = kind;
+  f->severity = severity;
+  f->call = call;
+  f->stream = stream;
+  f->packet_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  e->findings_known = TRUE;
+  g_ptr_array_add (e->findings, f);
+  return f;
+}
+
+void
+gen_expect_finding_frame (GenExpectFinding *f, guint packet_id)
+{
+  g_array_append_val (f->packet_ids, packet_id);
+}
+
+void
+gen_expect_add_leg (GenExpect *e, GenExpectCall *a, GenExpectCall *b, const char *reason)
+{
+  GenExpectLeg *leg = g_new0 (GenExpectLeg, 1);
+
+  leg->a = a;
+  leg->b = b;
+  leg->reason = reason;
+  g_ptr_array_add (e->legs, leg);
+}
+
 static void
 append_json_string (GString *out, const char *s)
 {
@@ -222,6 +274,85 @@ append_final (GString *out, guint status)
     g_string_append_printf (out, "%u", status);
 }
 
+static gint
+compare_frames (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* "findings": each with its call and stream as indexes into "calls" and "streams" (-1: none),
+ * a non-INVITE exchange by method and Call-ID, and its frames ascending as the report lists
+ * them. */
+static void
+append_findings (GString *out, GenExpect *e, GenCapture *cap)
+{
+  g_string_append (out, ",\n  \"findings\": [");
+  for (guint i = 0; i < e->findings->len; i++)
+    {
+      GenExpectFinding *f = g_ptr_array_index (e->findings, i);
+      g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint));
+      guint call = 0, stream = 0;
+
+      for (guint j = 0; j < f->packet_ids->len; j++)
+        g_array_append_val (
+            frames, gen_capture_packet (cap, g_array_index (f->packet_ids, guint, j))->frame);
+      g_array_sort (frames, compare_frames);
+      g_assert_true (f->call == NULL || g_ptr_array_find (e->calls, f->call, &call));
+      g_assert_true (f->stream == NULL || g_ptr_array_find (e->streams, f->stream, &stream));
+      g_string_append_printf (out,
+                              "%s{\"kind\": \"%s\", \"severity\": \"%s\", \"call\": %d, "
+                              "\"stream\": %d, ",
+                              i ? ",\n    " : "\n    ", f->kind, f->severity,
+                              f->call != NULL ? (int) call : -1,
+                              f->stream != NULL ? (int) stream : -1);
+      if (f->exchange != NULL)
+        {
+          g_string_append (out, "\"exchange\": {\"method\": ");
+          append_json_string (out, f->exchange->method);
+          g_string_append (out, ", \"call_id\": ");
+          append_json_string (out, f->exchange->call_id);
+          g_string_append (out, "}, ");
+        }
+      g_string_append (out, "\"frames\": [");
+      for (guint j = 0; j < frames->len; j++)
+        g_string_append_printf (out, "%s%u", j ? ", " : "", g_array_index (frames, guint, j));
+      g_string_append (out, "]}");
+    }
+  g_string_append (out, e->findings->len ? "\n  ]" : "]");
+}
+
+static void
+append_leg_call (GString *out, const char *key, const GenExpectCall *c)
+{
+  g_string_append_printf (out, "\"%s\": {\"call_id\": ", key);
+  append_json_string (out, c->call_id);
+  g_string_append (out, ", \"from_user\": ");
+  append_json_string (out, c->from_user);
+  g_string_append (out, "}");
+}
+
+/* "legs", only when the scenario has some: the other scenarios' truth keeps its bytes. */
+static void
+append_legs (GString *out, GPtrArray *legs)
+{
+  if (legs->len == 0)
+    return;
+  g_string_append (out, ",\n  \"legs\": [");
+  for (guint i = 0; i < legs->len; i++)
+    {
+      GenExpectLeg *leg = g_ptr_array_index (legs, i);
+
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      append_leg_call (out, "a", leg->a);
+      g_string_append (out, ", ");
+      append_leg_call (out, "b", leg->b);
+      g_string_append_printf (out, ", \"reason\": \"%s\"}", leg->reason);
+    }
+  g_string_append (out, "\n  ]");
+}
+
 char *
 gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
 {
@@ -254,8 +385,11 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       append_span (out, "setup_ms", c->invite_ns, c->answer_ns, 1e6);
       append_span (out, "ring_ms", c->provisional_ns, c->answer_ns, 1e6);
       append_span (out, "duration_s", c->answer_ns, c->bye_ns, 1e9);
-      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u}", c->messages,
+      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u", c->messages,
                               c->retransmissions);
+      if (c->sightings > 0)
+        g_string_append_printf (out, ", \"sightings\": %u", c->sightings);
+      g_string_append (out, "}");
     }
   g_string_append (out, e->calls->len ? "\n  ],\n" : "],\n");
 
@@ -289,9 +423,15 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       g_string_append_printf (
           out,
           "\"payload_type\": %u, \"packets\": %u, \"expected\": %" G_GINT64_FORMAT
-          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s}",
+          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s, "
+          "\"protection\": \"%s\"",
           s->payload_type, s->packets, expected, expected - (gint64) s->packets, s->duplicates,
-          s->associated ? "true" : "false");
+          s->associated ? "true" : "false", s->protection != NULL ? s->protection : "clear");
+      if (s->srtp_suite != NULL)
+        g_string_append_printf (out, ", \"srtp_suite\": \"%s\"", s->srtp_suite);
+      if (s->srtp_key[0] != '\0')
+        g_string_append_printf (out, ", \"srtp_key\": \"%s\"", s->srtp_key);
+      g_string_append (out, "}");
     }
   g_string_append (out, e->streams->len ? "\n  ],\n" : "],\n");
 
@@ -310,6 +450,15 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
         }
       g_string_append (out, "]}");
     }
-  g_string_append (out, e->dtmf->len ? "\n  ]\n}\n" : "]\n}\n");
+  g_string_append (out, e->dtmf->len ? "\n  ]" : "]");
+  if (e->limits != NULL)
+    {
+      g_string_append (out, ",\n  \"limits\": ");
+      append_json_string (out, e->limits);
+    }
+  if (e->findings_known)
+    append_findings (out, e, cap);
+  append_legs (out, e->legs);
+  g_string_append (out, "\n}\n");
   return g_string_free (out, FALSE);
 }

@@ -84,6 +84,20 @@ void gen_scn_codec_amr_wb_efficient (GenCapture *cap);
 void gen_scn_codec_speex_nb (GenCapture *cap);
 void gen_scn_codec_speex_wb (GenCapture *cap);
 
+void gen_scn_srtp_aes128_80 (GenCapture *cap);
+void gen_scn_srtp_aes128_32 (GenCapture *cap);
+void gen_scn_srtp_aes192_80 (GenCapture *cap);
+void gen_scn_srtp_aes192_32 (GenCapture *cap);
+void gen_scn_srtp_aes256_80 (GenCapture *cap);
+void gen_scn_srtp_aes256_32 (GenCapture *cap);
+void gen_scn_srtp_gcm128 (GenCapture *cap);
+void gen_scn_srtp_gcm256 (GenCapture *cap);
+void gen_scn_srtp_mki (GenCapture *cap);
+void gen_scn_srtp_wrong_key (GenCapture *cap);
+void gen_scn_srtp_rollover (GenCapture *cap);
+void gen_scn_srtp_lifetime (GenCapture *cap);
+void gen_scn_srtp_no_key (GenCapture *cap);
+
 void gen_scn_dtmf (GenCapture *cap);
 void gen_scn_rtp_dup_reorder (GenCapture *cap);
 void gen_scn_seq_wrap (GenCapture *cap);
@@ -91,5 +105,22 @@ void gen_scn_unassociated_rtp (GenCapture *cap);
 void gen_scn_non_invite (GenCapture *cap);
 void gen_scn_malformed (GenCapture *cap);
 void gen_scn_hostile_text (GenCapture *cap);
+
+void gen_scn_findings_none (GenCapture *cap);
+void gen_scn_findings_setup (GenCapture *cap);
+void gen_scn_findings_media_timing (GenCapture *cap);
+void gen_scn_findings_directions (GenCapture *cap);
+void gen_scn_findings_stream (GenCapture *cap);
+void gen_scn_findings_jitter (GenCapture *cap);
+void gen_scn_findings_sdp (GenCapture *cap);
+void gen_scn_findings_signalling (GenCapture *cap);
+void gen_scn_b2bua_x_call_id (GenCapture *cap);
+void gen_scn_media_bridged (GenCapture *cap);
+void gen_scn_b2bua_same_call_id (GenCapture *cap);
+void gen_scn_refer_transfer (GenCapture *cap);
+void gen_scn_attended_transfer (GenCapture *cap);
+void gen_scn_diversion (GenCapture *cap);
+void gen_scn_sipp_shared_ports (GenCapture *cap);
+void gen_scn_multi_hop (GenCapture *cap);
 
 G_END_DECLS

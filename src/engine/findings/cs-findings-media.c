@@ -90,6 +90,7 @@ cs_findings_detect_stream (CsStream *stream, const CsFindingThresholds *t, GPtrA
   const CsRtpMarks *m = &kept;
   g_autofree guint32 *gap_frames = NULL, *order_frames = NULL;
 
+  cs_findings_stream_srtp (stream, t, out);
   if (n_packets < 2)
     return;
   cs_stream_get_marks (stream, &kept);

@@ -8,6 +8,7 @@
 #include "findings/cs-findings-detect.h"
 #include "base/cs-slab.h"
 #include "calls/cs-stream-rtcp.h"
+#include "calls/cs-stream-srtp.h"
 
 /* The first chunk is small so the first calls show at once, and the next ones double
  * so that every worker starts while the walk is still near the start of the file; the
@@ -115,6 +116,8 @@ cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis, GCancell
   p->cancellable = cancellable;
   stats->limits = self->limits;
   p->merge = cs_merge_new (p->set, stats);
+  if (cs_loader_get_keylog (p->loader) != NULL)
+    cs_merge_set_keylog (p->merge, cs_loader_get_keylog (p->loader));
   if (cs_capture_set_get_n_files (p->set) == 1)
     p->sip_share = cs_sip_share_new ();
   cs_merge_set_threads (p->merge, cs_loader_get_threads (self));
@@ -339,6 +342,8 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       calls = cs_loader_adopt_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
       streams = cs_merge_take_streams (p->merge);
+      /* before anything reads a payload: which streams are SRTP, and their keys */
+      cs_stream_srtp_attach_all (calls, streams, cs_loader_get_srtp_keys (p->loader), set);
       cs_stream_rtcp_attach_refs (streams, cs_merge_get_rtcp (p->merge), set);
       cs_call_dtmf_attach_all (calls, streams, set);
       cs_loader_profile ("streams");
@@ -349,6 +354,8 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
        * malloc arena whose pages it must fault in first */
       findings = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
                                          cs_merge_get_orphans (p->merge), &thresholds, 1);
+      /* TLS sessions no key opened: where the SIP may be */
+      cs_findings_tls_sessions (cs_merge_get_tls_sessions (p->merge), findings);
       cs_analysis_adopt_findings (analysis, findings);
       cs_loader_profile ("findings");
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));
