@@ -49,6 +49,36 @@ cs_streams_view_mos_css_class (double mos)
   return "state-bad";
 }
 
+/* Timing as the findings judge it (cs_finding_thresholds_init): max jitter above the
+ * high-jitter threshold or an arrival gap above the delta-spike one is degraded; twice that
+ * jitter, or no packet for a second or more, is bad. NULL when the timing is fine. */
+static const char *
+timing_css_class (const CsRtpStats *st)
+{
+  CsFindingThresholds t;
+
+  cs_finding_thresholds_init (&t);
+  if (st->max_jitter_ms > 2 * t.high_jitter_ms || st->max_delta_ms >= 1000.0)
+    return "state-bad";
+  if (st->max_jitter_ms > t.high_jitter_ms || st->max_delta_ms > t.delta_spike_ms)
+    return "state-degraded";
+  return NULL;
+}
+
+/* The MOS colour, no better than the timing: a stream whose packets came seconds apart is
+ * not green whatever its loss. */
+const char *
+cs_streams_view_quality_css_class (CsStream *stream)
+{
+  const char *mos = cs_streams_view_mos_css_class (cs_stream_get_mos (stream)->mos);
+  const char *timing = timing_css_class (cs_stream_get_stats (stream));
+
+  /* no MOS stays unknown, a bad one bad; otherwise the timing is the worse of the two */
+  if (timing == NULL || g_str_equal (mos, "state-unknown") || g_str_equal (mos, "state-bad"))
+    return mos;
+  return timing;
+}
+
 static double
 loss_pct (CsStream *s)
 {
@@ -263,8 +293,9 @@ cell_style (GtkLabel *label, gpointer item, gpointer data)
   CsStream *stream = item;
 
   if (column->text == text_mos)
-    cs_list_cell_set_status (label, cs_streams_view_mos_css_class (cs_stream_get_mos (stream)->mos),
-                             TRUE);
+    cs_list_cell_set_status (label, cs_streams_view_quality_css_class (stream), TRUE);
+  else if (column->text == text_max_jitter || column->text == text_max_delta)
+    cs_list_cell_set_status (label, timing_css_class (cs_stream_get_stats (stream)), TRUE);
   else if (column->text == text_lost)
     {
       double pct = loss_pct (stream);

@@ -23,5 +23,8 @@ GListModel *cs_streams_view_get_shown_model (CsStreamsView *self);
 gboolean cs_streams_view_select_stream (CsStreamsView *self, guint stream_id);
 /* "good", "degraded", "bad" or "unknown" for a MOS (< 0: unknown); shared with the summary. */
 const char *cs_streams_view_mos_css_class (double mos);
+/* The colour of a stream's MOS cell: its MOS class, no better than its timing (max jitter
+ * and arrival gaps against the findings' thresholds). */
+const char *cs_streams_view_quality_css_class (CsStream *stream);
 
 G_END_DECLS

@@ -54,6 +54,7 @@
 /* findings */
 #include "findings/cs-finding.h"
 #include "findings/cs-finding-groups.h"
+#include "findings/cs-findings-detect.h"
 
 /* loader: loading, the analysis it fills, its list models, the publisher pacing a window */
 #include "loader/cs-analysis.h"

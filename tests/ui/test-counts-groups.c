@@ -10,7 +10,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "calls/cs-stream-private.h"
 #include "cs-application.h"
+#include "cs-streams-view.h"
 #include "cs-window-private.h"
 
 #define LOAD_CALLS 300
@@ -176,6 +178,57 @@ test_findings_grouped (void)
   g_rmdir (dir);
 }
 
+/* 100 packets 20 ms apart, then (gap_s later, timestamps following) 100 more: no loss,
+ * the same MOS either way. */
+static CsStream *
+paused_stream (double gap_s)
+{
+  GArray *packets = g_array_new (FALSE, TRUE, sizeof (CsRtpPacket));
+  CsRtpClockMap clocks;
+  CsEndpoint src = { 0 }, dst = { 0 };
+  CsStream *stream;
+
+  cs_rtp_clock_map_init_static (&clocks);
+  for (guint i = 0; i < 200; i++)
+    {
+      CsRtpPacket p = { 0 };
+      double t = i * 0.020 + (i >= 100 ? gap_s : 0.0);
+
+      p.arrival_ns = (gint64) (t * 1e9);
+      p.frame = 1 + i;
+      p.timestamp = (guint32) (t * 8000);
+      p.seq = (guint16) i;
+      p.payload_len = 160;
+      g_array_append_val (packets, p);
+    }
+  g_assert_true (cs_addr_parse (&src.addr, "10.0.0.1"));
+  g_assert_true (cs_addr_parse (&dst.addr, "10.0.0.2"));
+  src.port = 4000;
+  dst.port = 5000;
+  stream = cs_stream_new (1, &src, &dst, 1, 0, packets, &clocks, NULL);
+  cs_stream_measure (stream);
+  return stream;
+}
+
+/* A stream whose packets came seconds apart is not shown green, though its MOS is; the
+ * rule (cs-streams-view.c): a gap of a second or more is bad, above the findings'
+ * delta-spike threshold (150 ms) degraded. */
+static void
+test_quality_colour (void)
+{
+  g_autoptr (CsStream) steady = paused_stream (0.0);
+  g_autoptr (CsStream) paused = paused_stream (3.0);
+  g_autoptr (CsStream) hiccup = paused_stream (0.3);
+
+  g_assert_cmpfloat (cs_stream_get_mos (paused)->mos, >=, 4.03);
+  g_assert_cmpstr (cs_streams_view_mos_css_class (cs_stream_get_mos (paused)->mos), ==,
+                   "state-good");
+  g_assert_cmpstr (cs_streams_view_quality_css_class (steady), ==, "state-good");
+  g_assert_cmpfloat (cs_stream_get_stats (paused)->max_delta_ms, >, 2900);
+  g_assert_cmpstr (cs_streams_view_quality_css_class (paused), ==, "state-bad");
+  g_assert_cmpstr (cs_streams_view_quality_css_class (hiccup), ==, "state-degraded");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -186,6 +239,7 @@ main (int argc, char *argv[])
     return 0;
   g_test_add_func ("/counts-groups/counts-and-toggle", test_counts_and_toggle);
   g_test_add_func ("/counts-groups/findings-grouped", test_findings_grouped);
+  g_test_add_func ("/counts-groups/quality-colour", test_quality_colour);
   status = g_test_run ();
   g_clear_object (&application);
   return status;

@@ -43,7 +43,10 @@ cs_mos_compute (const CsCodecInfo *codec, double ppl_percent, double burst_ratio
   out->delay_ms = one_way_delay_ms;
   out->id = cs_mos_delay_impairment (one_way_delay_ms);
   out->ie_eff = out->ie + (95.0 - out->ie) * out->ppl / (out->ppl / out->burst_ratio + out->bpl);
-  out->r = 93.2 - out->id - out->ie_eff;
+  /* the model's ranges (G.107): Ie,eff from Ie up to 95, R from 0 to 100 (a huge BurstR
+   * would take Ie,eff past 95, a long delay R below 0) */
+  out->ie_eff = CLAMP (out->ie_eff, out->ie, MAX (out->ie, 95.0));
+  out->r = CLAMP (93.2 - out->id - out->ie_eff, 0.0, 100.0);
   out->mos = cs_mos_from_r (out->r);
 }
 
@@ -192,38 +195,113 @@ cs_mos_for_stream (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clo
                         cs_mos_packetisation_ms (packets, n, clock_rate), codec, jb, out);
 }
 
+/* One window's MOS from its packets, counting as lost the missing packets the sequence
+ * numbers say were due in it before its first or after its last packet (a gap that runs
+ * across its edge). */
+static void
+cs_mos_window_compute (const CsRtpPacket *packets, gsize n, guint32 missing,
+                       const CsRtpClockMap *clocks, const CsCodecInfo *codec,
+                       const CsJitterBufferConfig *jb, CsMos *out)
+{
+  guint8 media_pt = cs_jitter_buffer_media_payload_type (packets, n);
+  guint clock_rate = cs_mos_clock_rate (clocks, codec, media_pt);
+  CsJitterBufferConfig default_jb;
+  CsJitterBufferResult result;
+  guint64 expected;
+
+  if (jb == NULL)
+    {
+      cs_jitter_buffer_config_init_default (&default_jb);
+      jb = &default_jb;
+    }
+  cs_jitter_buffer_emulate_media (packets, n, media_pt, clock_rate, jb, NULL, &result);
+  expected = (guint64) result.expected + missing;
+  if (missing > 0 && expected > 0)
+    result.effective_loss_pct
+        = 100.0 * (double) (expected - MIN (result.played, expected)) / (double) expected;
+  cs_mos_for_buffer_result (&result, cs_mos_packetisation_ms (packets, n, clock_rate), codec, jb,
+                            out);
+}
+
 GArray *
 cs_mos_windows (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                 const CsCodecInfo *codec, const CsJitterBufferConfig *jb, double window_s,
                 gint64 origin_ns)
 {
   GArray *windows = g_array_new (FALSE, TRUE, sizeof (CsMosWindow));
-  gint64 window_ns;
+  gint64 window_ns, index = 0;
   gsize start = 0;
+  double delay_ms = 0; /* the last window's, for the windows that lost everything */
 
   if (window_s <= 0)
     window_s = CS_MOS_DEFAULT_WINDOW_S;
   window_ns = (gint64) (window_s * 1e9);
   while (start < n)
     {
-      gint64 index = (packets[start].arrival_ns - origin_ns) / window_ns;
+      gint64 first_index = (packets[start].arrival_ns - origin_ns) / window_ns;
       gint64 end_ns;
       gsize end = start;
+      guint32 missing = 0;
       CsMosWindow w;
 
       if (packets[start].arrival_ns < origin_ns)
-        index = -1 + (packets[start].arrival_ns - origin_ns + 1) / window_ns;
+        first_index = -1 + (packets[start].arrival_ns - origin_ns + 1) / window_ns;
+      if (start > 0)
+        {
+          guint16 step = (guint16) (packets[start].seq - packets[start - 1].seq);
+
+          /* forward by less than half the sequence space: that many minus one went missing */
+          missing = step > 0 && step < 0x8000 ? step - 1u : 0;
+        }
+      /* Windows the stream sent into but that got none of its packets: all lost (the
+       * sequence numbers say so). Without such a gap the sender paused: left out. */
+      for (; start > 0 && missing > 0 && index < first_index; index++)
+        {
+          memset (&w, 0, sizeof w);
+          w.start_s = (double) index * window_s;
+          cs_mos_compute (codec, 100.0, 1.0, delay_ms, &w.mos); /* a window came before */
+          g_array_append_val (windows, w);
+        }
+      /* of the missing packets, those due in this window (before its first arrival): a
+       * share of the gap by time */
+      if (missing > 0)
+        {
+          gint64 gap_from = packets[start - 1].arrival_ns;
+          gint64 window_from = origin_ns + first_index * window_ns;
+          gint64 gap_ns = packets[start].arrival_ns - gap_from;
+
+          if (window_from > gap_from && gap_ns > 0)
+            missing
+                = (guint32) ((double) missing * (double) (packets[start].arrival_ns - window_from)
+                                 / (double) gap_ns
+                             + 0.5);
+        }
+      index = first_index;
       end_ns = origin_ns + (index + 1) * window_ns;
       /* Capture order is arrival order; a packet stamped earlier stays in this window. */
       while (end < n && packets[end].arrival_ns < end_ns)
         end++;
       if (end == start)
         end++;
+      /* and those due after its last packet, when the gap runs on past its end */
+      if (end < n && packets[end].arrival_ns >= end_ns)
+        {
+          guint16 step = (guint16) (packets[end].seq - packets[end - 1].seq);
+          gint64 gap_ns = packets[end].arrival_ns - packets[end - 1].arrival_ns;
+
+          if (step > 1 && step < 0x8000 && gap_ns > 0)
+            missing
+                += (guint32) ((double) (step - 1u) * (double) (end_ns - packets[end - 1].arrival_ns)
+                                  / (double) gap_ns
+                              + 0.5);
+        }
       w.start_s = (double) index * window_s;
       w.packets = (guint32) (end - start);
-      cs_mos_for_stream (packets + start, end - start, clocks, codec, jb, &w.mos);
+      cs_mos_window_compute (packets + start, end - start, missing, clocks, codec, jb, &w.mos);
+      delay_ms = w.mos.delay_ms;
       g_array_append_val (windows, w);
       start = end;
+      index++;
     }
   return windows;
 }

@@ -71,8 +71,11 @@ typedef struct
   CsMos mos;
 } CsMosWindow;
 
-/* MOS per window of window_s seconds (CS_MOS_DEFAULT_WINDOW_S), windows without
- * packets left out. GArray of CsMosWindow. */
+/* MOS per window of window_s seconds (CS_MOS_DEFAULT_WINDOW_S). A gap in the sequence
+ * numbers is loss where it falls: the windows it covers that got no packet at all are
+ * total loss (packets 0, ppl 100 %), the window it ends in counts its share (by time).
+ * Windows with no packet and no such gap (the sender paused) are left out. GArray of
+ * CsMosWindow. */
 GArray *cs_mos_windows (const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
                         const CsCodecInfo *codec, const CsJitterBufferConfig *jb, double window_s,
                         gint64 origin_ns);

@@ -127,6 +127,64 @@ test_windows (void)
   g_assert_cmpfloat_with_epsilon (g_array_index (w, CsMosWindow, 1).mos.r, 91.04, 1e-9);
 }
 
+/* 20 s at 20 ms, packets 300..799 (6.0 s to 16.0 s) lost on the way: by hand, window
+ * [5, 10) was due 250 packets and got 50 (80 % loss), [10, 15) got none of its 250 (total
+ * loss), [15, 20) got 200 of 250 (20 %). Never the codec's best score there. */
+static void
+test_windows_gap (void)
+{
+  g_autofree CsRtpPacket *all = stream (1000);
+  CsRtpPacket kept[500];
+  CsRtpClockMap clocks;
+  g_autoptr (GArray) w = NULL;
+  const CsMosWindow *clean, *tail, *empty, *head;
+  guint k = 0;
+
+  for (guint i = 0; i < 1000; i++)
+    if (i < 300 || i >= 800)
+      kept[k++] = all[i];
+  cs_rtp_clock_map_init_static (&clocks);
+  w = cs_mos_windows (kept, k, &clocks, cs_codec_lookup_static (0), NULL, 5.0, 0);
+  g_assert_cmpuint (w->len, ==, 4);
+  clean = &g_array_index (w, CsMosWindow, 0);
+  tail = &g_array_index (w, CsMosWindow, 1);
+  empty = &g_array_index (w, CsMosWindow, 2);
+  head = &g_array_index (w, CsMosWindow, 3);
+  g_assert_cmpfloat (clean->mos.ppl, ==, 0.0);
+  g_assert_cmpuint (tail->packets, ==, 50);
+  g_assert_cmpfloat_with_epsilon (tail->mos.ppl, 80.0, 0.5);
+  g_assert_cmpfloat (empty->start_s, ==, 10.0);
+  g_assert_cmpuint (empty->packets, ==, 0);
+  g_assert_cmpfloat (empty->mos.ppl, ==, 100.0);
+  g_assert_cmpfloat (empty->mos.mos, <, 1.5);
+  g_assert_cmpfloat (head->start_s, ==, 15.0);
+  g_assert_cmpfloat_with_epsilon (head->mos.ppl, 20.0, 0.5);
+  for (guint i = 1; i < w->len; i++)
+    {
+      const CsMos *m = &g_array_index (w, CsMosWindow, i).mos;
+
+      g_assert_cmpfloat (m->mos, <, clean->mos.mos);
+      g_assert_cmpfloat (m->r, >=, 0.0);
+      g_assert_cmpfloat (m->r, <=, 100.0);
+      g_assert_cmpfloat (m->ie_eff, <=, 95.0);
+    }
+}
+
+/* The model's ranges: a long delay does not take R below 0, a huge BurstR does not take
+ * Ie,eff past 95 (G.107: R 0..100, Ie,eff up to 95). */
+static void
+test_ranges (void)
+{
+  CsMos m;
+
+  cs_mos_compute (cs_codec_lookup_static (0), 50.0, 1000.0, 20.0, &m);
+  g_assert_cmpfloat (m.ie_eff, ==, 95.0);
+  g_assert_cmpfloat (m.r, ==, 0.0);
+  g_assert_cmpfloat (m.mos, ==, 1.0);
+  cs_mos_compute (cs_codec_lookup_static (0), 0.0, 1.0, 2000.0, &m);
+  g_assert_cmpfloat (m.r, ==, 0.0);
+}
+
 static int
 compare_u32 (gconstpointer a, gconstpointer b)
 {
@@ -182,6 +240,8 @@ main (int argc, char **argv)
   g_test_add_func ("/mos/e-model", test_e_model);
   g_test_add_func ("/mos/for-stream", test_for_stream);
   g_test_add_func ("/mos/windows", test_windows);
+  g_test_add_func ("/mos/windows-gap", test_windows_gap);
+  g_test_add_func ("/mos/ranges", test_ranges);
   g_test_add_func ("/mos/packetisation-steps", test_packetisation_steps);
   return g_test_run ();
 }
