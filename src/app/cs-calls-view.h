@@ -18,6 +18,11 @@ GtkWidget *cs_calls_view_new (void);
 void cs_calls_view_set_calls (CsCallsView *self, GListModel *calls);
 /* Restores and saves the visible columns ("calls-visible-columns"). */
 void cs_calls_view_set_settings (CsCallsView *self, GSettings *settings);
+/* Shows the other SIP exchanges (REGISTER, OPTIONS, SUBSCRIBE/NOTIFY, MESSAGE, PUBLISH…)
+ * besides the calls (the "show-other-exchanges" property, "calls-show-other-exchanges" in
+ * the settings, Other SIP Exchanges in the column menu). */
+void cs_calls_view_set_show_other_exchanges (CsCallsView *self, gboolean show);
+gboolean cs_calls_view_get_show_other_exchanges (CsCallsView *self);
 /* While loading, an empty list says calls are still being looked for. */
 void cs_calls_view_set_loading (CsCallsView *self, gboolean loading);
 /* Filters with the filter language of cs-calls-filter.h ("state:rejected mos<3.5", or plain

@@ -82,12 +82,26 @@ cs_window_show_error (CsWindow *self, const char *title, const char *detail)
   cs_window_set_state (self, CS_WINDOW_STATE_ERROR);
 }
 
-static guint
-n_calls (CsWindow *self)
+/* "42 calls", and " · 7 other SIP exchanges" when there are any: calls are INVITE
+ * dialogs, as in the Summary page and the reports */
+static char *
+dup_call_counts (CsWindow *self)
 {
-  if (self->analysis == NULL)
-    return 0;
-  return g_list_model_get_n_items (cs_analysis_get_calls (self->analysis));
+  guint calls = self->analysis != NULL ? cs_analysis_get_n_calls (self->analysis) : 0;
+  guint others = self->analysis != NULL ? cs_analysis_get_n_other_exchanges (self->analysis) : 0;
+  char *text = g_strdup_printf (ngettext ("%u call", "%u calls", calls), calls);
+
+  if (others > 0)
+    {
+      char *with_others = g_strdup_printf (
+          /* TRANSLATORS: "42 calls · 7 other SIP exchanges" (REGISTER, OPTIONS…) */
+          ngettext ("%s · %u other SIP exchange", "%s · %u other SIP exchanges", others), text,
+          others);
+
+      g_free (text);
+      text = with_others;
+    }
+  return text;
 }
 
 static char *
@@ -125,9 +139,9 @@ cs_window_update_title (CsWindow *self)
     name = dup_capture_name (self);
   if (name != NULL)
     {
-      guint n = n_calls (self);
+      g_autofree char *counts = dup_call_counts (self);
       /* TRANSLATORS: window title, e.g. "office.pcapng — 42 calls" */
-      title = g_strdup_printf (ngettext ("%s — %u call", "%s — %u calls", n), name, n);
+      title = g_strdup_printf (_ ("%s — %s"), name, counts);
     }
   else
     title = g_strdup (_ ("Callscope"));
@@ -141,7 +155,7 @@ cs_window_update_status (CsWindow *self)
   guint64 packets = 0;
   g_autofree char *packets_text = NULL;
   g_autofree char *text = NULL;
-  guint calls = n_calls (self);
+  g_autofree char *counts = dup_call_counts (self);
 
   if (self->state == CS_WINDOW_STATE_LOADED && self->analysis != NULL)
     packets = cs_analysis_get_stats (self->analysis)->packets;
@@ -149,8 +163,7 @@ cs_window_update_status (CsWindow *self)
     packets = cs_loader_get_packets (self->loader);
   packets_text = cs_display_format_count (packets);
   /* TRANSLATORS: status bar, e.g. "1,204,112 packets · 42 calls" */
-  text = g_strdup_printf (ngettext ("%s packets · %u call", "%s packets · %u calls", calls),
-                          packets_text, calls);
+  text = g_strdup_printf (_ ("%s packets · %s"), packets_text, counts);
   if (self->state == CS_WINDOW_STATE_LOADED && self->analysis != NULL)
     {
       guint streams = g_list_model_get_n_items (cs_analysis_get_streams (self->analysis));

@@ -456,8 +456,8 @@ static void
 test_layout (void)
 {
   static const char *const titles[]
-      = { "#",     "Start",    "From",     "To",      "State", "Final",   "PDD",
-          "Setup", "Duration", "Messages", "Streams", "MOS",   "Findings" };
+      = { "#",   "Start", "From",     "To",       "Method",  "State", "Final",
+          "PDD", "Setup", "Duration", "Messages", "Streams", "MOS",   "Findings" };
   CsWindow *window = load_demo ();
   GtkColumnView *columns;
   GListModel *list;
