@@ -341,7 +341,9 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
                             "start\n%s%s",
                             r->label, cs_sip_message_get_call_id (r->message), r->frame,
                             since_capture, since_call, utc,
-                            r->retransmission ? "\nretransmission" : "");
+                            r->retransmission ? "\nretransmission"
+                            : r->sighting     ? "\nthe same message captured again"
+                                              : "");
   else
     text = g_strdup_printf ("%s\n%s\n%s s since capture start · %s", r->label,
                             r->detail != NULL ? r->detail : "", since_capture, utc);

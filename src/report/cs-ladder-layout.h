@@ -65,6 +65,7 @@ typedef struct
   guint status;   /* 0 for requests and streams, else the response code */
   gboolean is_request;
   gboolean retransmission;
+  gboolean sighting; /* the same transmission captured again (another point), not resent */
   /* messages: the message and its index in its call; streams: the stream */
   CsSipMessage *message;
   guint message_index;
@@ -94,6 +95,7 @@ typedef struct
   double rows_height; /* sum of the row heights */
   gint64 first_ns;    /* time of the first row */
   gint64 capture_ns;  /* the capture's first packet (CS_LADDER_TIME_CAPTURE); first_ns unless set */
+  GHashTable *leg_reasons; /* call number → why the leg is there (char*), or NULL */
 } CsLadderLayout;
 
 /* Lays out the calls (one or more legs) and the RTP streams bound to them, looked up by
@@ -123,10 +125,17 @@ char *cs_ladder_layout_format_utc (const CsLadderLayout *layout, guint row);
 /* CLI names: "absolute", "relative", "delta", "capture"; FALSE for anything else. */
 gboolean cs_ladder_time_mode_parse (const char *text, CsLadderTimeMode *mode);
 
-/* The B2BUA legs and other calls related to `call` in `calls` (GListModel of CsCall):
- * same Call-ID in a correlation header (X-Call-ID, X-Orig-Call-ID, X-CID, P-Related-Call-ID…
- * either way) or RTP/SDP media address shared with it. Returns CsCall* (refs) sorted by
- * start, `call` included. */
-GPtrArray *cs_ladder_find_related_calls (GListModel *calls, CsCall *call);
+/* The B2BUA legs and other calls related to `call` in `calls` (GListModel of CsCall) by
+ * evidence (calls/cs-call-legs.h: correlation headers, Replaces, REFER, the same Call-ID on
+ * another hop, Diversion/History-Info, one SSRC relayed on both; streams may be NULL: no
+ * media evidence), legs of legs included. Returns CsCall* (refs) sorted by start, `call`
+ * included; *reasons (when reasons is not NULL) maps each other leg's number
+ * (GUINT_TO_POINTER) to why it is there: "correlation-header: X-Call-ID: … names call 1's
+ * Call-ID". */
+GPtrArray *cs_ladder_find_related_calls (GListModel *calls, GListModel *streams, CsCall *call,
+                                         GHashTable **reasons);
+/* Why each leg is in the ladder (the map of cs_ladder_find_related_calls, referenced):
+ * the text ladder names it after each leg. */
+void cs_ladder_layout_set_leg_reasons (CsLadderLayout *layout, GHashTable *reasons);
 
 G_END_DECLS
