@@ -3,6 +3,7 @@
 #include "cs-list-cells.h"
 
 #define TOOLTIP_KEY "cs-list-cell-tooltip"
+#define CELL_PADDING 6 /* Adwaita's padding on each side of a column view cell */
 
 /* The column's description, shared by its factory and its sorter (either may go first). */
 typedef struct
@@ -38,6 +39,10 @@ on_cell_query_tooltip (GtkWidget *label, int x, int y, gboolean keyboard, GtkToo
 
   if (text == NULL || *text == '\0')
     return FALSE;
+  /* The label's own text is shown only when it is cut short. */
+  if (kind == CS_LIST_CELL_TOOLTIP_TEXT
+      && !pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))))
+    return FALSE;
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -48,7 +53,12 @@ cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, CsListCells *c
   const CsListColumn *spec = &cells->spec;
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* Numbers, codes and states are kept whole: their column grows to the widest value shown.
+   * Only the names of expanding columns ellipsize (their tooltip has the whole text). */
+  if (spec->expand)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (spec->width > 0)
+    gtk_widget_set_size_request (label, MAX (spec->width - 2 * CELL_PADDING, 0), -1);
   gtk_label_set_xalign (GTK_LABEL (label), spec->numeric ? 1.0f : 0.0f);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   if (spec->numeric)
@@ -111,8 +121,6 @@ cs_list_column_new (const CsListColumn *column)
     }
   gtk_column_view_column_set_expand (view_column, column->expand);
   gtk_column_view_column_set_resizable (view_column, TRUE);
-  if (column->width > 0)
-    gtk_column_view_column_set_fixed_width (view_column, column->width);
   return view_column;
 }
 

@@ -16,14 +16,14 @@ typedef void (*CsListCellStyleFunc) (GtkLabel *label, gpointer item, gpointer da
 typedef enum
 {
   CS_LIST_CELL_TOOLTIP_NONE,
-  CS_LIST_CELL_TOOLTIP_TEXT, /* the label's whole text: long values are ellipsized */
+  CS_LIST_CELL_TOOLTIP_TEXT, /* the label's whole text, when it is ellipsized */
   CS_LIST_CELL_TOOLTIP_SET,  /* what the style function gave cs_list_cell_set_tooltip */
 } CsListCellTooltip;
 
 typedef struct
 {
   const char *title; /* translated */
-  int width;         /* fixed width in px, or -1 */
+  int width;         /* least width in px (wider values widen the column), or -1 */
   gboolean expand;   /* takes a share of the room left over; keeps a few characters */
   gboolean numeric;  /* right-aligned, tabular figures */
   gboolean bold;     /* always bold (a status column) */

@@ -254,8 +254,9 @@ static const CsStreamsColumn columns[] = {
     value_id },
   { N_ ("Call"), N_ ("The call whose SDP announced the stream; — when found without SDP"), TRUE,
     FALSE, 56, text_call, value_call },
-  { N_ ("Source"), NULL, FALSE, TRUE, -1, text_src, NULL },
-  { N_ ("Destination"), NULL, FALSE, TRUE, -1, text_dst, NULL },
+  /* Wide enough for any IPv4 address and port; longer (IPv6) ones ellipsize, hover shows them. */
+  { N_ ("Source"), NULL, FALSE, TRUE, 136, text_src, NULL },
+  { N_ ("Destination"), NULL, FALSE, TRUE, 136, text_dst, NULL },
   { N_ ("SSRC"), NULL, FALSE, FALSE, 104, text_ssrc, value_ssrc },
   { N_ ("Codec"), NULL, FALSE, FALSE, 72, text_codec, NULL },
   { N_ ("Packets"), NULL, TRUE, FALSE, 72, text_packets, value_packets },

@@ -32,24 +32,6 @@ save_window (CsWindow *window, const char *png, double scale)
   g_print ("%s: %dx%d logical\n", png, width, height);
 }
 
-static void
-select_call (CsWindow *window, guint number)
-{
-  GListModel *shown = cs_window_get_calls_model (window);
-
-  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
-    {
-      g_autoptr (CsCall) call = g_list_model_get_item (shown, i);
-      if (cs_call_get_number (call) == number)
-        {
-          gtk_selection_model_select_item (cs_calls_view_get_selection (window->calls_view), i,
-                                           TRUE);
-          return;
-        }
-    }
-  g_error ("no call %u", number);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -80,7 +62,7 @@ main (int argc, char **argv)
       if (strcmp (option, "--scale") == 0)
         scale = g_ascii_strtod (value, NULL);
       else if (strcmp (option, "--call") == 0)
-        select_call (window, atoi (value));
+        ui_test_select_call (window, atoi (value));
       else if (strcmp (option, "--page") == 0)
         gtk_stack_set_visible_child_name (window->view_stack, value);
       else if (strcmp (option, "--action") == 0)

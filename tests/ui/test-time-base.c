@@ -12,38 +12,11 @@
 
 static CsApplication *application;
 
-static GtkWidget *
-find_widget (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 select_call (CsWindow *window, guint number)
 {
-  GListModel *shown = cs_window_get_calls_model (window);
-
-  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
-    {
-      g_autoptr (CsCall) call = g_list_model_get_item (shown, i);
-      if (cs_call_get_number (call) == number)
-        {
-          gtk_selection_model_select_item (cs_calls_view_get_selection (window->calls_view), i,
-                                           TRUE);
-          ui_test_spin (300);
-          return;
-        }
-    }
-  g_assert_not_reached ();
+  ui_test_select_call (window, number);
+  ui_test_spin (300);
 }
 
 /* The time column's text as a number of seconds. */
@@ -79,9 +52,10 @@ test_graph_point_and_ladder_row (void)
       return;
     }
   ladder = cs_ladder_pane_get_view (window->ladder_pane);
-  canvas = CS_GRAPH_CANVAS (find_widget (GTK_WIDGET (window->graph_view), CS_TYPE_GRAPH_CANVAS));
-  waveform
-      = CS_WAVEFORM_VIEW (find_widget (GTK_WIDGET (window->player_bar), CS_TYPE_WAVEFORM_VIEW));
+  canvas = CS_GRAPH_CANVAS (
+      ui_test_find_widget (GTK_WIDGET (window->graph_view), CS_TYPE_GRAPH_CANVAS));
+  waveform = CS_WAVEFORM_VIEW (
+      ui_test_find_widget (GTK_WIDGET (window->player_bar), CS_TYPE_WAVEFORM_VIEW));
   first_ns = cs_analysis_get_stats (window->analysis)->first_ns;
   select_call (window, 5);
 

@@ -488,9 +488,10 @@ test_layout (void)
       visible++;
     }
   g_assert_cmpuint (visible, ==, G_N_ELEMENTS (titles));
-  /* The header row (all columns) is exactly as wide as the list: the columns fill it. */
+  /* The header row (all columns) is at least as wide as the list: the columns fill it (values
+   * are kept whole, so long final responses may make it scroll sideways). */
   header = gtk_widget_get_first_child (GTK_WIDGET (columns));
-  g_assert_cmpint (gtk_widget_get_width (header), ==, gtk_widget_get_width (GTK_WIDGET (columns)));
+  g_assert_cmpint (gtk_widget_get_width (header), >=, gtk_widget_get_width (GTK_WIDGET (columns)));
 
   /* With the list shown the graph keeps a readable height; an opened call (Enter on its row)
    * gives the ladder more height than the graphs and player (test-window-layout.c). */

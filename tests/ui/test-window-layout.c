@@ -11,27 +11,12 @@
 
 static CsApplication *application;
 
-static GtkWidget *
-find_widget (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Enter (or a double click) on the row of the call with this number. */
 static void
 activate_call (CsWindow *window, guint number)
 {
   GListModel *shown = cs_window_get_calls_model (window);
-  GtkWidget *columns = find_widget (GTK_WIDGET (window->calls_view), GTK_TYPE_COLUMN_VIEW);
+  GtkWidget *columns = ui_test_find_widget (GTK_WIDGET (window->calls_view), GTK_TYPE_COLUMN_VIEW);
 
   for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
     {
@@ -68,7 +53,7 @@ selected_number (CsWindow *window)
 static void
 check_focused (CsWindow *window, int width, int height)
 {
-  GtkWidget *canvas = find_widget (GTK_WIDGET (window->graph_view), CS_TYPE_GRAPH_CANVAS);
+  GtkWidget *canvas = ui_test_find_widget (GTK_WIDGET (window->graph_view), CS_TYPE_GRAPH_CANVAS);
   int ladder = height_of (window->ladder_pane);
 
   g_test_message ("%dx%d: ladder %d px, strip %d px, graph %d px", width, height, ladder,

@@ -146,3 +146,36 @@ ui_test_activate_accel (GtkWidget *window, const char *accel)
     }
   return FALSE;
 }
+
+GtkWidget *
+ui_test_find_widget (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = ui_test_find_widget (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+ui_test_select_call (CsWindow *window, guint number)
+{
+  GListModel *shown = cs_window_get_calls_model (window);
+
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr (CsCall) call = g_list_model_get_item (shown, i);
+      if (cs_call_get_number (call) == number)
+        {
+          gtk_selection_model_select_item (cs_calls_view_get_selection (window->calls_view), i,
+                                           TRUE);
+          return;
+        }
+    }
+  g_error ("no call %u is shown", number);
+}

@@ -31,4 +31,9 @@ gboolean ui_test_action_enabled (GtkWidget *widget, const char *action_name);
  * press would; FALSE when none has it or its action refuses (disabled, missing). */
 gboolean ui_test_activate_accel (GtkWidget *window, const char *accel);
 
+/* The first widget of that type in the tree below widget (itself included), or NULL. */
+GtkWidget *ui_test_find_widget (GtkWidget *widget, GType type);
+/* Selects only the call with this number in the window's calls list, as a click would. */
+void ui_test_select_call (CsWindow *window, guint number);
+
 G_END_DECLS
