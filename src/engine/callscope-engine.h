@@ -31,6 +31,8 @@
 #include "rtp/cs-rtcp.h"
 #include "rtp/cs-rtp-clock-map.h"
 #include "rtp/cs-rtp.h"
+#include "rtp/cs-srtp-key.h"
+#include "rtp/cs-srtp-session.h"
 
 /* quality: stream statistics, series, jitter buffer, MOS */
 #include "quality/cs-jitter-buffer.h"
@@ -42,6 +44,7 @@
 #include "calls/cs-call-dtmf.h"
 #include "calls/cs-call.h"
 #include "calls/cs-stream-rtcp.h"
+#include "calls/cs-stream-srtp.h"
 #include "calls/cs-stream.h"
 #include "calls/cs-transaction.h"
 
@@ -72,3 +75,11 @@
 /* fleet: a Homer 7 store opened as a capture */
 #include "fleet/cs-homer-load.h"
 #include "fleet/cs-homer-query.h"
+
+/* dissect: a frame's protocol tree by display-filter name, the list columns, the frames of
+ * a call, stream, finding or time range */
+#include "dissect/cs-dissect.h"
+#include "dissect/cs-frame-dissector.h"
+#include "dissect/cs-frame-scope.h"
+#include "dissect/cs-hex-format.h"
+#include "dissect/cs-proto-tree.h"
