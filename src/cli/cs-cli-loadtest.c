@@ -69,7 +69,12 @@ cs_cli_load_text_story (const CsLoadReport *report, FILE *out)
       fprintf (out, "Not completed:");
       g_hash_table_iter_init (&iter, report->totals.failed_by_reason);
       while (g_hash_table_iter_next (&iter, &key, &value))
-        fprintf (out, " %s × %u;", (const char *) key, GPOINTER_TO_UINT (value));
+        {
+          g_autofree char *owned = NULL;
+
+          /* the reason phrase comes from the capture */
+          fprintf (out, " %s × %u;", cs_text_inert (key, &owned), GPOINTER_TO_UINT (value));
+        }
       fputc ('\n', out);
     }
   if (bp->found)
