@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sipp-json.h"
+#include "sipp-periods.h"
 #include "sipp-run.h"
 
 #define UAS_LIMIT_S 40
@@ -271,6 +272,23 @@ test_rejections (void)
   g_assert_true (json_node_is_null (json_object_get_member (root, "breaking_point")));
   check_against_wire (pcap, root);
   check_against_sipp_rtt (dir, root, 5.0);
+
+  /* the same capture in SIPp's own periods: calls started and CurrentCall per period */
+  {
+    g_autofree char *stat_path = g_build_filename (dir, "stat.csv", NULL);
+    const char *extra[] = { "--sipp-stat", stat_path, NULL };
+    g_autoptr (JsonParser) periods_parser = NULL;
+    g_autoptr (GPtrArray) rows = sipp_read_rows (dir, "stat.csv");
+    JsonObject *periods = loadtest_json (pcap, extra, &periods_parser);
+    UacWire wire = { 0 };
+    gboolean have_wire = uac_wire (pcap, port[1], &wire);
+
+    g_assert_nonnull (rows);
+    check_periods (json_object_get_array_member (periods, "intervals"), rows,
+                   have_wire ? &wire : NULL);
+    check_concurrency (json_object_get_array_member (periods, "intervals"), rows);
+    uac_wire_clear (&wire);
+  }
 }
 
 static gint64
