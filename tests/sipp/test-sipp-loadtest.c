@@ -23,25 +23,6 @@ typedef struct
   guint invites;             /* INVITE copies on the wire */
 } WireTruth;
 
-static double
-quantile_type7 (const GArray *sorted, double q)
-{
-  double pos = q * (sorted->len - 1);
-  guint lo = (guint) floor (pos);
-  double a = g_array_index (sorted, double, lo);
-  double b = g_array_index (sorted, double, MIN (lo + 1, sorted->len - 1));
-
-  return a + (pos - lo) * (b - a);
-}
-
-static int
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 static gboolean
 wire_truth (const char *pcap, WireTruth *truth)
 {
@@ -114,7 +95,7 @@ wire_truth (const char *pcap, WireTruth *truth)
         g_array_set_size (truth->starts_per_second, second + 1);
       g_array_index (truth->starts_per_second, guint, second)++;
     }
-  g_array_sort (truth->invite_200_ms, compare_doubles);
+  g_array_sort (truth->invite_200_ms, sipp_compare_doubles);
   return TRUE;
 }
 
@@ -154,7 +135,7 @@ check_against_wire (const char *pcap, JsonObject *root)
   g_assert_cmpint (member_int (rt, "n"), ==, truth.invite_200_ms->len);
   for (guint k = 0; k < G_N_ELEMENTS (quantiles); k++)
     {
-      double wire = quantile_type7 (truth.invite_200_ms, quantiles[k].q);
+      double wire = sipp_quantile_type7 (truth.invite_200_ms, quantiles[k].q);
       double ours = member_double (rt, quantiles[k].key);
 
       g_test_message ("INVITE→200 %s: callscope %.3f ms, wire %.3f ms", quantiles[k].key, ours,
@@ -174,8 +155,8 @@ check_against_sipp_rtt (const char *dir, JsonObject *root, double tolerance_ms)
   double p50;
 
   g_assert_cmpuint (rtt->len, >, 0);
-  g_array_sort (rtt, compare_doubles);
-  p50 = quantile_type7 (rtt, 0.5);
+  g_array_sort (rtt, sipp_compare_doubles);
+  p50 = sipp_quantile_type7 (rtt, 0.5);
   g_test_message ("INVITE→200 p50: SIPp %.3f ms (%u samples), callscope %.3f ms", p50, rtt->len,
                   member_double (rt, "p50"));
   g_assert_cmpfloat (fabs (p50 - member_double (rt, "p50")), <=, tolerance_ms);

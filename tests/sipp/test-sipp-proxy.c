@@ -56,25 +56,6 @@ counts_messages (GHashTable *row)
   return total;
 }
 
-static int
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-quantile_type7 (const GArray *sorted, double q)
-{
-  double pos = q * (sorted->len - 1);
-  guint lo = (guint) floor (pos);
-  double a = g_array_index (sorted, double, lo);
-  double b = g_array_index (sorted, double, MIN (lo + 1, sorted->len - 1));
-
-  return a + (pos - lo) * (b - a);
-}
-
 static char *
 make_dir (const char *name)
 {
@@ -231,7 +212,7 @@ test_kamailio_ramp (void)
   /* INVITE → 200 of the client leg against SIPp's response time 1 (its own ms clock,
    * read when its busy loop gets to the answer: README "Load tests") */
   rtt = sipp_read_rtt (uac_dir, "*_rtt.csv", 1);
-  g_array_sort (rtt, compare_doubles);
+  g_array_sort (rtt, sipp_compare_doubles);
   g_assert_cmpint (member_int (rt, "n"), ==, rtt->len);
   {
     const struct
@@ -242,7 +223,7 @@ test_kamailio_ramp (void)
 
     for (guint k = 0; k < G_N_ELEMENTS (quantiles); k++)
       {
-        double sipp = quantile_type7 (rtt, quantiles[k].q);
+        double sipp = sipp_quantile_type7 (rtt, quantiles[k].q);
         double ours = member_double (rt, quantiles[k].key);
 
         g_test_message ("INVITE->200 %s: callscope %.3f ms, SIPp %.3f ms", quantiles[k].key, ours,

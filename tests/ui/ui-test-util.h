@@ -31,4 +31,8 @@ gboolean ui_test_action_enabled (GtkWidget *widget, const char *action_name);
  * press would; FALSE when none has it or its action refuses (disabled, missing). */
 gboolean ui_test_activate_accel (GtkWidget *window, const char *accel);
 
+/* Saves a presented widget (a window) as the cairo renderer draws it, waiting up to 5 s
+ * for its first frame; FALSE when nothing was drawn or the PNG could not be written. */
+gboolean ui_test_save_png (GtkWidget *widget, const char *png);
+
 G_END_DECLS
