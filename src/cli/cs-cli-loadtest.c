@@ -51,8 +51,6 @@ cs_cli_load_text_story (const CsLoadReport *report, FILE *out)
 {
   const CsLoadBreakingPoint *bp = &report->breaking_point;
   double peak = 0;
-  GHashTableIter iter;
-  gpointer key, value;
 
   for (guint i = 0; i < report->intervals->len; i++)
     peak = MAX (peak,
@@ -66,14 +64,18 @@ cs_cli_load_text_story (const CsLoadReport *report, FILE *out)
            report->totals.proxied);
   if (report->totals.failed_by_reason != NULL)
     {
+      /* in the order of the reasons, so that two runs print the same line */
+      g_autoptr (GList) reasons = g_hash_table_get_keys (report->totals.failed_by_reason);
+
       fprintf (out, "Not completed:");
-      g_hash_table_iter_init (&iter, report->totals.failed_by_reason);
-      while (g_hash_table_iter_next (&iter, &key, &value))
+      reasons = g_list_sort (reasons, (GCompareFunc) g_strcmp0);
+      for (GList *l = reasons; l != NULL; l = l->next)
         {
           g_autofree char *owned = NULL;
+          gpointer count = g_hash_table_lookup (report->totals.failed_by_reason, l->data);
 
-          /* the reason phrase comes from the capture */
-          fprintf (out, " %s × %u;", cs_text_inert (key, &owned), GPOINTER_TO_UINT (value));
+          /* the reason phrase is the capture's */
+          fprintf (out, " %s × %u;", cs_text_inert (l->data, &owned), GPOINTER_TO_UINT (count));
         }
       fputc ('\n', out);
     }
