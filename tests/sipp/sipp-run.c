@@ -470,3 +470,22 @@ sipp_kamailio_start (SippProc *proc, const char *dir, const char *template_path,
   sipp_stop (proc);
   return FALSE;
 }
+
+int
+sipp_compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+double
+sipp_quantile_type7 (const GArray *sorted, double q)
+{
+  double pos = q * (sorted->len - 1);
+  guint lo = (guint) floor (pos);
+  double a = g_array_index (sorted, double, lo);
+  double b = g_array_index (sorted, double, MIN (lo + 1, sorted->len - 1));
+
+  return a + (pos - lo) * (b - a);
+}

@@ -62,3 +62,7 @@ GPtrArray *sipp_read_rows (const char *dir, const char *glob);
 double sipp_row_time (GHashTable *row);
 /* The path of the first file matching glob in dir, or NULL. */
 char *sipp_find_file (const char *dir, const char *glob);
+/* qsort/g_array_sort order of doubles, and the q-quantile of sorted values
+ * (Hyndman–Fan type 7, as numpy and the load statistics). */
+int sipp_compare_doubles (gconstpointer a, gconstpointer b);
+double sipp_quantile_type7 (const GArray *sorted, double q);

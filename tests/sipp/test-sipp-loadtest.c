@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sipp-json.h"
+#include "sipp-periods.h"
 #include "sipp-run.h"
 
 #define UAS_LIMIT_S 40
@@ -21,25 +22,6 @@ typedef struct
   GArray *invite_200_ms;     /* double, sorted */
   guint invites;             /* INVITE copies on the wire */
 } WireTruth;
-
-static double
-quantile_type7 (const GArray *sorted, double q)
-{
-  double pos = q * (sorted->len - 1);
-  guint lo = (guint) floor (pos);
-  double a = g_array_index (sorted, double, lo);
-  double b = g_array_index (sorted, double, MIN (lo + 1, sorted->len - 1));
-
-  return a + (pos - lo) * (b - a);
-}
-
-static int
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
 
 static gboolean
 wire_truth (const char *pcap, WireTruth *truth)
@@ -113,7 +95,7 @@ wire_truth (const char *pcap, WireTruth *truth)
         g_array_set_size (truth->starts_per_second, second + 1);
       g_array_index (truth->starts_per_second, guint, second)++;
     }
-  g_array_sort (truth->invite_200_ms, compare_doubles);
+  g_array_sort (truth->invite_200_ms, sipp_compare_doubles);
   return TRUE;
 }
 
@@ -153,7 +135,7 @@ check_against_wire (const char *pcap, JsonObject *root)
   g_assert_cmpint (member_int (rt, "n"), ==, truth.invite_200_ms->len);
   for (guint k = 0; k < G_N_ELEMENTS (quantiles); k++)
     {
-      double wire = quantile_type7 (truth.invite_200_ms, quantiles[k].q);
+      double wire = sipp_quantile_type7 (truth.invite_200_ms, quantiles[k].q);
       double ours = member_double (rt, quantiles[k].key);
 
       g_test_message ("INVITE→200 %s: callscope %.3f ms, wire %.3f ms", quantiles[k].key, ours,
@@ -173,8 +155,8 @@ check_against_sipp_rtt (const char *dir, JsonObject *root, double tolerance_ms)
   double p50;
 
   g_assert_cmpuint (rtt->len, >, 0);
-  g_array_sort (rtt, compare_doubles);
-  p50 = quantile_type7 (rtt, 0.5);
+  g_array_sort (rtt, sipp_compare_doubles);
+  p50 = sipp_quantile_type7 (rtt, 0.5);
   g_test_message ("INVITE→200 p50: SIPp %.3f ms (%u samples), callscope %.3f ms", p50, rtt->len,
                   member_double (rt, "p50"));
   g_assert_cmpfloat (fabs (p50 - member_double (rt, "p50")), <=, tolerance_ms);
@@ -271,6 +253,23 @@ test_rejections (void)
   g_assert_true (json_node_is_null (json_object_get_member (root, "breaking_point")));
   check_against_wire (pcap, root);
   check_against_sipp_rtt (dir, root, 5.0);
+
+  /* the same capture in SIPp's own periods: calls started and CurrentCall per period */
+  {
+    g_autofree char *stat_path = g_build_filename (dir, "stat.csv", NULL);
+    const char *extra[] = { "--sipp-stat", stat_path, NULL };
+    g_autoptr (JsonParser) periods_parser = NULL;
+    g_autoptr (GPtrArray) rows = sipp_read_rows (dir, "stat.csv");
+    JsonObject *periods = loadtest_json (pcap, extra, &periods_parser);
+    UacWire wire = { 0 };
+    gboolean have_wire = uac_wire (pcap, port[1], &wire);
+
+    g_assert_nonnull (rows);
+    check_periods (json_object_get_array_member (periods, "intervals"), rows,
+                   have_wire ? &wire : NULL);
+    check_concurrency (json_object_get_array_member (periods, "intervals"), rows);
+    uac_wire_clear (&wire);
+  }
 }
 
 static gint64

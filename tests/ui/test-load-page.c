@@ -46,32 +46,13 @@ static void
 save_png (CsWindow *window, const char *name)
 {
   const char *dir = g_getenv ("CS_SHOT_DIR");
-  int width, height;
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
   g_autofree char *png = NULL;
-  GtkSnapshot *snapshot;
 
   if (dir == NULL)
     return;
   png = g_build_filename (dir, name, NULL);
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  /* the window is laid out and drawn a few frames after it is presented */
-  for (int tries = 0; tries < 50 && node == NULL; tries++)
-    {
-      ui_test_spin (100);
-      width = gtk_widget_get_width (GTK_WIDGET (window));
-      height = gtk_widget_get_height (GTK_WIDGET (window));
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, png));
-  g_test_message ("rendered %dx%d to %s", width, height, png);
+  g_assert_true (ui_test_save_png (GTK_WIDGET (window), png));
+  g_test_message ("rendered %s", png);
 }
 
 static char *

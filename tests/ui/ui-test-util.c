@@ -179,3 +179,29 @@ ui_test_select_call (CsWindow *window, guint number)
     }
   g_error ("no call %u is shown", number);
 }
+
+gboolean
+ui_test_save_png (GtkWidget *widget, const char *png)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width = 0, height = 0;
+
+  /* a widget is laid out and drawn a few frames after it is presented */
+  for (int tries = 0; tries < 50 && node == NULL; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      ui_test_spin (100);
+      width = gtk_widget_get_width (widget);
+      height = gtk_widget_get_height (widget);
+      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  if (node == NULL)
+    return FALSE;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  return gdk_texture_save_to_png (texture, png);
+}

@@ -35,5 +35,8 @@ gboolean ui_test_activate_accel (GtkWidget *window, const char *accel);
 GtkWidget *ui_test_find_widget (GtkWidget *widget, GType type);
 /* Selects only the call with this number in the window's calls list, as a click would. */
 void ui_test_select_call (CsWindow *window, guint number);
+/* Saves a presented widget (a window) as the cairo renderer draws it, waiting up to 5 s
+ * for its first frame; FALSE when nothing was drawn or the PNG could not be written. */
+gboolean ui_test_save_png (GtkWidget *widget, const char *png);
 
 G_END_DECLS

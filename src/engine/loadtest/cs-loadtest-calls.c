@@ -426,7 +426,8 @@ cs_load_add_call_outcome (CsLoadBuilder *b, CsCall *call, const CsLoadLegs *legs
       setup_ms = (double) (inv->final_ns - start_ns) / 1e6;
       cs_load_builder_interval (b, inv->final_ns)->answered++;
       totals->answered++;
-      if (view.bye_2xx_ns >= 0)
+      /* a BYE answered after the transaction timeout is one the caller gave up on */
+      if (view.bye_2xx_ns >= 0 && view.bye_2xx_ns - view.bye_ns <= b->timeout_ns)
         {
           totals->completed++;
           end_ns = MAX (end_ns, view.bye_2xx_ns);
@@ -434,7 +435,7 @@ cs_load_add_call_outcome (CsLoadBuilder *b, CsCall *call, const CsLoadLegs *legs
       else if (view.any_bye)
         {
           totals->dropped++;
-          cs_load_count_reason (totals, "BYE not answered");
+          cs_load_count_reason (totals, "BYE not answered in time");
         }
       else
         end_ns = b->report->end_ns; /* still up when the capture stopped */

@@ -1,5 +1,6 @@
 /* test-loadtest.c — exact percentiles, the breaking-point rule, and load statistics of a
  * crafted capture whose every number is known */
+#include <glib/gstdio.h>
 #include <math.h>
 
 #include "capture-builder.h"
@@ -161,12 +162,13 @@ test_rule_gaps_and_short_baseline (void)
 
 /* Load statistics of a crafted capture */
 
+/* A UDP frame 10.0.0.src → 10.0.0.dst, port 5060 both sides. */
 static void
-put_sip_frame (GByteArray *pcap, gint64 t_us, gboolean from_uac, const char *text)
+put_sip_frame_between (GByteArray *pcap, gint64 t_us, guint8 src, guint8 dst, const char *text)
 {
   g_autoptr (GByteArray) frame = g_byte_array_new ();
   gsize len = strlen (text);
-  guint8 ip_src[4] = { 10, 0, 0, from_uac ? 1 : 2 }, ip_dst[4] = { 10, 0, 0, from_uac ? 2 : 1 };
+  guint8 ip_src[4] = { 10, 0, 0, src }, ip_dst[4] = { 10, 0, 0, dst };
   static const guint8 macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
 
   put_bytes (frame, macs, 12);
@@ -185,6 +187,12 @@ put_sip_frame (GByteArray *pcap, gint64 t_us, gboolean from_uac, const char *tex
   put_bytes (frame, text, len);
   pcap_record_data (pcap, FALSE, (guint32) (t_us / 1000000), (guint32) (t_us % 1000000),
                     frame->data, frame->len);
+}
+
+static void
+put_sip_frame (GByteArray *pcap, gint64 t_us, gboolean from_uac, const char *text)
+{
+  put_sip_frame_between (pcap, t_us, from_uac ? 1 : 2, from_uac ? 2 : 1, text);
 }
 
 static char *
@@ -389,6 +397,148 @@ test_compute_wider_interval (void)
   remove_tmp_dir (dir);
 }
 
+/* Calls through a proxy: UAC 10.0.0.1 → proxy 10.0.0.5 → UAS 10.0.0.2 */
+
+#define UAC 1
+#define PROXY 5
+#define UAS 2
+
+/* A request or response on the client leg (hop 1) or the server leg (hop 2: the
+ * proxy's Via on top of the UAC's). */
+static char *
+proxied_message (const char *first_line, guint call, gboolean server_leg, guint cseq,
+                 const char *method, gboolean to_tag)
+{
+  g_autofree char *proxy_via
+      = server_leg ? g_strdup_printf ("Via: SIP/2.0/UDP 10.0.0.5:5060;branch=z9hG4bK-p%u-%s\r\n",
+                                      call, method)
+                   : g_strdup ("");
+
+  return g_strdup_printf ("%s\r\n"
+                          "%s"
+                          "Via: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK-c%u-%s\r\n"
+                          "From: <sip:alice@10.0.0.1>;tag=a%u\r\n"
+                          "To: <sip:bob@10.0.0.2>%s\r\n"
+                          "Call-ID: proxied-%u@10.0.0.1\r\n"
+                          "CSeq: %u %s\r\n"
+                          "Content-Length: 0\r\n\r\n",
+                          first_line, proxy_via, call, method, call, to_tag ? ";tag=b" : "", call,
+                          cseq, method);
+}
+
+static void
+put_between (GByteArray *pcap, gint64 t_us, guint8 src, guint8 dst, char *text)
+{
+  put_sip_frame_between (pcap, t_us, src, dst, text);
+  g_free (text);
+}
+
+/* One call a second; the third one's INVITE waits 600 ms for the proxy (resent at
+ * 500 ms), then goes through like the others. Times in ms from the call's start. */
+static char *
+write_proxied_capture (const char *dir)
+{
+  g_autoptr (GByteArray) pcap = g_byte_array_new ();
+
+  pcap_header (pcap, FALSE, FALSE, 65535, 1);
+  for (guint call = 0; call < 3; call++)
+    {
+      gint64 t = T0_US + 100000 + (gint64) call * 1000000;
+      gint64 late = call == 2 ? 598000 : 0; /* the slow proxy */
+#define MS(x) (t + late + (gint64) (x) *1000)
+
+      put_between (
+          pcap, t, UAC, PROXY,
+          proxied_message ("INVITE sip:bob@10.0.0.2 SIP/2.0", call, FALSE, 1, "INVITE", FALSE));
+      if (call == 2)
+        put_between (
+            pcap, t + 500000, UAC, PROXY,
+            proxied_message ("INVITE sip:bob@10.0.0.2 SIP/2.0", call, FALSE, 1, "INVITE", FALSE));
+      put_between (pcap, MS (2), PROXY, UAC,
+                   proxied_message ("SIP/2.0 100 Trying", call, FALSE, 1, "INVITE", FALSE));
+      put_between (
+          pcap, MS (5), PROXY, UAS,
+          proxied_message ("INVITE sip:bob@10.0.0.2 SIP/2.0", call, TRUE, 1, "INVITE", FALSE));
+      put_between (pcap, MS (6), UAS, PROXY,
+                   proxied_message ("SIP/2.0 180 Ringing", call, TRUE, 1, "INVITE", TRUE));
+      put_between (pcap, MS (7), PROXY, UAC,
+                   proxied_message ("SIP/2.0 180 Ringing", call, FALSE, 1, "INVITE", TRUE));
+      put_between (pcap, MS (8), UAS, PROXY,
+                   proxied_message ("SIP/2.0 200 OK", call, TRUE, 1, "INVITE", TRUE));
+      put_between (pcap, MS (9), PROXY, UAC,
+                   proxied_message ("SIP/2.0 200 OK", call, FALSE, 1, "INVITE", TRUE));
+      put_between (pcap, MS (10), UAC, PROXY,
+                   proxied_message ("ACK sip:bob@10.0.0.2 SIP/2.0", call, FALSE, 1, "ACK", TRUE));
+      put_between (pcap, MS (11), PROXY, UAS,
+                   proxied_message ("ACK sip:bob@10.0.0.2 SIP/2.0", call, TRUE, 1, "ACK", TRUE));
+      put_between (pcap, MS (100), UAC, PROXY,
+                   proxied_message ("BYE sip:bob@10.0.0.2 SIP/2.0", call, FALSE, 2, "BYE", TRUE));
+      put_between (pcap, MS (101), PROXY, UAS,
+                   proxied_message ("BYE sip:bob@10.0.0.2 SIP/2.0", call, TRUE, 2, "BYE", TRUE));
+      put_between (pcap, MS (102), UAS, PROXY,
+                   proxied_message ("SIP/2.0 200 OK", call, TRUE, 2, "BYE", TRUE));
+      put_between (pcap, MS (103), PROXY, UAC,
+                   proxied_message ("SIP/2.0 200 OK", call, FALSE, 2, "BYE", TRUE));
+#undef MS
+    }
+  return write_capture_file (dir, "proxied.pcap", pcap);
+}
+
+static void
+test_compute_proxied (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cs-loadtest-XXXXXX", NULL);
+  g_autofree char *path = write_proxied_capture (dir);
+  const char *paths[] = { path, NULL };
+  g_autoptr (CsLoader) loader = cs_loader_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CsAnalysis) analysis = cs_loader_load (loader, paths, NULL, &error);
+  g_autoptr (CsLoadReport) r = NULL;
+  const CsLoadInterval *iv;
+
+  g_assert_no_error (error);
+  r = cs_loadtest_compute (analysis, NULL);
+  /* one call per Call-ID, seen on two legs */
+  g_assert_cmpuint (r->totals.calls, ==, 3);
+  g_assert_cmpuint (r->totals.proxied, ==, 3);
+  g_assert_true (r->proxied);
+  g_assert_cmpuint (r->totals.answered, ==, 3);
+  g_assert_cmpuint (r->totals.completed, ==, 3);
+  g_assert_cmpuint (r->totals.handled, ==, 3);
+  /* client leg, as the UAC saw it: INVITE → 200 of 9, 9 and 598 + 9 ms */
+  g_assert_cmpuint (r->response_times[CS_LOAD_RT_INVITE_2XX].n, ==, 3);
+  g_assert_cmpfloat_with_epsilon (r->response_times[CS_LOAD_RT_INVITE_2XX].p50, 9.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (r->response_times[CS_LOAD_RT_INVITE_2XX].max, 607.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (r->response_times[CS_LOAD_RT_INVITE_PROVISIONAL].max, 600.0,
+                                  1e-6);
+  /* server leg: the UAS answers 3 ms after the proxied INVITE, every time */
+  g_assert_cmpuint (r->server_response_times[CS_LOAD_RT_INVITE_2XX].n, ==, 3);
+  g_assert_cmpfloat_with_epsilon (r->server_response_times[CS_LOAD_RT_INVITE_2XX].max, 3.0, 1e-6);
+  /* forwarding: 5, 5 and 598 + 5 ms */
+  g_assert_cmpuint (r->forwarding_ms.n, ==, 3);
+  g_assert_cmpfloat_with_epsilon (r->forwarding_ms.p50, 5.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (r->forwarding_ms.max, 603.0, 1e-6);
+  /* the resent INVITE is the UAC's, on the client leg only */
+  g_assert_cmpuint (
+      GPOINTER_TO_UINT (g_hash_table_lookup (r->totals.client_retransmissions_by_type, "INVITE")),
+      ==, 1);
+  g_assert_null (r->totals.server_retransmissions_by_type);
+  /* the third second: its INVITE waited 600 ms for the 100 Trying */
+  g_assert_cmpuint (r->intervals->len, >=, 3);
+  iv = &g_array_index (r->intervals, CsLoadInterval, 2);
+  g_assert_cmpuint (iv->slow_trying, ==, 1);
+  g_assert_true (iv->symptoms & (1u << CS_LOAD_SYMPTOM_SLOW_TRYING));
+  g_assert_cmpfloat_with_epsilon (iv->curves[CS_LOAD_CURVE_TRYING].p50, 600.0, 1e-6);
+  g_assert_cmpuint (g_array_index (r->intervals, CsLoadInterval, 0).symptoms, ==, 0);
+  g_assert_cmpuint (g_array_index (r->intervals, CsLoadInterval, 0).handled, ==, 1);
+  /* every call ended with the 200 to its BYE: nothing in progress at the end */
+  g_assert_cmpuint (
+      g_array_index (r->intervals, CsLoadInterval, r->intervals->len - 1).concurrent_end, ==, 0);
+  g_assert_cmpuint (g_array_index (r->intervals, CsLoadInterval, 0).concurrent, ==, 1);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -403,5 +553,6 @@ main (int argc, char **argv)
   g_test_add_func ("/loadtest/rule/gaps", test_rule_gaps_and_short_baseline);
   g_test_add_func ("/loadtest/compute/crafted", test_compute_crafted);
   g_test_add_func ("/loadtest/compute/wider-interval", test_compute_wider_interval);
+  g_test_add_func ("/loadtest/compute/proxied", test_compute_proxied);
   return g_test_run ();
 }
