@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "callscope-engine.h" /* cs_hex_format */
+
 G_BEGIN_DECLS
 
 #define CS_TYPE_HEX_VIEW (cs_hex_view_get_type ())
@@ -14,10 +16,5 @@ void cs_hex_view_set_data (CsHexView *self, const guint8 *data, gsize len, gsize
                            gsize highlight_len);
 /* The text shown: "0000  47 45 54 20 …  GET …" lines. */
 char *cs_hex_view_dup_text (CsHexView *self);
-
-/* "0010  45 00 01 2c 00 00 40 00  40 11 00 00 0a 00 00 0a  E..,..@.@......." per 16 bytes. */
-char *cs_hex_format (const guint8 *data, gsize len);
-/* Character offsets in a cs_hex_format line of the hex digits and the ASCII of byte i. */
-void cs_hex_format_position (gsize byte, gsize *hex_offset, gsize *ascii_offset);
 
 G_END_DECLS

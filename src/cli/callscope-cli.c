@@ -26,6 +26,11 @@ static const CsCliCommand cs_cli_commands[] = {
     "streams FILE... [--format text|csv|json]   RTP streams and their metrics" },
   { "findings", cs_cli_cmd_report,
     "findings FILE... [--format text|csv|json]  problems, with frame numbers" },
+  { "frames", cs_cli_cmd_frames,
+    "frames FILE... [--call CALL | --stream ID | --finding N | --filter BPF] [--format "
+    "text|csv|json]  the packet list" },
+  { "frame", cs_cli_cmd_frame,
+    "frame FILE... N [--format text|json]  one frame's protocol tree and bytes" },
   { "ladder", NULL,
     "ladder FILE --call CALL [-o out.png|.svg|.pdf|.txt]  the call's ladder diagram" },
   { "graph", NULL,

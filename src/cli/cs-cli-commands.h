@@ -17,5 +17,7 @@ int cs_cli_cmd_loadtest (int argc, char **argv); /* loadtest */
 int cs_cli_cmd_audio (int argc, char **argv);    /* audio (callscope-cli-render) */
 int cs_cli_cmd_capture (int argc, char **argv);  /* capture */
 int cs_cli_cmd_hep (int argc, char **argv);      /* hep */
+int cs_cli_cmd_frames (int argc, char **argv);   /* frames */
+int cs_cli_cmd_frame (int argc, char **argv);    /* frame */
 
 G_END_DECLS

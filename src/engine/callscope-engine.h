@@ -31,6 +31,8 @@
 #include "rtp/cs-rtcp.h"
 #include "rtp/cs-rtp-clock-map.h"
 #include "rtp/cs-rtp.h"
+#include "rtp/cs-srtp-key.h"
+#include "rtp/cs-srtp-session.h"
 
 /* quality: stream statistics, series, jitter buffer, MOS */
 #include "quality/cs-jitter-buffer.h"
@@ -43,6 +45,7 @@
 #include "calls/cs-call-legs.h"
 #include "calls/cs-call.h"
 #include "calls/cs-stream-rtcp.h"
+#include "calls/cs-stream-srtp.h"
 #include "calls/cs-stream.h"
 #include "calls/cs-transaction.h"
 
@@ -62,6 +65,7 @@
 
 /* loadtest: load-test statistics, the breaking point */
 #include "loadtest/cs-loadtest.h"
+#include "loadtest/cs-loadtest-sipp.h"
 
 /* live: live capture, HEP listener and sender */
 #include "live/cs-hep-listener.h"
@@ -72,3 +76,11 @@
 /* fleet: a Homer 7 store opened as a capture */
 #include "fleet/cs-homer-load.h"
 #include "fleet/cs-homer-query.h"
+
+/* dissect: a frame's protocol tree by display-filter name, the list columns, the frames of
+ * a call, stream, finding or time range */
+#include "dissect/cs-dissect.h"
+#include "dissect/cs-frame-dissector.h"
+#include "dissect/cs-frame-scope.h"
+#include "dissect/cs-hex-format.h"
+#include "dissect/cs-proto-tree.h"
