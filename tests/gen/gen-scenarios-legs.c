@@ -345,6 +345,9 @@ gen_scn_multi_hop (GenCapture *cap)
   hop2->expect = c.d->expect; /* one call on both hops */
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (5), 100, NULL, NULL);
   gen_dialog_request (hop2, T0 + GEN_MS (8), GEN_CALLER, "INVITE", NULL, CT_SDP, offer);
+  /* the call's INVITE on its second hop: its responses time the call too (the first 180 and
+   * 200 in the capture are the far hop's) */
+  hop2->invite_txn.initial_invite = TRUE;
   gen_dialog_retransmit (hop2, T0 + GEN_MS (508), GEN_CALLER);
   gen_dialog_respond_invite (hop2, T0 + GEN_MS (520), 100, NULL, NULL);
   gen_dialog_set_to_tag (hop2, "bob-77a1c0");
