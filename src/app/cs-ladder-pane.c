@@ -36,7 +36,17 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-static const char *const time_mode_names[] = { "absolute", "relative", "delta" };
+/* The time menu, in its order: the capture's clock (as graphs, waveform and player) first. */
+static const struct
+{
+  CsLadderTimeMode mode;
+  const char *name; /* "ladder-time-mode" */
+} time_modes[] = {
+  { CS_LADDER_TIME_CAPTURE, "capture" },
+  { CS_LADDER_TIME_RELATIVE, "relative" },
+  { CS_LADDER_TIME_DELTA, "delta" },
+  { CS_LADDER_TIME_ABSOLUTE, "absolute" },
+};
 
 static void
 update_title (CsLadderPane *self)
@@ -124,6 +134,8 @@ rebuild (CsLadderPane *self)
                                           g_ptr_array_index (self->chosen, 0), &reasons);
   else
     calls = g_ptr_array_ref (self->chosen);
+  cs_ladder_view_set_capture_start (
+      self->view, analysis != NULL ? cs_analysis_get_stats (analysis)->first_ns : 0);
   cs_ladder_view_set_calls (self->view, (CsCall *const *) calls->pdata, calls->len, streams);
   show_leg_reasons (self, calls, reasons);
   update_title (self);
@@ -151,13 +163,13 @@ on_message_activated (CsLadderView *view, CsLadderPane *self)
 static void
 on_time_mode (GtkDropDown *dropdown, GParamSpec *pspec, CsLadderPane *self)
 {
-  guint mode = gtk_drop_down_get_selected (dropdown);
+  guint i = gtk_drop_down_get_selected (dropdown);
 
-  if (mode >= G_N_ELEMENTS (time_mode_names))
+  if (i >= G_N_ELEMENTS (time_modes))
     return;
-  cs_ladder_view_set_time_mode (self->view, (CsLadderTimeMode) mode);
+  cs_ladder_view_set_time_mode (self->view, time_modes[i].mode);
   if (self->settings != NULL)
-    g_settings_set_string (self->settings, "ladder-time-mode", time_mode_names[mode]);
+    g_settings_set_string (self->settings, "ladder-time-mode", time_modes[i].name);
 }
 
 static void
@@ -289,8 +301,8 @@ cs_ladder_pane_set_settings (CsLadderPane *self, GSettings *settings)
   if (!g_set_object (&self->settings, settings) || settings == NULL)
     return;
   mode = g_settings_get_string (settings, "ladder-time-mode");
-  for (guint i = 0; i < G_N_ELEMENTS (time_mode_names); i++)
-    if (g_strcmp0 (mode, time_mode_names[i]) == 0)
+  for (guint i = 0; i < G_N_ELEMENTS (time_modes); i++)
+    if (g_strcmp0 (mode, time_modes[i].name) == 0)
       gtk_drop_down_set_selected (self->time_dropdown, i);
 }
 

@@ -59,7 +59,7 @@ cs_cli_cmd_ladder (int argc, char **argv)
     { "call", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &call_specs,
       "Call number or Call-ID (repeat, or separate with commas, to merge calls)", "CALL" },
     { "time", 0, 0, G_OPTION_ARG_STRING, &time_text,
-      "Time column: relative (default), absolute or delta", "MODE" },
+      "Time column: relative (default), absolute, delta or capture", "MODE" },
     { "related", 'r', 0, G_OPTION_ARG_NONE, &related,
       "Add the call's other legs (by evidence: X-Call-ID style headers, Replaces, REFER, "
       "Diversion, one SSRC on both), each named with why",
@@ -80,7 +80,8 @@ cs_cli_cmd_ladder (int argc, char **argv)
   if (call_specs == NULL)
     status = cs_cli_usage_error (argv[0], "--call CALL is required");
   else if (time_text != NULL && !cs_ladder_time_mode_parse (time_text, &mode))
-    status = cs_cli_usage_error (argv[0], "unknown --time (use relative, absolute or delta)");
+    status
+        = cs_cli_usage_error (argv[0], "unknown --time (use relative, absolute, delta or capture)");
   else if (opts.output != NULL && !cs_ladder_format_from_path (opts.output, &format))
     status = cs_cli_usage_error (argv[0], "-o must end in .png, .svg, .pdf or .txt");
   if (status != CS_EXIT_OK)
@@ -98,6 +99,7 @@ cs_cli_cmd_ladder (int argc, char **argv)
       layout = cs_ladder_layout_new ((CsCall *const *) calls->pdata, calls->len,
                                      cs_analysis_get_streams (analysis));
       cs_ladder_layout_set_leg_reasons (layout, reasons);
+      layout->capture_ns = cs_analysis_get_stats (analysis)->first_ns;
       if (opts.output == NULL)
         {
           g_autofree char *text = cs_ladder_text_render (layout, mode);

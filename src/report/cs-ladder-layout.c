@@ -68,6 +68,8 @@ cs_ladder_time_mode_parse (const char *text, CsLadderTimeMode *mode)
     *mode = CS_LADDER_TIME_RELATIVE;
   else if (g_strcmp0 (text, "delta") == 0)
     *mode = CS_LADDER_TIME_DELTA;
+  else if (g_strcmp0 (text, "capture") == 0)
+    *mode = CS_LADDER_TIME_CAPTURE;
   else
     return FALSE;
   return TRUE;
@@ -145,16 +147,27 @@ cs_ladder_layout_format_time (const CsLadderLayout *layout, guint row, CsLadderT
     {
     case CS_LADDER_TIME_ABSOLUTE:
       {
-        g_autoptr (GDateTime) utc
-            = g_date_time_new_from_unix_utc (r->ts_ns / G_GINT64_CONSTANT (1000000000));
-        g_autofree char *hms = NULL;
+        gint64 s = r->ts_ns / G_GINT64_CONSTANT (1000000000);
+        guint us = (guint) ((r->ts_ns % G_GINT64_CONSTANT (1000000000)) / 1000);
+        g_autoptr (GDateTime) utc = g_date_time_new_from_unix_utc (s);
+        g_autofree char *text = NULL;
+        gint64 previous_hour = row == 0 ? -1
+                                        : g_array_index (layout->rows, CsLadderRow, row - 1).ts_ns
+                                              / G_GINT64_CONSTANT (3600000000000);
 
         if (utc == NULL)
           return g_strdup ("?");
-        hms = g_date_time_format (utc, "%H:%M:%S");
-        return g_strdup_printf ("%s.%06u", hms,
-                                (guint) ((r->ts_ns % G_GINT64_CONSTANT (1000000000)) / 1000));
+        /* The hour once, then what changes: the column stays readable at its width. */
+        if (previous_hour != r->ts_ns / G_GINT64_CONSTANT (3600000000000))
+          {
+            text = g_date_time_format (utc, "%H:%M:%S");
+            return g_strdup_printf ("%s.%03u", text, us / 1000);
+          }
+        text = g_date_time_format (utc, "%M:%S");
+        return g_strdup_printf ("%s.%06u", text, us);
       }
+    case CS_LADDER_TIME_CAPTURE:
+      return g_strdup_printf ("%.6f", (double) (r->ts_ns - layout->capture_ns) / 1e9);
     case CS_LADDER_TIME_DELTA:
       ns = row == 0 ? 0 : r->ts_ns - g_array_index (layout->rows, CsLadderRow, row - 1).ts_ns;
       return g_strdup_printf ("+%.6f", (double) ns / 1e9);
@@ -162,6 +175,23 @@ cs_ladder_layout_format_time (const CsLadderLayout *layout, guint row, CsLadderT
     default:
       return g_strdup_printf ("%.6f", (double) (r->ts_ns - layout->first_ns) / 1e9);
     }
+}
+
+char *
+cs_ladder_layout_format_utc (const CsLadderLayout *layout, guint row)
+{
+  const CsLadderRow *r;
+  g_autoptr (GDateTime) utc = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (row < layout->rows->len, NULL);
+  r = &g_array_index (layout->rows, CsLadderRow, row);
+  utc = g_date_time_new_from_unix_utc (r->ts_ns / G_GINT64_CONSTANT (1000000000));
+  if (utc == NULL)
+    return g_strdup ("?");
+  text = g_date_time_format (utc, "%Y-%m-%d %H:%M:%S");
+  return g_strdup_printf ("%s.%06u UTC", text,
+                          (guint) ((r->ts_ns % G_GINT64_CONSTANT (1000000000)) / 1000));
 }
 
 /* Columns */
@@ -461,6 +491,7 @@ cs_ladder_layout_new (CsCall *const *calls, guint n_calls, GListModel *streams)
     }
   layout->rows_height = y;
   layout->first_ns = layout->rows->len > 0 ? g_array_index (layout->rows, CsLadderRow, 0).ts_ns : 0;
+  layout->capture_ns = layout->first_ns;
   name_columns (layout, index);
   place_columns (layout);
   place_lanes (layout);

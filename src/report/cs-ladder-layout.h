@@ -24,6 +24,7 @@ typedef enum
   CS_LADDER_TIME_ABSOLUTE, /* wall-clock capture time */
   CS_LADDER_TIME_RELATIVE, /* since the first message */
   CS_LADDER_TIME_DELTA,    /* since the previous row */
+  CS_LADDER_TIME_CAPTURE,  /* since the capture's first packet: the graphs' and player's clock */
 } CsLadderTimeMode;
 
 typedef enum
@@ -86,13 +87,14 @@ typedef struct
 
 typedef struct
 {
-  GPtrArray *calls;        /* CsCall*, one per leg, in order of start */
-  GArray *columns;         /* CsLadderColumn */
-  GArray *rows;            /* CsLadderRow, by time */
-  GArray *lanes;           /* CsLadderLane */
-  double width;            /* time column + columns + margin */
-  double rows_height;      /* sum of the row heights */
-  gint64 first_ns;         /* time of the first row */
+  GPtrArray *calls;   /* CsCall*, one per leg, in order of start */
+  GArray *columns;    /* CsLadderColumn */
+  GArray *rows;       /* CsLadderRow, by time */
+  GArray *lanes;      /* CsLadderLane */
+  double width;       /* time column + columns + margin */
+  double rows_height; /* sum of the row heights */
+  gint64 first_ns;    /* time of the first row */
+  gint64 capture_ns;  /* the capture's first packet (CS_LADDER_TIME_CAPTURE); first_ns unless set */
   GHashTable *leg_reasons; /* call number → why the leg is there (char*), or NULL */
 } CsLadderLayout;
 
@@ -110,13 +112,17 @@ int cs_ladder_layout_find_message (const CsLadderLayout *layout, guint leg, guin
 /* Next / previous message row from row (skipping stream rows); row itself when none. */
 guint cs_ladder_layout_next_message (const CsLadderLayout *layout, guint row, int direction);
 
-/* Time label of a row in the given mode: "10:00:02.080000", "2.080000", "+0.080000". */
+/* Time label of a row in the given mode: "2.080000" (since the call's first message or the
+ * capture's first packet), "+0.080000"; absolute times name the hour only on the first row and
+ * where it changes ("10:00:02.080"), then minutes and seconds ("00:02.081000"). */
 char *cs_ladder_layout_format_time (const CsLadderLayout *layout, guint row, CsLadderTimeMode mode);
 /* "g711U 10.0.0.1:4000 sendrecv" for the first audio (else first) m= block; NULL w/o SDP. */
 char *cs_ladder_sdp_summary (const CsSipMessage *msg);
 /* good ≥ 4.0, degraded ≥ 3.6, bad below; unknown when mos < 0 */
 CsLadderQuality cs_ladder_quality_for_mos (double mos);
-/* CLI names: "absolute", "relative", "delta"; FALSE for anything else. */
+/* The whole wall-clock time of a row, UTC: "2024-03-01 10:00:02.080000". */
+char *cs_ladder_layout_format_utc (const CsLadderLayout *layout, guint row);
+/* CLI names: "absolute", "relative", "delta", "capture"; FALSE for anything else. */
 gboolean cs_ladder_time_mode_parse (const char *text, CsLadderTimeMode *mode);
 
 /* The B2BUA legs and other calls related to `call` in `calls` (GListModel of CsCall) by

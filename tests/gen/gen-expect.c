@@ -56,8 +56,8 @@ gen_expect_new (void)
   e->non_invite = g_ptr_array_new_with_free_func (non_invite_free);
   e->streams = g_ptr_array_new_with_free_func (g_free);
   e->dtmf = g_ptr_array_new_with_free_func (dtmf_free);
-  e->legs = g_ptr_array_new_with_free_func (g_free);
   e->findings = g_ptr_array_new_with_free_func (finding_free);
+  e->legs = g_ptr_array_new_with_free_func (g_free);
   return e;
 }
 
@@ -72,8 +72,8 @@ gen_expect_free (GenExpect *e)
   g_ptr_array_unref (e->non_invite);
   g_ptr_array_unref (e->streams);
   g_ptr_array_unref (e->dtmf);
-  g_ptr_array_unref (e->legs);
   g_ptr_array_unref (e->findings);
+  g_ptr_array_unref (e->legs);
   g_free (e);
 }
 
@@ -177,17 +177,6 @@ gen_expect_add_dtmf (GenExpect *e, char digit, const char *source)
 }
 
 void
-gen_expect_add_leg (GenExpect *e, GenExpectCall *a, GenExpectCall *b, const char *reason)
-{
-  GenExpectLeg *leg = g_new0 (GenExpectLeg, 1);
-
-  leg->a = a;
-  leg->b = b;
-  leg->reason = reason;
-  g_ptr_array_add (e->legs, leg);
-}
-
-void
 gen_expect_findings_known (GenExpect *e)
 {
   e->findings_known = TRUE;
@@ -213,6 +202,17 @@ void
 gen_expect_finding_frame (GenExpectFinding *f, guint packet_id)
 {
   g_array_append_val (f->packet_ids, packet_id);
+}
+
+void
+gen_expect_add_leg (GenExpect *e, GenExpectCall *a, GenExpectCall *b, const char *reason)
+{
+  GenExpectLeg *leg = g_new0 (GenExpectLeg, 1);
+
+  leg->a = a;
+  leg->b = b;
+  leg->reason = reason;
+  g_ptr_array_add (e->legs, leg);
 }
 
 static void
@@ -274,36 +274,6 @@ append_final (GString *out, guint status)
     g_string_append_printf (out, "%u", status);
 }
 
-static void
-append_leg_call (GString *out, const char *key, const GenExpectCall *c)
-{
-  g_string_append_printf (out, "\"%s\": {\"call_id\": ", key);
-  append_json_string (out, c->call_id);
-  g_string_append (out, ", \"from_user\": ");
-  append_json_string (out, c->from_user);
-  g_string_append (out, "}");
-}
-
-/* "legs", only when the scenario has some: the other scenarios' truth keeps its bytes. */
-static void
-append_legs (GString *out, GPtrArray *legs)
-{
-  if (legs->len == 0)
-    return;
-  g_string_append (out, ",\n  \"legs\": [");
-  for (guint i = 0; i < legs->len; i++)
-    {
-      GenExpectLeg *leg = g_ptr_array_index (legs, i);
-
-      g_string_append (out, i ? ",\n    {" : "\n    {");
-      append_leg_call (out, "a", leg->a);
-      g_string_append (out, ", ");
-      append_leg_call (out, "b", leg->b);
-      g_string_append_printf (out, ", \"reason\": \"%s\"}", leg->reason);
-    }
-  g_string_append (out, "\n  ]");
-}
-
 static gint
 compare_frames (gconstpointer a, gconstpointer b)
 {
@@ -351,6 +321,36 @@ append_findings (GString *out, GenExpect *e, GenCapture *cap)
       g_string_append (out, "]}");
     }
   g_string_append (out, e->findings->len ? "\n  ]" : "]");
+}
+
+static void
+append_leg_call (GString *out, const char *key, const GenExpectCall *c)
+{
+  g_string_append_printf (out, "\"%s\": {\"call_id\": ", key);
+  append_json_string (out, c->call_id);
+  g_string_append (out, ", \"from_user\": ");
+  append_json_string (out, c->from_user);
+  g_string_append (out, "}");
+}
+
+/* "legs", only when the scenario has some: the other scenarios' truth keeps its bytes. */
+static void
+append_legs (GString *out, GPtrArray *legs)
+{
+  if (legs->len == 0)
+    return;
+  g_string_append (out, ",\n  \"legs\": [");
+  for (guint i = 0; i < legs->len; i++)
+    {
+      GenExpectLeg *leg = g_ptr_array_index (legs, i);
+
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      append_leg_call (out, "a", leg->a);
+      g_string_append (out, ", ");
+      append_leg_call (out, "b", leg->b);
+      g_string_append_printf (out, ", \"reason\": \"%s\"}", leg->reason);
+    }
+  g_string_append (out, "\n  ]");
 }
 
 char *
@@ -451,7 +451,6 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       g_string_append (out, "]}");
     }
   g_string_append (out, e->dtmf->len ? "\n  ]" : "]");
-  append_legs (out, e->legs);
   if (e->limits != NULL)
     {
       g_string_append (out, ",\n  \"limits\": ");
@@ -459,6 +458,7 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
     }
   if (e->findings_known)
     append_findings (out, e, cap);
+  append_legs (out, e->legs);
   g_string_append (out, "\n}\n");
   return g_string_free (out, FALSE);
 }

@@ -19,10 +19,10 @@ typedef struct
   guint final_status; /* 0 = none */
   guint messages;
   guint retransmissions;
-  guint sightings; /* copies of a transmission captured again (written when not 0) */
   /* wire times of the initial INVITE, its first 180/183, its first 2xx and the first BYE
    * (-1 = none): the call's PDD, setup, ring and talk times (DESIGN: calls) */
   gint64 invite_ns, provisional_ns, answer_ns, bye_ns;
+  guint sightings; /* copies of a transmission captured again (written when not 0) */
 } GenExpectCall;
 
 typedef struct
@@ -58,12 +58,6 @@ typedef struct
   GArray *packet_ids; /* guint; turned into frame numbers when written */
 } GenExpectDtmf;
 
-/* Two calls that are legs of one another, and the evidence the scenario put on the wire. */
-typedef struct
-{
-  GenExpectCall *a, *b;
-  const char *reason; /* cs-call-legs.h's spelling: "correlation-header", "media", … */
-} GenExpectLeg;
 /* A finding callscope must report: kind and severity as the report names them, the call and
  * stream it is about (NULL: none), and exactly its frames. */
 typedef struct
@@ -75,6 +69,12 @@ typedef struct
   GenExpectStream *stream;
   GArray *packet_ids; /* guint; turned into frame numbers when written */
 } GenExpectFinding;
+/* Two calls that are legs of one another, and the evidence the scenario put on the wire. */
+typedef struct
+{
+  GenExpectCall *a, *b;
+  const char *reason; /* cs-call-legs.h's spelling: "correlation-header", "media", … */
+} GenExpectLeg;
 
 struct _GenExpect
 {
@@ -85,11 +85,11 @@ struct _GenExpect
   GPtrArray *non_invite;
   GPtrArray *streams;
   GPtrArray *dtmf;
-  GPtrArray *legs; /* GenExpectLeg; written only when there is one */
   /* TRUE when the scenario lists every finding it must produce (none when empty) */
   gboolean findings_known;
   GPtrArray *findings;
   const char *limits; /* CS_LIMITS the capture is read with (NULL: the defaults) */
+  GPtrArray *legs;    /* GenExpectLeg; written only when there is one */
 };
 typedef struct _GenExpect GenExpect;
 
@@ -107,7 +107,6 @@ GenExpectStream *gen_expect_add_stream (GenExpect *expect, guint32 ssrc, const C
 /* One packet of a stream arrived (in capture order). */
 void gen_expect_stream_packet (GenExpectStream *stream, gint64 index, gboolean duplicate);
 GenExpectDtmf *gen_expect_add_dtmf (GenExpect *expect, char digit, const char *source);
-void gen_expect_add_leg (GenExpect *expect, GenExpectCall *a, GenExpectCall *b, const char *reason);
 /* A response to the call's initial INVITE sent at time_ns: its first final status and
  * the times of its first 180/183 and first 2xx. */
 void gen_expect_call_response (GenExpectCall *call, gint64 time_ns, guint status);
@@ -118,6 +117,7 @@ void gen_expect_findings_known (GenExpect *expect);
 GenExpectFinding *gen_expect_add_finding (GenExpect *expect, const char *kind, const char *severity,
                                           GenExpectCall *call, GenExpectStream *stream);
 void gen_expect_finding_frame (GenExpectFinding *finding, guint packet_id);
+void gen_expect_add_leg (GenExpect *expect, GenExpectCall *a, GenExpectCall *b, const char *reason);
 
 /* The JSON document; frame numbers come from the written capture. */
 char *gen_expect_to_json (GenExpect *expect, const char *scenario, struct _GenCapture *cap);

@@ -345,17 +345,18 @@ gen_scn_multi_hop (GenCapture *cap)
   hop2->expect = c.d->expect; /* one call on both hops */
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (5), 100, NULL, NULL);
   gen_dialog_request (hop2, T0 + GEN_MS (8), GEN_CALLER, "INVITE", NULL, CT_SDP, offer);
-  /* the call's INVITE on its second hop: its responses time the call too (the first 180 and
-   * 200 in the capture are the far hop's) */
-  hop2->invite_txn.initial_invite = TRUE;
   gen_dialog_retransmit (hop2, T0 + GEN_MS (508), GEN_CALLER);
   gen_dialog_respond_invite (hop2, T0 + GEN_MS (520), 100, NULL, NULL);
   gen_dialog_set_to_tag (hop2, "bob-77a1c0");
   gen_dialog_set_to_tag (c.d, "bob-77a1c0");
+  /* one call seen on both hops: its PDD and setup time count from the first 180 and the
+   * first 200 on the wire, whichever hop they are on (bob's, 3 ms before the proxy's) */
   gen_dialog_respond_invite (hop2, T0 + GEN_MS (600), 180, NULL, NULL);
+  gen_expect_call_response (c.d->expect, T0 + GEN_MS (600), 180);
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (603), 180, NULL, NULL);
   answer = gen_call_answer_sdp (&c, "sendrecv");
   gen_dialog_respond_invite (hop2, T0 + GEN_MS (2000), 200, CT_SDP, answer);
+  gen_expect_call_response (c.d->expect, T0 + GEN_MS (2000), 200);
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (2003), 200, CT_SDP, answer);
   gen_dialog_ack (c.d, T0 + GEN_MS (2010), TRUE);
   gen_dialog_ack (hop2, T0 + GEN_MS (2013), TRUE);

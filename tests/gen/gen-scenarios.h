@@ -106,14 +106,6 @@ void gen_scn_non_invite (GenCapture *cap);
 void gen_scn_malformed (GenCapture *cap);
 void gen_scn_hostile_text (GenCapture *cap);
 
-void gen_scn_b2bua_x_call_id (GenCapture *cap);
-void gen_scn_media_bridged (GenCapture *cap);
-void gen_scn_b2bua_same_call_id (GenCapture *cap);
-void gen_scn_refer_transfer (GenCapture *cap);
-void gen_scn_attended_transfer (GenCapture *cap);
-void gen_scn_diversion (GenCapture *cap);
-void gen_scn_sipp_shared_ports (GenCapture *cap);
-void gen_scn_multi_hop (GenCapture *cap);
 void gen_scn_findings_none (GenCapture *cap);
 void gen_scn_findings_setup (GenCapture *cap);
 void gen_scn_findings_media_timing (GenCapture *cap);
@@ -122,5 +114,13 @@ void gen_scn_findings_stream (GenCapture *cap);
 void gen_scn_findings_jitter (GenCapture *cap);
 void gen_scn_findings_sdp (GenCapture *cap);
 void gen_scn_findings_signalling (GenCapture *cap);
+void gen_scn_b2bua_x_call_id (GenCapture *cap);
+void gen_scn_media_bridged (GenCapture *cap);
+void gen_scn_b2bua_same_call_id (GenCapture *cap);
+void gen_scn_refer_transfer (GenCapture *cap);
+void gen_scn_attended_transfer (GenCapture *cap);
+void gen_scn_diversion (GenCapture *cap);
+void gen_scn_sipp_shared_ports (GenCapture *cap);
+void gen_scn_multi_hop (GenCapture *cap);
 
 G_END_DECLS

@@ -226,7 +226,8 @@ static void
 test_layout_navigation_times (Fixture *f, gconstpointer data)
 {
   g_autoptr (CsLadderLayout) layout = layout_for (f);
-  g_autofree char *abs = NULL, *rel = NULL, *delta = NULL;
+  g_autofree char *abs = NULL, *rel = NULL, *delta = NULL, *abs0 = NULL, *utc = NULL;
+  g_autofree char *capture = NULL;
   const CsLadderRow *r3 = &g_array_index (layout->rows, CsLadderRow, 3);
 
   g_assert_cmpuint (cs_ladder_layout_row_at (layout, 0), ==, 0);
@@ -244,9 +245,18 @@ test_layout_navigation_times (Fixture *f, gconstpointer data)
   abs = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_ABSOLUTE);
   rel = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_RELATIVE);
   delta = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_DELTA);
-  g_assert_cmpstr (abs, ==, "10:00:02.600000");
+  /* Absolute: the hour on the first row (and where it changes), then minutes and seconds. */
+  abs0 = cs_ladder_layout_format_time (layout, 0, CS_LADDER_TIME_ABSOLUTE);
+  g_assert_cmpstr (abs0, ==, "10:00:02.000");
+  g_assert_cmpstr (abs, ==, "00:02.600000");
+  utc = cs_ladder_layout_format_utc (layout, 3);
+  g_assert_true (g_str_has_suffix (utc, " 10:00:02.600000 UTC"));
   g_assert_cmpstr (rel, ==, "0.600000");
   g_assert_cmpstr (delta, ==, "+0.080000");
+  /* Since the capture's first packet, here 1.5 s before the call's first message. */
+  layout->capture_ns = layout->first_ns - G_GINT64_CONSTANT (1500000000);
+  capture = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_CAPTURE);
+  g_assert_cmpstr (capture, ==, "2.100000");
 }
 
 static void
