@@ -513,7 +513,6 @@ cs_call_links_find (GListModel *calls, GListModel *streams)
   g_hash_table_iter_init (&iter, s.links);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (links, value);
-  g_hash_table_steal_all (s.links);
   g_hash_table_unref (s.links);
   g_ptr_array_sort (links, compare_links);
   g_hash_table_unref (s.by_id);
