@@ -226,13 +226,22 @@ on_stop_search (GtkSearchEntry *entry, CsWindow *self)
 
 /* Pages */
 
-/* Summary and Load are about the whole capture: they get the whole height, without the
+/* An activated finding opens its frames on the Packets page, the first one selected. */
+static void
+on_finding_opened (CsFindingsView *view, CsFinding *finding, CsWindow *self)
+{
+  cs_packets_view_show_finding (self->packets_view, finding);
+  gtk_stack_set_visible_child_name (self->view_stack, "packets");
+}
+
+/* Summary, Load and Packets are about the whole capture: they get the whole height, without the
  * workspace of one call below them. */
 static void
 on_view_page_changed (GtkStack *stack, GParamSpec *pspec, CsWindow *self)
 {
   const char *name = gtk_stack_get_visible_child_name (stack);
-  gboolean per_call = g_strcmp0 (name, "summary") != 0 && g_strcmp0 (name, "load") != 0;
+  gboolean per_call = g_strcmp0 (name, "summary") != 0 && g_strcmp0 (name, "load") != 0
+                      && g_strcmp0 (name, "packets") != 0;
 
   gtk_widget_set_visible (GTK_WIDGET (self->detail_paned), per_call);
 }
@@ -424,6 +433,7 @@ cs_window_class_init (CsWindowClass *klass)
   g_type_ensure (CS_TYPE_LOAD_VIEW);
   g_type_ensure (CS_TYPE_STREAMS_VIEW);
   g_type_ensure (CS_TYPE_FINDINGS_VIEW);
+  g_type_ensure (CS_TYPE_PACKETS_VIEW);
   g_type_ensure (CS_TYPE_GRAPH_VIEW);
   g_type_ensure (CS_TYPE_LADDER_PANE);
   g_type_ensure (CS_TYPE_DETAIL_PANE);
@@ -443,6 +453,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, load_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, streams_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, findings_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, packets_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, graph_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, player_bar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, ladder_pane);
@@ -457,6 +468,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_view_page_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_finding_opened);
   gtk_widget_class_bind_template_callback (widget_class, cs_graph_view_show_finding);
   cs_window_actions_class_init (widget_class);
   cs_window_live_class_init (widget_class);
