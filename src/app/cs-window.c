@@ -226,12 +226,12 @@ on_stop_search (GtkSearchEntry *entry, CsWindow *self)
 
 /* Pages */
 
-/* An activated finding opens its frames on the Packets page, the first one selected. */
+/* An activated finding scopes the Packets page to its frames, the first one selected (the
+ * findings page stays, with the ladder and graphs following the finding below it). */
 static void
 on_finding_opened (CsFindingsView *view, CsFinding *finding, CsWindow *self)
 {
   cs_packets_view_show_finding (self->packets_view, finding);
-  gtk_stack_set_visible_child_name (self->view_stack, "packets");
 }
 
 /* Summary, Load and Packets are about the whole capture: they get the whole height, without the
