@@ -8,7 +8,7 @@ DEMO = $(BUILD)/tests/gen/callscope-demo.pcapng
 BUILD_ASAN ?= build-asan
 ASAN_SUITES = --suite unit --suite golden --suite fuzz --suite hostile
 
-.PHONY: all deps build run test test-asan test-valgrind clean
+.PHONY: all deps build run test test-asan test-valgrind test-mutants clean
 
 all: build
 
@@ -36,6 +36,11 @@ test-asan: deps $(BUILD_ASAN)/build.ninja
 
 test-valgrind: build
 	@./scripts/run-tests.sh $(BUILD) --suite valgrind
+
+# Mutation check (not in CI, long): one-line engine mutations, each rebuilt in a scratch copy
+# and run against the unit and golden suites; prints the survivors.
+test-mutants: deps
+	nice python3 tests/mutants/run-mutants.py $(MUTANTS_OPTS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN)

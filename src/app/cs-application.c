@@ -224,6 +224,15 @@ cs_application_startup (GApplication *application)
   static const char *help_accels[] = { "<Primary>question", "F1", NULL };
   static const char *cancel_accels[] = { "Escape", NULL };
   static const char *search_accels[] = { "<Primary>f", NULL };
+  static const struct
+  {
+    const char *action;
+    const char *accel;
+  } layout_accels[] = {
+    { "win.ladder-maximized", "<Primary>m" }, { "win.detail-visible", "F9" },
+    { "win.graphs-visible", "<Primary>g" },   { "win.back-to-list", "<Alt>Left" },
+    { "win.previous-call", "<Alt>Up" },       { "win.next-call", "<Alt>Down" },
+  };
 
   G_APPLICATION_CLASS (cs_application_parent_class)->startup (application);
 
@@ -236,6 +245,9 @@ cs_application_startup (GApplication *application)
                                          help_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.cancel-load", cancel_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.focus-search", search_accels);
+  for (guint i = 0; i < G_N_ELEMENTS (layout_accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), layout_accels[i].action,
+                                           (const char *[]){ layout_accels[i].accel, NULL });
 
   self->settings = lookup_settings ();
   if (self->settings != NULL)

@@ -37,6 +37,7 @@ struct _CsCallsView
   char *filter_error;                /* NULL unless the text is wrong */
   gint64 range_from_ns, range_to_ns; /* calls started in [from, to); equal: no range */
   gboolean loading;
+  gboolean show_other_exchanges; /* REGISTER, OPTIONS… rows besides the INVITE dialogs */
   guint index_id; /* idle rebuilding the stale index ahead of the rows that need it */
 };
 
@@ -47,6 +48,7 @@ enum
   PROP_0,
   PROP_SELECTED_CALL,
   PROP_HAS_TIME_RANGE,
+  PROP_SHOW_OTHER_EXCHANGES,
   N_PROPS
 };
 
@@ -80,6 +82,8 @@ call_matches_filter (gpointer item, gpointer data)
 {
   CsCallsView *self = data;
 
+  if (!self->show_other_exchanges && cs_call_get_method (item) != CS_SIP_METHOD_INVITE)
+    return FALSE;
   if (self->range_from_ns != self->range_to_ns
       && !cs_loadtest_call_started_in (item, self->range_from_ns, self->range_to_ns))
     return FALSE;
@@ -107,6 +111,14 @@ update_empty_page (CsCallsView *self)
       cs_status_page_set_description (
           self->empty_page, _ ("No call started in the range picked on the Load page. Pick a "
                                "wider range there, or show all calls."));
+    }
+  else if (total > 0 && self->parsed == NULL && !self->show_other_exchanges)
+    {
+      cs_status_page_set_icon_name (self->empty_page, "call-start-symbolic");
+      cs_status_page_set_title (self->empty_page, _ ("No calls"));
+      cs_status_page_set_description (
+          self->empty_page, _ ("This capture has only other SIP exchanges (REGISTER, OPTIONS…): "
+                               "show them with Other SIP Exchanges in the column menu."));
     }
   else if (total > 0)
     {
@@ -234,6 +246,30 @@ cs_calls_view_set_settings (CsCallsView *self, GSettings *settings)
 {
   g_return_if_fail (CS_IS_CALLS_VIEW (self));
   cs_column_chooser_bind_settings (self->chooser, settings, "calls-visible-columns");
+  g_settings_bind (settings, "calls-show-other-exchanges", self, "show-other-exchanges",
+                   G_SETTINGS_BIND_DEFAULT);
+}
+
+void
+cs_calls_view_set_show_other_exchanges (CsCallsView *self, gboolean show)
+{
+  g_return_if_fail (CS_IS_CALLS_VIEW (self));
+
+  show = !!show;
+  if (self->show_other_exchanges == show)
+    return;
+  self->show_other_exchanges = show;
+  gtk_filter_changed (GTK_FILTER (self->filter),
+                      show ? GTK_FILTER_CHANGE_LESS_STRICT : GTK_FILTER_CHANGE_MORE_STRICT);
+  update_empty_page (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_OTHER_EXCHANGES]);
+}
+
+gboolean
+cs_calls_view_get_show_other_exchanges (CsCallsView *self)
+{
+  g_return_val_if_fail (CS_IS_CALLS_VIEW (self), TRUE);
+  return self->show_other_exchanges;
 }
 
 void
@@ -334,6 +370,13 @@ cs_calls_view_get_time_range (CsCallsView *self, gint64 *from_ns, gint64 *to_ns)
   return self->range_from_ns != self->range_to_ns;
 }
 
+/* Enter or a double click opens the call in the workspace (the window's win.open-call). */
+static void
+on_row_activated (GtkColumnView *column_view, guint position, CsCallsView *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.open-call", NULL);
+}
+
 static void
 on_clear_range_clicked (CsCallsView *self)
 {
@@ -341,8 +384,8 @@ on_clear_range_clicked (CsCallsView *self)
 }
 
 /* GTK 4.8 has no gtk_column_view_scroll_to (): its inner list view has the action. */
-static void
-scroll_to_position (CsCallsView *self, guint position)
+void
+cs_calls_view_scroll_to (CsCallsView *self, guint position)
 {
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
        child != NULL; child = gtk_widget_get_next_sibling (child))
@@ -356,7 +399,7 @@ on_new_rows (GListModel *model, guint position, guint removed, guint added, CsCa
   guint n = g_list_model_get_n_items (model);
 
   if (self->follow_new_rows && added > removed && n > 0)
-    scroll_to_position (self, n - 1);
+    cs_calls_view_scroll_to (self, n - 1);
 }
 
 void
@@ -406,7 +449,7 @@ cs_calls_view_select_call (CsCallsView *self, CsCall *call)
       selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
       if (gtk_bitset_get_size (selected) != 1 || !gtk_bitset_contains (selected, i))
         gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), i, TRUE);
-      scroll_to_position (self, i);
+      cs_calls_view_scroll_to (self, i);
       return TRUE;
     }
   return FALSE;
@@ -510,6 +553,24 @@ cs_calls_view_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_HAS_TIME_RANGE:
       g_value_set_boolean (value, self->range_from_ns != self->range_to_ns);
       break;
+    case PROP_SHOW_OTHER_EXCHANGES:
+      g_value_set_boolean (value, self->show_other_exchanges);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_calls_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  CsCallsView *self = CS_CALLS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_OTHER_EXCHANGES:
+      cs_calls_view_set_show_other_exchanges (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -556,6 +617,7 @@ cs_calls_view_class_init (CsCallsViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->get_property = cs_calls_view_get_property;
+  object_class->set_property = cs_calls_view_set_property;
   object_class->dispose = cs_calls_view_dispose;
   object_class->finalize = cs_calls_view_finalize;
   CS_VIEW_CLASS (klass)->analysis_changed = cs_calls_view_analysis_changed;
@@ -564,6 +626,10 @@ cs_calls_view_class_init (CsCallsViewClass *klass)
                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_HAS_TIME_RANGE] = g_param_spec_boolean (
       "has-time-range", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* REGISTER, OPTIONS… rows shown besides the calls (INVITE dialogs) */
+  properties[PROP_SHOW_OTHER_EXCHANGES]
+      = g_param_spec_boolean ("show-other-exchanges", NULL, NULL, TRUE,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (CS_TYPE_STATUS_PAGE);
@@ -582,12 +648,33 @@ cs_calls_view_class_init (CsCallsViewClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
+/* The column chooser's menu, then the toggle for the other SIP exchanges ("calls." actions):
+ * the ⋮ button and every header offer it. */
+static GMenuModel *
+new_list_menu (CsCallsView *self)
+{
+  GMenu *menu = g_menu_new ();
+  g_autoptr (GMenu) others = g_menu_new ();
+  g_autoptr (GSimpleActionGroup) actions = g_simple_action_group_new ();
+  g_autoptr (GPropertyAction) show_others
+      = g_property_action_new ("show-other-exchanges", self, "show-other-exchanges");
+
+  g_action_map_add_action (G_ACTION_MAP (actions), G_ACTION (show_others));
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "calls", G_ACTION_GROUP (actions));
+  g_menu_append_section (menu, NULL, cs_column_chooser_get_menu (self->chooser));
+  g_menu_append (others, _ ("Other SIP _Exchanges"), "calls.show-other-exchanges");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (others));
+  return G_MENU_MODEL (menu);
+}
+
 static void
 cs_calls_view_init (CsCallsView *self)
 {
   GListModel *view_columns;
+  g_autoptr (GMenuModel) menu = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->show_other_exchanges = TRUE;
 
   self->filter = gtk_custom_filter_new (call_matches_filter, self, NULL);
   self->filter_model = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
@@ -602,16 +689,18 @@ cs_calls_view_init (CsCallsView *self)
   self->chooser = cs_column_chooser_new (self->column_view);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "columns",
                                   cs_column_chooser_get_actions (self->chooser));
-  gtk_menu_button_set_menu_model (self->columns_button, cs_column_chooser_get_menu (self->chooser));
+  menu = new_list_menu (self);
+  gtk_menu_button_set_menu_model (self->columns_button, menu);
   /* Right-click on any header offers the same menu. */
   view_columns = gtk_column_view_get_columns (self->column_view);
   for (guint i = 0; i < g_list_model_get_n_items (view_columns); i++)
     {
       g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (view_columns, i);
-      gtk_column_view_column_set_header_menu (column, cs_column_chooser_get_menu (self->chooser));
+      gtk_column_view_column_set_header_menu (column, menu);
     }
 
   g_signal_connect (self->sort_model, "items-changed", G_CALLBACK (on_shown_items_changed), self);
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect (self->column_view, "activate", G_CALLBACK (on_row_activated), self);
   update_empty_page (self);
 }

@@ -18,6 +18,11 @@ GtkWidget *cs_calls_view_new (void);
 void cs_calls_view_set_calls (CsCallsView *self, GListModel *calls);
 /* Restores and saves the visible columns ("calls-visible-columns"). */
 void cs_calls_view_set_settings (CsCallsView *self, GSettings *settings);
+/* Shows the other SIP exchanges (REGISTER, OPTIONS, SUBSCRIBE/NOTIFY, MESSAGE, PUBLISH…)
+ * besides the calls (the "show-other-exchanges" property, "calls-show-other-exchanges" in
+ * the settings, Other SIP Exchanges in the column menu). */
+void cs_calls_view_set_show_other_exchanges (CsCallsView *self, gboolean show);
+gboolean cs_calls_view_get_show_other_exchanges (CsCallsView *self);
 /* While loading, an empty list says calls are still being looked for. */
 void cs_calls_view_set_loading (CsCallsView *self, gboolean loading);
 /* Filters with the filter language of cs-calls-filter.h ("state:rejected mos<3.5", or plain
@@ -32,6 +37,8 @@ gboolean cs_calls_view_get_time_range (CsCallsView *self, gint64 *from_ns, gint6
 /* Selects only this call and scrolls to it; FALSE when it is not shown (filtered out).
  * NULL unselects everything. */
 gboolean cs_calls_view_select_call (CsCallsView *self, CsCall *call);
+/* Scrolls the row at this position (of the shown model) into view. */
+void cs_calls_view_scroll_to (CsCallsView *self, guint position);
 /* Sorts by the column with this id ("from", "mos", …; see calls-visible-columns). */
 /* TRUE when a column sorts the list (else rows are in the calls' order). */
 gboolean cs_calls_view_is_sorted (CsCallsView *self);

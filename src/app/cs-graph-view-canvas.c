@@ -567,9 +567,10 @@ static void
 cs_graph_canvas_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum,
                          int *natural, int *minimum_baseline, int *natural_baseline)
 {
-  /* Small minimum: the graph is a strip under the ladder, and the window may be narrow. */
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 200 : 72;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 160;
+  /* Narrow windows still show a graph; 160 px of height keeps one readable (win.graphs-visible
+   * hides the strip when the ladder needs the room). */
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 200 : 160;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 200;
 }
 
 static void

@@ -64,7 +64,7 @@ add_count_row (GtkGrid *grid, int row, const char *name, guint64 count)
 }
 
 static void
-fill_capture (CsSummaryView *self, const CsCaptureStats *stats)
+fill_capture (CsSummaryView *self, CsAnalysis *analysis, const CsCaptureStats *stats)
 {
   int row = 0;
 
@@ -76,6 +76,10 @@ fill_capture (CsSummaryView *self, const CsCaptureStats *stats)
     add_row (self->capture_grid, row++, _ ("Captured bytes"), size, TRUE);
   }
   add_count_row (self->capture_grid, row++, _ ("SIP messages"), stats->sip_messages);
+  /* as the window title, the status bar and the reports count them */
+  add_count_row (self->capture_grid, row++, _ ("Calls"), cs_analysis_get_n_calls (analysis));
+  add_count_row (self->capture_grid, row++, _ ("Other SIP exchanges"),
+                 cs_analysis_get_n_other_exchanges (analysis));
   add_count_row (self->capture_grid, row++, _ ("RTP packets"), stats->rtp_packets);
   if (stats->malformed_sip > 0)
     add_count_row (self->capture_grid, row++, _ ("Malformed SIP messages"), stats->malformed_sip);
@@ -381,7 +385,7 @@ cs_summary_view_analysis_changed (CsView *view, CsAnalysis *old_analysis)
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
-  fill_capture (self, stats);
+  fill_capture (self, analysis, stats);
   fill_methods (self, stats);
   fill_statuses (self, stats);
   fill_calls (self, analysis);

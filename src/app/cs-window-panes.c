@@ -36,7 +36,7 @@ cs_window_paned_room (GtkPaned *paned)
   return total - handle;
 }
 
-static void
+static gboolean
 restore_pane (CsWindow *self, guint i)
 {
   GtkPaned *paned = paned_at (self, i);
@@ -45,31 +45,36 @@ restore_pane (CsWindow *self, guint i)
 
   if (self->settings == NULL || g_object_get_data (G_OBJECT (paned), RESTORED_KEY) != NULL
       || room <= 0)
-    return;
+    return FALSE;
   fraction = g_settings_get_double (self->settings, panes[i].key);
   g_object_set_data (G_OBJECT (paned), RESTORED_KEY, GINT_TO_POINTER (TRUE));
   gtk_paned_set_position (paned, (int) (fraction * room + 0.5));
+  return TRUE;
 }
 
+/* One divider a frame, outer first: an inner paned's room follows from the outer position only
+ * once the frame has laid the window out again (the room an outer divider gives or takes goes
+ * to the ladder, not proportionally). */
 static gboolean
-restore_panes_idle (gpointer data)
+restore_next_pane (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
   CsWindow *self = data;
 
-  self->restore_panes_id = 0;
-  /* Outer first: the inner panes' room follows from it. */
   for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
-    restore_pane (self, i);
+    if (restore_pane (self, i))
+      return G_SOURCE_CONTINUE;
+  self->restore_panes_id = 0;
   return G_SOURCE_REMOVE;
 }
 
 /* A paned knows its size once allocated (its max-position changes then); positions are set
- * after the allocation, from an idle, rather than in the middle of it. */
+ * after the allocation, from the next frame, rather than in the middle of it. */
 static void
 on_paned_allocated (GtkPaned *paned, GParamSpec *pspec, CsWindow *self)
 {
   if (self->restore_panes_id == 0 && g_object_get_data (G_OBJECT (paned), RESTORED_KEY) == NULL)
-    self->restore_panes_id = g_idle_add (restore_panes_idle, self);
+    self->restore_panes_id
+        = gtk_widget_add_tick_callback (GTK_WIDGET (self), restore_next_pane, self, NULL);
 }
 
 void
@@ -90,9 +95,12 @@ cs_window_panes_save (CsWindow *self)
       GtkPaned *paned = paned_at (self, i);
       int room = cs_window_paned_room (paned);
 
-      /* Never shown (no capture opened), or hidden (Summary, Load): nothing to learn. */
+      /* Never shown (no capture opened), hidden (Summary, Load) or one side hidden (list
+       * collapsed, graphs or detail pane hidden, ladder maximised): nothing to learn. */
       if (g_object_get_data (G_OBJECT (paned), RESTORED_KEY) == NULL || room <= 0
-          || !gtk_widget_get_mapped (GTK_WIDGET (paned)))
+          || !gtk_widget_get_mapped (GTK_WIDGET (paned))
+          || !gtk_widget_get_visible (gtk_paned_get_start_child (paned))
+          || !gtk_widget_get_visible (gtk_paned_get_end_child (paned)))
         continue;
       g_settings_set_double (self->settings, panes[i].key,
                              CLAMP ((double) gtk_paned_get_position (paned) / room, 0.05, 0.95));
@@ -102,5 +110,7 @@ cs_window_panes_save (CsWindow *self)
 void
 cs_window_panes_dispose (CsWindow *self)
 {
-  g_clear_handle_id (&self->restore_panes_id, g_source_remove);
+  if (self->restore_panes_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->restore_panes_id);
+  self->restore_panes_id = 0;
 }

@@ -53,6 +53,10 @@ struct _CsWindow
   GtkPaned *list_paned;
   GtkPaned *detail_paned;
   GtkPaned *workspace_paned;
+  GtkWidget *quality_strip; /* graphs and player, below the ladder */
+  GtkStackSwitcher *page_switcher;
+  GtkWidget *back_button;    /* shown while the list is collapsed */
+  GtkWidget *layout_buttons; /* list, graphs, detail pane, maximised ladder */
   GtkWidget *statusbar;
   GtkLabel *status_label;
   GtkWidget *load_box;
@@ -72,19 +76,28 @@ struct _CsWindow
   gboolean syncing_selection; /* a bridge is moving views: their echoes are ignored */
   guint cursor_frame_seen;    /* the cursor when the ladder last followed or moved it */
   gint64 cursor_time_seen;
-  guint restore_panes_id; /* idle that puts the dividers where they were */
+  guint restore_panes_id; /* tick callback that puts the dividers where they were */
   char *error_message;
   gboolean live_paused; /* "live-paused": the live calls list holds still */
+  /* cs-window-layout.c */
+  gboolean call_focused;     /* the list collapsed: the workspace has the height */
+  gboolean ladder_maximized; /* the ladder alone */
+  gboolean detail_visible;
+  gboolean graphs_visible;
 };
 
 /* The window's properties, which cs-window.ui binds the views to. */
 typedef enum
 {
   CS_WINDOW_PROP_0,
-  CS_WINDOW_PROP_ANALYSIS,        /* the capture's analysis; its calls fill in while loading */
-  CS_WINDOW_PROP_LOADED_ANALYSIS, /* the same once loaded (NULL before): whole-capture views */
-  CS_WINDOW_PROP_SELECTION,       /* the shared cursor */
-  CS_WINDOW_PROP_LIVE_PAUSED,     /* win.live-pause: the live calls list holds still */
+  CS_WINDOW_PROP_ANALYSIS,         /* the capture's analysis; its calls fill in while loading */
+  CS_WINDOW_PROP_LOADED_ANALYSIS,  /* the same once loaded (NULL before): whole-capture views */
+  CS_WINDOW_PROP_SELECTION,        /* the shared cursor */
+  CS_WINDOW_PROP_LIVE_PAUSED,      /* win.live-pause: the live calls list holds still */
+  CS_WINDOW_PROP_CALL_FOCUSED,     /* win.call-focused: the list collapsed to the page strip */
+  CS_WINDOW_PROP_LADDER_MAXIMIZED, /* win.ladder-maximized: the ladder alone */
+  CS_WINDOW_PROP_DETAIL_VISIBLE,   /* win.detail-visible: the message/SDP/frame pane */
+  CS_WINDOW_PROP_GRAPHS_VISIBLE,   /* win.graphs-visible: graphs and player below the ladder */
   CS_WINDOW_N_PROPS
 } CsWindowProperty;
 
@@ -118,6 +131,18 @@ void cs_window_selection_init (CsWindow *self);
 void cs_window_selection_dispose (CsWindow *self);
 /* The ladder row of the message in that frame, else the message nearest in time; -1. */
 int cs_window_find_ladder_row (const CsLadderLayout *layout, guint frame, gint64 time_ns);
+
+/* cs-window-layout.c: the layout properties and actions (win.call-focused,
+ * win.ladder-maximized, win.detail-visible, win.graphs-visible, win.open-call,
+ * win.back-to-list, win.previous-call, win.next-call) */
+void cs_window_layout_class_init (GtkWidgetClass *widget_class);
+GParamSpec *cs_window_layout_param_spec (CsWindowProperty property);
+gboolean cs_window_layout_get (CsWindow *self, CsWindowProperty property);
+void cs_window_layout_set (CsWindow *self, CsWindowProperty property, gboolean value);
+/* Shows and hides the parts for the page and the layout properties. */
+void cs_window_layout_apply (CsWindow *self);
+void cs_window_layout_restore (CsWindow *self);
+void cs_window_layout_save (CsWindow *self);
 
 /* cs-window-panes.c: dividers restored (once allocated) and saved as fractions */
 void cs_window_panes_init (CsWindow *self);

@@ -82,12 +82,26 @@ cs_window_show_error (CsWindow *self, const char *title, const char *detail)
   cs_window_set_state (self, CS_WINDOW_STATE_ERROR);
 }
 
-static guint
-n_calls (CsWindow *self)
+/* "42 calls", and " · 7 other SIP exchanges" when there are any: calls are INVITE
+ * dialogs, as in the Summary page and the reports */
+static char *
+dup_call_counts (CsWindow *self)
 {
-  if (self->analysis == NULL)
-    return 0;
-  return g_list_model_get_n_items (cs_analysis_get_calls (self->analysis));
+  guint calls = self->analysis != NULL ? cs_analysis_get_n_calls (self->analysis) : 0;
+  guint others = self->analysis != NULL ? cs_analysis_get_n_other_exchanges (self->analysis) : 0;
+  char *text = g_strdup_printf (ngettext ("%u call", "%u calls", calls), calls);
+
+  if (others > 0)
+    {
+      char *with_others = g_strdup_printf (
+          /* TRANSLATORS: "42 calls · 7 other SIP exchanges" (REGISTER, OPTIONS…) */
+          ngettext ("%s · %u other SIP exchange", "%s · %u other SIP exchanges", others), text,
+          others);
+
+      g_free (text);
+      text = with_others;
+    }
+  return text;
 }
 
 static char *
@@ -125,9 +139,9 @@ cs_window_update_title (CsWindow *self)
     name = dup_capture_name (self);
   if (name != NULL)
     {
-      guint n = n_calls (self);
+      g_autofree char *counts = dup_call_counts (self);
       /* TRANSLATORS: window title, e.g. "office.pcapng — 42 calls" */
-      title = g_strdup_printf (ngettext ("%s — %u call", "%s — %u calls", n), name, n);
+      title = g_strdup_printf (_ ("%s — %s"), name, counts);
     }
   else
     title = g_strdup (_ ("Callscope"));
@@ -141,7 +155,7 @@ cs_window_update_status (CsWindow *self)
   guint64 packets = 0;
   g_autofree char *packets_text = NULL;
   g_autofree char *text = NULL;
-  guint calls = n_calls (self);
+  g_autofree char *counts = dup_call_counts (self);
 
   if (self->state == CS_WINDOW_STATE_LOADED && self->analysis != NULL)
     packets = cs_analysis_get_stats (self->analysis)->packets;
@@ -149,8 +163,7 @@ cs_window_update_status (CsWindow *self)
     packets = cs_loader_get_packets (self->loader);
   packets_text = cs_display_format_count (packets);
   /* TRANSLATORS: status bar, e.g. "1,204,112 packets · 42 calls" */
-  text = g_strdup_printf (ngettext ("%s packets · %u call", "%s packets · %u calls", calls),
-                          packets_text, calls);
+  text = g_strdup_printf (_ ("%s packets · %s"), packets_text, counts);
   if (self->state == CS_WINDOW_STATE_LOADED && self->analysis != NULL)
     {
       guint streams = g_list_model_get_n_items (cs_analysis_get_streams (self->analysis));
@@ -234,16 +247,12 @@ on_finding_opened (CsFindingsView *view, CsFinding *finding, CsWindow *self)
   cs_packets_view_show_finding (self->packets_view, finding);
 }
 
-/* Summary, Load and Packets are about the whole capture: they get the whole height, without the
- * workspace of one call below them. */
+/* Summary, Load and Packets are about the whole capture: they get the whole height, without
+ * the workspace of one call below them (cs-window-layout.c). */
 static void
 on_view_page_changed (GtkStack *stack, GParamSpec *pspec, CsWindow *self)
 {
-  const char *name = gtk_stack_get_visible_child_name (stack);
-  gboolean per_call = g_strcmp0 (name, "summary") != 0 && g_strcmp0 (name, "load") != 0
-                      && g_strcmp0 (name, "packets") != 0;
-
-  gtk_widget_set_visible (GTK_WIDGET (self->detail_paned), per_call);
+  cs_window_layout_apply (self);
 }
 
 /* Settings */
@@ -260,6 +269,7 @@ restore_settings (CsWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
   cs_calls_view_set_settings (self->calls_view, self->settings);
   cs_ladder_pane_set_settings (self->ladder_pane, self->settings);
+  cs_window_layout_restore (self);
   cs_window_panes_init (self);
 }
 
@@ -284,6 +294,7 @@ cs_window_close_request (GtkWindow *window)
         }
       g_settings_set_boolean (self->settings, "window-maximized", maximized);
       cs_window_panes_save (self);
+      cs_window_layout_save (self);
       g_settings_apply (self->settings);
     }
   return GTK_WINDOW_CLASS (cs_window_parent_class)->close_request (window);
@@ -356,6 +367,12 @@ cs_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
     case CS_WINDOW_PROP_LIVE_PAUSED:
       g_value_set_boolean (value, self->live_paused);
       break;
+    case CS_WINDOW_PROP_CALL_FOCUSED:
+    case CS_WINDOW_PROP_LADDER_MAXIMIZED:
+    case CS_WINDOW_PROP_DETAIL_VISIBLE:
+    case CS_WINDOW_PROP_GRAPHS_VISIBLE:
+      g_value_set_boolean (value, cs_window_layout_get (self, prop_id));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -370,6 +387,12 @@ cs_window_set_property (GObject *object, guint prop_id, const GValue *value, GPa
     {
     case CS_WINDOW_PROP_LIVE_PAUSED:
       cs_window_live_set_paused (self, g_value_get_boolean (value));
+      break;
+    case CS_WINDOW_PROP_CALL_FOCUSED:
+    case CS_WINDOW_PROP_LADDER_MAXIMIZED:
+    case CS_WINDOW_PROP_DETAIL_VISIBLE:
+    case CS_WINDOW_PROP_GRAPHS_VISIBLE:
+      cs_window_layout_set (self, prop_id, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -425,6 +448,8 @@ cs_window_class_init (CsWindowClass *klass)
   properties[CS_WINDOW_PROP_LIVE_PAUSED]
       = g_param_spec_boolean ("live-paused", NULL, NULL, FALSE,
                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  for (guint i = CS_WINDOW_PROP_CALL_FOCUSED; i <= CS_WINDOW_PROP_GRAPHS_VISIBLE; i++)
+    properties[i] = cs_window_layout_param_spec (i);
   g_object_class_install_properties (object_class, CS_WINDOW_N_PROPS, properties);
 
   g_type_ensure (CS_TYPE_STATUS_PAGE);
@@ -461,6 +486,10 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, list_paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, detail_paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, workspace_paned);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, quality_strip);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, page_switcher);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, back_button);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, layout_buttons);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, statusbar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, load_box);
@@ -472,6 +501,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, cs_graph_view_show_finding);
   cs_window_actions_class_init (widget_class);
   cs_window_live_class_init (widget_class);
+  cs_window_layout_class_init (widget_class);
 }
 
 static void
@@ -481,6 +511,8 @@ cs_window_init (CsWindow *self)
 
   /* Before the template: its views bind to "selection" as they are built. */
   self->selection = cs_selection_new ();
+  self->detail_visible = TRUE;
+  self->graphs_visible = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   cs_window_selection_init (self);
 
@@ -492,4 +524,5 @@ cs_window_init (CsWindow *self)
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
   cs_window_live_init (self);
   cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
+  cs_window_layout_apply (self);
 }

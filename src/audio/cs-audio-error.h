@@ -15,6 +15,7 @@ typedef enum
   CS_AUDIO_ERROR_NO_MEDIA,    /* nothing decodable in the call or stream */
   CS_AUDIO_ERROR_NOT_FOUND,   /* no such call or stream */
   CS_AUDIO_ERROR_WRITE,       /* the audio file could not be written */
+  CS_AUDIO_ERROR_ENCRYPTED,   /* SRTP without a key that opens it: never played as noise */
 } CsAudioError;
 
 GQuark cs_audio_error_quark (void);

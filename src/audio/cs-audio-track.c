@@ -28,6 +28,7 @@ typedef struct
 {
   CsCaptureSet *set;
   CsStream *stream;
+  CsStreamPayloadReader *reader; /* decrypts SRTP, in capture order */
   const CsAudioFormatMap *formats;
   const CsAudioPlayoutOptions *opts;
   CsAudioTrack *track;
@@ -80,23 +81,6 @@ cs_audio_track_free (CsAudioTrack *track)
   g_clear_pointer (&track->samples, g_array_unref);
   g_clear_pointer (&track->marks, g_array_unref);
   g_free (track);
-}
-
-gboolean
-cs_audio_read_rtp_payload (CsCaptureSet *set, const CsRtpPacket *packet, guint32 ssrc,
-                           const guint8 **payload, gsize *len)
-{
-  CsFramePayload frame;
-  CsRtpHeader header;
-
-  if (!cs_capture_set_read_payload (set, packet->frame, &frame) || !frame.udp)
-    return FALSE;
-  if (!cs_rtp_parse_header (frame.payload, frame.payload_len, &header) || header.seq != packet->seq
-      || header.ssrc != ssrc)
-    return FALSE;
-  *payload = frame.payload + header.header_len;
-  *len = header.payload_len;
-  return TRUE;
 }
 
 static void
@@ -346,7 +330,6 @@ static void
 run_playout (Playout *po, const CsRtpPacket *packets, gsize n, const guint8 *verdicts)
 {
   const CsRtpClockMap *clocks = cs_stream_get_clock_map (po->stream);
-  guint32 ssrc = cs_stream_get_ssrc (po->stream);
   g_autoptr (GArray) digits = g_array_new (FALSE, TRUE, sizeof (CsDtmfDigit));
   CsDtmfTracker dtmf;
   gboolean anchored = FALSE;
@@ -392,7 +375,7 @@ run_playout (Playout *po, const CsRtpPacket *packets, gsize n, const guint8 *ver
         due_ns = p->arrival_ns + po->delay_ns;
 
       if (verdicts[i] != CS_JITTER_BUFFER_LATE)
-        cs_audio_read_rtp_payload (po->set, p, ssrc, &payload, &len);
+        cs_stream_payload_reader_read (po->reader, p, &payload, &len);
       span.start_ns = due_ns;
       if (verdicts[i] == CS_JITTER_BUFFER_LATE)
         {
@@ -455,6 +438,16 @@ cs_audio_track_decode (CsCaptureSet *set, CsStream *stream, const CsAudioFormatM
                    cs_stream_get_id (stream));
       return NULL;
     }
+  if (cs_stream_get_protection (stream) == CS_STREAM_ENCRYPTED
+      || cs_stream_get_protection (stream) == CS_STREAM_KEY_FAILED)
+    {
+      g_set_error (error, CS_AUDIO_ERROR, CS_AUDIO_ERROR_ENCRYPTED,
+                   cs_stream_get_protection (stream) == CS_STREAM_ENCRYPTED
+                       ? "Stream %u is encrypted (SRTP) — key needed"
+                       : "Stream %u is encrypted (SRTP) — its key fails authentication",
+                   cs_stream_get_id (stream));
+      return NULL;
+    }
   if (opts == NULL)
     {
       cs_audio_playout_options_init (&default_opts);
@@ -505,7 +498,9 @@ cs_audio_track_decode (CsCaptureSet *set, CsStream *stream, const CsAudioFormatM
   po.spans = g_array_sized_new (FALSE, FALSE, sizeof (SeqSpan), (guint) MIN (n, 1u << 20));
   po.scratch = g_array_new (FALSE, FALSE, sizeof (gint16));
 
+  po.reader = cs_stream_payload_reader_new (stream, set);
   run_playout (&po, packets, n, verdicts);
+  cs_stream_payload_reader_free (po.reader);
 
   for (guint pt = 0; pt < 128; pt++)
     cs_audio_decoder_free (po.decoders[pt]);

@@ -68,9 +68,4 @@ CsAudioTrack *cs_audio_track_decode (CsCaptureSet *set, CsStream *stream,
 void cs_audio_track_free (CsAudioTrack *track);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsAudioTrack, cs_audio_track_free)
 
-/* Reads an RTP packet's payload back from the capture: FALSE when the frame
- * is gone, not UDP, or its RTP header does not match the record. */
-gboolean cs_audio_read_rtp_payload (CsCaptureSet *set, const CsRtpPacket *packet, guint32 ssrc,
-                                    const guint8 **payload, gsize *len);
-
 G_END_DECLS

@@ -36,6 +36,32 @@ cs_cli_find_calls (CsAnalysis *analysis, char **specs, const char *command, GArr
   return TRUE;
 }
 
+/* The --srtp-key values, parsed; the message names the target, never the key. */
+static gboolean
+cs_cli_parse_srtp_keys (const char *command, CsCliOptions *opts)
+{
+  for (guint i = 0; opts->srtp_key_specs != NULL && opts->srtp_key_specs[i] != NULL; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      CsSrtpUserKey key;
+
+      if (!cs_srtp_user_key_parse (opts->srtp_key_specs[i], &key, &error))
+        {
+          const char *eq = strchr (opts->srtp_key_specs[i], '=');
+          g_autofree char *message = g_strdup_printf (
+              "--srtp-key %.*s: %s", eq != NULL ? (int) MIN (eq - opts->srtp_key_specs[i], 20) : 0,
+              opts->srtp_key_specs[i], error->message);
+
+          cs_cli_usage_error (command, message);
+          return FALSE;
+        }
+      if (opts->srtp_keys == NULL)
+        opts->srtp_keys = g_array_new (FALSE, FALSE, sizeof (CsSrtpUserKey));
+      g_array_append_val (opts->srtp_keys, key);
+    }
+  return TRUE;
+}
+
 gboolean
 cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *extra,
               CsCliOptions *opts)
@@ -47,6 +73,10 @@ cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *e
       "BPF" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE", "FILE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts->quiet, "No progress on stderr", NULL },
+    { "srtp-key", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts->srtp_key_specs,
+      "SRTP key of a stream no SDP keyed: an SSRC (0x…) or stream number, '=', then "
+      "[SUITE ]inline:BASE64[|LIFETIME][|MKI:LEN] (repeatable)",
+      "SSRC_OR_STREAM=inline:KEY" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts->files, NULL, "FILE..." },
     { NULL },
   };
@@ -69,7 +99,7 @@ cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *e
       cs_cli_usage_error (argv[0], "--threads must be 0 or more");
       return FALSE;
     }
-  return TRUE;
+  return cs_cli_parse_srtp_keys (argv[0], opts);
 }
 
 void
@@ -78,6 +108,8 @@ cs_cli_options_clear (CsCliOptions *opts)
   g_free (opts->format);
   g_free (opts->filter);
   g_free (opts->output);
+  g_strfreev (opts->srtp_key_specs);
+  g_clear_pointer (&opts->srtp_keys, g_array_unref);
   g_strfreev (opts->files);
   cs_cli_homer_options_clear (opts);
   memset (opts, 0, sizeof *opts);
@@ -92,6 +124,7 @@ cs_cli_load (const CsCliOptions *opts, int *exit_status)
 
   cs_loader_set_threads (loader, (guint) opts->threads);
   cs_loader_set_filter (loader, opts->filter);
+  cs_loader_set_srtp_keys (loader, opts->srtp_keys);
   if (opts->homer != NULL)
     {
       if (opts->files != NULL && opts->files[0] != NULL)

@@ -22,7 +22,9 @@ typedef struct
   char *filter;
   char *output;
   gboolean quiet;
-  char **files; /* remaining arguments */
+  char **srtp_key_specs; /* --srtp-key SSRC_OR_STREAM=inline:KEY, repeatable */
+  GArray *srtp_keys;     /* CsSrtpUserKey, parsed from them */
+  char **files;          /* remaining arguments */
   /* instead of files: a window of a Homer 7 store (cs-cli-homer.c) */
   char *homer;
   char *homer_from;

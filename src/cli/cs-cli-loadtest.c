@@ -6,6 +6,8 @@
 #include "cs-cli-common.h"
 #include "cs-json-writer.h"
 #include "callscope-engine.h"
+#include "cs-cli-loadtest.h"
+#include "cs-load-csv.h"
 #include "cs-report.h"
 #include "cs-time-format.h"
 
@@ -13,290 +15,6 @@ static double
 cs_cli_load_offset_s (const CsLoadReport *report, gint64 ts_ns)
 {
   return (double) (ts_ns - report->origin_ns) / 1e9;
-}
-
-static int
-cs_cli_load_compare_keys (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
-}
-
-/* Keys of a string → count table, sorted, so output is stable. */
-static GPtrArray *
-cs_cli_load_sorted_keys (GHashTable *table)
-{
-  GPtrArray *keys = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
-
-  if (table != NULL)
-    {
-      g_hash_table_iter_init (&iter, table);
-      while (g_hash_table_iter_next (&iter, &key, NULL))
-        g_ptr_array_add (keys, key);
-    }
-  g_ptr_array_sort (keys, cs_cli_load_compare_keys);
-  return keys;
-}
-
-static void
-cs_cli_load_json_counts (CsJsonWriter *w, const char *name, GHashTable *table)
-{
-  g_autoptr (GPtrArray) keys = cs_cli_load_sorted_keys (table);
-
-  cs_json_key (w, name);
-  cs_json_begin_object (w);
-  for (guint i = 0; i < keys->len; i++)
-    {
-      cs_json_key (w, g_ptr_array_index (keys, i));
-      cs_json_uint (w, GPOINTER_TO_UINT (g_hash_table_lookup (table, keys->pdata[i])));
-    }
-  cs_json_end_object (w);
-}
-
-static void
-cs_cli_load_json_percentiles (CsJsonWriter *w, const char *name, const CsLoadPercentiles *p)
-{
-  const struct
-  {
-    const char *key;
-    double value;
-  } fields[] = {
-    { "min", p->min }, { "mean", p->mean }, { "p50", p->p50 },     { "p90", p->p90 },
-    { "p99", p->p99 }, { "p999", p->p999 }, { "p9999", p->p9999 }, { "max", p->max },
-  };
-
-  cs_json_key (w, name);
-  cs_json_begin_object (w);
-  cs_json_key (w, "n");
-  cs_json_uint (w, p->n);
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    {
-      cs_json_key (w, fields[i].key);
-      cs_json_double (w, fields[i].value, 3);
-    }
-  cs_json_end_object (w);
-}
-
-static void
-cs_cli_load_json_interval (CsJsonWriter *w, const CsLoadReport *report, const CsLoadInterval *iv)
-{
-  const struct
-  {
-    const char *key;
-    guint64 value;
-  } counts[] = {
-    { "calls_started", iv->calls_started },
-    { "answered", iv->answered },
-    { "failed", iv->failed },
-    { "cancelled", iv->cancelled },
-    { "concurrent", iv->concurrent },
-    { "messages", iv->messages },
-    { "retransmissions", iv->retransmissions },
-    { "timeouts", iv->timeouts },
-    { "transactions", iv->transactions },
-    { "rtp_packets", iv->rtp_packets },
-    { "streams_alive", iv->streams_alive },
-  };
-
-  cs_json_begin_object (w);
-  cs_json_key (w, "start");
-  cs_json_double (w, cs_cli_load_offset_s (report, iv->start_ns), 6);
-  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
-    {
-      cs_json_key (w, counts[i].key);
-      cs_json_uint (w, counts[i].value);
-    }
-  cs_json_key (w, "p99_ms");
-  cs_json_double (w, iv->signals[CS_LOAD_SIGNAL_P99], 3);
-  cs_cli_load_json_counts (w, "messages_by_type", iv->messages_by_type);
-  cs_cli_load_json_counts (w, "retransmissions_by_type", iv->retransmissions_by_type);
-  cs_json_key (w, "signals");
-  cs_json_begin_object (w);
-  for (guint s = 0; s < CS_LOAD_SIGNAL_N; s++)
-    {
-      cs_json_key (w, cs_load_signal_key (s));
-      cs_json_double (w, iv->signals[s], 6);
-    }
-  cs_json_end_object (w);
-  cs_json_end_object (w);
-}
-
-static void
-cs_cli_load_json_totals (CsJsonWriter *w, const CsLoadReport *report)
-{
-  const CsLoadTotals *t = &report->totals;
-  double span_s = (double) (report->end_ns - report->origin_ns) / 1e9;
-  g_autoptr (GHashTable) by_code = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  GHashTableIter iter;
-  gpointer key, value;
-  const struct
-  {
-    const char *key;
-    guint64 value;
-  } counts[] = {
-    { "calls", t->calls },
-    { "answered", t->answered },
-    { "failed", t->failed },
-    { "cancelled", t->cancelled },
-    { "unfinished", t->unfinished },
-    { "messages", t->messages },
-    { "retransmissions", t->retransmissions },
-    { "timeouts", t->timeouts },
-    { "transactions", t->transactions },
-    { "rtp_packets", t->rtp_packets },
-    { "peak_concurrent", t->peak_concurrent },
-  };
-
-  g_hash_table_iter_init (&iter, t->failed_by_code);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_hash_table_insert (by_code, g_strdup_printf ("%u", GPOINTER_TO_UINT (key)), value);
-  cs_json_key (w, "totals");
-  cs_json_begin_object (w);
-  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
-    {
-      cs_json_key (w, counts[i].key);
-      cs_json_uint (w, counts[i].value);
-    }
-  cs_cli_load_json_counts (w, "failed_by_code", by_code);
-  cs_json_key (w, "calls_per_second");
-  cs_json_double (w, span_s > 0 ? (double) t->calls / span_s : NAN, 3);
-  cs_cli_load_json_counts (w, "messages_by_type", t->messages_by_type);
-  cs_cli_load_json_counts (w, "retransmissions_by_type", t->retransmissions_by_type);
-  cs_json_end_object (w);
-}
-
-static void
-cs_cli_load_json_breaking_point (CsJsonWriter *w, const CsLoadReport *report)
-{
-  const CsLoadBreakingPoint *bp = &report->breaking_point;
-  g_autofree char *iso = NULL;
-
-  cs_json_key (w, "breaking_point");
-  if (!bp->found)
-    {
-      cs_json_null (w);
-      return;
-    }
-  iso = cs_time_format_iso (bp->time_ns);
-  cs_json_begin_object (w);
-  cs_json_key (w, "time");
-  cs_json_double (w, bp->offset_s, 6);
-  cs_json_key (w, "time_iso");
-  cs_json_string (w, iso);
-  cs_json_key (w, "interval");
-  cs_json_uint (w, bp->interval);
-  cs_json_key (w, "signal");
-  cs_json_string (w, cs_load_signal_key (bp->signal));
-  cs_json_key (w, "reason");
-  cs_json_string (w, bp->reason);
-  cs_json_key (w, "value");
-  cs_json_double (w, bp->departure.value, 6);
-  cs_json_key (w, "threshold");
-  cs_json_double (w, bp->departure.threshold, 6);
-  cs_json_key (w, "baseline_p50");
-  cs_json_double (w, bp->departure.baseline_p50, 6);
-  cs_json_key (w, "baseline_p90");
-  cs_json_double (w, bp->departure.baseline_p90, 6);
-  cs_json_key (w, "intervals_out");
-  cs_json_uint (w, bp->departure.out);
-  cs_json_key (w, "intervals_checked");
-  cs_json_uint (w, bp->departure.checked);
-  cs_json_end_object (w);
-}
-
-static gboolean
-cs_cli_load_write_json (const CsLoadReport *report, FILE *out)
-{
-  CsJsonWriter *w = cs_json_writer_new (out, TRUE);
-  g_autofree char *origin = cs_time_format_iso (report->origin_ns);
-  char buf[CS_ENDPOINT_STRLEN];
-
-  cs_json_begin_object (w);
-  cs_json_key (w, "interval_s");
-  cs_json_double (w, report->interval_s, 6);
-  cs_json_key (w, "transaction_timeout_s");
-  cs_json_double (w, report->transaction_timeout_s, 3);
-  cs_json_key (w, "origin");
-  cs_json_string (w, origin);
-  cs_json_key (w, "intervals");
-  cs_json_begin_array (w);
-  for (guint i = 0; i < report->intervals->len; i++)
-    cs_cli_load_json_interval (w, report, &g_array_index (report->intervals, CsLoadInterval, i));
-  cs_json_end_array (w);
-  cs_cli_load_json_totals (w, report);
-  cs_json_key (w, "response_times");
-  cs_json_begin_object (w);
-  for (guint k = 0; k < CS_LOAD_RT_N; k++)
-    cs_cli_load_json_percentiles (w, cs_load_response_kind_key (k), &report->response_times[k]);
-  cs_json_end_object (w);
-  cs_json_key (w, "endpoints");
-  cs_json_begin_array (w);
-  for (guint i = 0; i < report->endpoints->len; i++)
-    {
-      const CsLoadEndpoint *e = g_ptr_array_index (report->endpoints, i);
-      cs_json_begin_object (w);
-      cs_json_key (w, "endpoint");
-      cs_json_string (w, cs_endpoint_to_string (&e->endpoint, buf));
-      cs_json_key (w, "requests");
-      cs_json_uint (w, e->requests);
-      cs_json_key (w, "answered");
-      cs_json_uint (w, e->answered);
-      cs_json_key (w, "failed");
-      cs_json_uint (w, e->failed);
-      cs_json_key (w, "timeouts");
-      cs_json_uint (w, e->timeouts);
-      cs_json_key (w, "retransmissions");
-      cs_json_uint (w, e->retransmissions);
-      cs_cli_load_json_percentiles (w, "final_ms", &e->final_ms);
-      cs_json_end_object (w);
-    }
-  cs_json_end_array (w);
-  cs_json_key (w, "patterns");
-  cs_json_begin_array (w);
-  for (guint i = 0; i < report->patterns->len; i++)
-    {
-      const CsLoadPattern *p = g_ptr_array_index (report->patterns, i);
-      cs_json_begin_object (w);
-      cs_json_key (w, "pattern");
-      cs_json_string (w, p->pattern);
-      cs_json_key (w, "calls");
-      cs_json_uint (w, p->calls);
-      cs_json_key (w, "answered");
-      cs_json_uint (w, p->answered);
-      cs_json_key (w, "failed");
-      cs_json_uint (w, p->failed);
-      cs_cli_load_json_percentiles (w, "setup_ms", &p->setup_ms);
-      cs_json_end_object (w);
-    }
-  cs_json_end_array (w);
-  cs_cli_load_json_breaking_point (w, report);
-  cs_json_end_object (w);
-  return cs_json_writer_free (w);
-}
-
-static gboolean
-cs_cli_load_write_csv (const CsLoadReport *report, FILE *out)
-{
-  fprintf (out, "start_s,calls_started,answered,failed,cancelled,concurrent,messages,"
-                "retransmissions,timeouts,transactions,rtp_packets,streams_alive,p99_ms\n");
-  for (guint i = 0; i < report->intervals->len; i++)
-    {
-      const CsLoadInterval *iv = &g_array_index (report->intervals, CsLoadInterval, i);
-      double p99 = iv->signals[CS_LOAD_SIGNAL_P99];
-      char p99_text[G_ASCII_DTOSTR_BUF_SIZE] = "";
-      char start_text[G_ASCII_DTOSTR_BUF_SIZE];
-
-      if (isfinite (p99))
-        g_ascii_formatd (p99_text, sizeof p99_text, "%.3f", p99);
-      g_ascii_formatd (start_text, sizeof start_text, "%.6f",
-                       cs_cli_load_offset_s (report, iv->start_ns));
-      fprintf (out, "%s,%u,%u,%u,%u,%u,%u,%u,%u,%u,%" G_GUINT64_FORMAT ",%u,%s\n", start_text,
-               iv->calls_started, iv->answered, iv->failed, iv->cancelled, iv->concurrent,
-               iv->messages, iv->retransmissions, iv->timeouts, iv->transactions, iv->rtp_packets,
-               iv->streams_alive, p99_text);
-    }
-  return !ferror (out);
 }
 
 static void
@@ -311,7 +29,7 @@ cs_cli_load_text_ms (FILE *out, double value)
 static void
 cs_cli_load_text_percentiles (FILE *out, const char *label, const CsLoadPercentiles *p)
 {
-  fprintf (out, "%-22s %7" G_GUINT64_FORMAT, label, p->n);
+  fprintf (out, "%-30s %7" G_GUINT64_FORMAT, label, p->n);
   cs_cli_load_text_ms (out, p->min);
   cs_cli_load_text_ms (out, p->mean);
   cs_cli_load_text_ms (out, p->p50);
@@ -321,6 +39,58 @@ cs_cli_load_text_percentiles (FILE *out, const char *label, const CsLoadPercenti
   cs_cli_load_text_ms (out, p->p9999);
   cs_cli_load_text_ms (out, p->max);
   fputc ('\n', out);
+}
+
+/* Peak offered rate, the breaking point's circumstances, the capacity estimate. */
+static void
+cs_cli_load_text_story (const CsLoadReport *report, FILE *out)
+{
+  const CsLoadBreakingPoint *bp = &report->breaking_point;
+  double peak = 0;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint i = 0; i < report->intervals->len; i++)
+    peak = MAX (peak,
+                cs_load_report_rate (
+                    report, i, g_array_index (report->intervals, CsLoadInterval, i).calls_started));
+  fprintf (out,
+           "Offered: peak %.0f calls/s; handled (server leg): %" G_GUINT64_FORMAT
+           " final answers; completed %" G_GUINT64_FORMAT ", dropped %" G_GUINT64_FORMAT
+           "; %" G_GUINT64_FORMAT " calls through a proxy\n",
+           peak, report->totals.handled, report->totals.completed, report->totals.dropped,
+           report->totals.proxied);
+  if (report->totals.failed_by_reason != NULL)
+    {
+      fprintf (out, "Not completed:");
+      g_hash_table_iter_init (&iter, report->totals.failed_by_reason);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        fprintf (out, " %s × %u;", (const char *) key, GPOINTER_TO_UINT (value));
+      fputc ('\n', out);
+    }
+  if (bp->found)
+    {
+      fprintf (out,
+               "Breaking point: interval %u at %.3f s (%s), offered %.0f calls/s, handled %.0f "
+               "calls/s, %u concurrent",
+               bp->interval, bp->offset_s, cs_load_signal_key (bp->signal), bp->offered_cps,
+               bp->handled_cps, bp->concurrent);
+      if (bp->has_symptom)
+        fprintf (out, ", first symptom: %s", cs_load_symptom_label (bp->first_symptom));
+      fprintf (out, ": %s\n", bp->reason);
+    }
+  else
+    fprintf (out, "Breaking point: none\n");
+  if (report->capacity_found)
+    fprintf (
+        out, "Capacity: %.0f calls/s sustained with no symptom for %u intervals from %.3f s%s\n",
+        report->capacity_cps, report->capacity_window,
+        cs_cli_load_offset_s (
+            report,
+            g_array_index (report->intervals, CsLoadInterval, report->capacity_interval).start_ns),
+        bp->found ? "" : " (not reached: the run never broke)");
+  else
+    fprintf (out, "Capacity: no %u symptom-free intervals in a row\n", report->capacity_window);
 }
 
 static gboolean
@@ -351,30 +121,42 @@ cs_cli_load_write_text (const CsLoadReport *report, FILE *out)
            " retransmissions, %" G_GUINT64_FORMAT " transactions, %" G_GUINT64_FORMAT
            " timeouts; RTP: %" G_GUINT64_FORMAT " packets\n",
            t->messages, t->retransmissions, t->transactions, t->timeouts, t->rtp_packets);
-  if (report->breaking_point.found)
-    fprintf (out, "Breaking point: interval %u at %.3f s (%s): %s\n",
-             report->breaking_point.interval, report->breaking_point.offset_s,
-             cs_load_signal_key (report->breaking_point.signal), report->breaking_point.reason);
-  else
-    fprintf (out, "Breaking point: none\n");
+  cs_cli_load_text_story (report, out);
 
-  fprintf (out, "\n%-22s %7s %9s %9s %9s %9s %9s %9s %9s %9s\n", "Response times (ms)", "n", "min",
+  fprintf (out, "\n%-30s %7s %9s %9s %9s %9s %9s %9s %9s %9s\n", "Response times (ms)", "n", "min",
            "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max");
   for (guint k = 0; k < CS_LOAD_RT_N; k++)
-    cs_cli_load_text_percentiles (out, cs_load_response_kind_label (k), &report->response_times[k]);
+    {
+      g_autofree char *label = g_strdup_printf ("%s%s", cs_load_response_kind_label (k),
+                                                report->proxied ? " (client leg)" : "");
+      cs_cli_load_text_percentiles (out, label, &report->response_times[k]);
+    }
+  if (report->proxied)
+    {
+      for (guint k = 0; k < CS_LOAD_RT_N; k++)
+        {
+          g_autofree char *label
+              = g_strdup_printf ("%s (server leg)", cs_load_response_kind_label (k));
+          cs_cli_load_text_percentiles (out, label, &report->server_response_times[k]);
+        }
+      cs_cli_load_text_percentiles (out, "Proxy forwarding", &report->forwarding_ms);
+    }
 
-  fprintf (out, "\n%10s %6s %8s %6s %9s %10s %8s %7s %8s %7s %9s\n", "start (s)", "calls",
-           "answered", "failed", "cancelled", "concurrent", "messages", "retrans", "timeouts",
-           "rtp", "p99 (ms)");
+  fprintf (out, "\n%10s %6s %7s %8s %6s %9s %10s %8s %7s %8s %7s %9s %9s  %s\n", "start (s)",
+           "calls", "handled", "answered", "failed", "cancelled", "concurrent", "messages",
+           "retrans", "timeouts", "rtp", "p99 (ms)", "100 p99", "symptoms");
   for (guint i = 0; i < report->intervals->len; i++)
     {
       const CsLoadInterval *iv = &g_array_index (report->intervals, CsLoadInterval, i);
-      fprintf (out, "%10.3f %6u %8u %6u %9u %10u %8u %7u %8u %7" G_GUINT64_FORMAT,
-               cs_cli_load_offset_s (report, iv->start_ns), iv->calls_started, iv->answered,
-               iv->failed, iv->cancelled, iv->concurrent, iv->messages, iv->retransmissions,
-               iv->timeouts, iv->rtp_packets);
+      g_autofree char *symptoms = cs_load_symptoms_keys (iv->symptoms);
+
+      fprintf (out, "%10.3f %6u %7u %8u %6u %9u %10u %8u %7u %8u %7" G_GUINT64_FORMAT,
+               cs_cli_load_offset_s (report, iv->start_ns), iv->calls_started, iv->handled,
+               iv->answered, iv->failed, iv->cancelled, iv->concurrent, iv->messages,
+               iv->retransmissions, iv->timeouts, iv->rtp_packets);
       cs_cli_load_text_ms (out, iv->signals[CS_LOAD_SIGNAL_P99]);
-      fprintf (out, "%s\n",
+      cs_cli_load_text_ms (out, iv->curves[CS_LOAD_CURVE_TRYING].p99);
+      fprintf (out, "  %s%s\n", symptoms,
                report->breaking_point.found && report->breaking_point.interval == i
                    ? "  ← breaking point"
                    : "");
@@ -415,6 +197,8 @@ cs_cli_cmd_loadtest (int argc, char **argv)
   CsCliOptions opts = { 0 };
   CsLoadConfig config;
   double interval_s = 1.0, timeout_s = 32.0;
+  g_autofree char *sipp_stat = NULL;
+  g_autoptr (GArray) edges = NULL;
   CsReportFormat format = CS_REPORT_FORMAT_TEXT;
   g_autoptr (CsAnalysis) analysis = NULL;
   g_autoptr (CsLoadReport) report = NULL;
@@ -425,6 +209,8 @@ cs_cli_cmd_loadtest (int argc, char **argv)
     { "interval", 'i', 0, G_OPTION_ARG_DOUBLE, &interval_s, "Interval length (default 1)", "S" },
     { "timeout", 0, 0, G_OPTION_ARG_DOUBLE, &timeout_s,
       "Transaction timeout, Timer B/F (default 32)", "S" },
+    { "sipp-stat", 0, 0, G_OPTION_ARG_FILENAME, &sipp_stat,
+      "Intervals = the periods of this SIPp -trace_stat file", "FILE" },
     { NULL },
   };
 
@@ -443,6 +229,19 @@ cs_cli_cmd_loadtest (int argc, char **argv)
   cs_load_config_init (&config);
   config.interval_s = interval_s;
   config.transaction_timeout_s = timeout_s;
+  if (sipp_stat != NULL)
+    {
+      g_autoptr (GError) error = NULL;
+
+      edges = cs_load_read_sipp_edges (sipp_stat, &error);
+      if (edges == NULL)
+        {
+          g_printerr ("callscope-cli: %s\n", error->message);
+          cs_cli_options_clear (&opts);
+          return CS_EXIT_UNREADABLE;
+        }
+      config.edges_ns = edges;
+    }
   analysis = cs_cli_load (&opts, &status);
   if (analysis == NULL)
     {
@@ -458,7 +257,7 @@ cs_cli_cmd_loadtest (int argc, char **argv)
       if (format == CS_REPORT_FORMAT_JSON)
         written = cs_cli_load_write_json (report, out);
       else if (format == CS_REPORT_FORMAT_CSV)
-        written = cs_cli_load_write_csv (report, out);
+        written = cs_load_write_csv (report, out);
       else
         written = cs_cli_load_write_text (report, out);
       if (!cs_cli_close_output (out, written))

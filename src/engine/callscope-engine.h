@@ -31,6 +31,8 @@
 #include "rtp/cs-rtcp.h"
 #include "rtp/cs-rtp-clock-map.h"
 #include "rtp/cs-rtp.h"
+#include "rtp/cs-srtp-key.h"
+#include "rtp/cs-srtp-session.h"
 
 /* quality: stream statistics, series, jitter buffer, MOS */
 #include "quality/cs-jitter-buffer.h"
@@ -42,6 +44,7 @@
 #include "calls/cs-call-dtmf.h"
 #include "calls/cs-call.h"
 #include "calls/cs-stream-rtcp.h"
+#include "calls/cs-stream-srtp.h"
 #include "calls/cs-stream.h"
 #include "calls/cs-transaction.h"
 
@@ -61,6 +64,7 @@
 
 /* loadtest: load-test statistics, the breaking point */
 #include "loadtest/cs-loadtest.h"
+#include "loadtest/cs-loadtest-sipp.h"
 
 /* live: live capture, HEP listener and sender */
 #include "live/cs-hep-listener.h"

@@ -39,6 +39,17 @@ cs_report_json_severity_name (guint value)
   return cs_severity_to_string ((CsSeverity) value);
 }
 
+/* The suite that decrypted an SRTP stream; NULL for any other stream. */
+static inline const char *
+cs_report_json_srtp_suite (CsStream *stream)
+{
+  const CsStreamSrtp *srtp = cs_stream_get_srtp (stream);
+
+  return srtp != NULL && srtp->protection == CS_STREAM_DECRYPTED
+             ? cs_srtp_suite_to_string (srtp->suite)
+             : NULL;
+}
+
 #define CS_REPORT_JSON_CALL_FIELDS(FIRST, F)                                                       \
   FIRST (UINT, "id", cs_call_get_number (call))                                                    \
   F (STRING, "call_id", cs_call_get_call_id (call))                                                \
@@ -103,7 +114,9 @@ cs_report_json_severity_name (guint value)
   F (UINT, "last_frame", st->last_frame)                                                           \
   F (TIME, "start", st->first_ns)                                                                  \
   F (TIME, "end", st->last_ns)                                                                     \
-  F (RTCP, "rtcp", cs_stream_get_rtcp (stream))
+  F (RTCP, "rtcp", cs_stream_get_rtcp (stream))                                                    \
+  F (STRING, "protection", cs_stream_protection_to_string (cs_stream_get_protection (stream)))     \
+  F (STRING, "srtp_suite", cs_report_json_srtp_suite (stream))
 
 #define CS_REPORT_JSON_FINDING_FIELDS(FIRST, F)                                                    \
   FIRST (ENUM, "kind", cs_finding_get_kind (finding), cs_report_json_kind_name)                    \

@@ -153,6 +153,8 @@ cs_report_json_capture (CsJsonWriter *w, CsAnalysis *analysis)
   cs_report_json_counts (w, stats);
   CS_JSON_KEY_UINT (w, "malformed_sip", stats->malformed_sip);
   CS_JSON_KEY_UINT (w, "rtp_packets", stats->rtp_packets);
+  CS_JSON_KEY_UINT (w, "calls", cs_analysis_get_n_calls (analysis));
+  CS_JSON_KEY_UINT (w, "other_sip_exchanges", cs_analysis_get_n_other_exchanges (analysis));
   CS_JSON_KEY (w, "first_time");
   cs_report_json_time (w, stats->first_ns, stats->packets > 0);
   CS_JSON_KEY (w, "last_time");

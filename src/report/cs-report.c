@@ -61,7 +61,10 @@ cs_report_text_summary (CsAnalysis *analysis, FILE *out)
     fprintf (out, "  %-12u %u\n", GPOINTER_TO_UINT (l->data),
              GPOINTER_TO_UINT (g_hash_table_lookup (stats->sip_statuses, l->data)));
   fprintf (out, "RTP packets:   %" G_GUINT64_FORMAT "\n", stats->rtp_packets);
-  fprintf (out, "Calls:         %u\n", g_list_model_get_n_items (cs_analysis_get_calls (analysis)));
+  /* calls are INVITE dialogs; REGISTER, OPTIONS… are counted apart (the calls table
+   * lists both, with their method) */
+  fprintf (out, "Calls:         %u\n", cs_analysis_get_n_calls (analysis));
+  fprintf (out, "Other SIP:     %u exchanges\n", cs_analysis_get_n_other_exchanges (analysis));
   fprintf (out, "Streams:       %u\n",
            g_list_model_get_n_items (cs_analysis_get_streams (analysis)));
   fprintf (out, "Findings:      %u\n\n",
@@ -388,9 +391,10 @@ cs_report_grid_capture (CsAnalysis *analysis)
   cs_report_grid_add (grid, NULL, g_strdup ("SIP responses"), g_string_free (text, FALSE));
   cs_report_grid_add (grid, NULL, g_strdup ("RTP packets"),
                       g_strdup_printf ("%" G_GUINT64_FORMAT, st->rtp_packets));
-  cs_report_grid_add (
-      grid, NULL, g_strdup ("Calls"),
-      g_strdup_printf ("%u", g_list_model_get_n_items (cs_analysis_get_calls (analysis))));
+  cs_report_grid_add (grid, NULL, g_strdup ("Calls"),
+                      g_strdup_printf ("%u", cs_analysis_get_n_calls (analysis)));
+  cs_report_grid_add (grid, NULL, g_strdup ("Other SIP exchanges"),
+                      g_strdup_printf ("%u", cs_analysis_get_n_other_exchanges (analysis)));
   cs_report_grid_add (
       grid, NULL, g_strdup ("RTP streams"),
       g_strdup_printf ("%u", g_list_model_get_n_items (cs_analysis_get_streams (analysis))));

@@ -1,7 +1,10 @@
 /* fuzz-sdp.c — SDP parsing and the questions the stream binder asks of it */
 #include "fuzz-common.h"
 
+#include "rtp/cs-srtp-key.h"
 #include "sip/cs-sdp.h"
+
+#include <string.h>
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -23,6 +26,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_assert (m->connection.family == 0 || m->connection.family == 4
                 || m->connection.family == 6);
       sum += cs_sdp_media_is_hold (m);
+      /* the a=crypto lines as the SRTP binder reads them */
+      for (guint c = 0; c < CS_SDP_MAX_CRYPTO && m->crypto[c] != NULL; c++)
+        {
+          CsSrtpKey key;
+
+          if (cs_srtp_key_parse_crypto (m->crypto[c], strlen (m->crypto[c]), &key, NULL))
+            g_assert (key.n_keys >= 1 && key.n_keys <= CS_SRTP_MAX_KEYS);
+        }
       sum += cs_sdp_direction_to_string (m->direction)[0];
       for (guint f = 0; m->formats != NULL && f < m->formats->len; f++)
         {

@@ -42,6 +42,51 @@ gen_call_init (GenCall *c, GenCapture *cap, const GenCallPlan *plan)
   c->callee_media.port = plan->callee_rtp;
   c->session_id[0] = (guint64) gen_rand_range (&cap->rand, 1000000, 999999999);
   c->session_id[1] = (guint64) gen_rand_range (&cap->rand, 1000000, 999999999);
+  for (guint side = 0; plan->srtp != NULL && side < 2; side++)
+    for (guint i = 0; i < sizeof c->srtp_key[side]; i++)
+      c->srtp_key[side][i] = (guint8) gen_rand_next (&cap->rand);
+}
+
+/* The SDP of side (0 caller, 1 callee) as SRTP when the plan says so. */
+static char *
+with_srtp (GenCall *c, guint side, char *sdp)
+{
+  return c->plan.srtp != NULL ? gen_srtp_sdp (c->plan.srtp, sdp, c->srtp_key[side], side + 1) : sdp;
+}
+
+/* The stream of side leaves as SRTP when the plan says so: the truth of its protection. */
+void
+gen_call_protect_stream (GenCall *c, GenRtpStream *s, guint side)
+{
+  const GenSrtpPlan *plan = c->plan.srtp;
+  guint8 wrong[64];
+
+  if (plan == NULL || s->srtp != NULL)
+    return;
+  if (plan->seq0 != 0)
+    s->seq0 = plan->seq0;
+  for (guint i = 0; i < sizeof wrong; i++)
+    wrong[i] = (guint8) (c->srtp_key[side][i] ^ 0x5a);
+  {
+    const guint8 *used = side == 0 && plan->wrong_up_key ? wrong : c->srtp_key[side];
+    g_autofree char *b64 = g_base64_encode (used, gen_srtp_key_length (plan->suite));
+
+    s->srtp = gen_srtp_new (plan->suite, s->ssrc, used, side + 1, plan->mki_length);
+    g_snprintf (s->expect->srtp_key, sizeof s->expect->srtp_key, "inline:%s", b64);
+    if (plan->mki_length > 0)
+      g_snprintf (s->expect->srtp_key + strlen (s->expect->srtp_key),
+                  sizeof s->expect->srtp_key - strlen (s->expect->srtp_key), "|%u:%u", side + 1,
+                  plan->mki_length);
+  }
+  if (plan->no_key_lines)
+    s->expect->protection = "encrypted";
+  else if (side == 0 && plan->wrong_up_key)
+    s->expect->protection = "key-failed";
+  else
+    {
+      s->expect->protection = "decrypted";
+      s->expect->srtp_suite = plan->suite;
+    }
 }
 
 void
@@ -82,8 +127,9 @@ gen_call_offer (GenCall *c, const char *direction)
     return with_codec (c->plan.codec,
                        gen_sdp (c->plan.caller, &c->caller_media.addr, c->caller_media.port,
                                 codec_pts, 2, direction, c->session_id[0], c->sdp_version[0]++));
-  return gen_sdp (c->plan.caller, &c->caller_media.addr, c->caller_media.port, pts, 3, direction,
-                  c->session_id[0], c->sdp_version[0]++);
+  return with_srtp (c, 0,
+                    gen_sdp (c->plan.caller, &c->caller_media.addr, c->caller_media.port, pts, 3,
+                             direction, c->session_id[0], c->sdp_version[0]++));
 }
 
 char *
@@ -91,9 +137,10 @@ gen_call_answer_sdp (GenCall *c, const char *direction)
 {
   const guint8 pts[] = { c->plan.pt, 101 };
 
-  return with_codec (c->plan.codec,
-                     gen_sdp (c->plan.callee, &c->callee_media.addr, c->callee_media.port, pts, 2,
-                              direction, c->session_id[1], c->sdp_version[1]++));
+  return with_srtp (c, 1,
+                    with_codec (c->plan.codec, gen_sdp (c->plan.callee, &c->callee_media.addr,
+                                                        c->callee_media.port, pts, 2, direction,
+                                                        c->session_id[1], c->sdp_version[1]++)));
 }
 
 void
@@ -132,6 +179,7 @@ gen_call_talk (GenCall *c, gint64 t, gint64 duration, gboolean one_way, const Ge
     gen_rtp_stream_init (&c->up, c->cap, &c->caller_media, &c->callee_media, c->plan.pt,
                          GEN_TONE_DUAL, t, TRUE);
   c->up.codec = c->plan.codec;
+  gen_call_protect_stream (c, &c->up, 0);
   gen_rtp_send_audio (&c->up, t, duration, NULL);
   if (one_way)
     return;
@@ -139,6 +187,7 @@ gen_call_talk (GenCall *c, gint64 t, gint64 duration, gboolean one_way, const Ge
     gen_rtp_stream_init (&c->down, c->cap, &c->callee_media, &c->caller_media, c->plan.pt,
                          GEN_TONE_SWEEP, t + GEN_MS (3), TRUE);
   c->down.codec = c->plan.codec;
+  gen_call_protect_stream (c, &c->down, 1);
   gen_rtp_send_audio (&c->down, t + GEN_MS (3), duration, impair);
 }
 

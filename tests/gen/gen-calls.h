@@ -14,8 +14,9 @@ typedef struct
   CsEndpoint remote; /* where the caller's SIP goes: a proxy or the callee */
   guint16 caller_rtp;
   guint16 callee_rtp;
-  guint8 pt;             /* 0 = PCMU, 8 = PCMA, else codec->pt */
-  const GenCodec *codec; /* NULL: G.711 */
+  guint8 pt;               /* 0 = PCMU, 8 = PCMA, else codec->pt */
+  const GenCodec *codec;   /* NULL: G.711 */
+  const GenSrtpPlan *srtp; /* NULL: RTP/AVP */
 } GenCallPlan;
 
 typedef struct
@@ -29,6 +30,7 @@ typedef struct
   GenRtpStream down; /* callee -> caller */
   guint64 session_id[2];
   guint sdp_version[2];
+  guint8 srtp_key[2][64]; /* caller's and callee's sending keys (plan.srtp) */
 } GenCall;
 
 /* The usual cast: alice 10.0.0.10 (1001), bob 10.0.0.20 (1002), the proxy 10.0.0.1. */
@@ -45,6 +47,9 @@ void gen_call_init (GenCall *c, GenCapture *cap, const GenCallPlan *plan);
 void gen_call_clear (GenCall *c);
 char *gen_call_offer (GenCall *c, const char *direction);
 char *gen_call_answer_sdp (GenCall *c, const char *direction);
+/* Makes s (side 0: the caller's, 1: the callee's) leave as SRTP when plan.srtp says so,
+ * before its first packet; its expectation says how it should be opened. */
+void gen_call_protect_stream (GenCall *c, GenRtpStream *s, guint side);
 /* INVITE with an SDP offer at t0; 100 after 10 ms unless no_trying. */
 void gen_call_invite (GenCall *c, gboolean with_trying);
 /* 200 with the answer, then the ACK; returns the time media starts. */

@@ -36,6 +36,15 @@ dtmf_free (gpointer data)
   g_free (d);
 }
 
+static void
+finding_free (gpointer data)
+{
+  GenExpectFinding *f = data;
+
+  g_array_unref (f->packet_ids);
+  g_free (f);
+}
+
 GenExpect *
 gen_expect_new (void)
 {
@@ -47,6 +56,7 @@ gen_expect_new (void)
   e->non_invite = g_ptr_array_new_with_free_func (non_invite_free);
   e->streams = g_ptr_array_new_with_free_func (g_free);
   e->dtmf = g_ptr_array_new_with_free_func (dtmf_free);
+  e->findings = g_ptr_array_new_with_free_func (finding_free);
   return e;
 }
 
@@ -61,6 +71,7 @@ gen_expect_free (GenExpect *e)
   g_ptr_array_unref (e->non_invite);
   g_ptr_array_unref (e->streams);
   g_ptr_array_unref (e->dtmf);
+  g_ptr_array_unref (e->findings);
   g_free (e);
 }
 
@@ -94,6 +105,7 @@ gen_expect_add_call (GenExpect *e, const char *call_id, const char *from_user, c
   c->to_user = g_strdup (to_user);
   c->from_tag = g_strdup (from_tag);
   c->state = "setup";
+  c->invite_ns = c->provisional_ns = c->answer_ns = c->bye_ns = -1;
   g_ptr_array_add (e->calls, c);
   return c;
 }
@@ -139,6 +151,17 @@ gen_expect_stream_packet (GenExpectStream *s, gint64 index, gboolean duplicate)
   s->max_index = MAX (s->max_index, index);
 }
 
+void
+gen_expect_call_response (GenExpectCall *c, gint64 t, guint status)
+{
+  if ((status == 180 || status == 183) && c->provisional_ns < 0)
+    c->provisional_ns = t;
+  if (status >= 200 && status < 300 && c->answer_ns < 0)
+    c->answer_ns = t;
+  if (status >= 200 && c->final_status == 0)
+    c->final_status = status;
+}
+
 GenExpectDtmf *
 gen_expect_add_dtmf (GenExpect *e, char digit, const char *source)
 {
@@ -149,6 +172,34 @@ gen_expect_add_dtmf (GenExpect *e, char digit, const char *source)
   d->packet_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   g_ptr_array_add (e->dtmf, d);
   return d;
+}
+
+void
+gen_expect_findings_known (GenExpect *e)
+{
+  e->findings_known = TRUE;
+}
+
+GenExpectFinding *
+gen_expect_add_finding (GenExpect *e, const char *kind, const char *severity, GenExpectCall *call,
+                        GenExpectStream *stream)
+{
+  GenExpectFinding *f = g_new0 (GenExpectFinding, 1);
+
+  f->kind = kind;
+  f->severity = severity;
+  f->call = call;
+  f->stream = stream;
+  f->packet_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  e->findings_known = TRUE;
+  g_ptr_array_add (e->findings, f);
+  return f;
+}
+
+void
+gen_expect_finding_frame (GenExpectFinding *f, guint packet_id)
+{
+  g_array_append_val (f->packet_ids, packet_id);
 }
 
 static void
@@ -190,6 +241,17 @@ append_counts (GString *out, const char *name, GHashTable *table)
   g_string_append (out, "},\n");
 }
 
+/* ", \"name\": (to - from) / unit" with three decimals, null when either time is missing */
+static void
+append_span (GString *out, const char *name, gint64 from_ns, gint64 to_ns, double unit_ns)
+{
+  g_string_append_printf (out, ", \"%s\": ", name);
+  if (from_ns < 0 || to_ns < 0)
+    g_string_append (out, "null");
+  else
+    g_string_append_printf (out, "%.3f", (double) (to_ns - from_ns) / unit_ns);
+}
+
 static void
 append_final (GString *out, guint status)
 {
@@ -197,6 +259,55 @@ append_final (GString *out, guint status)
     g_string_append (out, "null");
   else
     g_string_append_printf (out, "%u", status);
+}
+
+static gint
+compare_frames (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* "findings": each with its call and stream as indexes into "calls" and "streams" (-1: none),
+ * a non-INVITE exchange by method and Call-ID, and its frames ascending as the report lists
+ * them. */
+static void
+append_findings (GString *out, GenExpect *e, GenCapture *cap)
+{
+  g_string_append (out, ",\n  \"findings\": [");
+  for (guint i = 0; i < e->findings->len; i++)
+    {
+      GenExpectFinding *f = g_ptr_array_index (e->findings, i);
+      g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint));
+      guint call = 0, stream = 0;
+
+      for (guint j = 0; j < f->packet_ids->len; j++)
+        g_array_append_val (
+            frames, gen_capture_packet (cap, g_array_index (f->packet_ids, guint, j))->frame);
+      g_array_sort (frames, compare_frames);
+      g_assert_true (f->call == NULL || g_ptr_array_find (e->calls, f->call, &call));
+      g_assert_true (f->stream == NULL || g_ptr_array_find (e->streams, f->stream, &stream));
+      g_string_append_printf (out,
+                              "%s{\"kind\": \"%s\", \"severity\": \"%s\", \"call\": %d, "
+                              "\"stream\": %d, ",
+                              i ? ",\n    " : "\n    ", f->kind, f->severity,
+                              f->call != NULL ? (int) call : -1,
+                              f->stream != NULL ? (int) stream : -1);
+      if (f->exchange != NULL)
+        {
+          g_string_append (out, "\"exchange\": {\"method\": ");
+          append_json_string (out, f->exchange->method);
+          g_string_append (out, ", \"call_id\": ");
+          append_json_string (out, f->exchange->call_id);
+          g_string_append (out, "}, ");
+        }
+      g_string_append (out, "\"frames\": [");
+      for (guint j = 0; j < frames->len; j++)
+        g_string_append_printf (out, "%s%u", j ? ", " : "", g_array_index (frames, guint, j));
+      g_string_append (out, "]}");
+    }
+  g_string_append (out, e->findings->len ? "\n  ]" : "]");
 }
 
 char *
@@ -227,6 +338,10 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       append_json_string (out, c->to_user);
       g_string_append_printf (out, ", \"state\": \"%s\", \"final_status\": ", c->state);
       append_final (out, c->final_status);
+      append_span (out, "pdd_ms", c->invite_ns, c->provisional_ns, 1e6);
+      append_span (out, "setup_ms", c->invite_ns, c->answer_ns, 1e6);
+      append_span (out, "ring_ms", c->provisional_ns, c->answer_ns, 1e6);
+      append_span (out, "duration_s", c->answer_ns, c->bye_ns, 1e9);
       g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u}", c->messages,
                               c->retransmissions);
     }
@@ -262,9 +377,15 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       g_string_append_printf (
           out,
           "\"payload_type\": %u, \"packets\": %u, \"expected\": %" G_GINT64_FORMAT
-          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s}",
+          ", \"lost\": %" G_GINT64_FORMAT ", \"duplicates\": %u, \"associated\": %s, "
+          "\"protection\": \"%s\"",
           s->payload_type, s->packets, expected, expected - (gint64) s->packets, s->duplicates,
-          s->associated ? "true" : "false");
+          s->associated ? "true" : "false", s->protection != NULL ? s->protection : "clear");
+      if (s->srtp_suite != NULL)
+        g_string_append_printf (out, ", \"srtp_suite\": \"%s\"", s->srtp_suite);
+      if (s->srtp_key[0] != '\0')
+        g_string_append_printf (out, ", \"srtp_key\": \"%s\"", s->srtp_key);
+      g_string_append (out, "}");
     }
   g_string_append (out, e->streams->len ? "\n  ],\n" : "],\n");
 
@@ -283,6 +404,14 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
         }
       g_string_append (out, "]}");
     }
-  g_string_append (out, e->dtmf->len ? "\n  ]\n}\n" : "]\n}\n");
+  g_string_append (out, e->dtmf->len ? "\n  ]" : "]");
+  if (e->limits != NULL)
+    {
+      g_string_append (out, ",\n  \"limits\": ");
+      append_json_string (out, e->limits);
+    }
+  if (e->findings_known)
+    append_findings (out, e, cap);
+  g_string_append (out, "\n}\n");
   return g_string_free (out, FALSE);
 }

@@ -19,6 +19,9 @@ typedef struct
   guint final_status; /* 0 = none */
   guint messages;
   guint retransmissions;
+  /* wire times of the initial INVITE, its first 180/183, its first 2xx and the first BYE
+   * (-1 = none): the call's PDD, setup, ring and talk times (DESIGN: calls) */
+  gint64 invite_ns, provisional_ns, answer_ns, bye_ns;
 } GenExpectCall;
 
 typedef struct
@@ -42,6 +45,9 @@ typedef struct
   gboolean have_first;
   gint64 first_index; /* logical (unwrapped) sequence of the first arrival */
   gint64 max_index;
+  const char *protection; /* "clear" (default), "decrypted", "encrypted", "key-failed" */
+  const char *srtp_suite; /* the suite that decrypts it, or NULL */
+  char srtp_key[80];      /* "inline:BASE64" the sender really used ("" for RTP) */
 } GenExpectStream;
 
 typedef struct
@@ -50,6 +56,18 @@ typedef struct
   const char *source; /* "rfc4733" or "sip-info" */
   GArray *packet_ids; /* guint; turned into frame numbers when written */
 } GenExpectDtmf;
+
+/* A finding callscope must report: kind and severity as the report names them, the call and
+ * stream it is about (NULL: none), and exactly its frames. */
+typedef struct
+{
+  const char *kind;     /* "slow-pdd", "loss-burst", … */
+  const char *severity; /* "info", "warning", "error" */
+  GenExpectCall *call;
+  GenExpectNonInvite *exchange; /* instead of call: a REGISTER, OPTIONS, MESSAGE… */
+  GenExpectStream *stream;
+  GArray *packet_ids; /* guint; turned into frame numbers when written */
+} GenExpectFinding;
 
 struct _GenExpect
 {
@@ -60,6 +78,10 @@ struct _GenExpect
   GPtrArray *non_invite;
   GPtrArray *streams;
   GPtrArray *dtmf;
+  /* TRUE when the scenario lists every finding it must produce (none when empty) */
+  gboolean findings_known;
+  GPtrArray *findings;
+  const char *limits; /* CS_LIMITS the capture is read with (NULL: the defaults) */
 };
 typedef struct _GenExpect GenExpect;
 
@@ -77,6 +99,16 @@ GenExpectStream *gen_expect_add_stream (GenExpect *expect, guint32 ssrc, const C
 /* One packet of a stream arrived (in capture order). */
 void gen_expect_stream_packet (GenExpectStream *stream, gint64 index, gboolean duplicate);
 GenExpectDtmf *gen_expect_add_dtmf (GenExpect *expect, char digit, const char *source);
+/* A response to the call's initial INVITE sent at time_ns: its first final status and
+ * the times of its first 180/183 and first 2xx. */
+void gen_expect_call_response (GenExpectCall *call, gint64 time_ns, guint status);
+
+/* The scenario lists its findings: exactly these (none unless added). */
+void gen_expect_findings_known (GenExpect *expect);
+/* One finding; implies gen_expect_findings_known. Add frames with gen_expect_finding_frame. */
+GenExpectFinding *gen_expect_add_finding (GenExpect *expect, const char *kind, const char *severity,
+                                          GenExpectCall *call, GenExpectStream *stream);
+void gen_expect_finding_frame (GenExpectFinding *finding, guint packet_id);
 
 /* The JSON document; frame numbers come from the written capture. */
 char *gen_expect_to_json (GenExpect *expect, const char *scenario, struct _GenCapture *cap);

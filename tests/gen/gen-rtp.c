@@ -54,14 +54,16 @@ void
 gen_rtp_stream_clear (GenRtpStream *s)
 {
   g_clear_pointer (&s->encoder, gen_codec_encoder_free);
+  g_clear_pointer (&s->srtp, gen_srtp_free);
 }
 
 static guint
 send_packet (GenRtpStream *s, gint64 time_ns, gint64 index, guint8 pt, gboolean marker,
              guint32 timestamp, const guint8 *payload, gsize len)
 {
-  guint8 pkt[12 + SAMPLES_PER_PACKET];
+  guint8 pkt[12 + SAMPLES_PER_PACKET + 64]; /* room for an SRTP tag and MKI */
   guint16 seq = (guint16) (s->seq0 + index);
+  gsize n = 12 + len;
 
   g_assert (len <= SAMPLES_PER_PACKET);
   pkt[0] = 0x80;
@@ -74,7 +76,9 @@ send_packet (GenRtpStream *s, gint64 time_ns, gint64 index, guint8 pt, gboolean 
       pkt[8 + i] = (s->ssrc >> (24 - 8 * i)) & 0xff;
     }
   memcpy (pkt + 12, payload, len);
-  return gen_send_udp (s->cap, time_ns, &s->src, &s->dst, pkt, 12 + len);
+  if (s->srtp != NULL)
+    n = gen_srtp_protect (s->srtp, pkt, n);
+  return gen_send_udp (s->cap, time_ns, &s->src, &s->dst, pkt, n);
 }
 
 static gint
@@ -151,33 +155,41 @@ gen_rtp_send_audio (GenRtpStream *s, gint64 start, gint64 duration, const GenRtp
   for (guint i = 0; i < arrivals->len; i++)
     {
       const Arrival *a = &g_array_index (arrivals, Arrival, i);
-      guint32 samples = samples_at (s, a->send);
-      gint16 pcm[SAMPLES_PER_PACKET];
-      guint8 payload[SAMPLES_PER_PACKET];
 
-      gsize len = sizeof payload;
-
-      if (s->codec != NULL)
-        {
-          /* packets leave in order here (no impairment on codec scenarios): the encoder's
-           * state follows the stream */
-          if (s->encoder == NULL)
-            s->encoder = gen_codec_encoder_new (s->codec);
-          len = gen_codec_encode (s->encoder, samples, payload, sizeof payload);
-        }
-      else
-        {
-          gen_tone_fill (s->tone, samples, pcm, SAMPLES_PER_PACKET);
-          for (guint j = 0; j < SAMPLES_PER_PACKET; j++)
-            payload[j] = s->pt == 8 ? gen_g711_alaw_encode (pcm[j]) : gen_g711_ulaw_encode (pcm[j]);
-        }
-      send_packet (s, a->arrival, a->index, s->pt, s->marker_pending && i == 0, s->ts0 + samples,
-                   payload, len);
-      gen_expect_stream_packet (s->expect, a->index, a->duplicate);
+      gen_rtp_send_audio_packet (s, a->index, a->send, a->arrival, a->duplicate);
     }
-  if (arrivals->len > 0)
-    s->marker_pending = FALSE;
   return start + (gint64) n * GEN_RTP_PTIME;
+}
+
+guint
+gen_rtp_send_audio_packet (GenRtpStream *s, gint64 index, gint64 send_ns, gint64 arrival_ns,
+                           gboolean duplicate)
+{
+  guint32 samples = samples_at (s, send_ns);
+  gint16 pcm[SAMPLES_PER_PACKET];
+  guint8 payload[SAMPLES_PER_PACKET];
+  gsize len = sizeof payload;
+  gboolean marker = s->marker_pending;
+  guint id;
+
+  if (s->codec != NULL)
+    {
+      /* packets leave in order here (no impairment on codec scenarios): the encoder's
+       * state follows the stream */
+      if (s->encoder == NULL)
+        s->encoder = gen_codec_encoder_new (s->codec);
+      len = gen_codec_encode (s->encoder, samples, payload, sizeof payload);
+    }
+  else
+    {
+      gen_tone_fill (s->tone, samples, pcm, SAMPLES_PER_PACKET);
+      for (guint j = 0; j < SAMPLES_PER_PACKET; j++)
+        payload[j] = s->pt == 8 ? gen_g711_alaw_encode (pcm[j]) : gen_g711_ulaw_encode (pcm[j]);
+    }
+  s->marker_pending = FALSE;
+  id = send_packet (s, arrival_ns, index, s->pt, marker, s->ts0 + samples, payload, len);
+  gen_expect_stream_packet (s->expect, index, duplicate);
+  return id;
 }
 
 static guint8

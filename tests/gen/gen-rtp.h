@@ -5,6 +5,7 @@
 #include "gen-codecs.h"
 #include "gen-capture.h"
 #include "gen-expect.h"
+#include "gen-srtp.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,7 @@ typedef struct
   GenExpectStream *expect;
   const GenCodec *codec;    /* NULL: G.711 (pt 0 or 8) of tone */
   GenCodecEncoder *encoder; /* made on the first packet; gen_rtp_stream_clear frees it */
+  GenSrtp *srtp;            /* packets leave as SRTP; gen_rtp_stream_clear frees it */
 } GenRtpStream;
 
 /* Frees what the stream holds (the codec's encoder). */
@@ -53,6 +55,10 @@ void gen_rtp_stream_move (GenRtpStream *s, const CsEndpoint *src, const CsEndpoi
 /* Audio every 20 ms in [start, start + duration); returns the next send time. */
 gint64 gen_rtp_send_audio (GenRtpStream *s, gint64 start, gint64 duration,
                            const GenRtpImpair *impair);
+/* One audio packet of sequence offset index (next_index counts them), its timestamp that of
+ * send_ns, captured at arrival_ns exactly (no scheduling noise); returns its packet id. */
+guint gen_rtp_send_audio_packet (GenRtpStream *s, gint64 index, gint64 send_ns, gint64 arrival_ns,
+                                 gboolean duplicate);
 /* An RFC 4733 event of n_packets updates plus three end packets; returns the
  * next send time. The event packets are listed in dtmf when not NULL. */
 gint64 gen_rtp_send_dtmf (GenRtpStream *s, gint64 start, char digit, guint n_packets,

@@ -70,6 +70,8 @@ gen_scn_tcp (GenCapture *cap)
   gen_tcp_send (&conn, T0 + GEN_MS (1), 0, (guint8 *) batch->str + third, third);
   gen_tcp_send (&conn, T0 + GEN_MS (2), 0, (guint8 *) batch->str + 2 * third,
                 batch->len - 2 * third);
+  /* the INVITE is whole with its last segment (the frame Wireshark shows it in) */
+  c.d->expect->invite_ns = T0 + GEN_MS (2);
   /* 100 and 180 arrive together in one segment */
   g_string_truncate (batch, 0);
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (20), 100, NULL, NULL);
@@ -136,6 +138,8 @@ gen_scn_fragments (GenCapture *cap)
   c.d->sink = fragment_sink;
   gen_dialog_request (c.d, T0, GEN_CALLER, "INVITE", NULL, CT_SDP, sdp->str);
   g_string_free (sdp, TRUE);
+  /* the INVITE is whole with its last fragment, 2 × 150 µs later (fragment_sink) */
+  c.d->expect->invite_ns = T0 + 2 * 150000;
   c.d->sink = saved;
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (10), 100, NULL, NULL);
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (80), 180, NULL, NULL);

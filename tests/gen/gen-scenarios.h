@@ -31,6 +31,18 @@ void gen_scn_forking (GenCapture *cap);
 void gen_scn_reused_callid (GenCapture *cap);
 void gen_scn_no_answer (GenCapture *cap);
 
+/* gen-scenarios-states.c */
+void gen_scn_state_trying_only (GenCapture *cap);
+void gen_scn_state_timer_b (GenCapture *cap);
+void gen_scn_state_ringing_only (GenCapture *cap);
+void gen_scn_state_487_no_cancel (GenCapture *cap);
+void gen_scn_state_cancel_crossing_200 (GenCapture *cap);
+void gen_scn_state_rejected_then_bye (GenCapture *cap);
+void gen_scn_state_reinvite_refused (GenCapture *cap);
+void gen_scn_state_fork_rejected (GenCapture *cap);
+void gen_scn_state_ack_missing (GenCapture *cap);
+void gen_scn_state_invite_after_200 (GenCapture *cap);
+
 void gen_scn_tcp (GenCapture *cap);
 void gen_scn_fragments (GenCapture *cap);
 void gen_scn_ipv6 (GenCapture *cap);
@@ -72,6 +84,20 @@ void gen_scn_codec_amr_wb_efficient (GenCapture *cap);
 void gen_scn_codec_speex_nb (GenCapture *cap);
 void gen_scn_codec_speex_wb (GenCapture *cap);
 
+void gen_scn_srtp_aes128_80 (GenCapture *cap);
+void gen_scn_srtp_aes128_32 (GenCapture *cap);
+void gen_scn_srtp_aes192_80 (GenCapture *cap);
+void gen_scn_srtp_aes192_32 (GenCapture *cap);
+void gen_scn_srtp_aes256_80 (GenCapture *cap);
+void gen_scn_srtp_aes256_32 (GenCapture *cap);
+void gen_scn_srtp_gcm128 (GenCapture *cap);
+void gen_scn_srtp_gcm256 (GenCapture *cap);
+void gen_scn_srtp_mki (GenCapture *cap);
+void gen_scn_srtp_wrong_key (GenCapture *cap);
+void gen_scn_srtp_rollover (GenCapture *cap);
+void gen_scn_srtp_lifetime (GenCapture *cap);
+void gen_scn_srtp_no_key (GenCapture *cap);
+
 void gen_scn_dtmf (GenCapture *cap);
 void gen_scn_rtp_dup_reorder (GenCapture *cap);
 void gen_scn_seq_wrap (GenCapture *cap);
@@ -79,5 +105,14 @@ void gen_scn_unassociated_rtp (GenCapture *cap);
 void gen_scn_non_invite (GenCapture *cap);
 void gen_scn_malformed (GenCapture *cap);
 void gen_scn_hostile_text (GenCapture *cap);
+
+void gen_scn_findings_none (GenCapture *cap);
+void gen_scn_findings_setup (GenCapture *cap);
+void gen_scn_findings_media_timing (GenCapture *cap);
+void gen_scn_findings_directions (GenCapture *cap);
+void gen_scn_findings_stream (GenCapture *cap);
+void gen_scn_findings_jitter (GenCapture *cap);
+void gen_scn_findings_sdp (GenCapture *cap);
+void gen_scn_findings_signalling (GenCapture *cap);
 
 G_END_DECLS

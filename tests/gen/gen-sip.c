@@ -267,6 +267,10 @@ gen_dialog_request (GenDialog *d, gint64 t, GenSide side, const char *method, co
     txn->non_invite = gen_expect_add_non_invite (d->cap->expect, method, d->call_id);
   if (strcmp (method, "INVITE") == 0 && side == GEN_CALLER)
     d->invite_txn = *txn;
+  if (txn->initial_invite)
+    d->expect->invite_ns = t;
+  else if (d->expect != NULL && strcmp (method, "BYE") == 0 && d->expect->bye_ns < 0)
+    d->expect->bye_ns = t;
   send_request (d, t, side, txn, extra, content_type, body);
 }
 
@@ -317,8 +321,8 @@ respond_to (GenDialog *d, gint64 t, GenSide request_side, const GenTxn *txn, gui
   /* in-dialog requests carry the To-tag in every response, 100 included */
   finish_and_send (d, s, t, !request_side, txn, TRUE, status > 100 || !txn->initial_invite, contact,
                    extra, content_type, body);
-  if (status >= 200 && txn->initial_invite && d->expect != NULL && d->expect->final_status == 0)
-    d->expect->final_status = status;
+  if (txn->initial_invite && d->expect != NULL)
+    gen_expect_call_response (d->expect, t, status);
   if (status >= 200 && txn->non_invite != NULL && txn->non_invite->final_status == 0)
     txn->non_invite->final_status = status;
 }

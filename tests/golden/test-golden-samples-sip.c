@@ -1,5 +1,6 @@
-/* SIP message totals, per-method and per-status counts must equal tshark's
- * `-z sip,stat` on every sample capture. */
+/* SIP message totals, per-method and per-status counts and the resent count must equal
+ * tshark's `-z sip,stat` on every sample capture (resent: but for the exceptions named
+ * below). */
 #include "golden-common.h"
 
 #include <stdio.h>
@@ -8,6 +9,7 @@
 typedef struct
 {
   guint64 total;
+  guint64 resent;
   GHashTable *methods;  /* "INVITE" → count */
   GHashTable *statuses; /* "200" → count */
 } TsharkSipStat;
@@ -49,6 +51,8 @@ tshark_sip_stat_load (const char *path)
       char name[64];
 
       if (sscanf (line, "Number of SIP messages: %" G_GUINT64_FORMAT, &stat->total) == 1)
+        continue;
+      if (sscanf (line, "Number of resent SIP messages: %" G_GUINT64_FORMAT, &stat->resent) == 1)
         continue;
       if (g_str_has_prefix (line, "* SIP Status Codes"))
         section = STATUSES;
@@ -97,6 +101,96 @@ assert_counts_equal (const char *what, GHashTable *expected, JsonObject *actual)
   g_list_free (members);
 }
 
+/* Where callscope's resent count differs from tshark 4.0's, message by message. */
+typedef struct
+{
+  const char *capture;
+  guint frame;
+  gboolean tshark_counts_it; /* else callscope does */
+  const char *reason;
+} ResentException;
+
+static const ResentException resent_exceptions[] = {
+  { "sip-methods-mixed.pcap", 75, TRUE,
+    "on purpose: a second INVITE with the same CSeq but a new Via branch; tshark's resend "
+    "check ignores the branch, for RFC 3261 (17.2.3) it is a new transaction, sent once" },
+  { "ims-prack-update.pcap", 75, FALSE,
+    "not yet right: the ACK for the 2xx forwarded on the next hops (ports 6060 and 4060, Max-"
+    "Forwards one less each time), whose top Via branch is \"0\" on every hop; callscope "
+    "counts the copies as retransmissions until it tells a call's legs apart (issue 20)" },
+  { "ims-prack-update.pcap", 76, FALSE, "the same ACK on the third hop (see frame 75)" },
+};
+
+/* Frames of the call's retransmission finding. */
+static gboolean
+flagged_retransmission (JsonArray *findings, guint frame)
+{
+  for (guint i = 0; i < json_array_get_length (findings); i++)
+    {
+      JsonObject *f = json_array_get_object_element (findings, i);
+      JsonArray *frames = json_object_get_array_member (f, "frames");
+
+      if (g_strcmp0 (json_object_get_string_member (f, "kind"), "retransmissions") != 0)
+        continue;
+      for (guint j = 0; j < json_array_get_length (frames); j++)
+        if (json_array_get_int_element (frames, j) == frame)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* A request frame callscope sent once, as a transaction of its own. */
+static gboolean
+first_transmission (JsonArray *calls, guint frame)
+{
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    {
+      JsonArray *transactions
+          = json_object_get_array_member (json_array_get_object_element (calls, i), "transactions");
+
+      for (guint t = 0; t < json_array_get_length (transactions); t++)
+        {
+          JsonObject *tx = json_array_get_object_element (transactions, t);
+
+          if (golden_int (tx, "request_frame") == frame)
+            return golden_int (tx, "transmissions") == 1;
+        }
+    }
+  return FALSE;
+}
+
+/* callscope's resent count (every retransmission of every call and exchange) with the
+ * exceptions of this capture taken out, each checked to be what it says. */
+static gint64
+resent_count (const char *name, JsonObject *root)
+{
+  JsonArray *calls = json_object_get_array_member (root, "calls");
+  gint64 n = 0;
+
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    n += json_object_get_int_member (json_array_get_object_element (calls, i), "retransmissions");
+  for (guint e = 0; e < G_N_ELEMENTS (resent_exceptions); e++)
+    {
+      const ResentException *x = &resent_exceptions[e];
+
+      if (strcmp (x->capture, name) != 0)
+        continue;
+      g_test_message ("differs from tshark: frame %u, %s", x->frame, x->reason);
+      if (x->tshark_counts_it)
+        {
+          g_assert_true (first_transmission (calls, x->frame));
+          n++;
+        }
+      else
+        {
+          g_assert_true (
+              flagged_retransmission (json_object_get_array_member (root, "findings"), x->frame));
+          n--;
+        }
+    }
+  return n;
+}
+
 static void
 test_sample_sip_counts (gconstpointer data)
 {
@@ -119,6 +213,7 @@ test_sample_sip_counts (gconstpointer data)
                        json_object_get_object_member (cap, "sip_methods"));
   assert_counts_equal ("status", expected->statuses,
                        json_object_get_object_member (cap, "sip_statuses"));
+  g_assert_cmpint (resent_count (name, json_node_get_object (root)), ==, expected->resent);
   tshark_sip_stat_free (expected);
 }
 

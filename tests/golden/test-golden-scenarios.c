@@ -39,6 +39,28 @@ assert_object_counts (const char *what, JsonObject *expected, JsonObject *actual
   g_list_free (keys);
 }
 
+/* A call's timing (pdd_ms, setup_ms, ring_ms, duration_s) against the generator's wire
+ * times: null where the generator sent no such message, else equal to the printed
+ * precision (capture files may keep microseconds only). */
+static void
+check_call_span (JsonObject *want, JsonObject *got, const char *member, double tolerance)
+{
+  JsonNode *w = json_object_get_member (want, member);
+  JsonNode *g = json_object_get_member (got, member);
+
+  if (w == NULL)
+    return;
+  g_test_message ("%s", member);
+  if (JSON_NODE_HOLDS_NULL (w))
+    {
+      g_assert_true (g == NULL || JSON_NODE_HOLDS_NULL (g));
+      return;
+    }
+  g_assert_nonnull (g);
+  g_assert_false (JSON_NODE_HOLDS_NULL (g));
+  g_assert_cmpfloat_with_epsilon (json_node_get_double (g), json_node_get_double (w), tolerance);
+}
+
 /* Finds the next unused call with this Call-ID and From user, in report order. */
 static JsonObject *
 find_call (JsonArray *calls, const char *call_id, const char *from_user, const char *method,
@@ -105,6 +127,10 @@ check_calls (JsonObject *expect, JsonArray *calls)
       if (json_object_has_member (w, "retransmissions"))
         g_assert_cmpint (golden_int (got, "retransmissions"), ==,
                          json_object_get_int_member (w, "retransmissions"));
+      check_call_span (w, got, "pdd_ms", 0.0021);
+      check_call_span (w, got, "setup_ms", 0.0021);
+      check_call_span (w, got, "ring_ms", 0.0021);
+      check_call_span (w, got, "duration_s", 0.0011);
     }
 }
 
@@ -198,6 +224,13 @@ check_streams (JsonObject *expect, JsonArray *streams)
       if (json_object_has_member (w, "associated"))
         g_assert_cmpint (json_object_get_boolean_member (got, "associated"), ==,
                          json_object_get_boolean_member (w, "associated"));
+      /* SRTP: decrypted with the suite the generator used, or why not */
+      if (json_object_has_member (w, "protection"))
+        g_assert_cmpstr (json_object_get_string_member (got, "protection"), ==,
+                         json_object_get_string_member (w, "protection"));
+      if (json_object_has_member (w, "srtp_suite"))
+        g_assert_cmpstr (json_object_get_string_member (got, "srtp_suite"), ==,
+                         json_object_get_string_member (w, "srtp_suite"));
     }
 }
 
@@ -239,6 +272,130 @@ check_dtmf (JsonObject *expect, JsonArray *calls)
     }
 }
 
+/* The report's id of expected stream i (matched by SSRC and addresses), -1 when none. */
+static gint64
+stream_id (JsonArray *want_streams, gint64 i, JsonArray *streams)
+{
+  JsonObject *w;
+
+  if (i < 0)
+    return -1;
+  w = json_array_get_object_element (want_streams, (guint) i);
+  for (guint j = 0; j < json_array_get_length (streams); j++)
+    {
+      JsonObject *s = json_array_get_object_element (streams, j);
+
+      if (g_ascii_strcasecmp (json_object_get_string_member (s, "ssrc"),
+                              json_object_get_string_member (w, "ssrc"))
+              == 0
+          && !g_strcmp0 (json_object_get_string_member (s, "src"),
+                         json_object_get_string_member (w, "src"))
+          && !g_strcmp0 (json_object_get_string_member (s, "dst"),
+                         json_object_get_string_member (w, "dst")))
+        return golden_int (s, "id");
+    }
+  return -1;
+}
+
+/* The report's id of the call an expected finding is about: an INVITE call by its index in
+ * "calls" (matched as check_calls does), an exchange by method and Call-ID; -1 when none. */
+static gint64
+finding_call_id (JsonObject *expect, JsonObject *w, JsonArray *calls)
+{
+  JsonArray *want = json_object_get_array_member (expect, "calls");
+  gint64 index = json_object_get_int_member (w, "call");
+  g_autoptr (GHashTable) used = g_hash_table_new (NULL, NULL);
+  JsonObject *got = NULL;
+
+  if (json_object_has_member (w, "exchange"))
+    {
+      JsonObject *x = json_object_get_object_member (w, "exchange");
+
+      return golden_int (find_call (calls, json_object_get_string_member (x, "call_id"), NULL,
+                                    json_object_get_string_member (x, "method"), used),
+                         "id");
+    }
+  if (index < 0)
+    return -1;
+  for (guint i = 0; i <= index; i++)
+    {
+      JsonObject *c = json_array_get_object_element (want, i);
+
+      got = find_call (calls, json_object_get_string_member (c, "call_id"),
+                       json_object_get_string_member_with_default (c, "from_user", NULL), "INVITE",
+                       used);
+    }
+  g_assert_nonnull (got);
+  return golden_int (got, "id");
+}
+
+static gboolean
+same_frames (JsonArray *a, JsonArray *b)
+{
+  if (json_array_get_length (a) != json_array_get_length (b))
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    if (json_array_get_int_element (a, i) != json_array_get_int_element (b, i))
+      return FALSE;
+  return TRUE;
+}
+
+/* A scenario that lists its findings gets exactly those: kind, severity, call, stream and
+ * frames, none missing and none more. */
+static void
+check_findings (JsonObject *expect, JsonObject *root)
+{
+  JsonArray *want, *got = json_object_get_array_member (root, "findings");
+  JsonArray *calls = json_object_get_array_member (root, "calls");
+  JsonArray *streams = json_object_get_array_member (root, "streams");
+  g_autoptr (GHashTable) used = g_hash_table_new (NULL, NULL);
+
+  if (!json_object_has_member (expect, "findings"))
+    return;
+  want = json_object_get_array_member (expect, "findings");
+  for (guint i = 0; i < json_array_get_length (want); i++)
+    {
+      JsonObject *w = json_array_get_object_element (want, i);
+      gint64 call = finding_call_id (expect, w, calls);
+      gint64 stream = stream_id (json_object_get_array_member (expect, "streams"),
+                                 json_object_get_int_member (w, "stream"), streams);
+      JsonObject *match = NULL;
+
+      g_test_message ("finding %s (%s) of call %" G_GINT64_FORMAT ", stream %" G_GINT64_FORMAT,
+                      json_object_get_string_member (w, "kind"),
+                      json_object_get_string_member (w, "severity"), call, stream);
+      if (json_object_get_int_member (w, "stream") >= 0)
+        g_assert_cmpint (stream, >, 0);
+      for (guint j = 0; j < json_array_get_length (got) && match == NULL; j++)
+        {
+          JsonObject *g = json_array_get_object_element (got, j);
+
+          if (!g_hash_table_contains (used, g)
+              && !g_strcmp0 (json_object_get_string_member (g, "kind"),
+                             json_object_get_string_member (w, "kind"))
+              && !g_strcmp0 (json_object_get_string_member (g, "severity"),
+                             json_object_get_string_member (w, "severity"))
+              && golden_int (g, "call") == call && golden_int (g, "stream") == stream
+              && same_frames (json_object_get_array_member (g, "frames"),
+                              json_object_get_array_member (w, "frames")))
+            match = g;
+        }
+      g_assert_nonnull (match);
+      g_hash_table_add (used, match);
+    }
+  for (guint j = 0; j < json_array_get_length (got); j++)
+    {
+      JsonObject *g = json_array_get_object_element (got, j);
+
+      if (!g_hash_table_contains (used, g))
+        g_test_message ("finding not expected: %s (%s) call %" G_GINT64_FORMAT ": %s",
+                        json_object_get_string_member (g, "kind"),
+                        json_object_get_string_member (g, "severity"), golden_int (g, "call"),
+                        json_object_get_string_member (g, "text"));
+    }
+  g_assert_cmpuint (json_array_get_length (got), ==, json_array_get_length (want));
+}
+
 static void
 test_scenario (gconstpointer data)
 {
@@ -273,6 +430,7 @@ test_scenario (gconstpointer data)
   check_non_invite (expect, json_object_get_array_member (root, "calls"));
   check_streams (expect, json_object_get_array_member (root, "streams"));
   check_dtmf (expect, json_object_get_array_member (root, "calls"));
+  check_findings (expect, root);
 }
 
 int

@@ -2,6 +2,8 @@
 #include "sipp-run.h"
 
 #include <errno.h>
+#include <math.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,39 @@ sipp_spawn_argv (SippProc *proc, const char *cwd, const char *const *argv, int l
           cwd, (char **) args->pdata, NULL,
           G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
           sipp_child_setup, NULL, &proc->pid, NULL, NULL, &proc->stderr_fd, &error))
+    {
+      g_printerr ("# cannot start %s: %s\n", argv[0], error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* As sipp_child_setup, with stderr appended to a file (a busy SIPp or Kamailio says
+ * a lot on stderr; a pipe nobody reads would block it). */
+static void
+sipp_child_setup_log (gpointer user_data)
+{
+  int fd = open (user_data, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+  if (fd >= 0)
+    {
+      dup2 (fd, 2);
+      close (fd);
+    }
+}
+
+gboolean
+sipp_spawn_argv_logged (SippProc *proc, const char *cwd, const char *const *argv, int limit_s,
+                        const char *log_path)
+{
+  g_autoptr (GPtrArray) args = sipp_timeout_argv (argv, limit_s);
+  g_autoptr (GError) error = NULL;
+
+  proc->stderr_fd = -1;
+  if (!g_spawn_async (cwd, (char **) args->pdata, NULL,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                      sipp_child_setup_log, (gpointer) log_path, &proc->pid, &error))
     {
       g_printerr ("# cannot start %s: %s\n", argv[0], error->message);
       return FALSE;
@@ -170,7 +205,7 @@ sipp_capture_stop (SippProc *proc)
   sipp_reap (proc);
 }
 
-static char *
+char *
 sipp_find_file (const char *dir, const char *glob)
 {
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
@@ -192,6 +227,44 @@ sipp_read_lines (const char *dir, const char *glob)
   if (path == NULL || !g_file_get_contents (path, &text, NULL, NULL))
     return NULL;
   return g_strsplit (text, "\n", -1);
+}
+
+static GHashTable *
+sipp_row_table (char **names, const char *line)
+{
+  g_auto (GStrv) values = g_strsplit (line, ";", -1);
+  GHashTable *row = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; names[i] != NULL && values[i] != NULL; i++)
+    if (names[i][0] != '\0')
+      g_hash_table_insert (row, g_strdup (g_strstrip (names[i])), g_strdup (values[i]));
+  return row;
+}
+
+GPtrArray *
+sipp_read_rows (const char *dir, const char *glob)
+{
+  g_auto (GStrv) lines = sipp_read_lines (dir, glob);
+  g_auto (GStrv) names = NULL;
+  GPtrArray *rows;
+
+  if (lines == NULL || lines[0] == NULL)
+    return NULL;
+  names = g_strsplit (lines[0], ";", -1);
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  for (guint i = 1; lines[i] != NULL; i++)
+    if (strchr (lines[i], ';') != NULL)
+      g_ptr_array_add (rows, sipp_row_table (names, lines[i]));
+  return rows;
+}
+
+double
+sipp_row_time (GHashTable *row)
+{
+  const char *value = g_hash_table_lookup (row, "CurrentTime");
+  const char *epoch = value != NULL ? strrchr (value, '\t') : NULL;
+
+  return epoch != NULL ? g_ascii_strtod (epoch + 1, NULL) : NAN;
 }
 
 GHashTable *
@@ -299,4 +372,101 @@ sipp_free_udp_ports (guint16 *ports, guint n)
     }
   for (guint i = 0; i < n; i++)
     close (fds[i]);
+}
+
+static char *
+sipp_kamailio_path (void)
+{
+  char *path = g_find_program_in_path ("kamailio");
+
+  if (path == NULL && g_file_test ("/usr/sbin/kamailio", G_FILE_TEST_IS_EXECUTABLE))
+    path = g_strdup ("/usr/sbin/kamailio");
+  return path;
+}
+
+const char *
+sipp_missing_kamailio (void)
+{
+  g_autofree char *path = sipp_kamailio_path ();
+
+  return path == NULL ? "kamailio" : NULL;
+}
+
+/* One OPTIONS with Max-Forwards: 0: a running worker answers 483 at once. */
+static gboolean
+sipp_kamailio_answers (guint16 port)
+{
+  struct sockaddr_in addr = { 0 };
+  g_autofree char *probe
+      = g_strdup_printf ("OPTIONS sip:probe@127.0.0.1:%u SIP/2.0\r\n"
+                         "Via: SIP/2.0/UDP 127.0.0.1:9;rport;branch=z9hG4bKprobe%u\r\n"
+                         "From: <sip:probe@127.0.0.1>;tag=probe\r\nTo: <sip:probe@127.0.0.1>\r\n"
+                         "Call-ID: probe-%u@127.0.0.1\r\nCSeq: 1 OPTIONS\r\nMax-Forwards: 0\r\n"
+                         "Content-Length: 0\r\n\r\n",
+                         port, port, port);
+  struct timeval wait = { 0, 300 * 1000 };
+  char reply[2048];
+  gssize n;
+  int fd = socket (AF_INET, SOCK_DGRAM, 0);
+
+  if (fd < 0)
+    return FALSE;
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  addr.sin_port = htons (port);
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+  (void) !sendto (fd, probe, strlen (probe), 0, (struct sockaddr *) &addr, sizeof addr);
+  n = recv (fd, reply, sizeof reply - 1, 0);
+  close (fd);
+  if (n <= 0)
+    return FALSE;
+  reply[n] = '\0';
+  return g_str_has_prefix (reply, "SIP/2.0 483");
+}
+
+gboolean
+sipp_kamailio_start (SippProc *proc, const char *dir, const char *template_path, guint16 proxy_port,
+                     guint16 uas_port, guint delay_us, int limit_s, char **why)
+{
+  g_autofree char *kamailio = sipp_kamailio_path ();
+  g_autofree char *text = NULL;
+  g_autofree char *cfg = g_build_filename (dir, "proxy.cfg", NULL);
+  g_autofree char *pid = g_build_filename (dir, "kamailio.pid", NULL);
+  g_autofree char *log = g_build_filename (dir, "kamailio.log", NULL);
+  g_autofree char *proxy = g_strdup_printf ("%u", proxy_port);
+  g_autofree char *uas = g_strdup_printf ("%u", uas_port);
+  g_autofree char *delay = g_strdup_printf ("%u", delay_us);
+  const char *argv[] = { kamailio, "-DD", "-E", "-f", cfg, "-P", pid, "-m", "64", "-M", "8", NULL };
+  g_autoptr (GString) config = NULL;
+  gint64 deadline;
+
+  if (kamailio == NULL || !g_file_get_contents (template_path, &text, NULL, NULL))
+    {
+      *why = g_strdup_printf ("kamailio or %s is missing", template_path);
+      return FALSE;
+    }
+  config = g_string_new (text);
+  g_string_replace (config, "@PROXY_PORT@", proxy, 0);
+  g_string_replace (config, "@UAS_PORT@", uas, 0);
+  g_string_replace (config, "@DELAY_US@", delay, 0);
+  if (!g_file_set_contents (cfg, config->str, config->len, NULL)
+      || !sipp_spawn_argv_logged (proc, dir, argv, limit_s, log))
+    {
+      *why = g_strdup ("kamailio could not be started");
+      return FALSE;
+    }
+  deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  while (g_get_monotonic_time () < deadline)
+    {
+      if (sipp_kamailio_answers (proxy_port))
+        return TRUE;
+      if (waitpid (proc->pid, NULL, WNOHANG) == proc->pid)
+        {
+          proc->pid = 0;
+          break;
+        }
+    }
+  *why = g_strdup_printf ("kamailio did not answer on 127.0.0.1:%u within 10 s", proxy_port);
+  sipp_stop (proc);
+  return FALSE;
 }

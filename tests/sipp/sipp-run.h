@@ -23,6 +23,9 @@ void sipp_capture_stop (SippProc *proc);
  * `timeout LIMIT`, in cwd. */
 gboolean sipp_spawn (SippProc *proc, const char *cwd, const char *command, int limit_s);
 gboolean sipp_spawn_argv (SippProc *proc, const char *cwd, const char *const *argv, int limit_s);
+/* The same with stderr appended to log_path instead of a pipe. */
+gboolean sipp_spawn_argv_logged (SippProc *proc, const char *cwd, const char *const *argv,
+                                 int limit_s, const char *log_path);
 /* Waits for the process to end by itself; its exit status (-1 when killed). */
 int sipp_wait (SippProc *proc);
 /* Sends SIGTERM (SIPp writes its statistics files on the way out) and reaps. */
@@ -43,3 +46,19 @@ GArray *sipp_read_rtt (const char *dir, const char *glob, int rtd);
 guint sipp_pid_of (const char *dir, const char *glob);
 /* n distinct UDP ports free on 127.0.0.1 right now. */
 void sipp_free_udp_ports (guint16 *ports, guint n);
+
+/* NULL when kamailio is in PATH (or /usr/sbin), else why the proxy test skips. */
+const char *sipp_missing_kamailio (void);
+/* Writes dir/proxy.cfg from the template (replacing @PROXY_PORT@, @UAS_PORT@,
+ * @DELAY_US@), starts Kamailio in the foreground under `timeout limit_s` and waits
+ * until its worker answers (a probe with Max-Forwards: 0 gets 483). FALSE with *why. */
+gboolean sipp_kamailio_start (SippProc *proc, const char *dir, const char *template_path,
+                              guint16 proxy_port, guint16 uas_port, guint delay_us, int limit_s,
+                              char **why);
+/* Every row of a SIPp CSV statistics file (column → value tables), header excluded;
+ * NULL when absent. */
+GPtrArray *sipp_read_rows (const char *dir, const char *glob);
+/* The epoch (s) of a row's CurrentTime ("date<TAB>time<TAB>epoch"). */
+double sipp_row_time (GHashTable *row);
+/* The path of the first file matching glob in dir, or NULL. */
+char *sipp_find_file (const char *dir, const char *glob);

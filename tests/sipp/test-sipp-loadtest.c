@@ -5,60 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sipp-json.h"
 #include "sipp-run.h"
 
 #define UAS_LIMIT_S 40
 #define UAC_LIMIT_S 40
 
 static char *work_dir;
-
-/* callscope-cli loadtest --format json */
-
-static JsonObject *
-loadtest_json (const char *pcap, JsonParser **parser_out)
-{
-  const char *cli = g_getenv ("CS_CLI");
-  const char *argv[] = { cli, "loadtest", "--format", "json", "--quiet", pcap, NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr (GError) error = NULL;
-  JsonParser *parser = json_parser_new ();
-  int status = -1;
-
-  g_assert_nonnull (cli);
-  g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, &err, &status, &error);
-  g_assert_no_error (error);
-  if (status != 0)
-    g_printerr ("# %s\n", err);
-  g_assert_cmpint (status, ==, 0);
-  json_parser_load_from_data (parser, out, -1, &error);
-  g_assert_no_error (error);
-  *parser_out = parser;
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
-static gint64
-member_int (JsonObject *object, const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && !json_node_is_null (node) ? json_node_get_int (node) : 0;
-}
-
-static double
-member_double (JsonObject *object, const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && !json_node_is_null (node) ? json_node_get_double (node) : NAN;
-}
-
-static JsonObject *
-member_object (JsonObject *object, const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
 
 /* Wire truth, independently of callscope: tshark's view of the same capture */
 
@@ -287,7 +240,7 @@ test_rejections (void)
   sipp_capture_stop (&capture);
   g_assert_cmpint (status, ==, 0);
 
-  root = loadtest_json (pcap, &parser);
+  root = loadtest_json (pcap, NULL, &parser);
   totals = member_object (root, "totals");
   stat = sipp_read_last_row (dir, "stat.csv");
   counts = sipp_read_last_row (dir, "*_counts.csv");
@@ -408,7 +361,7 @@ test_ramp_into_loss (void)
   sipp_stop (&server);
   sipp_capture_stop (&capture);
 
-  root = loadtest_json (pcap, &parser);
+  root = loadtest_json (pcap, NULL, &parser);
   totals = member_object (root, "totals");
   by_type = member_object (totals, "messages_by_type");
   retrans_by_type = member_object (totals, "retransmissions_by_type");

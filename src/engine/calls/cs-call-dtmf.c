@@ -2,11 +2,11 @@
 #include "cs-call-dtmf.h"
 
 #include "cs-call-private.h"
-#include "net/cs-decode.h"
 #include "rtp/cs-dtmf.h"
 #include "quality/cs-rtp-metrics.h"
 #include "sip/cs-sip-message.h"
 #include "cs-stream.h"
+#include "cs-stream-srtp.h"
 
 /* How far back a packet may find the digit it continues (as cs_dtmf_tracker_feed). */
 #define CS_DTMF_LOOKBACK 8
@@ -28,24 +28,6 @@ cs_call_dtmf_array_new (void)
   return digits;
 }
 
-/* The RTP payload of a stream packet, re-read from its frame; NULL when the frame
- * no longer decodes to one (e.g. it was an IP fragment). */
-static const guint8 *
-cs_rtp_payload_of (CsCaptureSet *set, guint32 number, gsize *len)
-{
-  CsFrame frame;
-  const guint8 *data = cs_capture_set_read_frame (set, number, &frame);
-  CsPacket pkt;
-  CsRtpHeader header;
-
-  if (data == NULL || cs_decode_frame (frame.linktype, data, frame.caplen, &pkt) != CS_DECODE_OK
-      || pkt.ip_proto != CS_IP_PROTO_UDP
-      || !cs_rtp_parse_header (pkt.payload, pkt.payload_len, &header))
-    return NULL;
-  *len = header.payload_len;
-  return pkt.payload + header.header_len;
-}
-
 /* The digits array, made on the first digit: most calls have none. */
 static GArray *
 cs_dtmf_out (GArray **out)
@@ -63,6 +45,7 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray **out)
   guint n_packets = 0;
   g_autoptr (GArray) digits = NULL;
   g_autoptr (GPtrArray) frames = NULL;
+  g_autoptr (CsStreamPayloadReader) reader = NULL;
   CsDtmfTracker tracker;
   gboolean started = FALSE;
 
@@ -72,6 +55,8 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray **out)
   digits = g_array_new (FALSE, FALSE, sizeof (CsDtmfDigit));
   frames = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   packets = cs_stream_dup_packet_records (stream, &n_packets); /* not kept with the stream */
+  /* decrypted when SRTP; none at all from a stream without its key */
+  reader = cs_stream_payload_reader_new (stream, set);
 
   for (guint i = 0; i < n_packets; i++)
     {
@@ -83,8 +68,8 @@ cs_collect_stream_dtmf (CsStream *stream, CsCaptureSet *set, GArray **out)
 
       if (!clocks->telephone_event_pt[p->payload_type & 0x7f])
         continue;
-      payload = cs_rtp_payload_of (set, p->frame, &len);
-      if (payload == NULL || !cs_dtmf_parse_event (payload, len, &ev))
+      if (!cs_stream_payload_reader_read (reader, p, &payload, &len)
+          || !cs_dtmf_parse_event (payload, len, &ev))
         continue;
       if (!started)
         {

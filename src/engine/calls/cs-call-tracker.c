@@ -234,13 +234,19 @@ cs_call_tracker_get_dropped_messages (CsCallTracker *tracker)
 }
 
 /* A request that starts something new: an INVITE outside a dialog, or an
- * out-of-dialog non-INVITE request. */
+ * out-of-dialog non-INVITE request. ACK, CANCEL and BYE never do: a BYE without a
+ * To-tag (or with tags the dialog does not know, as broken test tools send) still ends
+ * the call of its Call-ID. */
 static gboolean
 cs_message_starts_dialog (const CsSipMessage *msg)
 {
-  return cs_sip_message_is_request (msg) && cs_sip_message_get_to_tag (msg) == NULL
-         && cs_sip_message_get_method (msg) != CS_SIP_METHOD_ACK
-         && cs_sip_message_get_method (msg) != CS_SIP_METHOD_CANCEL;
+  CsSipMethod method;
+
+  if (!cs_sip_message_is_request (msg) || cs_sip_message_get_to_tag (msg) != NULL)
+    return FALSE;
+  method = cs_sip_message_get_method (msg);
+  return method != CS_SIP_METHOD_ACK && method != CS_SIP_METHOD_CANCEL
+         && method != CS_SIP_METHOD_BYE;
 }
 
 /* The same Call-ID and From-tag used again for a new INVITE transaction after

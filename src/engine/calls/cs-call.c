@@ -276,7 +276,10 @@ cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
     case CS_SIP_METHOD_BYE:
       if (self->bye_ns < 0)
         self->bye_ns = cs_sip_message_get_ts_ns (msg);
-      self->state = CS_CALL_STATE_COMPLETED;
+      /* only an answered call completes: a BYE after a 3xx–6xx (or with no answer at
+       * all) leaves the outcome the INVITE had */
+      if (self->state == CS_CALL_STATE_IN_CALL)
+        self->state = CS_CALL_STATE_COMPLETED;
       break;
     default:
       break;
@@ -405,7 +408,11 @@ cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite)
 void
 cs_call_finish (CsCall *self, gint64 capture_end_ns)
 {
-  gboolean timed_out = capture_end_ns - self->start_ns >= CS_TRANSACTION_TIMEOUT_NS;
+  /* Timer B runs from the INVITE that is still waiting (after a 401/407, the one with
+   * credentials), not from the call's first message */
+  gint64 sent_ns = self->initial_request != NULL ? cs_sip_message_get_ts_ns (self->initial_request)
+                                                 : self->start_ns;
+  gboolean timed_out = capture_end_ns - sent_ns >= CS_TRANSACTION_TIMEOUT_NS;
 
   if (self->final_seen)
     return;

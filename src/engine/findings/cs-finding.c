@@ -78,6 +78,9 @@ cs_finding_kind_to_string (CsFindingKind kind)
     [CS_FINDING_DROPPED_STATE] = "dropped-state",
     [CS_FINDING_ENCRYPTED_TRAFFIC] = "encrypted-traffic",
     [CS_FINDING_DAMAGED_CAPTURE] = "damaged-capture",
+    [CS_FINDING_SRTP_NO_KEY] = "srtp-no-key",
+    [CS_FINDING_SRTP_AUTH_FAILED] = "srtp-auth-failed",
+    [CS_FINDING_SRTP_KEY_LIFETIME] = "srtp-key-lifetime",
   };
 
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";

@@ -36,6 +36,9 @@ typedef enum
   CS_FINDING_DROPPED_STATE,
   CS_FINDING_ENCRYPTED_TRAFFIC, /* IPsec ESP with real encryption: its calls cannot be seen */
   CS_FINDING_DAMAGED_CAPTURE,
+  CS_FINDING_SRTP_NO_KEY,       /* an SRTP stream without a key: measured, never played */
+  CS_FINDING_SRTP_AUTH_FAILED,  /* SRTP packets the key does not authenticate */
+  CS_FINDING_SRTP_KEY_LIFETIME, /* SRTP packets past their master key's lifetime */
 } CsFindingKind;
 
 #define CS_TYPE_FINDING (cs_finding_get_type ())

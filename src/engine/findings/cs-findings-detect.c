@@ -355,9 +355,15 @@ cs_findings_call_outcome (CsCall *call, const CsFindingThresholds *t, GPtrArray 
       GArray *frames = cs_call_frames_where (
           call, cs_is_request, GINT_TO_POINTER (cs_call_get_method (call)), t->max_frames);
 
+      char sent[32];
+
+      if (frames->len == 1)
+        g_strlcpy (sent, "once", sizeof sent);
+      else
+        g_snprintf (sent, sizeof sent, "%u times", frames->len);
       cs_findings_add (out, CS_FINDING_UNANSWERED, CS_SEVERITY_ERROR, number, 0, frames,
-                       "%s from %s to %s got no final response (sent %u times)", what,
-                       cs_call_get_from (call), cs_call_get_to (call), frames->len);
+                       "%s from %s to %s got no final response (sent %s)", what,
+                       cs_call_get_from (call), cs_call_get_to (call), sent);
       g_array_unref (frames);
     }
 }

@@ -68,13 +68,16 @@ cs_findings_stream_timing (CsStream *stream, const CsRtpMarks *m, const CsFindin
                        st->max_delta_ms, st->max_delta_frame, st->mean_delta_ms);
       g_array_unref (frames);
     }
-  if (st->sequence_errors > 0)
+  /* Packets that came twice or late: a jump forward is loss, which the loss finding
+   * reports once (Wireshark's "wrong sequence" count has both). */
+  if (st->duplicates + st->out_of_order > 0)
     {
       GArray *frames = cs_marked_frames (m->order_frames, m->n_order_frames, t->max_frames);
+      guint n = st->duplicates + st->out_of_order;
 
       cs_findings_add (out, CS_FINDING_SEQUENCE_ERRORS, CS_SEVERITY_WARNING, call, id, frames,
-                       "%u sequence errors (%u duplicates, %u out of order)", st->sequence_errors,
-                       st->duplicates, st->out_of_order);
+                       "%u sequence error%s: %u duplicate%s, %u out of order", n, n == 1 ? "" : "s",
+                       st->duplicates, st->duplicates == 1 ? "" : "s", st->out_of_order);
       g_array_unref (frames);
     }
 }
@@ -87,6 +90,7 @@ cs_findings_detect_stream (CsStream *stream, const CsFindingThresholds *t, GPtrA
   const CsRtpMarks *m = &kept;
   g_autofree guint32 *gap_frames = NULL, *order_frames = NULL;
 
+  cs_findings_stream_srtp (stream, t, out);
   if (n_packets < 2)
     return;
   cs_stream_get_marks (stream, &kept);

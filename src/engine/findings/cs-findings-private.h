@@ -19,5 +19,8 @@ GArray *cs_frames_new (guint32 first, guint32 second);
  * BYE, SSRC change, codec/ptime/NAT mismatch with the SDP. */
 void cs_findings_call_media (CsCall *call, GPtrArray *call_streams, const CsFindingThresholds *t,
                              GPtrArray *out);
+/* SRTP findings of one stream (cs-findings-srtp.c): no key, failing authentication, keys
+ * used past their lifetime. */
+void cs_findings_stream_srtp (CsStream *stream, const CsFindingThresholds *t, GPtrArray *out);
 
 G_END_DECLS

@@ -186,51 +186,37 @@ cs_hep_sender_send_frame (CsHepSender *sender, guint linktype, gint64 ts_ns, con
   return TRUE;
 }
 
-gboolean
-cs_hep_sender_replay_file (CsHepSender *sender, const char *path, guint pause_every, GError **error)
+/* How a replay spaces its packets: at the capture's own pace (real_time), under a rate
+ * (max_per_second > 0), and with a 1 ms rest after every pause_every-th packet sent (> 0),
+ * which keeps a loopback receiver's socket buffer from overflowing. */
+typedef struct
 {
-  CsCaptureSet *set = cs_capture_set_new ();
-  gboolean ok = cs_capture_set_add_file (set, path, error)
-                && cs_capture_set_index (set, NULL, NULL, NULL, error);
-  guint64 before = sender->sent;
-  CsFrameIter iter;
-
-  cs_capture_set_iter_init (set, 0, &iter);
-  for (guint32 n = 1; ok && n <= cs_capture_set_get_n_frames (set); n++)
-    {
-      CsFrame frame;
-      const guint8 *data;
-
-      if (!cs_frame_iter_next (&iter, &frame, &data))
-        break;
-      ok = cs_hep_sender_send_frame (sender, frame.linktype, frame.ts_ns, data, frame.caplen,
-                                     error);
-      if (pause_every > 0 && sender->sent != before && (sender->sent - before) % pause_every == 0)
-        g_usleep (1000);
-    }
-  cs_capture_set_free (set);
-  return ok;
-}
+  gboolean real_time;
+  double max_per_second;
+  guint pause_every;
+} CsHepReplayPace;
 
 /* Sleeps until the later of the packet's own time (real_time) and the rate's next slot. */
 static void
-cs_hep_sender_pace (gint64 started_us, gint64 offset_ns, gboolean real_time, double max_per_second,
-                    guint64 sent)
+cs_hep_sender_pace (const CsHepReplayPace *pace, gint64 started_us, gint64 offset_ns, guint64 sent)
 {
   gint64 due = started_us;
-  gint64 now = g_get_monotonic_time ();
+  gint64 now;
 
-  if (real_time)
+  if (!pace->real_time && pace->max_per_second <= 0)
+    return;
+  now = g_get_monotonic_time ();
+  if (pace->real_time)
     due = started_us + offset_ns / 1000;
-  if (max_per_second > 0)
-    due = MAX (due, started_us + (gint64) (sent * 1e6 / max_per_second));
+  if (pace->max_per_second > 0)
+    due = MAX (due, started_us + (gint64) (sent * 1e6 / pace->max_per_second));
   if (due > now)
     g_usleep ((gulong) (due - now));
 }
 
-gboolean
-cs_hep_sender_replay_file_paced (CsHepSender *sender, const char *path, gboolean real_time,
-                                 double max_per_second, GCancellable *cancellable, GError **error)
+static gboolean
+cs_hep_sender_replay (CsHepSender *sender, const char *path, const CsHepReplayPace *pace,
+                      GCancellable *cancellable, GError **error)
 {
   CsCaptureSet *set = cs_capture_set_new ();
   gboolean ok = cs_capture_set_add_file (set, path, error)
@@ -254,11 +240,30 @@ cs_hep_sender_replay_file_paced (CsHepSender *sender, const char *path, gboolean
         }
       if (n == 1)
         first_ns = frame.ts_ns;
-      cs_hep_sender_pace (started_us, frame.ts_ns - first_ns, real_time, max_per_second,
-                          sender->sent - before);
+      cs_hep_sender_pace (pace, started_us, frame.ts_ns - first_ns, sender->sent - before);
       ok = cs_hep_sender_send_frame (sender, frame.linktype, frame.ts_ns, data, frame.caplen,
                                      error);
+      if (pace->pause_every > 0 && sender->sent != before
+          && (sender->sent - before) % pace->pause_every == 0)
+        g_usleep (1000);
     }
   cs_capture_set_free (set);
   return ok;
+}
+
+gboolean
+cs_hep_sender_replay_file (CsHepSender *sender, const char *path, guint pause_every, GError **error)
+{
+  const CsHepReplayPace pace = { .pause_every = pause_every };
+
+  return cs_hep_sender_replay (sender, path, &pace, NULL, error);
+}
+
+gboolean
+cs_hep_sender_replay_file_paced (CsHepSender *sender, const char *path, gboolean real_time,
+                                 double max_per_second, GCancellable *cancellable, GError **error)
+{
+  const CsHepReplayPace pace = { .real_time = real_time, .max_per_second = max_per_second };
+
+  return cs_hep_sender_replay (sender, path, &pace, cancellable, error);
 }

@@ -124,6 +124,19 @@ cs_analysis_get_calls (CsAnalysis *self)
   return G_LIST_MODEL (self->call_list);
 }
 
+guint
+cs_analysis_get_n_calls (CsAnalysis *self)
+{
+  return cs_call_list_get_n_invite_dialogs (self->call_list);
+}
+
+guint
+cs_analysis_get_n_other_exchanges (CsAnalysis *self)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (self->call_list))
+         - cs_call_list_get_n_invite_dialogs (self->call_list);
+}
+
 GListModel *
 cs_analysis_get_streams (CsAnalysis *self)
 {

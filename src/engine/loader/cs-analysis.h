@@ -16,6 +16,10 @@ G_DECLARE_FINAL_TYPE (CsAnalysis, cs_analysis, CS, ANALYSIS, GObject)
 CsCaptureSet *cs_analysis_get_capture_set (CsAnalysis *self);
 /* GListModel of CsCall (a CsCallList) */
 GListModel *cs_analysis_get_calls (CsAnalysis *self);
+/* Of those, the calls proper (INVITE dialogs) and the other SIP exchanges (REGISTER,
+ * OPTIONS, SUBSCRIBE/NOTIFY, MESSAGE, PUBLISH…): every count of "calls" uses these. */
+guint cs_analysis_get_n_calls (CsAnalysis *self);
+guint cs_analysis_get_n_other_exchanges (CsAnalysis *self);
 /* GListModel of CsStream */
 GListModel *cs_analysis_get_streams (CsAnalysis *self);
 /* GListModel of CsFinding, sorted by first frame */

@@ -11,6 +11,7 @@ struct _CsCallList
   GPtrArray *calls;
   GHashTable *by_call_id; /* Call-ID → first CsCall with it; NULL until the first lookup */
   GMutex index_lock;      /* lookups may run on several threads: one builds the index */
+  guint n_invite_dialogs; /* calls whose method is INVITE: the others are other exchanges */
 };
 
 static void cs_call_list_model_init (GListModelInterface *iface);
@@ -100,6 +101,7 @@ cs_call_list_append_many (CsCallList *self, CsCall *const *calls, guint n)
       if (i + 8 < n)
         CS_PREFETCH (calls[i + 8]); /* cold calls after a load: the reference waits on each */
       g_ptr_array_add (self->calls, g_object_ref (calls[i]));
+      self->n_invite_dialogs += cs_call_get_method (calls[i]) == CS_SIP_METHOD_INVITE;
       if (self->by_call_id != NULL)
         cs_call_list_index (self, calls[i]);
     }
@@ -120,6 +122,8 @@ cs_call_list_replace (CsCallList *self, guint position, CsCall *const *calls, gu
       if (self->by_call_id != NULL && call_id != NULL
           && g_hash_table_lookup (self->by_call_id, call_id) == old)
         g_hash_table_remove (self->by_call_id, call_id);
+      self->n_invite_dialogs -= cs_call_get_method (old) == CS_SIP_METHOD_INVITE;
+      self->n_invite_dialogs += cs_call_get_method (calls[i]) == CS_SIP_METHOD_INVITE;
       self->calls->pdata[position + i] = g_object_ref (calls[i]);
       g_object_unref (old);
     }
@@ -187,4 +191,10 @@ GPtrArray *
 cs_call_list_peek_calls (CsCallList *self)
 {
   return self->calls;
+}
+
+guint
+cs_call_list_get_n_invite_dialogs (CsCallList *self)
+{
+  return self->n_invite_dialogs;
 }

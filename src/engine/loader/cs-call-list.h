@@ -22,6 +22,10 @@ CsCall *cs_call_list_lookup_number (CsCallList *self, guint number);
 /* ... and by Call-ID only (the first call with it). */
 CsCall *cs_call_list_lookup_call_id (CsCallList *self, const char *call_id);
 
+/* How many of the calls are INVITE dialogs (calls proper); the rest are other SIP
+ * exchanges (REGISTER, OPTIONS, SUBSCRIBE/NOTIFY, MESSAGE, PUBLISH…). */
+guint cs_call_list_get_n_invite_dialogs (CsCallList *self);
+
 /* The calls, borrowed (the list keeps them): for readers on any thread while the list
  * does not change, without a reference per call. */
 GPtrArray *cs_call_list_peek_calls (CsCallList *self);

@@ -8,6 +8,7 @@
 #include "findings/cs-findings-detect.h"
 #include "base/cs-slab.h"
 #include "calls/cs-stream-rtcp.h"
+#include "calls/cs-stream-srtp.h"
 
 /* The first chunk is small so the first calls show at once, and the next ones double
  * so that every worker starts while the walk is still near the start of the file; the
@@ -339,6 +340,8 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
       calls = cs_loader_adopt_calls (analysis, calls);
       cs_loader_report (p->loader, 1, p->merged_frames, "Measuring streams", TRUE);
       streams = cs_merge_take_streams (p->merge);
+      /* before anything reads a payload: which streams are SRTP, and their keys */
+      cs_stream_srtp_attach_all (calls, streams, cs_loader_get_srtp_keys (p->loader), set);
       cs_stream_rtcp_attach_refs (streams, cs_merge_get_rtcp (p->merge), set);
       cs_call_dtmf_attach_all (calls, streams, set);
       cs_loader_profile ("streams");

@@ -28,6 +28,7 @@ struct _CsLoader
   guint chunk_frames; /* 0: the default chunk sizes */
   CsLimits limits;
   char *filter;
+  GArray *srtp_keys;          /* CsSrtpUserKey given by the user, or NULL */
   const CsLoaderWatch *watch; /* or NULL */
   gpointer watch_data;
   GDestroyNotify watch_destroy;

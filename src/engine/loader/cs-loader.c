@@ -4,6 +4,7 @@
 
 #include "cs-analysis-private.h"
 #include "base/cs-error.h"
+#include "rtp/cs-srtp-key.h"
 
 #ifdef __linux__
 #include <sys/resource.h>
@@ -34,6 +35,7 @@ cs_loader_finalize (GObject *object)
 
   cs_loader_set_watch (self, NULL, NULL, NULL);
   g_free (self->filter);
+  g_clear_pointer (&self->srtp_keys, g_array_unref);
   g_free (self->message);
   g_clear_object (&self->analysis);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -135,6 +137,22 @@ const CsLimits *
 cs_loader_get_limits (CsLoader *self)
 {
   return &self->limits;
+}
+
+void
+cs_loader_set_srtp_keys (CsLoader *self, const GArray *keys)
+{
+  g_clear_pointer (&self->srtp_keys, g_array_unref);
+  if (keys == NULL || keys->len == 0)
+    return;
+  self->srtp_keys = g_array_sized_new (FALSE, FALSE, sizeof (CsSrtpUserKey), keys->len);
+  g_array_append_vals (self->srtp_keys, keys->data, keys->len);
+}
+
+const GArray *
+cs_loader_get_srtp_keys (CsLoader *self)
+{
+  return self->srtp_keys;
 }
 
 void

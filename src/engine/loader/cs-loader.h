@@ -34,6 +34,9 @@ gboolean cs_loader_keeps_walked_pages_for (guint64 walked_bytes, guint64 walked_
 /* Optional BPF expression applied to every frame (NULL for none). */
 void cs_loader_set_filter (CsLoader *self, const char *bpf);
 
+/* SRTP keys for streams no visible SDP keyed (CsSrtpUserKey, copied; NULL for none). */
+void cs_loader_set_srtp_keys (CsLoader *self, const GArray *keys);
+const GArray *cs_loader_get_srtp_keys (CsLoader *self);
 /* Progress properties, notified on the main context that started the load
  * (load_async) at most ~10 times a second:
  *   "fraction" (double 0..1), "packets" (guint64 frames read so far),

@@ -195,7 +195,8 @@ mark (CsRtpMarks *marks, guint32 frame, guint32 lost_before, guint flags)
       if (marks->n_gap_frames < marks->max_frames)
         marks->gap_frames[marks->n_gap_frames++] = frame;
     }
-  if ((flags & (CS_RTP_STEP_WRONG_SEQ | CS_RTP_STEP_DUPLICATE | CS_RTP_STEP_OUT_OF_ORDER))
+  /* a jump forward is a gap above (loss), not a packet out of sequence */
+  if ((flags & (CS_RTP_STEP_DUPLICATE | CS_RTP_STEP_OUT_OF_ORDER))
       && marks->n_order_frames < marks->max_frames)
     marks->order_frames[marks->n_order_frames++] = frame;
 }

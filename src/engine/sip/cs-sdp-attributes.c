@@ -117,6 +117,16 @@ cs_sdp_apply_attribute (SdpParser *p, SdpAttribute attribute, const char *value,
       if (!parse_uint_prefix (skip_spaces (value, e), e, 100000, &p->media->maxptime))
         note_malformed (p->sdp, "bad maxptime");
     }
+  else if (attribute == ATTR_CRYPTO)
+    {
+      const char *v = skip_spaces (value, e);
+      guint i = 0;
+
+      while (i < CS_SDP_MAX_CRYPTO && p->media->crypto[i] != NULL)
+        i++;
+      if (i < CS_SDP_MAX_CRYPTO && v < e)
+        p->media->crypto[i] = scratch_strndup (p->s, v, (gsize) (trim_spaces_end (v, e) - v));
+    }
   else if (attribute == ATTR_RTCP)
     {
       SdpSpan f[2];

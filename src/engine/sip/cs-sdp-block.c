@@ -127,6 +127,8 @@ sdp_freeze (const CsSdp *parsed, const SdpScratch *s, void *block)
       media[i] = s->media[i];
       media[i].media = relocate (media[i].media, s, strings);
       media[i].proto = relocate (media[i].proto, s, strings);
+      for (guint c = 0; c < CS_SDP_MAX_CRYPTO; c++)
+        media[i].crypto[c] = relocate (media[i].crypto[c], s, strings);
       format_views[i].data = (gchar *) (formats + s->first_format[i]);
       format_views[i].len = s->n_formats[i];
       media[i].formats = &format_views[i];

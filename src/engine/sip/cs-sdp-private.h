@@ -332,6 +332,7 @@ typedef enum
   ATTR_PTIME,
   ATTR_MAXPTIME,
   ATTR_RTCP,
+  ATTR_CRYPTO,
 } SdpAttribute;
 
 /* The attributes we read, by exact (case-sensitive) name: by length, then fixed-size
@@ -347,7 +348,7 @@ attribute_of (const char *name, gsize len)
     case 5:
       return IS ("ptime") ? ATTR_PTIME : ATTR_OTHER;
     case 6:
-      return IS ("rtpmap") ? ATTR_RTPMAP : ATTR_OTHER;
+      return IS ("rtpmap") ? ATTR_RTPMAP : IS ("crypto") ? ATTR_CRYPTO : ATTR_OTHER;
     case 8:
       {
         if (EQUAL_LITERAL (name, "sendrecv"))

@@ -39,6 +39,9 @@ typedef struct
   guint maxptime;           /* a=maxptime, 0 if absent */
   guint16 rtcp_port;        /* a=rtcp:, else 0 */
   gboolean rtcp_mux;
+  /* a=crypto values (RFC 4568: "TAG SUITE inline:KEY…"), the first CS_SDP_MAX_CRYPTO of the
+   * block in order, NULL after the last */
+  char *crypto[4];
   GArray *formats; /* CsSdpFormat in m= line order (numeric formats only); a read-only
                     * view inside the description: read ->len and ->data only */
 } CsSdpMedia;
@@ -61,6 +64,7 @@ struct _CsSdp
  * more sets ->malformed and is dropped. */
 #define CS_SDP_MAX_MEDIA 64
 #define CS_SDP_MAX_FORMATS 128
+#define CS_SDP_MAX_CRYPTO 4
 
 /* NULL (CS_SDP_ERROR_MALFORMED) only for bytes that are not SDP at all (no v= line).
  * Lines end with CRLF or LF; unknown or garbage lines are skipped. */

@@ -46,6 +46,16 @@ methods_may_match (const CsSipMessage *a, const CsSipMessage *b)
   return ma == mb || ma == CS_SIP_METHOD_UNKNOWN || mb == CS_SIP_METHOD_UNKNOWN;
 }
 
+/* A reliable provisional response (RFC 3262) is sent again with its RSeq; a new one, with
+ * everything else alike, has the next RSeq. Read only when all else matched (rare). */
+static gboolean
+same_reliable_provisional (const CsSipMessage *a, const CsSipMessage *b)
+{
+  if (a->status_code <= 100 || a->status_code >= 200)
+    return TRUE;
+  return same_text (cs_sip_message_get_header (a, "RSeq"), cs_sip_message_get_header (b, "RSeq"));
+}
+
 /* numbers first, then the short strings: most stored messages differ early */
 gboolean
 cs_sip_message_signature_equal (gconstpointer a_data, gconstpointer b_data)
@@ -62,7 +72,7 @@ cs_sip_message_signature_equal (gconstpointer a_data, gconstpointer b_data)
            && same_field (a, b, CS_SIP_FIELD_VIA_BRANCH);
   return a->status_code == b->status_code && same_field (a, b, CS_SIP_FIELD_TO_TAG)
          && same_field (a, b, CS_SIP_FIELD_CSEQ_METHOD_NAME)
-         && same_field (a, b, CS_SIP_FIELD_VIA_BRANCH);
+         && same_field (a, b, CS_SIP_FIELD_VIA_BRANCH) && same_reliable_provisional (a, b);
 }
 
 guint32 (cs_sip_message_quick_signature) (const CsSipMessage *msg)

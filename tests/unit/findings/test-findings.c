@@ -87,7 +87,8 @@ test_static_text_and_frames (void)
   g_assert_cmpuint (cs_finding_get_frames (g_ptr_array_index (out, 3))->len, ==, 0);
 }
 
-/* A stream losing every `lose_every`-th of 300 packets (0: none). */
+/* A stream losing every `lose_every`-th of 300 packets (0: none); a lossy one also gets
+ * packet 10 twice (the same "1 sequence error" in every such stream). */
 static CsStream *
 lossy_stream (guint id, guint lose_every)
 {
@@ -104,11 +105,17 @@ lossy_stream (guint id, guint lose_every)
       if (lose_every > 0 && i % lose_every == lose_every - 1)
         continue;
       p.arrival_ns = (G_GINT64_CONSTANT (1709287202) * 1000 + id + i * 20) * 1000000;
-      p.frame = 1000 * id + i;
+      p.frame = 1000 * id + 2 * i;
       p.timestamp = 160 * i;
       p.seq = (guint16) i;
       p.payload_len = 160;
       g_array_append_val (packets, p);
+      if (lose_every > 0 && i == 10)
+        {
+          p.frame++;
+          p.arrival_ns += 1000000;
+          g_array_append_val (packets, p);
+        }
     }
   g_assert_true (cs_addr_parse (&src.addr, "10.0.0.1"));
   g_assert_true (cs_addr_parse (&dst.addr, "10.0.0.2"));
@@ -174,6 +181,64 @@ test_detect_stream_blocks (void)
   }
 }
 
+/* One lost packet is one loss finding, and no sequence error; a packet received twice is
+ * one sequence error, said in English. Texts derived by hand from the packets. */
+static void
+test_loss_reported_once (void)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (CsStream) lossy = lossy_stream (1, 0);
+  CsFindingThresholds t;
+  GArray *packets = g_array_new (FALSE, TRUE, sizeof (CsRtpPacket));
+  CsRtpClockMap clocks;
+  CsEndpoint src = { 0 }, dst = { 0 };
+  CsStream *stream;
+
+  cs_finding_thresholds_init (&t);
+  cs_rtp_clock_map_init_static (&clocks);
+  /* 100 packets 20 ms apart, sequence 50 missing */
+  for (guint i = 0; i < 100; i++)
+    {
+      CsRtpPacket p = { 0 };
+
+      if (i == 50)
+        continue;
+      p.arrival_ns = (G_GINT64_CONSTANT (1709287202) * 1000 + i * 20) * 1000000;
+      p.frame = 1 + i;
+      p.timestamp = 160 * i;
+      p.seq = (guint16) i;
+      p.payload_len = 160;
+      g_array_append_val (packets, p);
+    }
+  g_assert_true (cs_addr_parse (&src.addr, "10.0.0.1"));
+  g_assert_true (cs_addr_parse (&dst.addr, "10.0.0.2"));
+  src.port = 4000;
+  dst.port = 5000;
+  stream = cs_stream_new (1, &src, &dst, 1, 0, packets, &clocks, NULL);
+  cs_stream_measure (stream);
+  cs_findings_detect_stream (stream, &t, out);
+  g_assert_cmpuint (out->len, ==, 1);
+  g_assert_true (cs_finding_get_kind (g_ptr_array_index (out, 0)) == CS_FINDING_LOSS_BURST);
+  g_assert_cmpstr (cs_finding_get_text (g_ptr_array_index (out, 0)), ==,
+                   "1 of 100 packets lost (1.0%) in 1 gap; the largest, 1 packet, ends at "
+                   "frame 52");
+  g_object_unref (stream);
+
+  /* no loss, packet 10 twice: one sequence error */
+  g_ptr_array_set_size (out, 0);
+  g_object_unref (lossy);
+  lossy = lossy_stream (2, 0);
+  cs_findings_detect_stream (lossy, &t, out);
+  g_assert_cmpuint (out->len, ==, 0);
+  g_clear_object (&lossy);
+  lossy = lossy_stream (3, 1000); /* loses nothing of 300 packets, but sends 10 twice */
+  cs_findings_detect_stream (lossy, &t, out);
+  g_assert_cmpuint (out->len, ==, 1);
+  g_assert_true (cs_finding_get_kind (g_ptr_array_index (out, 0)) == CS_FINDING_SEQUENCE_ERRORS);
+  g_assert_cmpstr (cs_finding_get_text (g_ptr_array_index (out, 0)), ==,
+                   "1 sequence error: 1 duplicate, 0 out of order");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -182,5 +247,6 @@ main (int argc, char **argv)
   g_test_add_func ("/findings/text-fixed-point", test_text_fixed_point);
   g_test_add_func ("/findings/static-text-and-frames", test_static_text_and_frames);
   g_test_add_func ("/findings/detect-stream-blocks", test_detect_stream_blocks);
+  g_test_add_func ("/findings/loss-reported-once", test_loss_reported_once);
   return g_test_run ();
 }

@@ -22,6 +22,9 @@ test_delay_impairment (void)
   g_assert_cmpfloat_with_epsilon (cs_mos_delay_impairment (100), 2.4, 1e-9);
   g_assert_cmpfloat_with_epsilon (cs_mos_delay_impairment (177.3), 0.024 * 177.3, 1e-9);
   g_assert_cmpfloat_with_epsilon (cs_mos_delay_impairment (200), 4.8 + 0.11 * 22.7, 1e-9);
+  /* just past the knee: 0.024·180 + 0.11·2.7 */
+  g_assert_cmpfloat_with_epsilon (cs_mos_delay_impairment (180), 4.32 + 0.297, 1e-9);
+  g_assert_cmpfloat_with_epsilon (cs_mos_delay_impairment (177.2), 0.024 * 177.2, 1e-9);
 }
 
 static void
