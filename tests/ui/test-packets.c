@@ -35,21 +35,6 @@ save_shot (CsWindow *window, const char *name, int width, int height)
   g_test_message ("wrote %s", png);
 }
 
-static CsWindow *
-open_file (const char *path, int width, int height)
-{
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  CsWindow *window = cs_window_new (application);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  gtk_window_present (GTK_WINDOW (window));
-  cs_window_open_files (window, &file, 1);
-  ui_test_wait_for_load (window);
-  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
-  ui_test_spin (200);
-  return window;
-}
-
 /* The frame numbers the page lists. */
 static GArray *
 listed (CsWindow *window)
@@ -224,7 +209,7 @@ test_sample_call (void)
       g_test_skip ("../shared/samples/sip-rtp-g711.pcap is not there");
       return;
     }
-  window = open_file (path, 1280, 800);
+  window = ui_test_load_file (application, path, 1280, 800);
   call = cs_analysis_lookup_call (window->analysis, 1);
   g_assert_nonnull (call);
   cs_selection_set_call (window->selection, call);
