@@ -292,6 +292,7 @@ show_frame (CsDetailPane *self, const CsSipMessage *msg)
   add_row (self->frame_grid, &row, _ ("Transport"),
            cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_TCP   ? "TCP"
            : cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_HEP ? "HEP"
+           : cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_TLS ? "TLS"
                                                                         : "UDP");
   if (frame != NULL)
     {

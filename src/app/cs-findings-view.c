@@ -23,6 +23,13 @@ struct _CsFindingsView
 
   GtkFilterListModel *filter_model;
   GtkCustomFilter *filter;
+  GtkSortListModel *sorted;
+  /* Rows: identical findings (kind, severity, text) as one row, their first in sorted
+   * order, counting them; an expanded group lists the others below it. */
+  GListStore *rows;
+  GPtrArray *groups;    /* CsFindingGroup of the sorted findings (cs-finding-groups.h) */
+  GHashTable *group_of; /* first finding → its CsFindingGroup (groups of two or more) */
+  GHashTable *expanded; /* first findings of the groups shown open (kept across rebuilds) */
   GtkSingleSelection *row_selection;
   CsSeverity min_severity;
   int kind_filter;            /* -1 = all */
@@ -110,11 +117,27 @@ typedef enum
   COLUMN_TEXT,
 } CsFindingsColumn;
 
+/* What a column's cells and sorter read: the view (its groups) and the column. */
+typedef struct
+{
+  CsFindingsView *view; /* owns the column */
+  CsFindingsColumn column;
+} CsFindingsCell;
+
 static char *
-cell_text (CsFinding *finding, CsFindingsColumn column)
+cell_text (CsFindingsView *self, CsFinding *finding, CsFindingsColumn column)
 {
   const GArray *frames = cs_finding_get_frames (finding);
+  CsFindingGroup *group = g_hash_table_lookup (self->group_of, finding);
 
+  if (group != NULL && column == COLUMN_CALL)
+    /* TRANSLATORS: a row standing for this many identical findings; ▸ closed, ▾ open */
+    return g_strdup_printf (_ ("%s ×%u"),
+                            g_hash_table_contains (self->expanded, finding) ? "▾" : "▸",
+                            group->members->len);
+  if (group != NULL && !g_hash_table_contains (self->expanded, finding)
+      && (column == COLUMN_STREAM || column == COLUMN_FRAME))
+    return g_strdup ("");
   switch (column)
     {
     case COLUMN_SEVERITY:
@@ -165,7 +188,7 @@ sort_key (CsFinding *finding, CsFindingsColumn column)
 static int
 compare_findings (gconstpointer a, gconstpointer b, gpointer data)
 {
-  CsFindingsColumn column = GPOINTER_TO_INT (data);
+  CsFindingsColumn column = ((const CsFindingsCell *) data)->column;
   guint64 ka = sort_key ((CsFinding *) a, column), kb = sort_key ((CsFinding *) b, column);
 
   if (column == COLUMN_TEXT)
@@ -180,7 +203,9 @@ compare_findings (gconstpointer a, gconstpointer b, gpointer data)
 static char *
 text_of_column (gpointer item, gpointer data)
 {
-  return cell_text (item, GPOINTER_TO_INT (data));
+  const CsFindingsCell *cell = data;
+
+  return cell_text (cell->view, item, cell->column);
 }
 
 static void
@@ -204,6 +229,7 @@ add_columns (CsFindingsView *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
     {
+      CsFindingsCell *cell = g_new (CsFindingsCell, 1);
       /* The description is ellipsized: its tooltip keeps the whole text. */
       CsListColumn list_column = {
         .title = _ (specs[i].title),
@@ -214,10 +240,14 @@ add_columns (CsFindingsView *self)
         .text = text_of_column,
         .style = i == COLUMN_SEVERITY ? style_severity : NULL,
         .compare = compare_findings,
-        .data = GINT_TO_POINTER (i),
+        .data = cell,
+        .data_free = g_free,
       };
-      g_autoptr (GtkColumnViewColumn) column = cs_list_column_new (&list_column);
+      g_autoptr (GtkColumnViewColumn) column = NULL;
 
+      cell->view = self;
+      cell->column = (CsFindingsColumn) i;
+      column = cs_list_column_new (&list_column);
       gtk_column_view_append_column (self->column_view, column);
     }
 }
@@ -343,6 +373,87 @@ rebuild_kind_dropdown (CsFindingsView *self)
   cs_findings_view_set_kind_filter (self, -1);
 }
 
+/* Rows: groups of identical findings */
+
+/* Puts the rows back from the sorted findings: one per group, the others of the open ones
+ * below their first. */
+static void
+rebuild_rows (CsFindingsView *self)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new ();
+  g_autoptr (GHashTable) still_open = g_hash_table_new (NULL, NULL);
+
+  g_hash_table_remove_all (self->group_of);
+  g_clear_pointer (&self->groups, g_ptr_array_unref);
+  self->groups = cs_finding_groups_new (G_LIST_MODEL (self->sorted));
+  for (guint g = 0; g < self->groups->len; g++)
+    {
+      CsFindingGroup *group = g_ptr_array_index (self->groups, g);
+      gboolean open = g_hash_table_contains (self->expanded, group->first);
+
+      g_ptr_array_add (items, group->first);
+      if (group->members->len < 2)
+        continue;
+      g_hash_table_insert (self->group_of, group->first, group);
+      if (!open)
+        continue;
+      g_hash_table_add (still_open, group->first);
+      for (guint m = 1; m < group->members->len; m++)
+        g_ptr_array_add (items, g_ptr_array_index (group->members, m));
+    }
+  /* groups that are gone are forgotten, kept ones stay open */
+  g_hash_table_unref (self->expanded);
+  self->expanded = g_steal_pointer (&still_open);
+  cs_deferred_rows_before_change (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
+  g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
+                       items->pdata, items->len);
+}
+
+static void
+on_sorted_changed (GListModel *sorted, guint position, guint removed, guint added,
+                   CsFindingsView *self)
+{
+  rebuild_rows (self);
+}
+
+gboolean
+cs_findings_view_set_group_expanded (CsFindingsView *self, CsFinding *first, gboolean expanded)
+{
+  CsFindingGroup *group;
+  guint position;
+
+  g_return_val_if_fail (CS_IS_FINDINGS_VIEW (self), FALSE);
+  group = g_hash_table_lookup (self->group_of, first);
+  if (group == NULL || !g_list_store_find (self->rows, first, &position))
+    return FALSE;
+  if (expanded == g_hash_table_contains (self->expanded, first))
+    return TRUE;
+  if (expanded)
+    {
+      g_hash_table_add (self->expanded, first);
+      g_list_store_splice (self->rows, position + 1, 0, group->members->pdata + 1,
+                           group->members->len - 1);
+    }
+  else
+    {
+      g_hash_table_remove (self->expanded, first);
+      g_list_store_splice (self->rows, position + 1, group->members->len - 1, NULL, 0);
+    }
+  /* the first row's count shows ▸ or ▾ */
+  g_list_store_splice (self->rows, position, 1, (gpointer *) &first, 1);
+  return TRUE;
+}
+
+guint
+cs_findings_view_get_group_size (CsFindingsView *self, CsFinding *first)
+{
+  CsFindingGroup *group;
+
+  g_return_val_if_fail (CS_IS_FINDINGS_VIEW (self), 0);
+  group = g_hash_table_lookup (self->group_of, first);
+  return group != NULL ? group->members->len : 1;
+}
+
 /* Activation */
 
 static gint64
@@ -409,8 +520,13 @@ on_row_activated (GtkColumnView *view, guint position, CsFindingsView *self)
   g_autoptr (CsFinding) finding
       = g_list_model_get_item (G_LIST_MODEL (self->row_selection), position);
 
-  if (finding != NULL)
-    cs_findings_view_activate (self, finding);
+  if (finding == NULL)
+    return;
+  /* a group's row opens or closes it; any row shows its frames */
+  if (g_hash_table_contains (self->group_of, finding))
+    cs_findings_view_set_group_expanded (self, finding,
+                                         !g_hash_table_contains (self->expanded, finding));
+  cs_findings_view_activate (self, finding);
 }
 
 /* API */
@@ -456,7 +572,14 @@ cs_findings_view_dispose (GObject *object)
   /* The template's root box has no id, so dispose_template leaves it. */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
+  if (self->sorted != NULL)
+    g_signal_handlers_disconnect_by_data (self->sorted, self);
   g_clear_object (&self->row_selection);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->sorted);
+  g_clear_pointer (&self->group_of, g_hash_table_unref);
+  g_clear_pointer (&self->expanded, g_hash_table_unref);
+  g_clear_pointer (&self->groups, g_ptr_array_unref);
   g_clear_object (&self->filter_model);
   g_clear_pointer (&self->kind_choices, g_array_unref);
   G_OBJECT_CLASS (cs_findings_view_parent_class)->dispose (object);
@@ -492,8 +615,6 @@ cs_findings_view_class_init (CsFindingsViewClass *klass)
 static void
 cs_findings_view_init (CsFindingsView *self)
 {
-  GtkSortListModel *sorted;
-
   self->kind_choices = g_array_new (FALSE, FALSE, sizeof (int));
   self->kind_filter = -1;
   self->min_severity = CS_SEVERITY_INFO;
@@ -501,9 +622,13 @@ cs_findings_view_init (CsFindingsView *self)
 
   self->filter = gtk_custom_filter_new (finding_matches, self, NULL);
   self->filter_model = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filter_model)),
-                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  self->row_selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
+  self->sorted
+      = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filter_model)),
+                                 g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->rows = g_list_store_new (CS_TYPE_FINDING);
+  self->group_of = g_hash_table_new (NULL, NULL);
+  self->expanded = g_hash_table_new (NULL, NULL);
+  self->row_selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
   gtk_single_selection_set_autoselect (self->row_selection, FALSE);
   gtk_single_selection_set_can_unselect (self->row_selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->row_selection));
@@ -512,6 +637,7 @@ cs_findings_view_init (CsFindingsView *self)
                     self);
   g_signal_connect (self->column_view, "activate", G_CALLBACK (on_row_activated), self);
   g_signal_connect_swapped (self->filter_model, "items-changed", G_CALLBACK (update_count), self);
+  g_signal_connect (self->sorted, "items-changed", G_CALLBACK (on_sorted_changed), self);
   rebuild_kind_dropdown (self);
   update_count (self);
 }

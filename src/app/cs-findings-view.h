@@ -20,8 +20,15 @@ GtkWidget *cs_findings_view_new (void);
 /* Filters: findings at least this severe; a kind (-1 = every kind). */
 void cs_findings_view_set_min_severity (CsFindingsView *self, CsSeverity severity);
 void cs_findings_view_set_kind_filter (CsFindingsView *self, int kind);
-/* The findings as shown (filtered). */
+/* The rows as shown (filtered, sorted): identical findings (kind, severity, text) are one
+ * row, their first, counting them ("▸ ×4500" in the Call column); activating it opens the
+ * group (the others follow it) or closes it. */
 GListModel *cs_findings_view_get_shown_model (CsFindingsView *self);
+/* Opens or closes the group whose row is first; FALSE when first is no group's row. */
+gboolean cs_findings_view_set_group_expanded (CsFindingsView *self, CsFinding *first,
+                                              gboolean expanded);
+/* How many findings the row of first stands for (1 when it is no group). */
+guint cs_findings_view_get_group_size (CsFindingsView *self, CsFinding *first);
 /* What activating a row does: selection ← (call, stream, first frame, its time). */
 void cs_findings_view_activate (CsFindingsView *self, CsFinding *finding);
 /* "Loss burst" from "loss-burst". Free with g_free. */

@@ -12,6 +12,7 @@ struct _CsLadderPane
 
   GtkStack *stack;
   GtkLabel *title_label;
+  GtkLabel *legs_label; /* why each added leg is there; hidden without added legs */
   GtkToggleButton *related_button;
   GtkDropDown *time_dropdown;
   GtkScrolledWindow *scroller;
@@ -35,7 +36,17 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-static const char *const time_mode_names[] = { "absolute", "relative", "delta" };
+/* The time menu, in its order: the capture's clock (as graphs, waveform and player) first. */
+static const struct
+{
+  CsLadderTimeMode mode;
+  const char *name; /* "ladder-time-mode" */
+} time_modes[] = {
+  { CS_LADDER_TIME_CAPTURE, "capture" },
+  { CS_LADDER_TIME_RELATIVE, "relative" },
+  { CS_LADDER_TIME_DELTA, "delta" },
+  { CS_LADDER_TIME_ABSOLUTE, "absolute" },
+};
 
 static void
 update_title (CsLadderPane *self)
@@ -67,26 +78,66 @@ update_title (CsLadderPane *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title);
 }
 
+/* One line per added leg: "Leg 2 · call 5 — correlation-header: X-Call-ID: … names call 1's
+ * Call-ID"; hidden when no leg was added. */
+static void
+show_leg_reasons (CsLadderPane *self, GPtrArray *calls, GHashTable *reasons)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; reasons != NULL && calls != NULL && i < calls->len; i++)
+    {
+      CsCall *call = g_ptr_array_index (calls, i);
+      const char *why = g_hash_table_lookup (reasons, GUINT_TO_POINTER (cs_call_get_number (call)));
+      g_autofree char *inert = why != NULL ? cs_text_inert_dup (why) : NULL;
+
+      if (why == NULL)
+        continue;
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      /* TRANSLATORS: why a leg is in the ladder: leg number, call number, the evidence */
+      g_string_append_printf (text, _ ("Leg %u · call %u — %s"), i + 1, cs_call_get_number (call),
+                              inert);
+    }
+  gtk_label_set_text (self->legs_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->legs_label), text->len > 0);
+  g_string_free (text, TRUE);
+}
+
+const char *
+cs_ladder_pane_get_leg_reasons (CsLadderPane *self)
+{
+  g_return_val_if_fail (CS_IS_LADDER_PANE (self), NULL);
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->legs_label)))
+    return NULL;
+  return gtk_label_get_text (self->legs_label);
+}
+
 static void
 rebuild (CsLadderPane *self)
 {
   CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
   g_autoptr (GPtrArray) calls = NULL;
+  g_autoptr (GHashTable) reasons = NULL;
   GListModel *streams = analysis != NULL ? cs_analysis_get_streams (analysis) : NULL;
 
   if (self->chosen == NULL || self->chosen->len == 0)
     {
+      show_leg_reasons (self, NULL, NULL);
       cs_ladder_view_set_calls (self->view, NULL, 0, NULL);
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
   if (self->chosen->len == 1 && gtk_toggle_button_get_active (self->related_button)
       && analysis != NULL)
-    calls = cs_ladder_find_related_calls (cs_analysis_get_calls (analysis),
-                                          g_ptr_array_index (self->chosen, 0));
+    calls = cs_ladder_find_related_calls (cs_analysis_get_calls (analysis), streams,
+                                          g_ptr_array_index (self->chosen, 0), &reasons);
   else
     calls = g_ptr_array_ref (self->chosen);
+  cs_ladder_view_set_capture_start (
+      self->view, analysis != NULL ? cs_analysis_get_stats (analysis)->first_ns : 0);
   cs_ladder_view_set_calls (self->view, (CsCall *const *) calls->pdata, calls->len, streams);
+  show_leg_reasons (self, calls, reasons);
   update_title (self);
   gtk_stack_set_visible_child_name (self->stack, "ladder");
 }
@@ -112,13 +163,13 @@ on_message_activated (CsLadderView *view, CsLadderPane *self)
 static void
 on_time_mode (GtkDropDown *dropdown, GParamSpec *pspec, CsLadderPane *self)
 {
-  guint mode = gtk_drop_down_get_selected (dropdown);
+  guint i = gtk_drop_down_get_selected (dropdown);
 
-  if (mode >= G_N_ELEMENTS (time_mode_names))
+  if (i >= G_N_ELEMENTS (time_modes))
     return;
-  cs_ladder_view_set_time_mode (self->view, (CsLadderTimeMode) mode);
+  cs_ladder_view_set_time_mode (self->view, time_modes[i].mode);
   if (self->settings != NULL)
-    g_settings_set_string (self->settings, "ladder-time-mode", time_mode_names[mode]);
+    g_settings_set_string (self->settings, "ladder-time-mode", time_modes[i].name);
 }
 
 static void
@@ -250,8 +301,8 @@ cs_ladder_pane_set_settings (CsLadderPane *self, GSettings *settings)
   if (!g_set_object (&self->settings, settings) || settings == NULL)
     return;
   mode = g_settings_get_string (settings, "ladder-time-mode");
-  for (guint i = 0; i < G_N_ELEMENTS (time_mode_names); i++)
-    if (g_strcmp0 (mode, time_mode_names[i]) == 0)
+  for (guint i = 0; i < G_N_ELEMENTS (time_modes); i++)
+    if (g_strcmp0 (mode, time_modes[i].name) == 0)
       gtk_drop_down_set_selected (self->time_dropdown, i);
 }
 
@@ -361,6 +412,7 @@ cs_ladder_pane_class_init (CsLadderPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsLadderPane, stack);
   gtk_widget_class_bind_template_child (widget_class, CsLadderPane, title_label);
   gtk_widget_class_bind_template_child (widget_class, CsLadderPane, related_button);
+  gtk_widget_class_bind_template_child (widget_class, CsLadderPane, legs_label);
   gtk_widget_class_bind_template_child (widget_class, CsLadderPane, time_dropdown);
   gtk_widget_class_bind_template_child (widget_class, CsLadderPane, scroller);
   gtk_widget_class_bind_template_child (widget_class, CsLadderPane, view);

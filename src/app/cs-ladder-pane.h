@@ -27,6 +27,8 @@ void cs_ladder_pane_set_detail_pane (CsLadderPane *self, CsDetailPane *detail);
 /* Restores and saves the time column ("ladder-time-mode"). */
 void cs_ladder_pane_set_settings (CsLadderPane *self, GSettings *settings);
 CsLadderView *cs_ladder_pane_get_view (CsLadderPane *self);
+/* The line under the toolbar that says why each added leg is there, NULL while hidden. */
+const char *cs_ladder_pane_get_leg_reasons (CsLadderPane *self);
 /* Writes the ladder shown; the format follows the extension (.png .svg .pdf .txt). */
 gboolean cs_ladder_pane_export (CsLadderPane *self, const char *path, GError **error);
 

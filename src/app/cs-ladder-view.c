@@ -13,6 +13,7 @@ struct _CsLadderView
 
   CsLadderLayout *layout;
   CsLadderTimeMode time_mode;
+  gint64 capture_ns; /* the capture's first packet, 0 when unknown */
   int selected_row;
   double last_snapshot_ms;
   guint last_drawn_rows;
@@ -321,6 +322,9 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   const CsLadderRow *r;
   guint row;
   g_autofree char *text = NULL;
+  g_autofree char *utc = NULL;
+  g_autofree char *since_capture = NULL;
+  g_autofree char *since_call = NULL;
 
   if (self->layout == NULL || y < CS_LADDER_HEADER_HEIGHT)
     return FALSE;
@@ -328,12 +332,21 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   if (row >= self->layout->rows->len)
     return FALSE;
   r = &g_array_index (self->layout->rows, CsLadderRow, row);
+  /* Every clock at once: the time column shows one of them, abridged. */
+  utc = cs_ladder_layout_format_utc (self->layout, row);
+  since_capture = cs_ladder_layout_format_time (self->layout, row, CS_LADDER_TIME_CAPTURE);
+  since_call = cs_ladder_layout_format_time (self->layout, row, CS_LADDER_TIME_RELATIVE);
   if (r->message != NULL)
-    text = g_strdup_printf ("%s\n%s\nFrame %u · %s", r->label,
-                            cs_sip_message_get_call_id (r->message), r->frame,
-                            r->retransmission ? "retransmission" : "");
+    text = g_strdup_printf ("%s\n%s\nFrame %u · %s s since capture start · %s s since call "
+                            "start\n%s%s",
+                            r->label, cs_sip_message_get_call_id (r->message), r->frame,
+                            since_capture, since_call, utc,
+                            r->retransmission ? "\nretransmission"
+                            : r->sighting     ? "\nthe same message captured again"
+                                              : "");
   else
-    text = g_strdup_printf ("%s\n%s", r->label, r->detail != NULL ? r->detail : "");
+    text = g_strdup_printf ("%s\n%s\n%s s since capture start · %s", r->label,
+                            r->detail != NULL ? r->detail : "", since_capture, utc);
   gtk_tooltip_set_text (tooltip, g_strchomp (g_strchomp (text)));
   return TRUE;
 }
@@ -355,6 +368,8 @@ cs_ladder_view_set_calls (CsLadderView *self, CsCall *const *calls, guint n_call
   g_clear_pointer (&self->layout, cs_ladder_layout_free);
   if (n_calls > 0)
     self->layout = cs_ladder_layout_new (calls, n_calls, streams);
+  if (self->layout != NULL && self->capture_ns != 0)
+    self->layout->capture_ns = self->capture_ns;
   self->selected_row = -1;
   if (self->vadjustment != NULL)
     gtk_adjustment_set_value (self->vadjustment, 0);
@@ -366,6 +381,19 @@ cs_ladder_view_set_calls (CsLadderView *self, CsCall *const *calls, guint n_call
     cs_ladder_view_set_selected_row (self, 0);
   else
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
+}
+
+void
+cs_ladder_view_set_capture_start (CsLadderView *self, gint64 capture_ns)
+{
+  g_return_if_fail (CS_IS_LADDER_VIEW (self));
+
+  self->capture_ns = capture_ns;
+  if (self->layout != NULL)
+    {
+      self->layout->capture_ns = capture_ns != 0 ? capture_ns : self->layout->first_ns;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
 }
 
 const CsLadderLayout *
@@ -562,7 +590,7 @@ cs_ladder_view_init (CsLadderView *self)
   GtkGesture *click = gtk_gesture_click_new ();
 
   self->selected_row = -1;
-  self->time_mode = CS_LADDER_TIME_RELATIVE;
+  self->time_mode = CS_LADDER_TIME_CAPTURE;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);

@@ -18,6 +18,8 @@ void cs_ladder_view_set_calls (CsLadderView *self, CsCall *const *calls, guint n
                                GListModel *streams);
 /* NULL when no call is shown. */
 const CsLadderLayout *cs_ladder_view_get_layout (CsLadderView *self);
+/* The capture's first packet, the origin of CS_LADDER_TIME_CAPTURE (0: the first row). */
+void cs_ladder_view_set_capture_start (CsLadderView *self, gint64 capture_ns);
 void cs_ladder_view_set_time_mode (CsLadderView *self, CsLadderTimeMode mode);
 CsLadderTimeMode cs_ladder_view_get_time_mode (CsLadderView *self);
 /* Row index in the layout, -1 for none ("selected-row" property); scrolls it into view. */

@@ -2,9 +2,14 @@
 #include "cs-load-view.h"
 
 #include <glib/gi18n.h>
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "cs-load-view-chart.h"
+#include "cs-load-csv.h"
+#include "cs-load-html.h"
+#include "cs-load-text.h"
 #include "callscope-engine.h"
 #include "cs-status-page.h"
 
@@ -13,6 +18,8 @@ struct _CsLoadView
   CsView parent_instance;
 
   GtkStack *stack;
+  GtkLabel *headline_label;
+  GtkLabel *verdict_label;
   GtkLabel *summary_label;
   GtkLabel *breaking_label;
   GtkButton *compare_button;
@@ -22,12 +29,11 @@ struct _CsLoadView
   GtkWidget *other_column;
   GtkLabel *other_title;
   GtkLabel *other_summary;
-  CsLoadChart *other_chart;
 
   CsAnalysis *pending; /* set, its report not computed yet */
   CsLoadReport *report;
   CsLoadReport *other_report;
-  char *title;
+  char *title, *other_title_text;
   gint64 range_from_ns, range_to_ns;
   GCancellable *compare_cancellable;
 };
@@ -70,12 +76,13 @@ dup_summary (const CsLoadReport *r)
       setup_text = g_strdup_printf (_ (" · INVITE → 2xx p50 %s, p99 %s"), p50, p99);
     }
   /* TRANSLATORS: load summary; counts */
-  return g_strdup_printf (_ ("%u calls · %u answered · %u failed · peak %u concurrent · "
-                             "%u retransmissions · %u timeouts%s"),
+  return g_strdup_printf (_ ("%u calls · %u answered · %u failed · %u cancelled · peak %u "
+                             "concurrent · %u retransmissions · %u timeouts%s%s"),
                           (guint) r->totals.calls, (guint) r->totals.answered,
-                          (guint) r->totals.failed, r->totals.peak_concurrent,
-                          (guint) r->totals.retransmissions, (guint) r->totals.timeouts,
-                          setup_text != NULL ? setup_text : "");
+                          (guint) r->totals.failed, (guint) r->totals.cancelled,
+                          r->totals.peak_concurrent, (guint) r->totals.retransmissions,
+                          (guint) r->totals.timeouts, setup_text != NULL ? setup_text : "",
+                          r->proxied ? _ (" · through a proxy: figures say their leg") : "");
 }
 
 static void
@@ -88,13 +95,22 @@ update_breaking_label (CsLoadView *self)
   gtk_widget_remove_css_class (GTK_WIDGET (self->breaking_label), "success");
   if (bp->found)
     {
-      /* TRANSLATORS: %.0f is seconds from the start; %s the evidence */
-      text = g_strdup_printf (_ ("Breaking point at %.0f s: %s."), bp->offset_s, bp->reason);
+      g_autofree char *first = bp->has_symptom
+                                   ? g_strdup_printf (_ (" First symptom: %s."),
+                                                      cs_load_symptom_label (bp->first_symptom))
+                                   : g_strdup ("");
+
+      /* TRANSLATORS: seconds from the start, calls/s offered and handled, calls in
+       * progress, the evidence, then the first symptom */
+      text = g_strdup_printf (_ ("Breaking point at %.0f s, %.0f calls/s offered, %.0f handled, "
+                                 "%u concurrent: %s.%s"),
+                              bp->offset_s, bp->offered_cps, bp->handled_cps, bp->concurrent,
+                              bp->reason, first);
       gtk_widget_add_css_class (GTK_WIDGET (self->breaking_label), "error");
     }
   else
-    text = g_strdup (_ ("No breaking point: retransmissions, timeouts, failures and the p99 "
-                        "response time stayed at their baseline."));
+    text = g_strdup (_ ("No breaking point: no lasting retransmissions, late 100 Trying, "
+                        "timeouts or 5xx/408, and the p99 response time stayed at its baseline."));
   gtk_label_set_text (self->breaking_label, text);
 }
 
@@ -116,7 +132,9 @@ ensure_report (CsLoadView *self)
     }
   {
     g_autofree char *summary = dup_summary (self->report);
+    g_autofree char *headline = cs_load_headline (self->report);
     gtk_label_set_text (self->summary_label, summary);
+    gtk_label_set_text (self->headline_label, headline);
   }
   gtk_label_set_text (self->main_title, self->title);
   update_breaking_label (self);
@@ -164,21 +182,47 @@ show_comparison (CsLoadView *self, CsAnalysis *other)
 {
   g_autofree char *title = NULL, *summary = NULL;
 
-  cs_load_chart_set_report (self->other_chart, NULL);
+  cs_load_chart_set_other (self->main_chart, NULL);
   g_clear_pointer (&self->other_report, cs_load_report_free);
+  g_clear_pointer (&self->other_title_text, g_free);
   if (other == NULL)
     {
       gtk_widget_set_visible (self->other_column, FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->main_title), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->stop_compare_button), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), FALSE);
       return;
     }
+  ensure_report (self);
   self->other_report = cs_loadtest_compute (other, NULL);
-  title = cs_analysis_dup_title (other);
-  summary = dup_summary (self->other_report);
+  self->other_title_text = cs_analysis_dup_title (other);
+  {
+    g_autofree char *headline = cs_load_headline (self->other_report);
+    g_autofree char *counts = dup_summary (self->other_report);
+    g_autofree char *main = g_strdup_printf (_ ("Run A (solid): %s"), self->title);
+    g_autofree char *verdict
+        = self->report != NULL
+              ? cs_load_compare_verdict (self->report, self->other_report, _ ("run A"), _ ("run B"))
+              : NULL;
+
+    title = g_strdup_printf (_ ("Run B (dashed): %s"), self->other_title_text);
+    summary = g_strdup_printf ("%s\n%s", headline, counts);
+    gtk_label_set_text (self->main_title, main);
+    if (verdict != NULL)
+      {
+        gunichar first = g_unichar_toupper (g_utf8_get_char (verdict));
+        char head[8] = { 0 };
+        g_autofree char *sentence = NULL;
+
+        g_unichar_to_utf8 (first, head);
+        sentence = g_strdup_printf ("%s%s.", head, g_utf8_next_char (verdict));
+        gtk_label_set_text (self->verdict_label, sentence);
+        gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), TRUE);
+      }
+  }
   gtk_label_set_text (self->other_title, title);
   gtk_label_set_text (self->other_summary, summary);
-  cs_load_chart_set_report (self->other_chart, self->other_report);
+  cs_load_chart_set_other (self->main_chart, self->other_report);
   gtk_widget_set_visible (self->other_column, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->main_title), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->stop_compare_button), TRUE);
@@ -291,6 +335,86 @@ on_stop_compare_clicked (GtkButton *button, CsLoadView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->compare_button), TRUE);
 }
 
+/* Export: the load report as HTML, the intervals as CSV */
+
+gboolean
+cs_load_view_export (CsLoadView *self, const char *path, gboolean html, GError **error)
+{
+  FILE *out;
+  gboolean written;
+
+  g_return_val_if_fail (CS_IS_LOAD_VIEW (self), FALSE);
+  ensure_report (self);
+  if (self->report == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _ ("No load statistics to export"));
+      return FALSE;
+    }
+  out = fopen (path, "w");
+  if (out == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), _ ("Cannot write %s: %s"),
+                   path, g_strerror (errno));
+      return FALSE;
+    }
+  written = html ? cs_load_html_write (self->report, self->title, self->other_report,
+                                       self->other_title_text, out)
+                 : cs_load_write_csv (self->report, out);
+  if (fclose (out) != 0 || !written)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _ ("Writing %s failed"), path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+on_export_response (GtkNativeDialog *dialog, int response, CsLoadView *self)
+{
+  gboolean html = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "html"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr (GError) error = NULL;
+
+      if (path != NULL && !cs_load_view_export (self, path, html, &error))
+        gtk_label_set_text (self->breaking_label, error->message);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+start_export (CsLoadView *self, gboolean html)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
+      html ? _ ("Export Load Report") : _ ("Export Intervals as CSV"),
+      GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"),
+      _ ("_Cancel"));
+
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
+                                     html ? "load-report.html" : "load-intervals.csv");
+  g_object_set_data (G_OBJECT (chooser), "html", GINT_TO_POINTER (html));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+on_export_html_clicked (GtkButton *button, CsLoadView *self)
+{
+  start_export (self, TRUE);
+}
+
+static void
+on_export_csv_clicked (GtkButton *button, CsLoadView *self)
+{
+  start_export (self, FALSE);
+}
+
 /* GObject */
 
 static void
@@ -314,6 +438,7 @@ cs_load_view_finalize (GObject *object)
   g_clear_pointer (&self->report, cs_load_report_free);
   g_clear_pointer (&self->other_report, cs_load_report_free);
   g_free (self->title);
+  g_free (self->other_title_text);
   G_OBJECT_CLASS (cs_load_view_parent_class)->finalize (object);
 }
 
@@ -343,9 +468,12 @@ cs_load_view_class_init (CsLoadViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsLoadView, other_column);
   gtk_widget_class_bind_template_child (widget_class, CsLoadView, other_title);
   gtk_widget_class_bind_template_child (widget_class, CsLoadView, other_summary);
-  gtk_widget_class_bind_template_child (widget_class, CsLoadView, other_chart);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, headline_label);
+  gtk_widget_class_bind_template_child (widget_class, CsLoadView, verdict_label);
   gtk_widget_class_bind_template_callback (widget_class, on_compare_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_compare_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_export_html_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_export_csv_clicked);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

@@ -17,7 +17,11 @@ G_DECLARE_FINAL_TYPE (CsLoadView, cs_load_view, CS, LOAD_VIEW, CsView)
 GtkWidget *cs_load_view_new (void);
 /* The statistics shown (NULL when empty). */
 const CsLoadReport *cs_load_view_get_report (CsLoadView *self);
-/* Shows a second capture's statistics beside the first (NULL hides it). */
+/* Writes the load report as one HTML file (html) or the intervals as CSV; with a
+ * comparison shown, the HTML report holds both runs and the verdict. */
+gboolean cs_load_view_export (CsLoadView *self, const char *path, gboolean html, GError **error);
+/* Shows a second capture's statistics on the same axes as the first, with a verdict
+ * (NULL hides it). */
 void cs_load_view_set_comparison (CsLoadView *self, CsAnalysis *other);
 /* The brushed range; FALSE when none. */
 gboolean cs_load_view_get_range (CsLoadView *self, gint64 *from_ns, gint64 *to_ns);

@@ -83,21 +83,24 @@ render_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
     g_task_return_error (task, error);
 }
 
-static char *
-format_time (double seconds)
-{
-  int minutes = (int) (seconds / 60.0);
-
-  return g_strdup_printf ("%d:%04.1f", minutes, seconds - minutes * 60.0);
-}
-
+/* The capture's clock (seconds since its first packet), as the ladder, graphs and waveform:
+ * "9.3 s · 7.9–19.9 s", the playhead and the span of the audio. */
 static void
 update_position_label (CsPlayerBar *self)
 {
-  g_autofree char *pos = format_time (cs_audio_player_get_position (self->player));
-  g_autofree char *dur = format_time (cs_audio_player_get_duration (self->player));
-  g_autofree char *text = g_strdup_printf ("%s / %s", pos, dur);
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
+  g_autofree char *text = NULL;
+  double start;
 
+  if (self->render == NULL || analysis == NULL)
+    {
+      gtk_label_set_label (self->position_label, "— s");
+      return;
+    }
+  start = (double) (self->render->start_ns - cs_analysis_get_stats (analysis)->first_ns) / 1e9;
+  text = g_strdup_printf ("%.1f s · %.1f–%.1f s",
+                          start + cs_audio_player_get_position (self->player), start,
+                          start + cs_audio_player_get_duration (self->player));
   gtk_label_set_label (self->position_label, text);
 }
 

@@ -16,9 +16,8 @@ typedef struct
 
 static const CsCliRenderCommand cs_cli_render_commands[] = {
   { "report", cs_cli_cmd_report }, /* --format html|pdf */
-  { "ladder", cs_cli_cmd_ladder },
-  { "graph", cs_cli_cmd_graph },
-  { "audio", cs_cli_cmd_audio },
+  { "ladder", cs_cli_cmd_ladder }, { "graph", cs_cli_cmd_graph },
+  { "audio", cs_cli_cmd_audio },   { "loadtest", cs_cli_cmd_loadtest }, /* --format html */
 };
 
 int
@@ -33,7 +32,7 @@ main (int argc, char **argv)
   for (guint i = 0; argc >= 2 && i < G_N_ELEMENTS (cs_cli_render_commands); i++)
     if (g_strcmp0 (argv[1], cs_cli_render_commands[i].name) == 0)
       return cs_cli_render_commands[i].run (argc - 1, argv + 1);
-  g_printerr ("callscope-cli-render runs 'ladder', 'graph', 'audio' and 'report --format "
-              "html|pdf' for callscope-cli; use callscope-cli.\n");
+  g_printerr ("callscope-cli-render runs 'ladder', 'graph', 'audio', 'report --format "
+              "html|pdf' and 'loadtest --format html' for callscope-cli; use callscope-cli.\n");
   return CS_EXIT_USAGE;
 }

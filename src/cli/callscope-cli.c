@@ -38,7 +38,8 @@ static const CsCliCommand cs_cli_commands[] = {
   { "export", cs_cli_cmd_export,
     "export FILE --call CALL [--redact] -o out.pcapng  trimmed capture" },
   { "loadtest", cs_cli_cmd_loadtest,
-    "loadtest FILE [--interval S] [--format text|csv|json]  load-test statistics" },
+    "loadtest FILE [--interval S] [--sipp-stat F] [--compare FILE2] [--format text|csv|json|html]  "
+    "load-test statistics, breaking point, capacity" },
   { "audio", NULL,
     "audio FILE (--call CALL | --stream ID) [--jitter-buffer MS] -o out.wav|.flac  decoded audio" },
   { "capture", cs_cli_cmd_capture,

@@ -73,6 +73,8 @@ cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *e
       "BPF" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE", "FILE" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts->quiet, "No progress on stderr", NULL },
+    { "keylog", 0, 0, G_OPTION_ARG_FILENAME, &opts->keylog_path,
+      "Decrypt TLS (SIP over TLS) with this NSS key log (SSLKEYLOGFILE format)", "FILE" },
     { "srtp-key", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts->srtp_key_specs,
       "SRTP key of a stream no SDP keyed: an SSRC (0x…) or stream number, '=', then "
       "[SUITE ]inline:BASE64[|LIFETIME][|MKI:LEN] (repeatable)",
@@ -109,6 +111,7 @@ cs_cli_options_clear (CsCliOptions *opts)
   g_free (opts->filter);
   g_free (opts->output);
   g_strfreev (opts->srtp_key_specs);
+  g_free (opts->keylog_path);
   g_clear_pointer (&opts->srtp_keys, g_array_unref);
   g_strfreev (opts->files);
   cs_cli_homer_options_clear (opts);
@@ -125,6 +128,24 @@ cs_cli_load (const CsCliOptions *opts, int *exit_status)
   cs_loader_set_threads (loader, (guint) opts->threads);
   cs_loader_set_filter (loader, opts->filter);
   cs_loader_set_srtp_keys (loader, opts->srtp_keys);
+  if (opts->keylog_path != NULL)
+    {
+      g_autoptr (CsTlsKeylog) keylog = cs_tls_keylog_new ();
+      guint first_bad = 0, bad;
+
+      if (!cs_tls_keylog_load_file (keylog, opts->keylog_path, &error))
+        {
+          g_printerr ("callscope-cli: %s\n", error->message);
+          *exit_status = CS_EXIT_UNREADABLE;
+          return NULL;
+        }
+      bad = cs_tls_keylog_get_bad_lines (keylog, &first_bad);
+      if (bad > 0 && !opts->quiet)
+        g_printerr ("callscope-cli: %s: %u line%s not understood (the first: line %u), "
+                    "skipped\n",
+                    opts->keylog_path, bad, bad == 1 ? "" : "s", first_bad);
+      cs_loader_set_keylog (loader, keylog);
+    }
   if (opts->homer != NULL)
     {
       if (opts->files != NULL && opts->files[0] != NULL)

@@ -24,6 +24,7 @@ typedef struct
   gboolean quiet;
   char **srtp_key_specs; /* --srtp-key SSRC_OR_STREAM=inline:KEY, repeatable */
   GArray *srtp_keys;     /* CsSrtpUserKey, parsed from them */
+  char *keylog_path;     /* --keylog FILE: TLS secrets (NSS key log) */
   char **files;          /* remaining arguments */
   /* instead of files: a window of a Homer 7 store (cs-cli-homer.c) */
   char *homer;

@@ -8,7 +8,8 @@
 
 /* "4", "4,7" or Call-IDs, several --call options allowed; related legs on request. */
 static GPtrArray *
-lookup_calls (CsAnalysis *analysis, char **specs, gboolean related, GError **error)
+lookup_calls (CsAnalysis *analysis, char **specs, gboolean related, GHashTable **reasons,
+              GError **error)
 {
   g_autoptr (GPtrArray) calls = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -36,8 +37,9 @@ lookup_calls (CsAnalysis *analysis, char **specs, gboolean related, GError **err
     }
   if (related && calls->len > 0)
     {
-      g_autoptr (GPtrArray) legs = cs_ladder_find_related_calls (cs_analysis_get_calls (analysis),
-                                                                 g_ptr_array_index (calls, 0));
+      g_autoptr (GPtrArray) legs = cs_ladder_find_related_calls (
+          cs_analysis_get_calls (analysis), cs_analysis_get_streams (analysis),
+          g_ptr_array_index (calls, 0), reasons);
 
       for (guint i = 0; i < legs->len; i++)
         if (!g_ptr_array_find (calls, g_ptr_array_index (legs, i), NULL))
@@ -57,9 +59,11 @@ cs_cli_cmd_ladder (int argc, char **argv)
     { "call", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &call_specs,
       "Call number or Call-ID (repeat, or separate with commas, to merge calls)", "CALL" },
     { "time", 0, 0, G_OPTION_ARG_STRING, &time_text,
-      "Time column: relative (default), absolute or delta", "MODE" },
+      "Time column: relative (default), absolute, delta or capture", "MODE" },
     { "related", 'r', 0, G_OPTION_ARG_NONE, &related,
-      "Add the call's other legs (X-Call-ID style headers, shared media)", NULL },
+      "Add the call's other legs (by evidence: X-Call-ID style headers, Replaces, REFER, "
+      "Diversion, one SSRC on both), each named with why",
+      NULL },
     { NULL },
   };
   CsLadderTimeMode mode = CS_LADDER_TIME_RELATIVE;
@@ -67,6 +71,7 @@ cs_cli_cmd_ladder (int argc, char **argv)
   g_autoptr (CsAnalysis) analysis = NULL;
   g_autoptr (GPtrArray) calls = NULL;
   g_autoptr (CsLadderLayout) layout = NULL;
+  g_autoptr (GHashTable) reasons = NULL;
   g_autoptr (GError) error = NULL;
   int status = CS_EXIT_OK;
 
@@ -75,7 +80,8 @@ cs_cli_cmd_ladder (int argc, char **argv)
   if (call_specs == NULL)
     status = cs_cli_usage_error (argv[0], "--call CALL is required");
   else if (time_text != NULL && !cs_ladder_time_mode_parse (time_text, &mode))
-    status = cs_cli_usage_error (argv[0], "unknown --time (use relative, absolute or delta)");
+    status
+        = cs_cli_usage_error (argv[0], "unknown --time (use relative, absolute, delta or capture)");
   else if (opts.output != NULL && !cs_ladder_format_from_path (opts.output, &format))
     status = cs_cli_usage_error (argv[0], "-o must end in .png, .svg, .pdf or .txt");
   if (status != CS_EXIT_OK)
@@ -85,13 +91,15 @@ cs_cli_cmd_ladder (int argc, char **argv)
     }
   analysis = cs_cli_load (&opts, &status);
   if (analysis != NULL)
-    calls = lookup_calls (analysis, call_specs, related, &error);
+    calls = lookup_calls (analysis, call_specs, related, &reasons, &error);
   if (analysis != NULL && calls == NULL)
     status = cs_cli_usage_error (argv[0], error->message);
   else if (analysis != NULL)
     {
       layout = cs_ladder_layout_new ((CsCall *const *) calls->pdata, calls->len,
                                      cs_analysis_get_streams (analysis));
+      cs_ladder_layout_set_leg_reasons (layout, reasons);
+      layout->capture_ns = cs_analysis_get_stats (analysis)->first_ns;
       if (opts.output == NULL)
         {
           g_autofree char *text = cs_ladder_text_render (layout, mode);

@@ -8,6 +8,10 @@
 #include "callscope-engine.h"
 #include "cs-cli-loadtest.h"
 #include "cs-load-csv.h"
+#include "cs-load-text.h"
+#ifdef CS_CLI_RENDER
+#include "cs-load-html.h"
+#endif
 #include "cs-report.h"
 #include "cs-time-format.h"
 
@@ -47,8 +51,6 @@ cs_cli_load_text_story (const CsLoadReport *report, FILE *out)
 {
   const CsLoadBreakingPoint *bp = &report->breaking_point;
   double peak = 0;
-  GHashTableIter iter;
-  gpointer key, value;
 
   for (guint i = 0; i < report->intervals->len; i++)
     peak = MAX (peak,
@@ -62,10 +64,19 @@ cs_cli_load_text_story (const CsLoadReport *report, FILE *out)
            report->totals.proxied);
   if (report->totals.failed_by_reason != NULL)
     {
+      /* in the order of the reasons, so that two runs print the same line */
+      g_autoptr (GList) reasons = g_hash_table_get_keys (report->totals.failed_by_reason);
+
       fprintf (out, "Not completed:");
-      g_hash_table_iter_init (&iter, report->totals.failed_by_reason);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        fprintf (out, " %s × %u;", (const char *) key, GPOINTER_TO_UINT (value));
+      reasons = g_list_sort (reasons, (GCompareFunc) g_strcmp0);
+      for (GList *l = reasons; l != NULL; l = l->next)
+        {
+          g_autofree char *owned = NULL;
+          gpointer count = g_hash_table_lookup (report->totals.failed_by_reason, l->data);
+
+          /* the reason phrase is the capture's */
+          fprintf (out, " %s × %u;", cs_text_inert (l->data, &owned), GPOINTER_TO_UINT (count));
+        }
       fputc ('\n', out);
     }
   if (bp->found)
@@ -197,7 +208,9 @@ cs_cli_cmd_loadtest (int argc, char **argv)
   CsCliOptions opts = { 0 };
   CsLoadConfig config;
   double interval_s = 1.0, timeout_s = 32.0;
-  g_autofree char *sipp_stat = NULL;
+  g_autofree char *sipp_stat = NULL, *compare = NULL;
+  g_autoptr (CsAnalysis) other_analysis = NULL;
+  g_autoptr (CsLoadReport) other = NULL;
   g_autoptr (GArray) edges = NULL;
   CsReportFormat format = CS_REPORT_FORMAT_TEXT;
   g_autoptr (CsAnalysis) analysis = NULL;
@@ -211,6 +224,8 @@ cs_cli_cmd_loadtest (int argc, char **argv)
       "Transaction timeout, Timer B/F (default 32)", "S" },
     { "sipp-stat", 0, 0, G_OPTION_ARG_FILENAME, &sipp_stat,
       "Intervals = the periods of this SIPp -trace_stat file", "FILE" },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare,
+      "A second run (capture) to compare with: verdict, both on the same axes", "FILE2" },
     { NULL },
   };
 
@@ -225,6 +240,19 @@ cs_cli_cmd_loadtest (int argc, char **argv)
     {
       cs_cli_options_clear (&opts);
       return cs_cli_usage_error (argv[0], "--interval must be 0.001..86400 s, --timeout > 0");
+    }
+#ifndef CS_CLI_RENDER
+  /* html draws charts: callscope-cli-render writes it */
+  if (format == CS_REPORT_FORMAT_HTML)
+    {
+      cs_cli_options_clear (&opts);
+      return CS_CLI_RUN_RENDER;
+    }
+#endif
+  if (format == CS_REPORT_FORMAT_PDF)
+    {
+      cs_cli_options_clear (&opts);
+      return cs_cli_usage_error (argv[0], "loadtest writes text, csv, json or html");
     }
   cs_load_config_init (&config);
   config.interval_s = interval_s;
@@ -249,6 +277,23 @@ cs_cli_cmd_loadtest (int argc, char **argv)
       return status;
     }
   report = cs_loadtest_compute (analysis, &config);
+  if (compare != NULL)
+    {
+      g_autoptr (CsLoader) loader = cs_loader_new ();
+      g_autoptr (GError) error = NULL;
+      const char *paths[] = { compare, NULL };
+      CsLoadConfig other_config = config;
+
+      other_config.edges_ns = NULL; /* the SIPp periods are run A's */
+      other_analysis = cs_loader_load (loader, paths, NULL, &error);
+      if (other_analysis == NULL)
+        {
+          g_printerr ("callscope-cli: %s: %s\n", compare, error->message);
+          cs_cli_options_clear (&opts);
+          return CS_EXIT_UNREADABLE;
+        }
+      other = cs_loadtest_compute (other_analysis, &other_config);
+    }
   out = cs_cli_open_output (&opts);
   if (out == NULL)
     status = CS_EXIT_UNREADABLE;
@@ -258,8 +303,19 @@ cs_cli_cmd_loadtest (int argc, char **argv)
         written = cs_cli_load_write_json (report, out);
       else if (format == CS_REPORT_FORMAT_CSV)
         written = cs_load_write_csv (report, out);
+#ifdef CS_CLI_RENDER
+      else if (format == CS_REPORT_FORMAT_HTML)
+        written = cs_load_html_write (
+            report, opts.files != NULL && opts.files[0] != NULL ? opts.files[0] : "capture", other,
+            compare, out);
+#endif
       else
         written = cs_cli_load_write_text (report, out);
+      if (written && other != NULL && format == CS_REPORT_FORMAT_TEXT)
+        {
+          g_autofree char *verdict = cs_load_compare_verdict (report, other, "run A", "run B");
+          fprintf (out, "\nCompared with %s (run B): %s\n", compare, verdict);
+        }
       if (!cs_cli_close_output (out, written))
         {
           g_printerr ("callscope-cli: writing the output failed\n");

@@ -19,6 +19,8 @@
 
 /* net: what a frame's layers carry */
 #include "net/cs-frame-payload.h"
+#include "net/cs-tls-keylog.h"
+#include "net/cs-tls-stream.h"
 
 /* sip: messages, methods, SDP */
 #include "sip/cs-sdp.h"
@@ -42,6 +44,7 @@
 
 /* calls: calls, transactions, streams, RTCP and DTMF per call */
 #include "calls/cs-call-dtmf.h"
+#include "calls/cs-call-legs.h"
 #include "calls/cs-call.h"
 #include "calls/cs-stream-rtcp.h"
 #include "calls/cs-stream-srtp.h"
@@ -50,6 +53,7 @@
 
 /* findings */
 #include "findings/cs-finding.h"
+#include "findings/cs-finding-groups.h"
 
 /* loader: loading, the analysis it fills, its list models, the publisher pacing a window */
 #include "loader/cs-analysis.h"

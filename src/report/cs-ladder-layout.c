@@ -68,6 +68,8 @@ cs_ladder_time_mode_parse (const char *text, CsLadderTimeMode *mode)
     *mode = CS_LADDER_TIME_RELATIVE;
   else if (g_strcmp0 (text, "delta") == 0)
     *mode = CS_LADDER_TIME_DELTA;
+  else if (g_strcmp0 (text, "capture") == 0)
+    *mode = CS_LADDER_TIME_CAPTURE;
   else
     return FALSE;
   return TRUE;
@@ -145,16 +147,27 @@ cs_ladder_layout_format_time (const CsLadderLayout *layout, guint row, CsLadderT
     {
     case CS_LADDER_TIME_ABSOLUTE:
       {
-        g_autoptr (GDateTime) utc
-            = g_date_time_new_from_unix_utc (r->ts_ns / G_GINT64_CONSTANT (1000000000));
-        g_autofree char *hms = NULL;
+        gint64 s = r->ts_ns / G_GINT64_CONSTANT (1000000000);
+        guint us = (guint) ((r->ts_ns % G_GINT64_CONSTANT (1000000000)) / 1000);
+        g_autoptr (GDateTime) utc = g_date_time_new_from_unix_utc (s);
+        g_autofree char *text = NULL;
+        gint64 previous_hour = row == 0 ? -1
+                                        : g_array_index (layout->rows, CsLadderRow, row - 1).ts_ns
+                                              / G_GINT64_CONSTANT (3600000000000);
 
         if (utc == NULL)
           return g_strdup ("?");
-        hms = g_date_time_format (utc, "%H:%M:%S");
-        return g_strdup_printf ("%s.%06u", hms,
-                                (guint) ((r->ts_ns % G_GINT64_CONSTANT (1000000000)) / 1000));
+        /* The hour once, then what changes: the column stays readable at its width. */
+        if (previous_hour != r->ts_ns / G_GINT64_CONSTANT (3600000000000))
+          {
+            text = g_date_time_format (utc, "%H:%M:%S");
+            return g_strdup_printf ("%s.%03u", text, us / 1000);
+          }
+        text = g_date_time_format (utc, "%M:%S");
+        return g_strdup_printf ("%s.%06u", text, us);
       }
+    case CS_LADDER_TIME_CAPTURE:
+      return g_strdup_printf ("%.6f", (double) (r->ts_ns - layout->capture_ns) / 1e9);
     case CS_LADDER_TIME_DELTA:
       ns = row == 0 ? 0 : r->ts_ns - g_array_index (layout->rows, CsLadderRow, row - 1).ts_ns;
       return g_strdup_printf ("+%.6f", (double) ns / 1e9);
@@ -162,6 +175,23 @@ cs_ladder_layout_format_time (const CsLadderLayout *layout, guint row, CsLadderT
     default:
       return g_strdup_printf ("%.6f", (double) (r->ts_ns - layout->first_ns) / 1e9);
     }
+}
+
+char *
+cs_ladder_layout_format_utc (const CsLadderLayout *layout, guint row)
+{
+  const CsLadderRow *r;
+  g_autoptr (GDateTime) utc = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (row < layout->rows->len, NULL);
+  r = &g_array_index (layout->rows, CsLadderRow, row);
+  utc = g_date_time_new_from_unix_utc (r->ts_ns / G_GINT64_CONSTANT (1000000000));
+  if (utc == NULL)
+    return g_strdup ("?");
+  text = g_date_time_format (utc, "%Y-%m-%d %H:%M:%S");
+  return g_strdup_printf ("%s.%06u UTC", text,
+                          (guint) ((r->ts_ns % G_GINT64_CONSTANT (1000000000)) / 1000));
 }
 
 /* Columns */
@@ -244,6 +274,7 @@ add_message_rows (CsLadderLayout *layout, GHashTable *index, guint leg, CsCall *
       row.status = cs_sip_message_is_request (msg) ? 0 : cs_sip_message_get_status_code (msg);
       row.is_request = cs_sip_message_is_request (msg);
       row.retransmission = cs_call_message_is_retransmission (call, i);
+      row.sighting = cs_call_message_is_sighting (call, i);
       row.message = cs_sip_message_ref (msg);
       row.message_index = i;
       g_array_append_val (layout->rows, row);
@@ -460,6 +491,7 @@ cs_ladder_layout_new (CsCall *const *calls, guint n_calls, GListModel *streams)
     }
   layout->rows_height = y;
   layout->first_ns = layout->rows->len > 0 ? g_array_index (layout->rows, CsLadderRow, 0).ts_ns : 0;
+  layout->capture_ns = layout->first_ns;
   name_columns (layout, index);
   place_columns (layout);
   place_lanes (layout);
@@ -489,7 +521,17 @@ cs_ladder_layout_free (CsLadderLayout *layout)
   g_array_unref (layout->rows);
   g_array_unref (layout->lanes);
   g_ptr_array_unref (layout->calls);
+  g_clear_pointer (&layout->leg_reasons, g_hash_table_unref);
   g_free (layout);
+}
+
+void
+cs_ladder_layout_set_leg_reasons (CsLadderLayout *layout, GHashTable *reasons)
+{
+  if (reasons != NULL)
+    g_hash_table_ref (reasons);
+  g_clear_pointer (&layout->leg_reasons, g_hash_table_unref);
+  layout->leg_reasons = reasons;
 }
 
 guint
@@ -532,106 +574,51 @@ cs_ladder_layout_next_message (const CsLadderLayout *layout, guint row, int dire
   return row;
 }
 
-/* Related calls (B2BUA legs) */
+/* Related calls (B2BUA legs): the engine's links (calls/cs-call-legs.h), each leg with why */
 
-#define CS_LADDER_LEG_SLACK_NS (G_GINT64_CONSTANT (5) * 1000000000)
-
-/* Headers B2BUAs use to carry the other leg's Call-ID: any "…Call-ID" header but Call-ID
- * itself (X-Call-ID, X-Orig-Call-ID, P-Related-Call-ID …), and X-CID. */
-static gboolean
-is_correlation_header (const char *name)
+/* A ref to the call numbered so in calls (a few legs: no index), NULL when none. */
+static CsCall *
+call_by_number (GListModel *calls, guint number)
 {
-  gsize len = strlen (name);
-
-  if (g_ascii_strcasecmp (name, "Call-ID") == 0 || g_ascii_strcasecmp (name, "i") == 0)
-    return FALSE;
-  if (g_ascii_strcasecmp (name, "X-CID") == 0)
-    return TRUE;
-  return len > 7 && g_ascii_strcasecmp (name + len - 7, "Call-ID") == 0;
-}
-
-static void
-collect_call_keys (CsCall *call, GHashTable *correlation_ids, GHashTable *media)
-{
-  for (guint i = 0; i < cs_call_get_n_messages (call); i++)
+  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
     {
-      CsSipMessage *msg = cs_call_get_message (call, i);
+      CsCall *call = g_list_model_get_item (calls, i);
 
-      const GPtrArray *headers = correlation_ids != NULL ? cs_sip_message_get_headers (msg) : NULL;
-
-      for (guint h = 0; headers != NULL && h < headers->len; h++)
-        {
-          const CsSipHeader *header = g_ptr_array_index (headers, h);
-          if (is_correlation_header (header->name) && header->value != NULL)
-            g_hash_table_add (correlation_ids, g_strdup (header->value));
-        }
-      if (media != NULL && cs_sip_message_get_sdp (msg) != NULL)
-        for (guint m = 0; m < cs_sip_message_get_sdp (msg)->media->len; m++)
-          {
-            const CsSdpMedia *block = g_ptr_array_index (cs_sip_message_get_sdp (msg)->media, m);
-            CsEndpoint ep
-                = { block->connection.family != 0 ? block->connection
-                                                  : cs_sip_message_get_sdp (msg)->connection,
-                    block->port };
-            if (ep.port != 0 && ep.addr.family != 0)
-              g_hash_table_add (media, g_memdup2 (&ep, sizeof ep));
-          }
+      if (cs_call_get_number (call) == number)
+        return call;
+      g_object_unref (call);
     }
-}
-
-static gboolean
-calls_share_media (CsCall *call, GHashTable *media)
-{
-  g_autoptr (GHashTable) other = g_hash_table_new_full (
-      (GHashFunc) cs_endpoint_hash, (GEqualFunc) cs_endpoint_equal, g_free, NULL);
-  GHashTableIter iter;
-  gpointer key;
-
-  collect_call_keys (call, NULL, other);
-  g_hash_table_iter_init (&iter, other);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (g_hash_table_contains (media, key))
-      return TRUE;
-  return FALSE;
+  return NULL;
 }
 
 GPtrArray *
-cs_ladder_find_related_calls (GListModel *calls, CsCall *call)
+cs_ladder_find_related_calls (GListModel *calls, GListModel *streams, CsCall *call,
+                              GHashTable **reasons)
 {
-  g_autoptr (GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) media = g_hash_table_new_full (
-      (GHashFunc) cs_endpoint_hash, (GEqualFunc) cs_endpoint_equal, g_free, NULL);
   GPtrArray *related = g_ptr_array_new_with_free_func (g_object_unref);
-  guint n = calls != NULL ? g_list_model_get_n_items (calls) : 0;
+  g_autoptr (GPtrArray) links = NULL;
+  g_autoptr (GPtrArray) brought = NULL;
+  g_autoptr (GArray) legs = g_array_new (FALSE, FALSE, sizeof (guint));
 
+  if (reasons != NULL)
+    *reasons = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   g_ptr_array_add (related, g_object_ref (call));
-  if (cs_call_get_method (call) != CS_SIP_METHOD_INVITE)
+  if (calls == NULL || cs_call_get_method (call) != CS_SIP_METHOD_INVITE)
     return related;
-  collect_call_keys (call, ids, media);
-  for (guint i = 0; i < n; i++)
+  links = cs_call_links_find (calls, streams);
+  brought = cs_call_links_legs_of (links, cs_call_get_number (call), legs);
+  for (guint i = 0; i < legs->len; i++)
     {
-      g_autoptr (CsCall) other = g_list_model_get_item (calls, i);
-      g_autoptr (GHashTable) other_ids = NULL;
-      gboolean match;
+      const CsCallLink *link = g_ptr_array_index (brought, i);
+      g_autoptr (CsCall) leg = call_by_number (calls, g_array_index (legs, guint, i));
 
-      if (other == call || cs_call_get_method (other) != CS_SIP_METHOD_INVITE)
+      if (leg == NULL)
         continue;
-      /* Legs of one call overlap in time: a cheap test before looking at messages. */
-      if (cs_call_get_start_ns (other) > cs_call_get_end_ns (call) + CS_LADDER_LEG_SLACK_NS
-          || cs_call_get_end_ns (other) + CS_LADDER_LEG_SLACK_NS < cs_call_get_start_ns (call))
-        continue;
-      match = g_hash_table_contains (ids, cs_call_get_call_id (other));
-      if (!match)
-        {
-          /* The other leg may carry our Call-ID instead. */
-          other_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-          collect_call_keys (other, other_ids, NULL);
-          match = g_hash_table_contains (other_ids, cs_call_get_call_id (call));
-        }
-      if (!match && g_hash_table_size (media) > 0)
-        match = calls_share_media (other, media);
-      if (match)
-        g_ptr_array_add (related, g_steal_pointer (&other));
+      g_ptr_array_add (related, g_object_ref (leg));
+      if (reasons != NULL)
+        g_hash_table_insert (
+            *reasons, GUINT_TO_POINTER (cs_call_get_number (leg)),
+            g_strdup_printf ("%s: %s", cs_leg_reason_to_string (link->reason), link->evidence));
     }
   g_ptr_array_sort (related, compare_calls_by_start);
   return related;

@@ -24,6 +24,7 @@ typedef enum
   CS_LADDER_TIME_ABSOLUTE, /* wall-clock capture time */
   CS_LADDER_TIME_RELATIVE, /* since the first message */
   CS_LADDER_TIME_DELTA,    /* since the previous row */
+  CS_LADDER_TIME_CAPTURE,  /* since the capture's first packet: the graphs' and player's clock */
 } CsLadderTimeMode;
 
 typedef enum
@@ -64,6 +65,7 @@ typedef struct
   guint status;   /* 0 for requests and streams, else the response code */
   gboolean is_request;
   gboolean retransmission;
+  gboolean sighting; /* the same transmission captured again (another point), not resent */
   /* messages: the message and its index in its call; streams: the stream */
   CsSipMessage *message;
   guint message_index;
@@ -92,6 +94,8 @@ typedef struct
   double width;       /* time column + columns + margin */
   double rows_height; /* sum of the row heights */
   gint64 first_ns;    /* time of the first row */
+  gint64 capture_ns;  /* the capture's first packet (CS_LADDER_TIME_CAPTURE); first_ns unless set */
+  GHashTable *leg_reasons; /* call number → why the leg is there (char*), or NULL */
 } CsLadderLayout;
 
 /* Lays out the calls (one or more legs) and the RTP streams bound to them, looked up by
@@ -108,19 +112,30 @@ int cs_ladder_layout_find_message (const CsLadderLayout *layout, guint leg, guin
 /* Next / previous message row from row (skipping stream rows); row itself when none. */
 guint cs_ladder_layout_next_message (const CsLadderLayout *layout, guint row, int direction);
 
-/* Time label of a row in the given mode: "10:00:02.080000", "2.080000", "+0.080000". */
+/* Time label of a row in the given mode: "2.080000" (since the call's first message or the
+ * capture's first packet), "+0.080000"; absolute times name the hour only on the first row and
+ * where it changes ("10:00:02.080"), then minutes and seconds ("00:02.081000"). */
 char *cs_ladder_layout_format_time (const CsLadderLayout *layout, guint row, CsLadderTimeMode mode);
 /* "g711U 10.0.0.1:4000 sendrecv" for the first audio (else first) m= block; NULL w/o SDP. */
 char *cs_ladder_sdp_summary (const CsSipMessage *msg);
 /* good ≥ 4.0, degraded ≥ 3.6, bad below; unknown when mos < 0 */
 CsLadderQuality cs_ladder_quality_for_mos (double mos);
-/* CLI names: "absolute", "relative", "delta"; FALSE for anything else. */
+/* The whole wall-clock time of a row, UTC: "2024-03-01 10:00:02.080000". */
+char *cs_ladder_layout_format_utc (const CsLadderLayout *layout, guint row);
+/* CLI names: "absolute", "relative", "delta", "capture"; FALSE for anything else. */
 gboolean cs_ladder_time_mode_parse (const char *text, CsLadderTimeMode *mode);
 
-/* The B2BUA legs and other calls related to `call` in `calls` (GListModel of CsCall):
- * same Call-ID in a correlation header (X-Call-ID, X-Orig-Call-ID, X-CID, P-Related-Call-ID…
- * either way) or RTP/SDP media address shared with it. Returns CsCall* (refs) sorted by
- * start, `call` included. */
-GPtrArray *cs_ladder_find_related_calls (GListModel *calls, CsCall *call);
+/* The B2BUA legs and other calls related to `call` in `calls` (GListModel of CsCall) by
+ * evidence (calls/cs-call-legs.h: correlation headers, Replaces, REFER, the same Call-ID on
+ * another hop, Diversion/History-Info, one SSRC relayed on both; streams may be NULL: no
+ * media evidence), legs of legs included. Returns CsCall* (refs) sorted by start, `call`
+ * included; *reasons (when reasons is not NULL) maps each other leg's number
+ * (GUINT_TO_POINTER) to why it is there: "correlation-header: X-Call-ID: … names call 1's
+ * Call-ID". */
+GPtrArray *cs_ladder_find_related_calls (GListModel *calls, GListModel *streams, CsCall *call,
+                                         GHashTable **reasons);
+/* Why each leg is in the ladder (the map of cs_ladder_find_related_calls, referenced):
+ * the text ladder names it after each leg. */
+void cs_ladder_layout_set_leg_reasons (CsLadderLayout *layout, GHashTable *reasons);
 
 G_END_DECLS

@@ -347,7 +347,9 @@ paint_row (const CsLadderLayout *layout, const CsLadderPalette *p, cairo_t *cr, 
       backdrop.green = backdrop.green * (1 - a) + p->selection.green * a;
       backdrop.blue = backdrop.blue * (1 - a) + p->selection.blue * a;
     }
-  label = r->retransmission ? g_strdup_printf ("%s ↻", r->label) : g_strdup (r->label);
+  label = r->retransmission ? g_strdup_printf ("%s ↻", r->label)
+          : r->sighting     ? g_strdup_printf ("%s (seen again)", r->label)
+                            : g_strdup (r->label);
   draw_text (cr, t, r->is_request || r->kind == CS_LADDER_ROW_STREAM ? t->bold : t->regular, label,
              mid, r->y + LABEL_TOP, room, align, color, &backdrop);
   if (r->detail != NULL)

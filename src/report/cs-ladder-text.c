@@ -50,6 +50,8 @@ text_len (const char *text)
 static char *
 row_label (const CsLadderRow *r)
 {
+  if (r->sighting)
+    return g_strdup_printf ("%s (seen again)", r->label);
   return r->retransmission ? g_strdup_printf ("%s (retransmission)", r->label)
                            : g_strdup (r->label);
 }
@@ -164,11 +166,16 @@ cs_ladder_text_render (const CsLadderLayout *layout, CsLadderTimeMode mode)
   pos = place_columns (layout, time_width, &width);
   for (guint leg = 0; layout->calls->len > 1 && leg < layout->calls->len; leg++)
     {
-      g_autofree char *id
-          = cs_text_inert_dup (cs_call_get_call_id (g_ptr_array_index (layout->calls, leg)));
+      CsCall *call = g_ptr_array_index (layout->calls, leg);
+      g_autofree char *id = cs_text_inert_dup (cs_call_get_call_id (call));
+      const char *why = layout->leg_reasons != NULL ? g_hash_table_lookup (
+                            layout->leg_reasons, GUINT_TO_POINTER (cs_call_get_number (call)))
+                                                    : NULL;
+      g_autofree char *inert_why = why != NULL ? cs_text_inert_dup (why) : NULL;
 
-      g_string_append_printf (out, "Leg %u: call %u, Call-ID %s\n", leg + 1,
-                              cs_call_get_number (g_ptr_array_index (layout->calls, leg)), id);
+      g_string_append_printf (out, "Leg %u: call %u, Call-ID %s%s%s\n", leg + 1,
+                              cs_call_get_number (call), id, why != NULL ? " — " : "",
+                              why != NULL ? inert_why : "");
     }
   line_init (&line, width);
   line_put (&line, 0, "Time");

@@ -13,7 +13,7 @@
 #define CS_HTML_GRAPH_WIDTH 900.0
 #define CS_HTML_GRAPH_HEIGHT 260.0
 
-static const char cs_report_css[]
+const char cs_report_css[]
     = ":root{--fg:#241f31;--muted:#5e5c64;--bg:#fff;--card:#f6f5f4;--line:#deddda;"
       "--good:#26a269;--degraded:#c88800;--bad:#c01c28;--unknown:#77767b;--link:#1c71d8}"
       "@media (prefers-color-scheme:dark){:root{--fg:#f6f5f4;--muted:#c0bfbc;--bg:#1e1e1e;"
@@ -45,7 +45,7 @@ static const char cs_report_css[]
       ".note{color:var(--muted);font-style:italic}"
       "@media print{body{max-width:none;padding:0}section{border:none}}";
 
-static void
+void
 cs_html_text (FILE *out, const char *text)
 {
   g_autofree char *owned = NULL;

@@ -11,6 +11,10 @@
 
 G_BEGIN_DECLS
 
+/* The reports' shared style sheet, and text escaped for HTML (controls made inert). */
+extern const char cs_report_css[];
+void cs_html_text (FILE *out, const char *text);
+
 /* Sections after this many calls are left out (the summary table still lists every call). */
 #define CS_REPORT_MAX_SECTIONS 500
 /* Calls (worst first) that get a ladder and graphs; the rest get tables only. */

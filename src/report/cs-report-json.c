@@ -438,3 +438,29 @@ cs_report_json_findings (CsJsonWriter *w, CsAnalysis *analysis)
   cs_report_json_items (w, analysis, cs_analysis_get_findings (analysis), cs_report_json_finding,
                         cs_report_json_prefetch_finding);
 }
+
+void
+cs_report_json_legs (CsJsonWriter *w, const GPtrArray *links)
+{
+  if (links == NULL || links->len == 0)
+    return;
+  CS_JSON_KEY (w, "legs");
+  cs_json_begin_array (w);
+  for (guint i = 0; i < links->len; i++)
+    {
+      const CsCallLink *link = g_ptr_array_index (links, i);
+
+      cs_json_begin_object (w);
+      CS_JSON_KEY_UINT (w, "call", link->call_a);
+      CS_JSON_KEY_UINT (w, "leg", link->call_b);
+      CS_JSON_KEY_STRING (w, "reason", cs_leg_reason_to_string (link->reason));
+      CS_JSON_KEY (w, "frame");
+      if (link->frame == 0)
+        cs_json_null (w);
+      else
+        cs_json_uint (w, link->frame);
+      CS_JSON_KEY_STRING (w, "evidence", link->evidence);
+      cs_json_end_object (w);
+    }
+  cs_json_end_array (w);
+}

@@ -153,8 +153,48 @@ cs_finding_row (CsFinding *finding)
   return row;
 }
 
+/* Text tables group identical findings (one kind, severity and text): a row with the
+ * count, then a row listing the calls it stands for. CSV and JSON keep one per finding. */
+#define CS_GROUP_CALL_RANGES 12
+
 static void
-cs_table_build (CsTable *table, CsAnalysis *analysis, CsTableKind kind)
+cs_table_add_finding_groups (CsTable *table, GListModel *findings)
+{
+  g_autoptr (GPtrArray) groups = cs_finding_groups_new (findings);
+
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const CsFindingGroup *group = g_ptr_array_index (groups, g);
+      guint n = group->members->len;
+      char **row, **calls;
+
+      if (n == 1)
+        {
+          g_ptr_array_add (table->rows, cs_finding_row (group->first));
+          continue;
+        }
+      row = g_new0 (char *, G_N_ELEMENTS (cs_finding_columns) + 1);
+      row[0] = cs_dup_or_empty (cs_severity_to_string (cs_finding_get_severity (group->first)));
+      row[1] = cs_dup_or_empty (cs_finding_kind_to_string (cs_finding_get_kind (group->first)));
+      row[2] = g_strdup_printf ("×%u", n);
+      row[3] = g_strdup ("");
+      row[4] = g_strdup ("");
+      row[5] = cs_dup_or_empty (cs_finding_get_text (group->first));
+      g_ptr_array_add (table->rows, row);
+      calls = g_new0 (char *, G_N_ELEMENTS (cs_finding_columns) + 1);
+      for (guint c = 0; c < 5; c++)
+        calls[c] = g_strdup ("");
+      {
+        g_autofree char *list = cs_finding_group_calls_text (group, CS_GROUP_CALL_RANGES);
+
+        calls[5] = *list != '\0' ? g_strdup_printf ("  calls %s", list) : g_strdup ("");
+      }
+      g_ptr_array_add (table->rows, calls);
+    }
+}
+
+static void
+cs_table_build (CsTable *table, CsAnalysis *analysis, CsTableKind kind, gboolean grouped)
 {
   GListModel *model;
 
@@ -176,6 +216,11 @@ cs_table_build (CsTable *table, CsAnalysis *analysis, CsTableKind kind)
       table->columns = cs_finding_columns;
       table->n_columns = G_N_ELEMENTS (cs_finding_columns);
       model = cs_analysis_get_findings (analysis);
+      if (grouped)
+        {
+          cs_table_add_finding_groups (table, model);
+          return;
+        }
       break;
     }
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -244,7 +289,7 @@ cs_report_table_csv (CsAnalysis *analysis, CsTableKind kind, FILE *out)
 {
   CsTable table;
 
-  cs_table_build (&table, analysis, kind);
+  cs_table_build (&table, analysis, kind, FALSE);
   for (guint c = 0; c < table.n_columns; c++)
     cs_csv_field (out, table.columns[c].name, c + 1 == table.n_columns);
   for (guint r = 0; r < table.rows->len; r++)
@@ -264,7 +309,7 @@ cs_report_table_text (CsAnalysis *analysis, CsTableKind kind, FILE *out)
   CsTable table;
   g_autofree guint *widths = NULL;
 
-  cs_table_build (&table, analysis, kind);
+  cs_table_build (&table, analysis, kind, TRUE);
   widths = g_new0 (guint, table.n_columns);
   for (guint c = 0; c < table.n_columns; c++)
     widths[c] = strlen (table.columns[c].name);

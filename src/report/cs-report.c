@@ -71,6 +71,23 @@ cs_report_text_summary (CsAnalysis *analysis, FILE *out)
            g_list_model_get_n_items (cs_analysis_get_findings (analysis)));
 }
 
+/* "Related legs" and one line a link, only when there is one. */
+static void
+cs_report_text_legs (const GPtrArray *links, FILE *out)
+{
+  if (links == NULL || links->len == 0)
+    return;
+  fputs ("\nRelated legs\n", out);
+  for (guint i = 0; i < links->len; i++)
+    {
+      const CsCallLink *link = g_ptr_array_index (links, i);
+      g_autofree char *owned = NULL;
+
+      fprintf (out, "  call %u — call %u  %s: %s\n", link->call_a, link->call_b,
+               cs_leg_reason_to_string (link->reason), cs_text_inert (link->evidence, &owned));
+    }
+}
+
 gboolean
 cs_report_write (CsAnalysis *analysis, CsReportFormat format, FILE *out)
 {
@@ -88,6 +105,7 @@ gboolean
 cs_report_write_calls_threads (CsAnalysis *analysis, CsReportFormat format,
                                const guint *call_numbers, guint n_calls, guint threads, FILE *out)
 {
+  g_autoptr (GPtrArray) links = NULL;
   CsJsonWriter *w;
 
   switch (format)
@@ -111,6 +129,9 @@ cs_report_write_calls_threads (CsAnalysis *analysis, CsReportFormat format,
       cs_report_json_calls (w, analysis);
       cs_report_json_streams (w, analysis);
       cs_report_json_findings (w, analysis);
+      links = cs_call_links_find (cs_analysis_get_calls (analysis),
+                                  cs_analysis_get_streams (analysis));
+      cs_report_json_legs (w, links);
       cs_json_end_object (w);
       return cs_json_writer_free (w);
     case CS_REPORT_FORMAT_CSV:
@@ -124,6 +145,9 @@ cs_report_write_calls_threads (CsAnalysis *analysis, CsReportFormat format,
       cs_report_table_text (analysis, CS_TABLE_STREAMS, out);
       fputs ("\nFindings\n", out);
       cs_report_table_text (analysis, CS_TABLE_FINDINGS, out);
+      links = cs_call_links_find (cs_analysis_get_calls (analysis),
+                                  cs_analysis_get_streams (analysis));
+      cs_report_text_legs (links, out);
       break;
     }
   return fflush (out) == 0 && !ferror (out);
@@ -509,7 +533,9 @@ cs_report_grid_call_messages (CsCall *call)
                           g_strdup (cs_endpoint_to_string (cs_sip_message_get_src (m), src)),
                           g_strdup (cs_endpoint_to_string (cs_sip_message_get_dst (m), dst)),
                           retransmission ? g_strdup_printf ("%s (retransmission)", label)
-                                         : g_strdup (label));
+                          : cs_call_message_is_sighting (call, i)
+                              ? g_strdup_printf ("%s (seen again)", label)
+                              : g_strdup (label));
     }
   return grid;
 }

@@ -67,8 +67,12 @@ check_call (guint n_transactions)
 
       for (guint i = 0; i < G_N_ELEMENTS (sequence); i++)
         {
+          /* sent 500 ms apart (T1): copies of one transmission captured again come sooner */
+          cs_sip_message_set_ts_ns (sequence[i],
+                                    (gint64) index * 500 * G_TIME_SPAN_MILLISECOND * 1000);
           cs_call_add_message (call, sequence[i]);
           g_assert_cmpint (cs_call_message_is_retransmission (call, index), ==, repeated[i]);
+          g_assert_false (cs_call_message_is_sighting (call, index));
           expected_retransmissions += repeated[i];
           index++;
           cs_sip_message_unref (sequence[i]);

@@ -40,18 +40,19 @@ check_range () {
   fi
 }
 
-echo "1..12"
+echo "1..13"
 check window-width 1280
 check window-height 800
 check window-maximized false
 check recent-files "@as []"
 check list-pane-fraction 0.26500000000000001
 check detail-pane-fraction 0.68999999999999995
-check calls-visible-columns "['start', 'from', 'to', 'state', 'final', 'pdd', 'setup-time', 'duration', 'messages', 'streams', 'mos', 'findings']"
-check ladder-time-mode "'relative'"
+check calls-visible-columns "['start', 'from', 'to', 'method', 'state', 'final', 'pdd', 'setup-time', 'duration', 'messages', 'streams', 'mos', 'findings']"
+check calls-show-other-exchanges true
+check ladder-time-mode "'capture'"
 check jitter-buffer-ms "uint32 50"
 check_range jitter-buffer-ms "range u 0 300"
-check_range ladder-time-mode "enum 'absolute' 'relative' 'delta'"
+check_range ladder-time-mode "enum 'absolute' 'relative' 'delta' 'capture'"
 
 # A value outside the range must be refused.
 n=$((n + 1))

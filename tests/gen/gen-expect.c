@@ -57,6 +57,7 @@ gen_expect_new (void)
   e->streams = g_ptr_array_new_with_free_func (g_free);
   e->dtmf = g_ptr_array_new_with_free_func (dtmf_free);
   e->findings = g_ptr_array_new_with_free_func (finding_free);
+  e->legs = g_ptr_array_new_with_free_func (g_free);
   return e;
 }
 
@@ -72,6 +73,7 @@ gen_expect_free (GenExpect *e)
   g_ptr_array_unref (e->streams);
   g_ptr_array_unref (e->dtmf);
   g_ptr_array_unref (e->findings);
+  g_ptr_array_unref (e->legs);
   g_free (e);
 }
 
@@ -202,6 +204,17 @@ gen_expect_finding_frame (GenExpectFinding *f, guint packet_id)
   g_array_append_val (f->packet_ids, packet_id);
 }
 
+void
+gen_expect_add_leg (GenExpect *e, GenExpectCall *a, GenExpectCall *b, const char *reason)
+{
+  GenExpectLeg *leg = g_new0 (GenExpectLeg, 1);
+
+  leg->a = a;
+  leg->b = b;
+  leg->reason = reason;
+  g_ptr_array_add (e->legs, leg);
+}
+
 static void
 append_json_string (GString *out, const char *s)
 {
@@ -310,6 +323,36 @@ append_findings (GString *out, GenExpect *e, GenCapture *cap)
   g_string_append (out, e->findings->len ? "\n  ]" : "]");
 }
 
+static void
+append_leg_call (GString *out, const char *key, const GenExpectCall *c)
+{
+  g_string_append_printf (out, "\"%s\": {\"call_id\": ", key);
+  append_json_string (out, c->call_id);
+  g_string_append (out, ", \"from_user\": ");
+  append_json_string (out, c->from_user);
+  g_string_append (out, "}");
+}
+
+/* "legs", only when the scenario has some: the other scenarios' truth keeps its bytes. */
+static void
+append_legs (GString *out, GPtrArray *legs)
+{
+  if (legs->len == 0)
+    return;
+  g_string_append (out, ",\n  \"legs\": [");
+  for (guint i = 0; i < legs->len; i++)
+    {
+      GenExpectLeg *leg = g_ptr_array_index (legs, i);
+
+      g_string_append (out, i ? ",\n    {" : "\n    {");
+      append_leg_call (out, "a", leg->a);
+      g_string_append (out, ", ");
+      append_leg_call (out, "b", leg->b);
+      g_string_append_printf (out, ", \"reason\": \"%s\"}", leg->reason);
+    }
+  g_string_append (out, "\n  ]");
+}
+
 char *
 gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
 {
@@ -342,8 +385,11 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       append_span (out, "setup_ms", c->invite_ns, c->answer_ns, 1e6);
       append_span (out, "ring_ms", c->provisional_ns, c->answer_ns, 1e6);
       append_span (out, "duration_s", c->answer_ns, c->bye_ns, 1e9);
-      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u}", c->messages,
+      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u", c->messages,
                               c->retransmissions);
+      if (c->sightings > 0)
+        g_string_append_printf (out, ", \"sightings\": %u", c->sightings);
+      g_string_append (out, "}");
     }
   g_string_append (out, e->calls->len ? "\n  ],\n" : "],\n");
 
@@ -412,6 +458,7 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
     }
   if (e->findings_known)
     append_findings (out, e, cap);
+  append_legs (out, e->legs);
   g_string_append (out, "\n}\n");
   return g_string_free (out, FALSE);
 }

@@ -22,6 +22,7 @@ typedef struct
   /* wire times of the initial INVITE, its first 180/183, its first 2xx and the first BYE
    * (-1 = none): the call's PDD, setup, ring and talk times (DESIGN: calls) */
   gint64 invite_ns, provisional_ns, answer_ns, bye_ns;
+  guint sightings; /* copies of a transmission captured again (written when not 0) */
 } GenExpectCall;
 
 typedef struct
@@ -68,6 +69,12 @@ typedef struct
   GenExpectStream *stream;
   GArray *packet_ids; /* guint; turned into frame numbers when written */
 } GenExpectFinding;
+/* Two calls that are legs of one another, and the evidence the scenario put on the wire. */
+typedef struct
+{
+  GenExpectCall *a, *b;
+  const char *reason; /* cs-call-legs.h's spelling: "correlation-header", "media", … */
+} GenExpectLeg;
 
 struct _GenExpect
 {
@@ -82,6 +89,7 @@ struct _GenExpect
   gboolean findings_known;
   GPtrArray *findings;
   const char *limits; /* CS_LIMITS the capture is read with (NULL: the defaults) */
+  GPtrArray *legs;    /* GenExpectLeg; written only when there is one */
 };
 typedef struct _GenExpect GenExpect;
 
@@ -109,6 +117,7 @@ void gen_expect_findings_known (GenExpect *expect);
 GenExpectFinding *gen_expect_add_finding (GenExpect *expect, const char *kind, const char *severity,
                                           GenExpectCall *call, GenExpectStream *stream);
 void gen_expect_finding_frame (GenExpectFinding *finding, guint packet_id);
+void gen_expect_add_leg (GenExpect *expect, GenExpectCall *a, GenExpectCall *b, const char *reason);
 
 /* The JSON document; frame numbers come from the written capture. */
 char *gen_expect_to_json (GenExpect *expect, const char *scenario, struct _GenCapture *cap);

@@ -157,6 +157,23 @@ static const GenScenario scenarios[] = {
     "retransmissions (2 and 3), 486/500/603/404, a refused MESSAGE, unanswered OPTIONS "
     "and INVITE",
     "pcapng", gen_scn_findings_signalling },
+  /* legs by evidence (gen-scenarios-legs.c) */
+  { "b2bua-x-call-id", "alice -> B2BUA -> bob, the second leg names the first in X-Call-ID",
+    "pcapng", gen_scn_b2bua_x_call_id },
+  { "media-bridged", "two B2BUA legs tied only by the SSRCs a media relay passes on", "pcapng",
+    gen_scn_media_bridged },
+  { "b2bua-same-call-id", "an SBC keeps the Call-ID on its second hop, with its own From-tag",
+    "pcapng", gen_scn_b2bua_same_call_id },
+  { "refer-transfer", "blind transfer: REFER, then an INVITE with Referred-By", "pcapng",
+    gen_scn_refer_transfer },
+  { "attended-transfer", "consultation, REFER with Replaces, the replacing INVITE", "pcapng",
+    gen_scn_attended_transfer },
+  { "diversion", "forwarded on no answer: Diversion, then History-Info", "pcapng",
+    gen_scn_diversion },
+  { "sipp-shared-ports", "50 SIPp calls announcing the same media ports: no legs", "pcapng",
+    gen_scn_sipp_shared_ports },
+  { "multi-hop", "alice -> proxy -> bob, every SIP message captured at two points, one resent",
+    "pcapng", gen_scn_multi_hop },
 };
 
 const GenScenario *

@@ -114,5 +114,13 @@ void gen_scn_findings_stream (GenCapture *cap);
 void gen_scn_findings_jitter (GenCapture *cap);
 void gen_scn_findings_sdp (GenCapture *cap);
 void gen_scn_findings_signalling (GenCapture *cap);
+void gen_scn_b2bua_x_call_id (GenCapture *cap);
+void gen_scn_media_bridged (GenCapture *cap);
+void gen_scn_b2bua_same_call_id (GenCapture *cap);
+void gen_scn_refer_transfer (GenCapture *cap);
+void gen_scn_attended_transfer (GenCapture *cap);
+void gen_scn_diversion (GenCapture *cap);
+void gen_scn_sipp_shared_ports (GenCapture *cap);
+void gen_scn_multi_hop (GenCapture *cap);
 
 G_END_DECLS

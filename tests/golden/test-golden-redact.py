@@ -198,8 +198,23 @@ def same_analysis(a, b):
     for x, y in zip(sa, sb):
         diffs += [f"stream {x['id']} {k}: {x.get(k)} → {y.get(k)}" for k in STREAM_KEYS
                   if x.get(k) != y.get(k)]
-    fa = sorted((f["kind"], f["severity"]) for f in a["findings"] if f.get("call"))
-    fb = sorted((f["kind"], f["severity"]) for f in b["findings"] if f.get("call"))
+    # The redactor rewrites SDES keys (a=crypto inline:) like any other secret, so an SRTP
+    # stream the original opened cannot be opened in the redacted file: the voice stays
+    # ciphertext there. That stream must say so (key-failed, and its auth-failure finding;
+    # what only its decrypted packets told, the key's lifetime, is gone); nothing else may
+    # change.
+    opened, reopened = set(), set()
+    for x, y in zip(sa, sb):
+        if x.get("protection") == "decrypted":
+            if y.get("protection") != "key-failed":
+                diffs.append(f"stream {x['id']} decrypted with the SDP key, redacted "
+                             f"{y.get('protection')} (the key must not survive redaction)")
+            opened.add(x["id"])
+            reopened.add(y["id"])
+    fa = sorted((f["kind"], f["severity"]) for f in a["findings"] if f.get("call")
+                and not (f["kind"] == "srtp-key-lifetime" and f.get("stream") in opened))
+    fb = sorted((f["kind"], f["severity"]) for f in b["findings"] if f.get("call")
+                and not (f["kind"] == "srtp-auth-failed" and f.get("stream") in reopened))
     if fa != fb:
         diffs.append(f"findings {fa} → {fb}")
     return diffs

@@ -469,6 +469,86 @@ test_hex_format (void)
   g_assert_cmpint (text[ascii], ==, 'P');
 }
 
+/* The generator's B2BUA scenario (its truth: leg 2 names leg 1 in X-Call-ID): selecting
+ * leg 2 with "Other legs" on adds leg 1 and the line under the toolbar says why; a SIPp
+ * capture whose 50 calls share media ports adds nothing. */
+static CsWindow *
+load_scenario (const char *gen, const char *dir, const char *name, int width, int height)
+{
+  g_autofree char *path = g_strdup_printf ("%s/%s.pcapng", dir, name);
+  const char *args[] = { gen, "scenario", name, "-o", path, NULL };
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+  CsWindow *window;
+
+  g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  window = cs_window_new (application);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  cs_window_open_files (window, &file, 1);
+  ui_test_wait_for_load (window);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADED);
+  ui_test_spin (200);
+  g_remove (path);
+  return window;
+}
+
+static void
+test_legs_why (void)
+{
+  const char *gen = g_getenv ("CS_GEN");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  static const guint leg_2 = 2, call_10 = 10;
+  static const int sizes[][2] = { { 1280, 800 }, { 1920, 1080 } };
+
+  if (gen == NULL)
+    {
+      g_test_skip ("CS_GEN (the scenario generator) is not set");
+      return;
+    }
+  dir = g_dir_make_tmp ("callscope-ui-legs-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      CsWindow *window = load_scenario (gen, dir, "b2bua-x-call-id", sizes[s][0], sizes[s][1]);
+      const CsLadderLayout *layout;
+      const char *why;
+      g_autofree char *png = g_strdup_printf ("ladder-legs-%d.png", sizes[s][0]);
+
+      select_calls (window, &leg_2, 1);
+      layout = cs_ladder_view_get_layout (cs_ladder_pane_get_view (window->ladder_pane));
+      g_assert_nonnull (layout);
+      g_assert_cmpuint (layout->calls->len, ==, 2);
+      why = cs_ladder_pane_get_leg_reasons (window->ladder_pane);
+      g_assert_nonnull (why);
+      g_assert_true (g_str_has_prefix (why, "Leg 1 · call 1 — correlation-header: X-Call-ID: "));
+      g_assert_nonnull (strstr (why, "names call 1's Call-ID"));
+      g_assert_null (strchr (why, '\n')); /* one added leg, one line */
+      gtk_paned_set_position (GTK_PANED (gtk_widget_get_parent (GTK_WIDGET (window->ladder_pane))),
+                              sizes[s][1] / 2);
+      ui_test_spin (200);
+      render_window (window, png);
+      close_window (window);
+    }
+  {
+    CsWindow *window = load_scenario (gen, dir, "sipp-shared-ports", 1280, 800);
+    const CsLadderLayout *layout;
+
+    select_calls (window, &call_10, 1);
+    layout = cs_ladder_view_get_layout (cs_ladder_pane_get_view (window->ladder_pane));
+    g_assert_nonnull (layout);
+    g_assert_cmpuint (layout->calls->len, ==, 1);
+    g_assert_null (cs_ladder_pane_get_leg_reasons (window->ladder_pane));
+    close_window (window);
+  }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -480,6 +560,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/ladder/hex-format", test_hex_format);
   g_test_add_func ("/ladder/select-call", test_select_call);
+  g_test_add_func ("/ladder/legs-why", test_legs_why);
   g_test_add_func ("/ladder/filter-and-merge", test_filter_and_merge);
   g_test_add_func ("/ladder/100k-calls-model", test_100k_calls_model);
   g_test_add_func ("/ladder/long-ladder", test_long_ladder_virtualised);

@@ -526,8 +526,9 @@ test_panes_remembered (void)
   ui_test_spin (200);
   room = cs_window_paned_room (window->workspace_paned);
   g_assert_cmpint (room, >, 300);
+  /* Within a few pixels: rows laid out after the restore may take a little of the room. */
   g_assert_cmpint (ABS (gtk_paned_get_position (window->workspace_paned) - (int) (0.3 * room)), <=,
-                   2);
+                   6);
   /* The user drags the divider; closing saves where it is. */
   gtk_paned_set_position (window->workspace_paned, (int) (0.4 * room));
   ui_test_spin (100);

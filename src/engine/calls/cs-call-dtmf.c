@@ -122,7 +122,7 @@ cs_collect_info_dtmf (CsCall *call, GArray **out)
 
       /* the method first: most messages are not INFO requests */
       if (!cs_sip_message_is_request (msg) || cs_sip_message_get_method (msg) != CS_SIP_METHOD_INFO
-          || cs_call_message_is_retransmission (call, i))
+          || cs_call_message_is_retransmission (call, i) || cs_call_message_is_sighting (call, i))
         continue;
       body = cs_sip_message_get_body (msg, &body_len);
       if (!cs_dtmf_parse_sip_info (cs_sip_message_get_content_type (msg), (const guint8 *) body,

@@ -60,7 +60,8 @@ struct _CsCall
    * finding the call and adding a message to it read the same cache line. */
   CsCallKey tracker_key;
   /* Stored messages in capture order, one reference each; bit 0 of each pointer is set
-   * when the message repeats an earlier one (messages are at least 8-byte aligned). */
+   * when the sender sent the message again (a retransmission), bit 1 when the same
+   * transmission was captured again (a sighting; messages are at least 8-byte aligned). */
   guintptr *messages; /* first_messages until more are stored */
   guint n_messages, messages_cap;
   guintptr first_messages[8]; /* most calls have fewer: no allocation for them */
@@ -70,6 +71,7 @@ struct _CsCall
   guint32 first_quick[8];
   GHashTable *signatures; /* NULL, or for long calls: signatures seen, for retransmissions */
   guint retransmissions;
+  guint sightings; /* messages seen again at another point, not sent again */
   /* Read from the stored messages when they are stored: findings and DTMF then need not
    * visit every call's messages again. */
   guint32 first_stored_frame, last_stored_frame;

@@ -14,11 +14,22 @@
 
 G_DEFINE_FINAL_TYPE (CsCall, cs_call, G_TYPE_OBJECT)
 
-/* Stored message i without its retransmission bit (i < n_messages). */
+/* Bits of a stored message's pointer (messages are at least 8-byte aligned). */
+#define CS_CALL_MESSAGE_RETRANSMITTED ((guintptr) 1) /* the sender sent it again */
+#define CS_CALL_MESSAGE_SIGHTING ((guintptr) 2)      /* the same transmission seen again */
+#define CS_CALL_MESSAGE_BITS (CS_CALL_MESSAGE_RETRANSMITTED | CS_CALL_MESSAGE_SIGHTING)
+
+/* A copy of a message between the same endpoints this soon after the last one is the same
+ * transmission captured again (at another capture point, or twice at one: a mirror and the
+ * host, "any" on loopback), not a retransmission: RFC 3261 retransmits after T1 = 500 ms
+ * at the soonest, and one-way delays between capture points are far below this. */
+#define CS_CALL_SIGHTING_WINDOW_NS (G_GINT64_CONSTANT (200) * 1000000)
+
+/* Stored message i without its bits (i < n_messages). */
 static inline CsSipMessage *
 cs_call_message_at (const CsCall *self, guint i)
 {
-  return (CsSipMessage *) (self->messages[i] & ~(guintptr) 1);
+  return (CsSipMessage *) (self->messages[i] & ~CS_CALL_MESSAGE_BITS);
 }
 
 /* The call's strings are mostly those of a message it holds (no copy): only the others
@@ -157,21 +168,34 @@ cs_call_new (guint number, const CsSipMessage *first)
  * messages (same lifetime as the call) beyond. */
 #define CS_CALL_SIGNATURE_SCAN 16
 
-/* TRUE when a stored message has msg's signature; the stored messages are exactly the
- * signatures seen (over the cap nothing is stored and nothing was added either). */
-static gboolean
+/* The latest stored message with msg's signature, or NULL; the stored messages are exactly
+ * the signatures seen (over the cap nothing is stored and nothing was added either). */
+static CsSipMessage *
 cs_call_seen_signature (CsCall *self, const CsSipMessage *msg, guint32 quick)
 {
+  gpointer latest = NULL;
+
   if (self->signatures != NULL)
-    return g_hash_table_contains (self->signatures, msg);
-  for (guint i = 0; i < self->n_messages; i++)
+    return g_hash_table_lookup_extended (self->signatures, msg, &latest, NULL) ? latest : NULL;
+  for (guint i = self->n_messages; i-- > 0;)
     if (self->quick[i] == quick
         && cs_sip_message_signature_equal (cs_call_message_at (self, i), msg))
-      return TRUE;
-  return FALSE;
+      return cs_call_message_at (self, i);
+  return NULL;
 }
 
-/* Records a newly stored message (already in self->messages). */
+/* msg repeats earlier (same signature): the same transmission seen again, or sent again? */
+static gboolean
+cs_call_is_sighting (const CsSipMessage *earlier, const CsSipMessage *msg)
+{
+  return cs_endpoint_equal (cs_sip_message_get_src (earlier), cs_sip_message_get_src (msg))
+         && cs_endpoint_equal (cs_sip_message_get_dst (earlier), cs_sip_message_get_dst (msg))
+         && cs_sip_message_get_ts_ns (msg) - cs_sip_message_get_ts_ns (earlier)
+                < CS_CALL_SIGHTING_WINDOW_NS;
+}
+
+/* Records a newly stored message (already in self->messages); a repeat takes the place of
+ * the copy before it, so the next one is compared with the latest. */
 static void
 cs_call_remember_signature (CsCall *self, CsSipMessage *msg)
 {
@@ -287,7 +311,7 @@ cs_call_apply_invite_dialog (CsCall *self, const CsSipMessage *msg)
 }
 
 static void
-cs_call_store_message (CsCall *self, CsSipMessage *msg, guint32 quick, gboolean repeated)
+cs_call_store_message (CsCall *self, CsSipMessage *msg, guint32 quick, guintptr bits)
 {
   CsSipMethod request; /* the request's method, UNKNOWN for a response */
   guint32 frame;
@@ -317,7 +341,7 @@ cs_call_store_message (CsCall *self, CsSipMessage *msg, guint32 quick, gboolean 
       = cs_sip_message_is_request (msg) ? cs_sip_message_get_method (msg) : CS_SIP_METHOD_UNKNOWN;
   if (request == CS_SIP_METHOD_INFO)
     self->info_requests_stored++;
-  self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | (repeated ? 1u : 0u);
+  self->messages[self->n_messages++] = (guintptr) cs_sip_message_ref (msg) | bits;
   if (request == CS_SIP_METHOD_ACK)
     self->ack_stored = TRUE;
   if (cs_sip_message_get_malformed (msg) != NULL)
@@ -329,7 +353,11 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
 {
   gboolean full = self->max_messages > 0 && self->n_messages >= self->max_messages;
   guint32 quick = cs_sip_message_quick_signature (msg);
-  gboolean repeated = cs_call_seen_signature (self, msg, quick);
+  CsSipMessage *earlier = cs_call_seen_signature (self, msg, quick);
+  gboolean sighting = earlier != NULL && cs_call_is_sighting (earlier, msg);
+  guintptr bits = earlier == NULL ? 0
+                  : sighting      ? CS_CALL_MESSAGE_SIGHTING
+                                  : CS_CALL_MESSAGE_RETRANSMITTED;
   gint64 ts_ns;
 
   self->version++;
@@ -338,10 +366,10 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
     self->dropped_messages++;
   else
     {
-      cs_call_store_message (self, msg, quick, repeated);
-      if (!repeated)
-        cs_call_remember_signature (self, msg);
-      cs_transaction_log_add (&self->transactions, msg);
+      cs_call_store_message (self, msg, quick, bits);
+      cs_call_remember_signature (self, msg);
+      if (!sighting)
+        cs_transaction_log_add (&self->transactions, msg);
     }
   ts_ns = cs_sip_message_get_ts_ns (msg);
   if (ts_ns > self->end_ns)
@@ -356,7 +384,12 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
           self->user_agent = (char *) user_agent;
         }
     }
-  if (repeated)
+  if (sighting)
+    {
+      self->sightings++;
+      return TRUE;
+    }
+  if (earlier != NULL)
     {
       self->retransmissions++;
       return TRUE;
@@ -470,6 +503,7 @@ cs_call_snapshot (CsCall *self)
   copy->cancel_seen = self->cancel_seen;
   copy->final_seen = self->final_seen;
   copy->retransmissions = self->retransmissions;
+  copy->sightings = self->sightings;
   copy->ack_stored = self->ack_stored;
   copy->malformed_stored = self->malformed_stored;
   if (self->n_messages > copy->messages_cap)
@@ -481,7 +515,7 @@ cs_call_snapshot (CsCall *self)
   for (guint i = 0; i < self->n_messages; i++)
     {
       cs_sip_message_ref (cs_call_get_message (self, i));
-      copy->messages[i] = self->messages[i]; /* with its retransmission bit */
+      copy->messages[i] = self->messages[i]; /* with its bits */
       copy->quick[i] = self->quick[i];
     }
   copy->n_messages = self->n_messages;
@@ -659,20 +693,33 @@ CsSipMessage *
 cs_call_get_message (CsCall *self, guint index)
 {
   g_return_val_if_fail (index < self->n_messages, NULL);
-  return (CsSipMessage *) (self->messages[index] & ~(guintptr) 1);
+  return cs_call_message_at (self, index);
 }
 
 gboolean
 cs_call_message_is_retransmission (CsCall *self, guint index)
 {
   g_return_val_if_fail (index < self->n_messages, FALSE);
-  return (self->messages[index] & 1u) != 0;
+  return (self->messages[index] & CS_CALL_MESSAGE_RETRANSMITTED) != 0;
+}
+
+gboolean
+cs_call_message_is_sighting (CsCall *self, guint index)
+{
+  g_return_val_if_fail (index < self->n_messages, FALSE);
+  return (self->messages[index] & CS_CALL_MESSAGE_SIGHTING) != 0;
 }
 
 guint
 cs_call_get_retransmissions (CsCall *self)
 {
   return self->retransmissions;
+}
+
+guint
+cs_call_get_sightings (CsCall *self)
+{
+  return self->sightings;
 }
 
 guint32

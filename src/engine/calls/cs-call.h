@@ -60,7 +60,13 @@ guint cs_call_get_n_findings (CsCall *self);
 /* Transactions (request + responses), in order of their first request. */
 guint cs_call_get_n_transactions (CsCall *self);
 const CsTransaction *cs_call_get_transaction (CsCall *self, guint index);
-/* Is the message at index a retransmission? */
+/* Is the message at index a retransmission (the sender sent it again)? */
 gboolean cs_call_message_is_retransmission (CsCall *self, guint index);
+/* Is it a sighting: the same transmission captured again (between the same endpoints
+ * within 200 ms of the last copy: another capture point, a mirror and the host), counted
+ * neither as a retransmission nor as a transmission of its transaction? */
+gboolean cs_call_message_is_sighting (CsCall *self, guint index);
+/* How many stored messages are sightings. */
+guint cs_call_get_sightings (CsCall *self);
 
 G_END_DECLS

@@ -81,6 +81,8 @@ cs_finding_kind_to_string (CsFindingKind kind)
     [CS_FINDING_SRTP_NO_KEY] = "srtp-no-key",
     [CS_FINDING_SRTP_AUTH_FAILED] = "srtp-auth-failed",
     [CS_FINDING_SRTP_KEY_LIFETIME] = "srtp-key-lifetime",
+    [CS_FINDING_TLS_NO_KEY] = "tls-no-key",
+    [CS_FINDING_TLS_DECRYPT_FAILED] = "tls-decrypt-failed",
   };
 
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";

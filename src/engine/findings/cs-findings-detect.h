@@ -40,4 +40,8 @@ GPtrArray *cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams,
                                    GPtrArray *orphan_messages, const CsFindingThresholds *t,
                                    guint n_threads);
 
+/* One finding per TLS session (CsTlsSessionInfo) that was not opened, or not wholly: added
+ * to findings, which stay sorted by first frame. */
+void cs_findings_tls_sessions (const GArray *sessions, GPtrArray *findings);
+
 G_END_DECLS

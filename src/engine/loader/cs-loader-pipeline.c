@@ -116,6 +116,8 @@ cs_pipeline_start (CsPipeline *p, CsLoader *self, CsAnalysis *analysis, GCancell
   p->cancellable = cancellable;
   stats->limits = self->limits;
   p->merge = cs_merge_new (p->set, stats);
+  if (cs_loader_get_keylog (p->loader) != NULL)
+    cs_merge_set_keylog (p->merge, cs_loader_get_keylog (p->loader));
   if (cs_capture_set_get_n_files (p->set) == 1)
     p->sip_share = cs_sip_share_new ();
   cs_merge_set_threads (p->merge, cs_loader_get_threads (self));
@@ -352,6 +354,8 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
        * malloc arena whose pages it must fault in first */
       findings = cs_findings_detect_all (calls, streams, stats, cs_analysis_get_damage (analysis),
                                          cs_merge_get_orphans (p->merge), &thresholds, 1);
+      /* TLS sessions no key opened: where the SIP may be */
+      cs_findings_tls_sessions (cs_merge_get_tls_sessions (p->merge), findings);
       cs_analysis_adopt_findings (analysis, findings);
       cs_loader_profile ("findings");
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));

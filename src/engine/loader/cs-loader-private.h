@@ -29,6 +29,7 @@ struct _CsLoader
   CsLimits limits;
   char *filter;
   GArray *srtp_keys;          /* CsSrtpUserKey given by the user, or NULL */
+  CsTlsKeylog *keylog;        /* TLS secrets given by the user, or NULL */
   const CsLoaderWatch *watch; /* or NULL */
   gpointer watch_data;
   GDestroyNotify watch_destroy;

@@ -36,6 +36,7 @@ cs_loader_finalize (GObject *object)
   cs_loader_set_watch (self, NULL, NULL, NULL);
   g_free (self->filter);
   g_clear_pointer (&self->srtp_keys, g_array_unref);
+  g_clear_pointer (&self->keylog, cs_tls_keylog_unref);
   g_free (self->message);
   g_clear_object (&self->analysis);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -147,6 +148,21 @@ cs_loader_set_srtp_keys (CsLoader *self, const GArray *keys)
     return;
   self->srtp_keys = g_array_sized_new (FALSE, FALSE, sizeof (CsSrtpUserKey), keys->len);
   g_array_append_vals (self->srtp_keys, keys->data, keys->len);
+}
+
+void
+cs_loader_set_keylog (CsLoader *self, CsTlsKeylog *keylog)
+{
+  if (keylog != NULL)
+    cs_tls_keylog_ref (keylog);
+  g_clear_pointer (&self->keylog, cs_tls_keylog_unref);
+  self->keylog = keylog;
+}
+
+CsTlsKeylog *
+cs_loader_get_keylog (CsLoader *self)
+{
+  return self->keylog;
 }
 
 const GArray *

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "cs-analysis.h"
+#include "net/cs-tls-keylog.h"
 
 G_BEGIN_DECLS
 
@@ -37,6 +38,9 @@ void cs_loader_set_filter (CsLoader *self, const char *bpf);
 /* SRTP keys for streams no visible SDP keyed (CsSrtpUserKey, copied; NULL for none). */
 void cs_loader_set_srtp_keys (CsLoader *self, const GArray *keys);
 const GArray *cs_loader_get_srtp_keys (CsLoader *self);
+/* TLS secrets (an NSS key log) for SIP over TLS; NULL for none. The loader keeps a reference. */
+void cs_loader_set_keylog (CsLoader *self, CsTlsKeylog *keylog);
+CsTlsKeylog *cs_loader_get_keylog (CsLoader *self);
 /* Progress properties, notified on the main context that started the load
  * (load_async) at most ~10 times a second:
  *   "fraction" (double 0..1), "packets" (guint64 frames read so far),

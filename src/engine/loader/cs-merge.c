@@ -10,6 +10,7 @@
 #include "cs-rtp-run-table.h"
 #include "calls/cs-stream-binder.h"
 #include "net/cs-tcp-reassembly.h"
+#include "net/cs-tls-stream.h"
 
 #include <string.h>
 #ifdef __GLIBC__
@@ -46,7 +47,9 @@ struct _CsMerge
   CsStreamBinder *binder;
   CsIpReassembler *ip;
   CsTcpReassembler *tcp;
-  CsRtpRunTable runs; /* key → index in run_order */
+  CsTlsTracker *tls;       /* TLS connections: listed, decrypted with the key log */
+  gboolean tls_delivering; /* the TCP reassembler is fed decrypted TLS bytes */
+  CsRtpRunTable runs;      /* key → index in run_order */
   GPtrArray *run_order;
   CsFixedPool *run_pool; /* the CsRtpRun structs: they go back in one piece */
   GArray *rtcp;
@@ -90,6 +93,7 @@ cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
   merge->ip = cs_ip_reassembler_new (merge->limits.max_ip_bytes, merge->limits.max_ip_datagrams);
   merge->tcp = cs_tcp_reassembler_new (merge->limits.max_tcp_bytes_per_stream,
                                        merge->limits.max_tcp_streams);
+  merge->tls = cs_tls_tracker_new (NULL, merge->limits.max_tcp_streams);
   cs_rtp_run_table_init (&merge->runs);
   merge->run_order = g_ptr_array_new ();
   merge->run_pool = cs_fixed_pool_new (sizeof (CsRtpRun));
@@ -121,6 +125,7 @@ cs_merge_free (CsMerge *merge)
   cs_stream_binder_free (merge->binder);
   cs_ip_reassembler_free (merge->ip);
   cs_tcp_reassembler_free (merge->tcp);
+  cs_tls_tracker_free (merge->tls);
   cs_rtp_run_table_clear (&merge->runs);
   cs_merge_clear_runs (merge);
   g_ptr_array_unref (merge->run_order);
@@ -128,6 +133,19 @@ cs_merge_free (CsMerge *merge)
   g_array_unref (merge->rtcp);
   g_ptr_array_unref (merge->orphans);
   g_free (merge);
+}
+
+void
+cs_merge_set_keylog (CsMerge *merge, CsTlsKeylog *keylog)
+{
+  cs_tls_tracker_free (merge->tls);
+  merge->tls = cs_tls_tracker_new (keylog, merge->limits.max_tcp_streams);
+}
+
+const GArray *
+cs_merge_get_tls_sessions (CsMerge *merge)
+{
+  return cs_tls_tracker_get_sessions (merge->tls);
 }
 
 CsCallTracker *
@@ -498,15 +516,39 @@ cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, 
   CsMerge *merge = user_data;
   /* Out-of-order segments can deliver a message's last bytes before its first:
    * the message belongs to the frame that completed it. */
-  CsSipMessage *msg
-      = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst, CS_SIP_TRANSPORT_TCP,
-                                     MAX (first_frame, last_frame), ts_ns);
+  CsSipMessage *msg = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst,
+                                                   merge->tls_delivering ? CS_SIP_TRANSPORT_TLS
+                                                                         : CS_SIP_TRANSPORT_TCP,
+                                                   MAX (first_frame, last_frame), ts_ns);
 
   if (msg == NULL)
     return;
   cs_sip_message_set_first_frame (msg, MIN (first_frame, last_frame));
   cs_merge_add_sip (merge, msg);
   cs_sip_message_unref (msg);
+}
+
+/* Decrypted TLS application data: the same TCP framing as clear SIP. */
+static void
+cs_merge_on_tls_plain (const CsPacket *packet, const guint8 *plain, gsize len, guint32 frame,
+                       gint64 ts_ns, gpointer user_data)
+{
+  CsMerge *merge = user_data;
+
+  (void) plain;
+  (void) len;
+  merge->tls_delivering = TRUE;
+  cs_tcp_reassembler_add (merge->tcp, packet, frame, ts_ns, cs_merge_on_tcp_message, merge);
+  merge->tls_delivering = FALSE;
+}
+
+/* A TCP segment: TLS connections' to the TLS tracker, the others' to SIP framing. */
+static void
+cs_merge_add_tcp (CsMerge *merge, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
+{
+  if (cs_tls_tracker_add (merge->tls, pkt, frame, ts_ns, cs_merge_on_tls_plain, merge))
+    return;
+  cs_tcp_reassembler_add (merge->tcp, pkt, frame, ts_ns, cs_merge_on_tcp_message, merge);
 }
 
 /* A UDP datagram rebuilt from IP fragments: only SIP and RTP matter here. */
@@ -577,12 +619,11 @@ cs_merge_add_deferred (CsMerge *merge, const CsDeferredFrame *deferred)
       if (pkt.ip_proto == CS_IP_PROTO_UDP)
         cs_merge_add_reassembled_udp (merge, &pkt, first_frame, number, frame->ts_ns);
       else if (pkt.ip_proto == CS_IP_PROTO_TCP)
-        cs_tcp_reassembler_add (merge->tcp, &pkt, number, frame->ts_ns, cs_merge_on_tcp_message,
-                                merge);
+        cs_merge_add_tcp (merge, &pkt, number, frame->ts_ns);
       return;
     }
   if (status == CS_DECODE_OK && pkt.ip_proto == CS_IP_PROTO_TCP)
-    cs_tcp_reassembler_add (merge->tcp, &pkt, number, frame->ts_ns, cs_merge_on_tcp_message, merge);
+    cs_merge_add_tcp (merge, &pkt, number, frame->ts_ns);
 }
 
 void

@@ -4,6 +4,7 @@
 #include "cs-analysis.h"
 #include "calls/cs-call-tracker.h"
 #include "cs-chunk.h"
+#include "net/cs-tls-keylog.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +15,10 @@ void cs_merge_free (CsMerge *merge);
 /* Consumes chunk results; chunks must come in order. */
 void cs_merge_add_chunk (CsMerge *merge, CsChunk *chunk);
 CsCallTracker *cs_merge_get_tracker (CsMerge *merge);
+/* TLS connections are decrypted with keylog (before the first chunk; NULL: listed only). */
+void cs_merge_set_keylog (CsMerge *merge, CsTlsKeylog *keylog);
+/* The TLS sessions seen (CsTlsSessionInfo, net/cs-tls-stream.h). */
+const GArray *cs_merge_get_tls_sessions (CsMerge *merge);
 /* RTP packets per stream key, in order of first packet (CsRtpRun*, owned by the merge). */
 GPtrArray *cs_merge_get_rtp_runs (CsMerge *merge);
 /* Threads used to measure streams (0 = one per processor). */

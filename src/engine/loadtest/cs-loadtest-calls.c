@@ -551,6 +551,8 @@ cs_load_add_call (CsLoadBuilder *b, CsCall *call)
       guint on_legs = cs_load_legs_of (&legs, msg);
       gpointer original;
 
+      if (cs_call_message_is_sighting (call, i))
+        continue; /* one message seen at another capture point: not another on the wire */
       interval->messages++;
       totals->messages++;
       cs_load_count_type (&interval->messages_by_type, type);

@@ -13,6 +13,7 @@ typedef enum
   CS_SIP_TRANSPORT_UDP,
   CS_SIP_TRANSPORT_TCP,
   CS_SIP_TRANSPORT_HEP,
+  CS_SIP_TRANSPORT_TLS, /* TCP whose TLS records were decrypted with a key log */
 } CsSipTransport;
 
 /* name as written (compact forms kept as written), value unfolded and trimmed */

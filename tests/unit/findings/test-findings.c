@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "findings/cs-finding-groups.h"
 #include "findings/cs-findings-detect.h"
 #include "findings/cs-findings-private.h"
 #include "calls/cs-stream-private.h"
@@ -239,6 +240,48 @@ test_loss_reported_once (void)
                    "1 sequence error: 1 duplicate, 0 out of order");
 }
 
+/* Groups: one per kind, severity and text, in order of the first; calls as ranges */
+static void
+test_groups (void)
+{
+  static const guint calls[] = { 9, 1, 2, 3, 7, 10, 3, 4 };
+  g_autoptr (GListStore) store = g_list_store_new (CS_TYPE_FINDING);
+  g_autoptr (GPtrArray) groups = NULL;
+  g_autofree char *text = NULL, *capped = NULL;
+  const CsFindingGroup *group;
+
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      g_autoptr (CsFinding) f
+          = cs_finding_new (CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, calls[i], 0, NULL, "no audio");
+      g_list_store_append (store, f);
+    }
+  {
+    g_autoptr (CsFinding) other_text
+        = cs_finding_new (CS_FINDING_NO_MEDIA, CS_SEVERITY_ERROR, 5, 0, NULL, "other");
+    g_autoptr (CsFinding) other_severity
+        = cs_finding_new (CS_FINDING_NO_MEDIA, CS_SEVERITY_WARNING, 6, 0, NULL, "no audio");
+    g_autoptr (CsFinding) other_kind
+        = cs_finding_new (CS_FINDING_LATE_MEDIA, CS_SEVERITY_ERROR, 6, 0, NULL, "no audio");
+
+    g_list_store_insert (store, 2, other_text);
+    g_list_store_append (store, other_severity);
+    g_list_store_append (store, other_kind);
+  }
+  groups = cs_finding_groups_new (G_LIST_MODEL (store));
+  g_assert_cmpuint (groups->len, ==, 4);
+  group = g_ptr_array_index (groups, 0);
+  g_assert_cmpuint (group->members->len, ==, G_N_ELEMENTS (calls));
+  g_assert_cmpuint (cs_finding_get_call_number (group->first), ==, 9);
+  g_assert_cmpstr (cs_finding_get_text (((CsFindingGroup *) g_ptr_array_index (groups, 1))->first),
+                   ==, "other");
+  /* 1 2 3 3 4 7 9 10: call 3 counts once */
+  text = cs_finding_group_calls_text (group, 12);
+  g_assert_cmpstr (text, ==, "1–4, 7, 9–10");
+  capped = cs_finding_group_calls_text (group, 1);
+  g_assert_cmpstr (capped, ==, "1–4 … (3 more)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -248,5 +291,6 @@ main (int argc, char **argv)
   g_test_add_func ("/findings/static-text-and-frames", test_static_text_and_frames);
   g_test_add_func ("/findings/detect-stream-blocks", test_detect_stream_blocks);
   g_test_add_func ("/findings/loss-reported-once", test_loss_reported_once);
+  g_test_add_func ("/findings/groups", test_groups);
   return g_test_run ();
 }

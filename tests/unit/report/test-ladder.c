@@ -226,7 +226,8 @@ static void
 test_layout_navigation_times (Fixture *f, gconstpointer data)
 {
   g_autoptr (CsLadderLayout) layout = layout_for (f);
-  g_autofree char *abs = NULL, *rel = NULL, *delta = NULL;
+  g_autofree char *abs = NULL, *rel = NULL, *delta = NULL, *abs0 = NULL, *utc = NULL;
+  g_autofree char *capture = NULL;
   const CsLadderRow *r3 = &g_array_index (layout->rows, CsLadderRow, 3);
 
   g_assert_cmpuint (cs_ladder_layout_row_at (layout, 0), ==, 0);
@@ -244,9 +245,18 @@ test_layout_navigation_times (Fixture *f, gconstpointer data)
   abs = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_ABSOLUTE);
   rel = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_RELATIVE);
   delta = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_DELTA);
-  g_assert_cmpstr (abs, ==, "10:00:02.600000");
+  /* Absolute: the hour on the first row (and where it changes), then minutes and seconds. */
+  abs0 = cs_ladder_layout_format_time (layout, 0, CS_LADDER_TIME_ABSOLUTE);
+  g_assert_cmpstr (abs0, ==, "10:00:02.000");
+  g_assert_cmpstr (abs, ==, "00:02.600000");
+  utc = cs_ladder_layout_format_utc (layout, 3);
+  g_assert_true (g_str_has_suffix (utc, " 10:00:02.600000 UTC"));
   g_assert_cmpstr (rel, ==, "0.600000");
   g_assert_cmpstr (delta, ==, "+0.080000");
+  /* Since the capture's first packet, here 1.5 s before the call's first message. */
+  layout->capture_ns = layout->first_ns - G_GINT64_CONSTANT (1500000000);
+  capture = cs_ladder_layout_format_time (layout, 3, CS_LADDER_TIME_CAPTURE);
+  g_assert_cmpstr (capture, ==, "2.100000");
 }
 
 static void
@@ -293,20 +303,35 @@ test_related_legs (Fixture *f, gconstpointer data)
   g_autofree char *ladder = NULL;
   CsCall *both[2];
 
+  const char *options
+      = "OPTIONS sip:10.0.0.30 SIP/2.0\r\nVia: SIP/2.0/UDP 10.0.0.20:5060;branch=z9hG4bKo\r\n"
+        "From: <sip:b2bua@10.0.0.20>;tag=o\r\nTo: <sip:10.0.0.30>\r\n"
+        "Call-ID: ping@10.0.0.20\r\nCSeq: 1 OPTIONS\r\nContent-Length: 0\r\n\r\n";
+  CsSipMessage *ping = cs_sip_message_parse ((const guint8 *) options, strlen (options), NULL);
+
+  /* Calls are told apart by number: an OPTIONS first makes the second leg call 2. */
+  cs_sip_message_set_frame (ping, 2);
+  cs_sip_message_set_ts_ns (ping, T0 + 500 * MS);
+  message_endpoints (ping, "10.0.0.20", "10.0.0.30");
+  cs_call_tracker_add (tracker, ping);
+  cs_sip_message_unref (ping);
   cs_sip_message_set_frame (msg, 3);
   cs_sip_message_set_ts_ns (msg, T0 + 510 * MS);
   message_endpoints (msg, "10.0.0.20", "10.0.0.30");
   cs_call_tracker_add (tracker, msg);
   cs_sip_message_unref (msg);
   legs2 = cs_call_tracker_finish (tracker, T0 + 7000 * MS);
+  g_ptr_array_remove_index (legs2, 0); /* the OPTIONS */
+  g_assert_cmpuint (cs_call_get_number (g_ptr_array_index (legs2, 0)), ==, 2);
   g_list_store_append (all, call);
   g_list_store_append (all, g_ptr_array_index (legs2, 0));
 
-  related = cs_ladder_find_related_calls (G_LIST_MODEL (all), call);
+  related = cs_ladder_find_related_calls (G_LIST_MODEL (all), NULL, call, NULL);
   g_assert_cmpuint (related->len, ==, 2);
   g_assert_true (g_ptr_array_index (related, 0) == call);
   g_clear_pointer (&related, g_ptr_array_unref);
-  related = cs_ladder_find_related_calls (G_LIST_MODEL (all), g_ptr_array_index (legs2, 0));
+  related
+      = cs_ladder_find_related_calls (G_LIST_MODEL (all), NULL, g_ptr_array_index (legs2, 0), NULL);
   g_assert_cmpuint (related->len, ==, 2);
 
   both[0] = g_ptr_array_index (legs2, 0);
@@ -319,7 +344,7 @@ test_related_legs (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_array_index (layout->rows, CsLadderRow, 2).leg, ==, 1);
   g_assert_cmpuint (g_array_index (layout->rows, CsLadderRow, 2).to_col, ==, 2);
   ladder = cs_ladder_text_render (layout, CS_LADDER_TIME_RELATIVE);
-  g_assert_nonnull (strstr (ladder, "Leg 2: call 1, Call-ID leg-2@10.0.0.20"));
+  g_assert_nonnull (strstr (ladder, "Leg 2: call 2, Call-ID leg-2@10.0.0.20"));
 }
 
 typedef struct
