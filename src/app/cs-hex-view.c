@@ -6,6 +6,7 @@
 struct _CsHexView
 {
   GtkWidget parent_instance;
+  gsize len; /* bytes shown */
 
   GtkWidget *scrolled;
   GtkTextView *text_view;
@@ -13,6 +14,14 @@ struct _CsHexView
 };
 
 G_DEFINE_FINAL_TYPE (CsHexView, cs_hex_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_BYTE_CLICKED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 GtkWidget *
 cs_hex_view_new (void)
@@ -46,6 +55,7 @@ cs_hex_view_set_data (CsHexView *self, const guint8 *data, gsize len, gsize high
   g_return_if_fail (CS_IS_HEX_VIEW (self));
 
   buffer = gtk_text_view_get_buffer (self->text_view);
+  self->len = data != NULL ? len : 0;
   text = data != NULL ? cs_hex_format (data, len) : g_strdup ("");
   gtk_text_buffer_set_text (buffer, text, -1);
   if (data == NULL || highlight_len == 0 || highlight_start >= len)
@@ -90,6 +100,26 @@ cs_hex_view_class_init (CsHexViewClass *klass)
   object_class->dispose = cs_hex_view_dispose;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "hexview");
+  /* A click on a byte's hex digits or character: its index in the bytes shown. */
+  signals[SIGNAL_BYTE_CLICKED]
+      = g_signal_new ("byte-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+}
+
+static void
+on_click_released (GtkGestureClick *gesture, int n_press, double x, double y, CsHexView *self)
+{
+  GtkTextIter iter;
+  int bx, by;
+  gssize byte;
+
+  gtk_text_view_window_to_buffer_coords (self->text_view, GTK_TEXT_WINDOW_WIDGET, (int) x, (int) y,
+                                         &bx, &by);
+  if (!gtk_text_view_get_iter_at_location (self->text_view, &iter, bx, by))
+    return;
+  byte = cs_hex_format_byte_at ((gsize) gtk_text_iter_get_offset (&iter), self->len);
+  if (byte >= 0)
+    g_signal_emit (self, signals[SIGNAL_BYTE_CLICKED], 0, (guint) byte);
 }
 
 static void
@@ -110,5 +140,11 @@ cs_hex_view_init (CsHexView *self)
                                                 "underline", PANGO_UNDERLINE_SINGLE, NULL);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled),
                                  GTK_WIDGET (self->text_view));
+  {
+    GtkGesture *click = gtk_gesture_click_new ();
+
+    g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->text_view), GTK_EVENT_CONTROLLER (click));
+  }
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
 }

@@ -39,8 +39,9 @@ page_is_per_call (CsWindow *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->view_stack);
 
-  /* Summary and Load are about the whole capture: no workspace of one call below them. */
-  return g_strcmp0 (name, "summary") != 0 && g_strcmp0 (name, "load") != 0;
+  /* Summary, Load and Packets are about the whole capture: no workspace of one call below. */
+  return g_strcmp0 (name, "summary") != 0 && g_strcmp0 (name, "load") != 0
+         && g_strcmp0 (name, "packets") != 0;
 }
 
 void

@@ -5,6 +5,7 @@
 #include "cs-calls-view.h"
 #include "cs-detail-pane.h"
 #include "cs-findings-view.h"
+#include "cs-packets-view.h"
 #include "cs-graph-view.h"
 #include "cs-ladder-pane.h"
 #include "cs-live-indicator.h"
@@ -44,6 +45,7 @@ struct _CsWindow
   CsLoadView *load_view;         /* issue 11 */
   CsStreamsView *streams_view;   /* issue 7 */
   CsFindingsView *findings_view; /* issue 7 */
+  CsPacketsView *packets_view;   /* issue 21 */
   CsGraphView *graph_view;       /* issue 7 */
   CsLadderPane *ladder_pane;     /* issue 6 */
   CsDetailPane *detail_pane;     /* issue 6 */

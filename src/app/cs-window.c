@@ -239,8 +239,16 @@ on_stop_search (GtkSearchEntry *entry, CsWindow *self)
 
 /* Pages */
 
-/* Summary and Load are about the whole capture: they get the whole height, without the
- * workspace of one call below them (cs-window-layout.c). */
+/* An activated finding scopes the Packets page to its frames, the first one selected (the
+ * findings page stays, with the ladder and graphs following the finding below it). */
+static void
+on_finding_opened (CsFindingsView *view, CsFinding *finding, CsWindow *self)
+{
+  cs_packets_view_show_finding (self->packets_view, finding);
+}
+
+/* Summary, Load and Packets are about the whole capture: they get the whole height, without
+ * the workspace of one call below them (cs-window-layout.c). */
 static void
 on_view_page_changed (GtkStack *stack, GParamSpec *pspec, CsWindow *self)
 {
@@ -450,6 +458,7 @@ cs_window_class_init (CsWindowClass *klass)
   g_type_ensure (CS_TYPE_LOAD_VIEW);
   g_type_ensure (CS_TYPE_STREAMS_VIEW);
   g_type_ensure (CS_TYPE_FINDINGS_VIEW);
+  g_type_ensure (CS_TYPE_PACKETS_VIEW);
   g_type_ensure (CS_TYPE_GRAPH_VIEW);
   g_type_ensure (CS_TYPE_LADDER_PANE);
   g_type_ensure (CS_TYPE_DETAIL_PANE);
@@ -469,6 +478,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, load_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, streams_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, findings_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, packets_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, graph_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, player_bar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, ladder_pane);
@@ -487,6 +497,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
   gtk_widget_class_bind_template_callback (widget_class, on_view_page_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_finding_opened);
   gtk_widget_class_bind_template_callback (widget_class, cs_graph_view_show_finding);
   cs_window_actions_class_init (widget_class);
   cs_window_live_class_init (widget_class);

@@ -35,13 +35,18 @@ def headers_of(folder):
     return {n for n in os.listdir(folder) if n.endswith(".h")}
 
 
+def headers_under(folder):
+    """The headers of folder and of its subfolders (src/app/packets/ …: one area)."""
+    return {n for _, _, files in os.walk(folder) for n in files if n.endswith(".h")}
+
+
 def main():
     order = engine_order()
     rank = {a: i for i, a in enumerate(order)}
     engine = os.path.join(SRC, "engine")
     engine_headers = {a: headers_of(os.path.join(engine, a)) for a in order}
     engine_names = {h: a for a, hs in engine_headers.items() for h in hs}
-    outer_headers = {o: headers_of(os.path.join(SRC, o)) for o in OUTER}
+    outer_headers = {o: headers_under(os.path.join(SRC, o)) for o in OUTER}
     problems = []
     checked = 0
     for dirpath, _, files in os.walk(SRC):

@@ -72,13 +72,16 @@ CsWindow *
 ui_test_load_demo (CsApplication *application, int width, int height)
 {
   const char *path = ui_test_demo_capture_path ();
-  g_autoptr (GFile) file = NULL;
-  CsWindow *window;
 
-  if (path == NULL)
-    return NULL;
-  file = g_file_new_for_path (path);
-  window = cs_window_new (application);
+  return path != NULL ? ui_test_load_file (application, path, width, height) : NULL;
+}
+
+CsWindow *
+ui_test_load_file (CsApplication *application, const char *path, int width, int height)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  CsWindow *window = cs_window_new (application);
+
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
   cs_window_open_files (window, &file, 1);

@@ -23,6 +23,8 @@ void ui_test_wait_for_load (CsWindow *window);
 /* A presented window of that size with the demo capture loaded; NULL when the
  * demo capture is missing. */
 CsWindow *ui_test_load_demo (CsApplication *application, int width, int height);
+/* The same with the capture at path. */
+CsWindow *ui_test_load_file (CsApplication *application, const char *path, int width, int height);
 
 /* Whether a button or menu item bound to action_name ("win.export") below widget would be
  * sensitive: the action exists there and is enabled. */

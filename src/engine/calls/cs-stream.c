@@ -379,6 +379,17 @@ cs_stream_get_n_packets (CsStream *self)
   return self->n_packets;
 }
 
+guint32
+cs_stream_get_first_frame (CsStream *self)
+{
+  CsRtpPacket first;
+
+  if (self->n_packets == 0 || self->packed == NULL)
+    return 0;
+  cs_rtp_pack_unpack (self->packed, 1, &first);
+  return first.frame;
+}
+
 CsRtpPacket *
 cs_stream_dup_packet_records (CsStream *self, guint *n_packets)
 {

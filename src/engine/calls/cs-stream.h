@@ -41,6 +41,8 @@ const GArray *cs_stream_get_packets (CsStream *self);
 const CsRtpPacket *cs_stream_get_packet_records (CsStream *self, guint *n_packets);
 /* How many records the stream has. */
 guint cs_stream_get_n_packets (CsStream *self);
+/* The frame of its first packet (0 without packets), without unpacking the others. */
+guint32 cs_stream_get_first_frame (CsStream *self);
 /* The records unpacked into a new array (g_free it; NULL when there are none). */
 CsRtpPacket *cs_stream_dup_packet_records (CsStream *self, guint *n_packets);
 /* What RTCP reported about the stream; NULL when no RTCP packet did. */

@@ -19,11 +19,40 @@ struct _CsFrameDissector
   GHashTable *flows;       /* CsFlow → GPtrArray of CsStream (borrowed) */
   GHashTable *rtcp_frames; /* frame numbers of the RTCP the analysis read */
   GHashTable *media_pts;   /* CsStream → its media payload type + 1 */
+  /* the packet records of the streams looked at last (unpacked copies, so that scrolling
+   * through a capture does not leave every stream unpacked) */
+  struct
+  {
+    CsStream *stream;
+    CsRtpPacket *records;
+    guint n;
+  } recent[4];
+  guint next_recent;
   /* the last stream whose figures were computed */
   CsStream *figures_stream;
   GArray *series;   /* CsRtpSeriesPoint */
   guint8 *verdicts; /* CsJitterBufferVerdict per packet */
 };
+
+/* The stream's packet records (capture order), from the small cache. */
+static const CsRtpPacket *
+cs_frame_dissector_records (CsFrameDissector *self, CsStream *stream, guint *n)
+{
+  guint slot;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->recent); i++)
+    if (self->recent[i].stream == stream)
+      {
+        *n = self->recent[i].n;
+        return self->recent[i].records;
+      }
+  slot = self->next_recent++ % G_N_ELEMENTS (self->recent);
+  g_free (self->recent[slot].records);
+  self->recent[slot].stream = stream;
+  self->recent[slot].records = cs_stream_dup_packet_records (stream, &self->recent[slot].n);
+  *n = self->recent[slot].n;
+  return self->recent[slot].records;
+}
 
 /* The payload type the stream's codec names (its most frequent), found once per stream. */
 static guint8
@@ -36,7 +65,7 @@ cs_frame_dissector_media_pt (CsFrameDissector *self, CsStream *stream)
 
   if (known != NULL)
     return (guint8) (GPOINTER_TO_UINT (known) - 1);
-  packets = cs_stream_get_packet_records (stream, &n);
+  packets = cs_frame_dissector_records (self, stream, &n);
   pt = cs_jitter_buffer_media_payload_type (packets, n);
   g_hash_table_insert (self->media_pts, stream, GUINT_TO_POINTER (pt + 1u));
   return pt;
@@ -86,6 +115,8 @@ cs_frame_dissector_free (CsFrameDissector *self)
   g_hash_table_unref (self->flows);
   g_hash_table_unref (self->rtcp_frames);
   g_hash_table_unref (self->media_pts);
+  for (guint i = 0; i < G_N_ELEMENTS (self->recent); i++)
+    g_free (self->recent[i].records);
   if (self->series != NULL)
     g_array_unref (self->series);
   g_free (self->verdicts);
@@ -107,10 +138,10 @@ cs_frame_dissector_relative_time (CsFrameDissector *self, const CsFrame *frame)
 
 /* The index of frame number among a stream's packets (they are in capture order), or -1. */
 static gint64
-cs_frame_dissector_packet_index (CsStream *stream, guint32 number)
+cs_frame_dissector_packet_index (CsFrameDissector *self, CsStream *stream, guint32 number)
 {
   guint n;
-  const CsRtpPacket *packets = cs_stream_get_packet_records (stream, &n);
+  const CsRtpPacket *packets = cs_frame_dissector_records (self, stream, &n);
   guint lo = 0, hi = n;
 
   while (lo < hi)
@@ -149,7 +180,7 @@ cs_frame_dissector_compute_figures (CsFrameDissector *self, CsStream *stream)
   CsJitterBufferResult result;
   const CsCodecInfo *codec = cs_stream_get_codec_info (stream);
   guint n;
-  const CsRtpPacket *packets = cs_stream_get_packet_records (stream, &n);
+  const CsRtpPacket *packets = cs_frame_dissector_records (self, stream, &n);
 
   if (self->figures_stream == stream)
     return;
@@ -248,17 +279,32 @@ cs_frame_dissector_run (CsFrameDissector *self, guint32 number, CsProtoTree *tre
     {
       CsFlow key = { packet.src, packet.dst };
       GPtrArray *list = g_hash_table_lookup (self->flows, &key);
+      guint32 ssrc = packet.payload_len >= 12
+                         ? ((guint32) packet.payload[8] << 24) | ((guint32) packet.payload[9] << 16)
+                               | ((guint32) packet.payload[10] << 8) | packet.payload[11]
+                         : 0;
+      CsStream *stream = NULL;
+      gint64 index = -1;
+      const CsRtpPacket *records;
+      guint n;
 
+      /* a flow reused by many calls holds many streams: the one with this SSRC that started
+       * last before the frame is the only one that can hold it */
       for (guint i = 0; list != NULL && i < list->len; i++)
         {
-          CsStream *stream = g_ptr_array_index (list, i);
-          gint64 index = cs_frame_dissector_packet_index (stream, number);
-          const CsRtpPacket *records;
-          guint n;
+          CsStream *candidate = g_ptr_array_index (list, i);
+          guint32 first
+              = cs_stream_get_ssrc (candidate) == ssrc ? cs_stream_get_first_frame (candidate) : 0;
 
-          if (index < 0)
-            continue;
-          records = cs_stream_get_packet_records (stream, &n);
+          if (first != 0 && first <= number
+              && (stream == NULL || first > cs_stream_get_first_frame (stream)))
+            stream = candidate;
+        }
+      if (stream != NULL)
+        index = cs_frame_dissector_packet_index (self, stream, number);
+      if (index >= 0)
+        {
+          records = cs_frame_dissector_records (self, stream, &n);
           hints.as = CS_DISSECT_AS_RTP;
           if (cs_stream_get_clock_map (stream)->telephone_event_pt[records[index].payload_type])
             hints.event_pt = records[index].payload_type;
@@ -279,7 +325,6 @@ cs_frame_dissector_run (CsFrameDissector *self, guint32 number, CsProtoTree *tre
           if (records[index].payload_type == cs_frame_dissector_media_pt (self, stream)
               && cs_stream_get_codec_info (stream) != NULL)
             hints.codec = cs_stream_get_codec_info (stream)->encoding;
-          break;
         }
     }
   cs_dissect_frame (tree, &frame, data, &hints);

@@ -2,6 +2,7 @@
 #include "cs-frame-scope.h"
 
 #include "calls/cs-stream-rtcp.h"
+#include "export/cs-pcapng-writer.h"
 #include "sip/cs-sip-message.h"
 
 static int
@@ -128,4 +129,43 @@ GArray *
 cs_frame_scope_kept (CsCaptureSet *set)
 {
   return cs_frame_scope_walk (set, cs_frame_kept, NULL);
+}
+
+gboolean
+cs_frame_scope_write_pcapng (CsCaptureSet *set, const guint32 *frames, guint n, const char *path,
+                             GError **error)
+{
+  CsPcapngWriter *writer
+      = cs_pcapng_writer_new_file (path, CS_CAPTURE_FILE_PCAPNG, TRUE, FALSE, error);
+  GHashTable *interfaces = g_hash_table_new (NULL, NULL); /* link type → id + 1 */
+  gboolean ok = writer != NULL;
+
+  for (guint i = 0; ok && i < n; i++)
+    {
+      CsFrame frame;
+      const guint8 *data = cs_capture_set_read_frame (set, frames[i], &frame);
+      gpointer id;
+
+      if (data == NULL)
+        continue;
+      id = g_hash_table_lookup (interfaces, GUINT_TO_POINTER (frame.linktype));
+      if (id == NULL)
+        {
+          gint added = cs_pcapng_writer_add_interface (writer, frame.linktype, NULL, error);
+
+          ok = added >= 0;
+          id = GINT_TO_POINTER (added + 1);
+          g_hash_table_insert (interfaces, GUINT_TO_POINTER (frame.linktype), id);
+        }
+      ok = ok
+           && cs_pcapng_writer_write_packet (writer, (guint) GPOINTER_TO_INT (id) - 1, frame.ts_ns,
+                                             data, frame.caplen, frame.origlen, NULL, error);
+    }
+  if (writer != NULL)
+    {
+      ok = cs_pcapng_writer_close (writer, ok ? error : NULL) && ok;
+      cs_pcapng_writer_free (writer);
+    }
+  g_hash_table_unref (interfaces);
+  return ok;
 }

@@ -22,4 +22,9 @@ GArray *cs_frame_scope_time_range (CsCaptureSet *set, gint64 from_ns, gint64 to_
 /* The frames the set's filter marks keep (cs_capture_set_apply_filter). */
 GArray *cs_frame_scope_kept (CsCaptureSet *set);
 
+/* Writes frames (n numbers of set) to a pcapng file at path, one interface per link type, in
+ * the order given: what "Open in Wireshark" hands over when it cannot open the whole file. */
+gboolean cs_frame_scope_write_pcapng (CsCaptureSet *set, const guint32 *frames, guint n,
+                                      const char *path, GError **error);
+
 G_END_DECLS

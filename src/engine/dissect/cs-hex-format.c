@@ -47,3 +47,26 @@ cs_hex_format (const guint8 *data, gsize len)
     }
   return g_string_free (out, FALSE);
 }
+
+gssize
+cs_hex_format_byte_at (gsize offset, gsize len)
+{
+  gsize line = offset / LINE_WIDTH, column = offset % LINE_WIDTH;
+  gssize in_line = -1;
+
+  if (column >= OFFSET_WIDTH && column < OFFSET_WIDTH + HEX_WIDTH)
+    {
+      gsize hex = column - OFFSET_WIDTH;
+
+      /* the second half starts one space later */
+      if (hex >= 8 * 3)
+        hex = hex == 8 * 3 ? G_MAXSIZE : hex - 1;
+      if (hex != G_MAXSIZE && hex % 3 != 2)
+        in_line = (gssize) (hex / 3);
+    }
+  else if (column > OFFSET_WIDTH + HEX_WIDTH && column <= OFFSET_WIDTH + HEX_WIDTH + BYTES_PER_LINE)
+    in_line = (gssize) (column - OFFSET_WIDTH - HEX_WIDTH - 1);
+  if (in_line < 0 || line * BYTES_PER_LINE + (gsize) in_line >= len)
+    return -1;
+  return (gssize) (line * BYTES_PER_LINE + (gsize) in_line);
+}
