@@ -213,7 +213,12 @@ test_kamailio_ramp (void)
    * read when its busy loop gets to the answer: README "Load tests") */
   rtt = sipp_read_rtt (uac_dir, "*_rtt.csv", 1);
   g_array_sort (rtt, sipp_compare_doubles);
-  g_assert_cmpint (member_int (rt, "n"), ==, rtt->len);
+  /* SIPp times the 200s of calls it still runs; a 200 that reaches a call it has given
+   * up on (no CANCEL when nothing provisional came) is on the wire all the same */
+  g_assert_cmpint (member_int (rt, "n"), >=, rtt->len);
+  g_assert_cmpint (member_int (rt, "n"), <=,
+                   rtt->len + member_int (totals, "failed") + member_int (totals, "cancelled")
+                       + member_int (totals, "dropped"));
   {
     const struct
     {
