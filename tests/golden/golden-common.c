@@ -108,3 +108,34 @@ golden_remove_dir (const char *dir)
     }
   g_rmdir (dir);
 }
+
+void
+golden_add_scenario_tests (const char *gen, const char *path_prefix, GTestDataFunc func, char **dir)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) d = NULL;
+  const char *args[] = { gen, "all", "-d", NULL, NULL };
+  int wait_status = 0;
+  guint n = 0;
+
+  *dir = g_dir_make_tmp ("callscope-golden-XXXXXX", &error);
+  g_assert_no_error (error);
+  args[3] = *dir;
+  g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  d = g_dir_open (*dir, 0, &error);
+  g_assert_no_error (error);
+  for (const char *f; (f = g_dir_read_name (d)) != NULL;)
+    if (g_str_has_suffix (f, ".expect.json"))
+      {
+        g_autofree char *name = g_strndup (f, strlen (f) - strlen (".expect.json"));
+        g_autofree char *test_path = g_strdup_printf ("%s/%s", path_prefix, name);
+
+        /* the path lives as long as the test program: the tests run after this returns */
+        g_test_add_data_func_full (test_path, g_build_filename (*dir, f, NULL), func, g_free);
+        n++;
+      }
+  g_assert_cmpuint (n, >, 10);
+}

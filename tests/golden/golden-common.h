@@ -17,3 +17,8 @@ const char *golden_samples_dir (void);
 GPtrArray *golden_sample_names (void);
 /* Removes a flat temporary directory and the files in it. */
 void golden_remove_dir (const char *dir);
+/* Writes every generator scenario (`cs-gen all`) into a new temporary directory (returned in
+ * *dir, remove it with golden_remove_dir) and adds one test per scenario, named
+ * path_prefix/NAME, that runs func with the path of the scenario's expect.json. */
+void golden_add_scenario_tests (const char *gen, const char *path_prefix, GTestDataFunc func,
+                                char **dir);

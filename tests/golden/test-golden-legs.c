@@ -200,10 +200,7 @@ int
 main (int argc, char **argv)
 {
   const char *gen = g_getenv ("CS_GEN");
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) expects = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GDir) d = NULL;
-  int wait_status = 0, result;
+  int result;
 
   g_test_init (&argc, &argv, NULL);
   if (gen == NULL)
@@ -211,30 +208,7 @@ main (int argc, char **argv)
       g_print ("1..0 # SKIP generator not built\n");
       return 0;
     }
-  scenario_dir = g_dir_make_tmp ("callscope-legs-XXXXXX", &error);
-  g_assert_no_error (error);
-  {
-    const char *args[] = { gen, "all", "-d", scenario_dir, NULL };
-    g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
-                  &wait_status, &error);
-    g_assert_no_error (error);
-    g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
-  }
-  d = g_dir_open (scenario_dir, 0, &error);
-  g_assert_no_error (error);
-  for (const char *f; (f = g_dir_read_name (d)) != NULL;)
-    if (g_str_has_suffix (f, ".expect.json"))
-      g_ptr_array_add (expects, g_build_filename (scenario_dir, f, NULL));
-  g_assert_cmpuint (expects->len, >, 10);
-  for (guint i = 0; i < expects->len; i++)
-    {
-      const char *path = g_ptr_array_index (expects, i);
-      g_autofree char *base = g_path_get_basename (path);
-      g_autofree char *name = g_strndup (base, strlen (base) - strlen (".expect.json"));
-      g_autofree char *test_path = g_strdup_printf ("/golden/legs/%s", name);
-
-      g_test_add_data_func (test_path, path, test_scenario);
-    }
+  golden_add_scenario_tests (gen, "/golden/legs", test_scenario, &scenario_dir);
   g_test_add_func ("/golden/legs/ladder-related", test_ladder_related);
   g_test_add_func ("/golden/legs/ladder-sipp-alone", test_ladder_sipp_alone);
   g_test_add_func ("/golden/legs/multi-hop-sightings", test_multi_hop_sightings);

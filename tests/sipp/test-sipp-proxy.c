@@ -233,7 +233,9 @@ test_kamailio_ramp (void)
 
         g_test_message ("INVITE->200 %s: callscope %.3f ms, SIPp %.3f ms", quantiles[k].key, ours,
                         sipp);
-        g_assert_cmpfloat (fabs (ours - sipp), <=, 5.0);
+        /* 5 ms, and 1 % of SIPp's figure: the lag of SIPp's busy loop grows with its
+         * backlog, and the high percentiles are taken in the worst moments */
+        g_assert_cmpfloat (fabs (ours - sipp), <=, 5.0 + 0.01 * sipp);
       }
   }
 

@@ -6,6 +6,11 @@
 
 G_BEGIN_DECLS
 
+/* Bits of a stored message's pointer (messages are at least 8-byte aligned). */
+#define CS_CALL_MESSAGE_RETRANSMITTED ((guintptr) 1) /* the sender sent it again */
+#define CS_CALL_MESSAGE_SIGHTING ((guintptr) 2)      /* the same transmission seen again */
+#define CS_CALL_MESSAGE_BITS (CS_CALL_MESSAGE_RETRANSMITTED | CS_CALL_MESSAGE_SIGHTING)
+
 /* Call-ID and From-tag (NULL and "" alike) with their hashes, so a message's Call-ID is
  * hashed once however many tables it is looked up in. */
 typedef struct
@@ -105,5 +110,12 @@ void cs_call_restart_after_challenge (CsCall *self, const CsSipMessage *invite);
 /* Sets one of the call's call_id, from, to or user_agent (field) to text, taken: for
  * calls made by hand (tests); the old value is freed when it is the call's own. */
 void cs_call_take_text (CsCall *self, char **field, char *text);
+
+/* Stored message i without its bits (i < n_messages). */
+static inline CsSipMessage *
+cs_call_message_at (const CsCall *self, guint i)
+{
+  return (CsSipMessage *) (self->messages[i] & ~CS_CALL_MESSAGE_BITS);
+}
 
 G_END_DECLS

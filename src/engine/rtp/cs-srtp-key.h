@@ -38,9 +38,9 @@ CsSrtpSuite cs_srtp_suite_from_name (const char *name, gsize len);
 /* Bytes of master key plus master salt the suite takes (30, 38, 46, 28 or 44). */
 guint cs_srtp_suite_key_length (CsSrtpSuite suite);
 
-#define CS_SRTP_MAX_KEY_LENGTH 46 /* AES-256 key + 112-bit salt */
+#define CS_SRTP_MAX_KEY_LENGTH 46  /* AES-256 key + 112-bit salt */
 #define CS_SRTP_MAX_MKI_LENGTH 128 /* bytes (RFC 4568: 1..128; values up to 2^64 - 1) */
-#define CS_SRTP_MAX_KEYS 4        /* master keys (by MKI) in one a=crypto line */
+#define CS_SRTP_MAX_KEYS 4         /* master keys (by MKI) in one a=crypto line */
 
 typedef struct
 {
