@@ -139,3 +139,14 @@ golden_add_scenario_tests (const char *gen, const char *path_prefix, GTestDataFu
       }
   g_assert_cmpuint (n, >, 10);
 }
+
+JsonNode *
+golden_load_json (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}

@@ -15,6 +15,8 @@ const char *golden_samples_dir (void);
 /* Names of the samples that have a stored tshark reference
  * (samples/tshark/NAME.txt), sorted; NULL when the samples are absent. */
 GPtrArray *golden_sample_names (void);
+/* Parses a JSON file (asserts on failure); free with json_node_unref. */
+JsonNode *golden_load_json (const char *path);
 /* Removes a flat temporary directory and the files in it. */
 void golden_remove_dir (const char *dir);
 /* Writes every generator scenario (`cs-gen all`) into a new temporary directory (returned in

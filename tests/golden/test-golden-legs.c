@@ -10,17 +10,6 @@
 
 static char *scenario_dir;
 
-static JsonNode *
-load_json (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new ();
-
-  json_parser_load_from_file (parser, path, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 /* The report's number of the call with this Call-ID and From user (0 when none). */
 static gint64
 report_call_number (JsonArray *calls, JsonObject *who)
@@ -53,7 +42,7 @@ test_scenario (gconstpointer data)
   const char *expect_path = data;
   g_autofree char *capture
       = g_strndup (expect_path, strlen (expect_path) - strlen (".expect.json"));
-  g_autoptr (JsonNode) expect_root = load_json (expect_path);
+  g_autoptr (JsonNode) expect_root = golden_load_json (expect_path);
   JsonObject *expect = json_node_get_object (expect_root);
   g_autoptr (JsonNode) report_root = NULL;
   JsonObject *report;
@@ -167,7 +156,7 @@ test_multi_hop_sightings (void)
 {
   g_autofree char *path = g_build_filename (scenario_dir, "multi-hop.pcapng", NULL);
   g_autofree char *expect_path = g_build_filename (scenario_dir, "multi-hop.expect.json", NULL);
-  g_autoptr (JsonNode) expect_root = load_json (expect_path);
+  g_autoptr (JsonNode) expect_root = golden_load_json (expect_path);
   JsonObject *truth = json_array_get_object_element (
       json_object_get_array_member (json_node_get_object (expect_root), "calls"), 0);
   const char *ladder[] = { "ladder", path, "--call", "1", NULL };

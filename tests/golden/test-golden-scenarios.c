@@ -7,17 +7,6 @@
 
 static char *scenario_dir;
 
-static JsonNode *
-load_json (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new ();
-
-  json_parser_load_from_file (parser, path, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 static void
 assert_object_counts (const char *what, JsonObject *expected, JsonObject *actual)
 {
@@ -400,7 +389,7 @@ static void
 test_scenario (gconstpointer data)
 {
   const char *expect_path = data;
-  g_autoptr (JsonNode) expect_root = load_json (expect_path);
+  g_autoptr (JsonNode) expect_root = golden_load_json (expect_path);
   JsonObject *expect = json_node_get_object (expect_root);
   g_autofree char *stem = g_strndup (expect_path, strlen (expect_path) - strlen (".expect.json"));
   g_autofree char *capture = NULL;

@@ -489,3 +489,12 @@ sipp_quantile_type7 (const GArray *sorted, double q)
 
   return a + (pos - lo) * (b - a);
 }
+
+char *
+sipp_make_dir (const char *parent, const char *name)
+{
+  char *dir = g_build_filename (parent, name, NULL);
+
+  g_mkdir_with_parents (dir, 0755);
+  return dir;
+}

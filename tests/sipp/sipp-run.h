@@ -10,6 +10,9 @@ typedef struct
   int stderr_fd;
 } SippProc;
 
+/* parent/name, made with its parents; g_free it. */
+char *sipp_make_dir (const char *parent, const char *name);
+
 /* NULL when sipp, tcpdump and timeout are all in PATH, else why the suite skips. */
 const char *sipp_missing_tool (void);
 

@@ -175,21 +175,12 @@ start_capture_or_skip (SippProc *capture, const char *pcap, const char *filter)
   return TRUE;
 }
 
-static char *
-make_dir (const char *name)
-{
-  char *dir = g_build_filename (work_dir, name, NULL);
-
-  g_mkdir_with_parents (dir, 0755);
-  return dir;
-}
-
 /* A steady 50 calls/s where every fifth call is answered 486 Busy Here. */
 static void
 test_rejections (void)
 {
-  g_autofree char *dir = make_dir ("reject");
-  g_autofree char *uas_dir = make_dir ("reject/uas");
+  g_autofree char *dir = sipp_make_dir (work_dir, "reject");
+  g_autofree char *uas_dir = sipp_make_dir (work_dir, "reject/uas");
   g_autofree char *pcap = g_build_filename (dir, "reject.pcap", NULL);
   g_autofree char *uas_xml
       = g_build_filename (g_getenv ("CS_SIPP_SCENARIOS"), "uas-reject.xml", NULL);
@@ -310,10 +301,10 @@ sipp_on_wire (const char *dir, const char *message)
 static void
 test_ramp_into_loss (void)
 {
-  g_autofree char *dir = make_dir ("ramp");
-  g_autofree char *uas_dir = make_dir ("ramp/uas");
-  g_autofree char *ramp_dir = make_dir ("ramp/uac-ramp");
-  g_autofree char *lossy_dir = make_dir ("ramp/uac-lossy");
+  g_autofree char *dir = sipp_make_dir (work_dir, "ramp");
+  g_autofree char *uas_dir = sipp_make_dir (work_dir, "ramp/uas");
+  g_autofree char *ramp_dir = sipp_make_dir (work_dir, "ramp/uac-ramp");
+  g_autofree char *lossy_dir = sipp_make_dir (work_dir, "ramp/uac-lossy");
   g_autofree char *pcap = g_build_filename (dir, "ramp.pcap", NULL);
   guint16 port[3]; /* UAS, ramping UAC, lossy UAC */
   g_autofree char *uas = NULL, *ramp = NULL, *lossy = NULL, *filter = NULL;

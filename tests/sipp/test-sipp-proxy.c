@@ -56,15 +56,6 @@ counts_messages (GHashTable *row)
   return total;
 }
 
-static char *
-make_dir (const char *name)
-{
-  char *dir = g_build_filename (work_dir, name, NULL);
-
-  g_mkdir_with_parents (dir, 0755);
-  return dir;
-}
-
 /* The first SIPp period whose retransmissions exceed 1 % of its messages (-1: none). */
 static int
 sipp_first_troubled_period (GPtrArray *stat_rows, GPtrArray *count_rows)
@@ -86,10 +77,10 @@ sipp_first_troubled_period (GPtrArray *stat_rows, GPtrArray *count_rows)
 static void
 test_kamailio_ramp (void)
 {
-  g_autofree char *dir = make_dir ("proxy");
-  g_autofree char *uas_dir = make_dir ("proxy/uas");
-  g_autofree char *uac_dir = make_dir ("proxy/uac");
-  g_autofree char *kam_dir = make_dir ("proxy/kamailio");
+  g_autofree char *dir = sipp_make_dir (work_dir, "proxy");
+  g_autofree char *uas_dir = sipp_make_dir (work_dir, "proxy/uas");
+  g_autofree char *uac_dir = sipp_make_dir (work_dir, "proxy/uac");
+  g_autofree char *kam_dir = sipp_make_dir (work_dir, "proxy/kamailio");
   g_autofree char *pcap = g_build_filename (dir, "proxy.pcap", NULL);
   const char *scenarios = g_getenv ("CS_SIPP_SCENARIOS");
   g_autofree char *cfg = g_build_filename (scenarios, "kamailio-proxy.cfg.in", NULL);
