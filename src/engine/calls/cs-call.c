@@ -14,10 +14,11 @@
 G_DEFINE_FINAL_TYPE (CsCall, cs_call, G_TYPE_OBJECT)
 
 /* A copy of a message between the same endpoints this soon after the last one is the same
- * transmission captured again (at another capture point, or twice at one: a mirror and the
- * host, "any" on loopback), not a retransmission: RFC 3261 retransmits after T1 = 500 ms
- * at the soonest, and one-way delays between capture points are far below this. */
-#define CS_CALL_SIGHTING_WINDOW_NS (G_GINT64_CONSTANT (200) * 1000000)
+ * transmission captured again (a mirror and the host, "any" on loopback, a second capture
+ * point on the same segment), not a retransmission. 5 ms, not T1: an overloaded sender
+ * (SIPp behind a saturated proxy) can send two timer retransmissions tens of ms apart when
+ * its loop catches up, and those are real retransmissions. */
+#define CS_CALL_SIGHTING_WINDOW_NS (G_GINT64_CONSTANT (5) * 1000000)
 
 /* The call's strings are mostly those of a message it holds (no copy): only the others
  * are its own. */
