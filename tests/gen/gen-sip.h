@@ -54,6 +54,7 @@ struct _GenDialog
   GenTxn invite_txn;  /* last INVITE from the caller */
   char *last_text[2]; /* last message each side sent, for retransmissions */
   GenExpectNonInvite *last_non_invite[2];
+  GenExpectMessage last_message[2]; /* what last_text was, for the call's expectation */
   GenExpectCall *expect;
   const char *transport; /* "UDP" or "TCP" */
   GenTcpConn *tcp;
