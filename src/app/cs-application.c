@@ -229,9 +229,15 @@ cs_application_startup (GApplication *application)
     const char *action;
     const char *accel;
   } layout_accels[] = {
-    { "win.ladder-maximized", "<Primary>m" }, { "win.detail-visible", "F9" },
-    { "win.graphs-visible", "<Primary>g" },   { "win.back-to-list", "<Alt>Left" },
-    { "win.previous-call", "<Alt>Up" },       { "win.next-call", "<Alt>Down" },
+    { "win.ladder-maximized", "<Primary>m" },
+    { "win.detail-visible", "F9" },
+    { "win.graphs-visible", "<Primary>g" },
+    { "win.back-to-list", "<Alt>Left" },
+    { "win.previous-call", "<Alt>Up" },
+    { "win.next-call", "<Alt>Down" },
+    { "win.next-finding", "F8" },
+    { "win.previous-finding", "<Shift>F8" },
+    { "win.show-frame(uint32 0)", "<Primary>Return" },
   };
 
   G_APPLICATION_CLASS (cs_application_parent_class)->startup (application);

@@ -19,6 +19,7 @@ struct _CsDetailPane
   GtkStack *sdp_stack;
   GtkGrid *sdp_grid;
   GtkGrid *frame_grid;
+  GtkWidget *frame_link; /* the Frame row's value: links to the Packets page */
   CsHexView *hex_view;
 
   CsSipMessage *message;
@@ -184,6 +185,41 @@ add_row (GtkGrid *grid, int *row, const char *name, const char *value)
   gtk_grid_attach (grid, val, 1, (*row)++, 1, 1);
 }
 
+/* "frame:N" links: the frame in the Packets page (as a double click anywhere else). */
+static gboolean
+on_frame_link (GtkLabel *label, const char *uri, gpointer data)
+{
+  guint64 number = 0;
+
+  if (!g_str_has_prefix (uri, "frame:")
+      || !g_ascii_string_to_unsigned (uri + 6, 10, 1, G_MAXUINT32, &number, NULL))
+    return FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (label), "win.show-frame", "u", (guint32) number);
+  return TRUE;
+}
+
+/* A Frame row whose numbers open the frames; returns the value label (for tests). */
+static GtkWidget *
+add_frame_row (GtkGrid *grid, int *row, const char *name, guint32 frame, guint32 first_frame)
+{
+  g_autofree char *markup = NULL;
+  GtkWidget *val;
+
+  if (first_frame != 0 && first_frame != frame)
+    /* TRANSLATORS: detail pane, Frame row of a message spread over several frames */
+    markup = g_strdup_printf (_ ("<a href=\"frame:%u\">%u</a> (message starts in frame "
+                                 "<a href=\"frame:%u\">%u</a>)"),
+                              frame, frame, first_frame, first_frame);
+  else
+    markup = g_strdup_printf ("<a href=\"frame:%u\">%u</a>", frame, frame);
+  add_row (grid, row, name, NULL);
+  val = gtk_grid_get_child_at (grid, 1, *row - 1);
+  gtk_label_set_markup (GTK_LABEL (val), markup);
+  gtk_widget_set_tooltip_text (val, _ ("Show in the Packets page"));
+  g_signal_connect (val, "activate-link", G_CALLBACK (on_frame_link), NULL);
+  return val;
+}
+
 static char *
 addr_text (const CsAddr *addr)
 {
@@ -269,21 +305,18 @@ show_frame (CsDetailPane *self, const CsSipMessage *msg)
             : NULL;
   const guint8 *data = frame != NULL ? cs_capture_set_frame_data (set, frame) : NULL;
   char src[CS_ENDPOINT_STRLEN], dst[CS_ENDPOINT_STRLEN];
-  g_autofree char *number = NULL, *time = NULL, *offset = NULL, *length = NULL, *file = NULL;
+  g_autofree char *time = NULL, *offset = NULL, *length = NULL, *file = NULL;
   gboolean exact;
   gsize payload_offset = 0, payload_len = 0;
   g_autofree char *text = cs_detail_dup_sip_text (set, msg, &exact, &payload_offset, &payload_len);
   int row = 0;
 
   clear_grid (self->frame_grid);
-  if (cs_sip_message_get_first_frame (msg) != 0
-      && cs_sip_message_get_first_frame (msg) != cs_sip_message_get_frame (msg))
-    number = g_strdup_printf (_ ("%u (message starts in frame %u)"), cs_sip_message_get_frame (msg),
-                              cs_sip_message_get_first_frame (msg));
-  else
-    number = g_strdup_printf ("%u", cs_sip_message_get_frame (msg));
+  self->frame_link = NULL;
   time = cs_display_format_timestamp (cs_sip_message_get_ts_ns (msg));
-  add_row (self->frame_grid, &row, _ ("Frame"), number);
+  self->frame_link
+      = add_frame_row (self->frame_grid, &row, _ ("Frame"), cs_sip_message_get_frame (msg),
+                       cs_sip_message_get_first_frame (msg));
   add_row (self->frame_grid, &row, _ ("Time"), time);
   add_row (self->frame_grid, &row, _ ("Source"),
            cs_endpoint_to_string (cs_sip_message_get_src (msg), src));
@@ -442,4 +475,11 @@ cs_detail_pane_init (CsDetailPane *self)
   gtk_text_buffer_create_tag (buffer, "start-line", "weight", PANGO_WEIGHT_BOLD, NULL);
   gtk_text_buffer_create_tag (buffer, "header-name", "weight", PANGO_WEIGHT_SEMIBOLD, NULL);
   gtk_text_buffer_create_tag (buffer, "body", NULL);
+}
+
+GtkLabel *
+cs_detail_pane_get_frame_link (CsDetailPane *self)
+{
+  g_return_val_if_fail (CS_IS_DETAIL_PANE (self), NULL);
+  return self->frame_link != NULL ? GTK_LABEL (self->frame_link) : NULL;
 }

@@ -28,4 +28,8 @@ char *cs_detail_pane_dup_hex_text (CsDetailPane *self);
 char *cs_detail_dup_sip_text (CsCaptureSet *set, const CsSipMessage *msg, gboolean *exact,
                               gsize *payload_offset, gsize *payload_len);
 
+/* The Frame tab's frame number: a link ("frame:N") that opens it in the Packets page; NULL when
+ * no message is shown. */
+GtkLabel *cs_detail_pane_get_frame_link (CsDetailPane *self);
+
 G_END_DECLS

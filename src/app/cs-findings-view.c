@@ -527,6 +527,33 @@ on_row_activated (GtkColumnView *view, guint position, CsFindingsView *self)
     cs_findings_view_set_group_expanded (self, finding,
                                          !g_hash_table_contains (self->expanded, finding));
   cs_findings_view_activate (self, finding);
+  /* Enter or a double click: the finding's frames in the Packets page (a group's row only
+   * opens or closes) */
+  if (!g_hash_table_contains (self->group_of, finding))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-finding-packets", NULL);
+}
+
+void
+cs_findings_view_select_next (CsFindingsView *self, int direction)
+{
+  GListModel *rows;
+  guint n, position;
+
+  g_return_if_fail (CS_IS_FINDINGS_VIEW (self));
+  rows = G_LIST_MODEL (self->row_selection);
+  n = g_list_model_get_n_items (rows);
+  if (n == 0)
+    return;
+  position = gtk_single_selection_get_selected (self->row_selection);
+  if (position == GTK_INVALID_LIST_POSITION)
+    position = direction > 0 ? 0 : n - 1;
+  else if (direction > 0)
+    position = position + 1 < n ? position + 1 : 0;
+  else
+    position = position > 0 ? position - 1 : n - 1;
+  /* selecting the row activates it (on_row_selected) */
+  gtk_single_selection_set_selected (self->row_selection, position);
+  gtk_widget_activate_action (GTK_WIDGET (self->column_view), "list.scroll-to-item", "u", position);
 }
 
 /* API */

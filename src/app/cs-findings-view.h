@@ -31,6 +31,9 @@ gboolean cs_findings_view_set_group_expanded (CsFindingsView *self, CsFinding *f
 guint cs_findings_view_get_group_size (CsFindingsView *self, CsFinding *first);
 /* What activating a row does: selection ← (call, stream, first frame, its time). */
 void cs_findings_view_activate (CsFindingsView *self, CsFinding *finding);
+/* Selects the next row (direction 1) or the previous one (-1), wrapping round, and activates
+ * its finding (win.next-finding / win.previous-finding: F8 / Shift+F8). */
+void cs_findings_view_select_next (CsFindingsView *self, int direction);
 /* "Loss burst" from "loss-burst". Free with g_free. */
 char *cs_findings_view_kind_label (CsFindingKind kind);
 

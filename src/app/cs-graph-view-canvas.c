@@ -28,6 +28,9 @@ struct _CsGraphCanvas
   int scaled_width;
 
   double drag_start_t0;
+  /* issue 21: a Shift+drag picks a time range for the Packets page */
+  gboolean range_dragging;
+  double range_x0, range_x1;
 };
 
 G_DEFINE_FINAL_TYPE (CsGraphCanvas, cs_graph_canvas, GTK_TYPE_WIDGET)
@@ -409,6 +412,8 @@ fit_title_and_legend (CsGraphCanvas *self, cairo_t *cr, CsGraphRenderOptions *op
     options->legend = FALSE;
 }
 
+static void draw_range_band (CsGraphCanvas *self, cairo_t *cr, int height);
+
 static void
 cs_graph_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -433,6 +438,7 @@ cs_graph_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   fit_title_and_legend (self, cr, &options, &short_title);
   cs_graph_render (cr, self->graph, &options, &self->palette);
+  draw_range_band (self, cr, height);
   cairo_destroy (cr);
 }
 
@@ -500,10 +506,13 @@ on_scroll (GtkEventControllerScroll *controller, double dx, double dy, CsGraphCa
   return TRUE;
 }
 
+static void range_drag_begin (CsGraphCanvas *self, GtkGestureDrag *gesture, double x);
+
 static void
 on_drag_begin (GtkGestureDrag *gesture, double x, double y, CsGraphCanvas *self)
 {
   self->drag_start_t0 = self->viewport.t0;
+  range_drag_begin (self, gesture, x);
 }
 
 static void
@@ -512,6 +521,12 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, CsGraphCanvas *se
   CsGraphRect area;
   double shift;
 
+  if (self->range_dragging)
+    {
+      self->range_x1 = self->range_x0 + dx;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
   if (self->graph == NULL || fabs (dx) < 3)
     return;
   cs_graph_render_plot_area (gtk_widget_get_width (GTK_WIDGET (self)),
@@ -528,6 +543,8 @@ on_click_released (GtkGestureClick *gesture, int n_press, double x, double y, Cs
 {
   gtk_widget_grab_focus (GTK_WIDGET (self));
   cs_graph_canvas_click_at (self, x, y);
+  if (n_press == 2)
+    cs_graph_canvas_open_frame_at (self, x, y);
 }
 
 static gboolean
@@ -605,6 +622,8 @@ cs_graph_canvas_class_init (CsGraphCanvasClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
+static void range_drag_end (CsGraphCanvas *self);
+
 static void
 cs_graph_canvas_init (CsGraphCanvas *self)
 {
@@ -630,9 +649,101 @@ cs_graph_canvas_init (CsGraphCanvas *self)
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect_swapped (drag, "drag-end", G_CALLBACK (range_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
   g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), key);
+}
+
+/* ---- issue 21: every frame the graph names opens in the Packets page ---- */
+
+guint32
+cs_graph_canvas_frame_at (CsGraphCanvas *self, double x, double y)
+{
+  guint series, index;
+  CsGraphRect area;
+  double x01, y01;
+
+  if (self->graph == NULL)
+    return 0;
+  if (find_point (self, x, y, &series, &index))
+    return g_array_index (cs_graph_get_series (self->graph, series)->points, CsGraphPoint, index)
+        .frame;
+  /* a loss, late or finding marker: on the time axis, at the top, or its line through the plot */
+  to_plot (self, x, y, &x01, &y01, &area);
+  if (cs_graph_find_marker (self->graph, &self->viewport, x01, area.width, HIT_RADIUS_PX / 2,
+                            &series, &index))
+    return g_array_index (cs_graph_get_series (self->graph, series)->markers, CsGraphMarker, index)
+        .frame;
+  return 0;
+}
+
+gboolean
+cs_graph_canvas_open_frame_at (CsGraphCanvas *self, double x, double y)
+{
+  guint32 frame = cs_graph_canvas_frame_at (self, x, y);
+
+  if (frame == 0)
+    return FALSE;
+  return gtk_widget_activate_action (GTK_WIDGET (self), "win.show-frame", "u", frame);
+}
+
+gint64
+cs_graph_canvas_time_at (CsGraphCanvas *self, double x)
+{
+  CsGraphRect area;
+  double x01, y01;
+
+  if (self->graph == NULL)
+    return 0;
+  to_plot (self, x, 0, &x01, &y01, &area);
+  return self->graph->origin_ns
+         + (gint64) llround (cs_graph_viewport_t (&self->viewport, CLAMP (x01, 0, 1)) * 1e9);
+}
+
+gboolean
+cs_graph_canvas_show_range (CsGraphCanvas *self, double x0, double x1)
+{
+  gint64 from_ns = cs_graph_canvas_time_at (self, MIN (x0, x1));
+  gint64 to_ns = cs_graph_canvas_time_at (self, MAX (x0, x1));
+
+  if (self->graph == NULL || to_ns <= from_ns)
+    return FALSE;
+  return gtk_widget_activate_action (GTK_WIDGET (self), "win.show-time-range", "(xx)", from_ns,
+                                     to_ns);
+}
+
+static void
+range_drag_begin (CsGraphCanvas *self, GtkGestureDrag *gesture, double x)
+{
+  GdkModifierType state
+      = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  self->range_dragging = (state & GDK_SHIFT_MASK) != 0 && self->graph != NULL;
+  self->range_x0 = self->range_x1 = x;
+}
+
+static void
+range_drag_end (CsGraphCanvas *self)
+{
+  if (!self->range_dragging)
+    return;
+  self->range_dragging = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (fabs (self->range_x1 - self->range_x0) >= 3)
+    cs_graph_canvas_show_range (self, self->range_x0, self->range_x1);
+}
+
+static void
+draw_range_band (CsGraphCanvas *self, cairo_t *cr, int height)
+{
+  if (!self->range_dragging)
+    return;
+  cairo_set_source_rgba (cr, self->palette.cursor.r, self->palette.cursor.g, self->palette.cursor.b,
+                         0.18);
+  cairo_rectangle (cr, MIN (self->range_x0, self->range_x1), 0,
+                   fabs (self->range_x1 - self->range_x0), height);
+  cairo_fill (cr);
 }

@@ -39,6 +39,15 @@ gboolean cs_graph_canvas_click_at (CsGraphCanvas *self, double x, double y);
 /* Widget coordinates of a point (series, index); FALSE when not visible. */
 gboolean cs_graph_canvas_point_position (CsGraphCanvas *self, guint series_index, guint point_index,
                                          double *x, double *y);
+/* Issue 21. The frame named at widget point (x, y): the nearest point's, else the nearest
+ * loss/late/finding marker's; 0 when none. */
+guint32 cs_graph_canvas_frame_at (CsGraphCanvas *self, double x, double y);
+/* What a double click does: win.show-frame with that frame (the Packets page). */
+gboolean cs_graph_canvas_open_frame_at (CsGraphCanvas *self, double x, double y);
+/* The capture time (ns) at widget x. */
+gint64 cs_graph_canvas_time_at (CsGraphCanvas *self, double x);
+/* What a Shift+drag from x0 to x1 does: win.show-time-range with those times. */
+gboolean cs_graph_canvas_show_range (CsGraphCanvas *self, double x0, double x1);
 /* The palette taken from the theme (CSS colours) at the last style change. */
 const CsGraphPalette *cs_graph_canvas_get_palette (CsGraphCanvas *self);
 

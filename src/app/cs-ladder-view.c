@@ -42,6 +42,7 @@ static GParamSpec *properties[N_PROPS];
 enum
 {
   SIGNAL_MESSAGE_ACTIVATED,
+  SIGNAL_FRAME_PICKED,
   N_SIGNALS
 };
 
@@ -297,21 +298,69 @@ on_key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode,
     }
 }
 
+guint32
+cs_ladder_view_frame_at (CsLadderView *self, double x, double y, int *row_out, gint64 *ts_ns,
+                         gboolean *on_lane)
+{
+  double x_offset = self->hadjustment != NULL ? gtk_adjustment_get_value (self->hadjustment) : 0;
+  double y_offset = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+  double lx = x + x_offset, ly = y - CS_LADDER_HEADER_HEIGHT + y_offset;
+  int lane;
+  guint row;
+
+  *row_out = -1;
+  *on_lane = FALSE;
+  if (self->layout == NULL || y < CS_LADDER_HEADER_HEIGHT)
+    return 0;
+  /* an RTP lane (with a few pixels of slack: it is 4 px wide): its packet at that time */
+  lane = cs_ladder_layout_lane_at (self->layout, lx, ly, 4);
+  if (lane >= 0)
+    {
+      const CsRtpPacket *packet = cs_ladder_layout_lane_packet (self->layout, (guint) lane, ly);
+
+      if (packet != NULL)
+        {
+          *row_out = (int) g_array_index (self->layout->lanes, CsLadderLane, lane).row;
+          *ts_ns = packet->arrival_ns;
+          *on_lane = TRUE;
+          return packet->frame;
+        }
+    }
+  row = cs_ladder_layout_row_at (self->layout, ly);
+  if (row >= self->layout->rows->len)
+    return 0;
+  *row_out = (int) row;
+  *ts_ns = g_array_index (self->layout->rows, CsLadderRow, row).ts_ns;
+  return g_array_index (self->layout->rows, CsLadderRow, row).frame;
+}
+
+void
+cs_ladder_view_press_at (CsLadderView *self, int n_press, double x, double y)
+{
+  gint64 ts_ns = 0;
+  int row;
+  gboolean on_lane;
+  guint32 frame = cs_ladder_view_frame_at (self, x, y, &row, &ts_ns, &on_lane);
+
+  if (row < 0)
+    return;
+  /* a packet of a lane: the cursor goes to it, and the rows stay where they are (scrolling to
+   * the stream's row would move the second click of a double click elsewhere) */
+  if (on_lane)
+    g_signal_emit (self, signals[SIGNAL_FRAME_PICKED], 0, frame, ts_ns,
+                   g_array_index (self->layout->rows, CsLadderRow, row).stream);
+  else
+    cs_ladder_view_set_selected_row (self, row);
+  /* a double click opens the frame in the Packets page (as everywhere a frame is named) */
+  if (n_press == 2 && frame != 0)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-frame", "u", frame);
+}
+
 static void
 on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, CsLadderView *self)
 {
-  double y_offset = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
-  guint row;
-
   gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (self->layout == NULL || y < CS_LADDER_HEADER_HEIGHT)
-    return;
-  row = cs_ladder_layout_row_at (self->layout, y - CS_LADDER_HEADER_HEIGHT + y_offset);
-  if (row >= self->layout->rows->len)
-    return;
-  cs_ladder_view_set_selected_row (self, (int) row);
-  if (n_press == 2 && cs_ladder_view_get_selected_message (self) != NULL)
-    g_signal_emit (self, signals[SIGNAL_MESSAGE_ACTIVATED], 0);
+  cs_ladder_view_press_at (self, n_press, x, y);
 }
 
 static gboolean
@@ -579,6 +628,9 @@ cs_ladder_view_class_init (CsLadderViewClass *klass)
   signals[SIGNAL_MESSAGE_ACTIVATED]
       = g_signal_new ("message-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                       NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_FRAME_PICKED]
+      = g_signal_new ("frame-picked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_INT64, CS_TYPE_STREAM);
   gtk_widget_class_set_css_name (widget_class, "ladder");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LIST);
 }

@@ -32,6 +32,16 @@ double cs_ladder_view_get_last_snapshot_ms (CsLadderView *self);
 /* Rows drawn by the last snapshot. */
 guint cs_ladder_view_get_last_drawn_rows (CsLadderView *self);
 
-/* Signal "message-activated" (Enter or double click on a message row). */
+/* The frame drawn at widget point (x, y): on an RTP lane the packet that arrived nearest to the
+ * time there, else the row's frame (a SIP message, a stream's first packet); 0 when none.
+ * *row: the row (a lane's stream row), -1 when none; *ts_ns: the frame's time; *on_lane: the
+ * point is on a lane. */
+guint32 cs_ladder_view_frame_at (CsLadderView *self, double x, double y, int *row, gint64 *ts_ns,
+                                 gboolean *on_lane);
+/* What a click does (n_press 1) and a double click (2): selects the row, or on a lane emits
+ * "frame-picked" (guint frame, gint64 ts_ns, CsStream *stream) for the packet there (the rows
+ * stay put); a double click activates win.show-frame with the frame (the Packets page). */
+void cs_ladder_view_press_at (CsLadderView *self, int n_press, double x, double y);
+/* Signal "message-activated" (Enter on a message row: its text in the detail pane). */
 
 G_END_DECLS

@@ -22,6 +22,7 @@ G_DEFINE_FINAL_TYPE (CsLoadChart, cs_load_chart, GTK_TYPE_WIDGET)
 enum
 {
   SIGNAL_RANGE_SELECTED,
+  SIGNAL_INTERVAL_ACTIVATED,
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
@@ -167,6 +168,40 @@ on_drag_end (GtkGestureDrag *gesture, double dx, double dy, CsLoadChart *self)
   g_signal_emit (self, signals[SIGNAL_RANGE_SELECTED], 0, from, to);
 }
 
+gboolean
+cs_load_chart_interval_at (CsLoadChart *self, double x, gint64 *from_ns, gint64 *to_ns)
+{
+  gint64 ns;
+
+  g_return_val_if_fail (CS_IS_LOAD_CHART (self), FALSE);
+  if (self->report == NULL || self->report->intervals->len == 0)
+    return FALSE;
+  ns = ns_of_x (self, x);
+  for (guint i = 0; i < self->report->intervals->len; i++)
+    {
+      const CsLoadInterval *interval = &g_array_index (self->report->intervals, CsLoadInterval, i);
+
+      if (ns >= interval->start_ns
+          && (ns < interval->end_ns || i + 1 == self->report->intervals->len))
+        {
+          *from_ns = interval->start_ns;
+          *to_ns = interval->end_ns;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* A double click: the interval under the pointer ("interval-activated"). */
+static void
+on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, CsLoadChart *self)
+{
+  gint64 from_ns, to_ns;
+
+  if (n_press == 2 && cs_load_chart_interval_at (self, x, &from_ns, &to_ns))
+    g_signal_emit (self, signals[SIGNAL_INTERVAL_ACTIVATED], 0, from_ns, to_ns);
+}
+
 static void
 cs_load_chart_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum,
                        int *natural, int *minimum_baseline, int *natural_baseline)
@@ -186,6 +221,9 @@ cs_load_chart_class_init (CsLoadChartClass *klass)
   signals[SIGNAL_RANGE_SELECTED]
       = g_signal_new ("range-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                       NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  signals[SIGNAL_INTERVAL_ACTIVATED]
+      = g_signal_new ("interval-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
   gtk_widget_class_set_css_name (widget_class, "loadchart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -202,6 +240,14 @@ cs_load_chart_init (CsLoadChart *self)
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
   g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  {
+    GtkGesture *click = gtk_gesture_click_new ();
+
+    g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
+    gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self),
-                               _ ("Drag across a time range to list the calls started there"));
+                               _ ("Drag across a time range to list the calls started there and "
+                                  "its frames on the Packets page; double-click an interval for "
+                                  "its frames and first retransmission"));
 }

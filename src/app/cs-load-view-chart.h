@@ -23,4 +23,8 @@ void cs_load_chart_set_range (CsLoadChart *self, gint64 from_ns, gint64 to_ns);
 /* Signal "range-selected" (gint64 from_ns, gint64 to_ns): the user dragged across a
  * time range (from == to == 0 when a click cleared it). */
 
+/* The interval under widget x: [*from_ns, *to_ns); FALSE when there is none. */
+gboolean cs_load_chart_interval_at (CsLoadChart *self, double x, gint64 *from_ns, gint64 *to_ns);
+/* Signal "interval-activated" (gint64 from_ns, gint64 to_ns): a double click on an interval. */
+
 G_END_DECLS

@@ -268,6 +268,42 @@ on_range_selected (CsLoadChart *chart, gint64 from_ns, gint64 to_ns, CsLoadView 
   cs_load_view_select_range (self, from_ns, to_ns);
 }
 
+guint32
+cs_load_view_first_retransmission (CsLoadView *self, gint64 from_ns, gint64 to_ns)
+{
+  CsAnalysis *analysis = cs_view_get_analysis (CS_VIEW (self));
+  GListModel *calls = analysis != NULL ? cs_analysis_get_calls (analysis) : NULL;
+  guint32 first = 0;
+
+  for (guint c = 0; calls != NULL && c < g_list_model_get_n_items (calls); c++)
+    {
+      g_autoptr (CsCall) call = g_list_model_get_item (calls, c);
+
+      for (guint i = 0; i < cs_call_get_n_messages (call); i++)
+        {
+          CsSipMessage *msg = cs_call_get_message (call, i);
+          gint64 ts = cs_sip_message_get_ts_ns (msg);
+
+          if (ts >= from_ns && ts < to_ns && cs_call_message_is_retransmission (call, i)
+              && (first == 0 || cs_sip_message_get_frame (msg) < first))
+            first = cs_sip_message_get_frame (msg);
+        }
+    }
+  return first;
+}
+
+/* A double click on an interval: its frames on the Packets page, its first retransmission
+ * selected. */
+static void
+on_interval_activated (CsLoadChart *chart, gint64 from_ns, gint64 to_ns, CsLoadView *self)
+{
+  guint32 frame = cs_load_view_first_retransmission (self, from_ns, to_ns);
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-time-range", "(xx)", from_ns, to_ns);
+  if (frame != 0)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-frame", "u", frame);
+}
+
 /* Comparison: a second capture read in the background */
 
 static void
@@ -482,5 +518,7 @@ cs_load_view_init (CsLoadView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self->main_chart, "range-selected", G_CALLBACK (on_range_selected), self);
+  g_signal_connect (self->main_chart, "interval-activated", G_CALLBACK (on_interval_activated),
+                    self);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 }

@@ -32,4 +32,8 @@ void cs_load_view_select_range (CsLoadView *self, gint64 from_ns, gint64 to_ns);
  * of the main capture; from == to == 0 when cleared. A calls list filters with
  * cs_loadtest_call_started_in (call, from_ns, to_ns). */
 
+/* The first SIP retransmission (lowest frame) of any call in [from_ns, to_ns); 0 when none:
+ * what a double click on an interval selects on the Packets page. */
+guint32 cs_load_view_first_retransmission (CsLoadView *self, gint64 from_ns, gint64 to_ns);
+
 G_END_DECLS

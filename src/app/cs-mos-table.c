@@ -212,6 +212,31 @@ rebuild (CsMosTable *self)
   gtk_stack_set_visible_child_name (self->stack, "table");
 }
 
+/* A double click on a direction's row: that stream's packets in the Packets page. */
+void
+cs_mos_table_activate_row (CsMosTable *self, guint index)
+{
+  g_return_if_fail (CS_IS_MOS_TABLE (self));
+  if (index < self->rows->len)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-stream", "u",
+                                g_array_index (self->rows, CsMosTableRow, index).stream_id);
+}
+
+static void
+on_grid_pressed (GtkGestureClick *gesture, int n_press, double x, double y, CsMosTable *self)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->grid), x, y, GTK_PICK_DEFAULT);
+  int column, row;
+
+  while (picked != NULL && gtk_widget_get_parent (picked) != GTK_WIDGET (self->grid))
+    picked = gtk_widget_get_parent (picked);
+  if (n_press != 2 || picked == NULL)
+    return;
+  gtk_grid_query_child (self->grid, picked, &column, &row, NULL, NULL);
+  if (row >= 1)
+    cs_mos_table_activate_row (self, (guint) row - 1);
+}
+
 /* API */
 
 GtkWidget *
@@ -346,5 +371,11 @@ cs_mos_table_init (CsMosTable *self)
   self->rows = g_array_new (FALSE, FALSE, sizeof (CsMosTableRow));
   g_signal_connect (self->jitter_buffer_adjustment, "value-changed",
                     G_CALLBACK (on_jitter_buffer_changed), self);
+  {
+    GtkGesture *click = gtk_gesture_click_new ();
+
+    g_signal_connect (click, "pressed", G_CALLBACK (on_grid_pressed), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->grid), GTK_EVENT_CONTROLLER (click));
+  }
   rebuild (self);
 }

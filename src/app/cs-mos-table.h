@@ -37,4 +37,7 @@ guint cs_mos_table_get_n_rows (CsMosTable *self);
 /* The row as shown; FALSE when index is out of range. */
 gboolean cs_mos_table_get_row (CsMosTable *self, guint index, CsMosTableRow *out);
 
+/* What a double click on row index does: win.show-stream with its stream (the Packets page). */
+void cs_mos_table_activate_row (CsMosTable *self, guint index);
+
 G_END_DECLS

@@ -508,6 +508,18 @@ cs_streams_view_class_init (CsStreamsViewClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
+/* Enter or a double click on a row: the stream's packets in the Packets page. */
+static void
+on_row_activated (GtkColumnView *view, guint position, CsStreamsView *self)
+{
+  g_autoptr (CsStream) stream
+      = g_list_model_get_item (G_LIST_MODEL (self->row_selection), position);
+
+  if (stream != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-stream", "u",
+                                cs_stream_get_id (stream));
+}
+
 static void
 cs_streams_view_init (CsStreamsView *self)
 {
@@ -523,5 +535,6 @@ cs_streams_view_init (CsStreamsView *self)
   g_signal_connect (self->row_selection, "notify::selected-item", G_CALLBACK (on_row_selected),
                     self);
   g_signal_connect_swapped (self->sort_model, "items-changed", G_CALLBACK (update_empty), self);
+  g_signal_connect (self->column_view, "activate", G_CALLBACK (on_row_activated), self);
   update_empty (self);
 }

@@ -274,11 +274,46 @@ cs_waveform_view_measure (GtkWidget *widget, GtkOrientation orientation, int for
     }
 }
 
+const CsAudioMark *
+cs_waveform_view_mark_at (CsWaveformView *self, double x, double y)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self)) - wave_left ();
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+  const CsAudioMark *found = NULL;
+  guint lanes, channel;
+  double lane_h;
+
+  if (self->render == NULL || width <= 0 || h <= 0 || self->render->channels == 0)
+    return NULL;
+  /* the lane under the pointer, as the snapshot draws them */
+  lanes = self->render->channels;
+  lane_h = (h - LANE_GAP * (lanes - 1)) / lanes;
+  channel = MIN ((guint) MAX (y, 0) / (guint) MAX (lane_h + LANE_GAP, 1), lanes - 1);
+  for (guint i = 0; i < self->render->marks->len; i++)
+    {
+      const CsAudioMark *m = &g_array_index (self->render->marks, CsAudioMark, i);
+      double x0 = x_of (self, m->start_ns, width), x1 = MAX (x_of (self, m->end_ns, width), x0 + 2);
+
+      /* comfort noise shades long spans: a loss or a digit inside one wins */
+      if (m->channel == channel && m->frame != 0 && x >= x0 - 3 && x <= x1 + 3
+          && (found == NULL || found->kind == CS_AUDIO_MARK_COMFORT_NOISE))
+        found = m;
+    }
+  return found;
+}
+
+/* A click seeks; a double click on a mark (loss, late, DTMF digit…) opens its frame in the
+ * Packets page. */
 static void
 on_click (GtkGestureClick *gesture, int n_press, double x, double y, CsWaveformView *self)
 {
-  if (self->render != NULL)
-    g_signal_emit (self, signals[SIGNAL_SEEK], 0, cs_waveform_view_time_at (self, x));
+  const CsAudioMark *mark;
+
+  if (self->render == NULL)
+    return;
+  g_signal_emit (self, signals[SIGNAL_SEEK], 0, cs_waveform_view_time_at (self, x));
+  if (n_press == 2 && (mark = cs_waveform_view_mark_at (self, x, y)) != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-frame", "u", mark->frame);
 }
 
 static void

@@ -24,5 +24,8 @@ void cs_waveform_view_set_cursor_ns (CsWaveformView *self, gint64 time_ns);
 gint64 cs_waveform_view_get_cursor_ns (CsWaveformView *self);
 /* Capture time under an x coordinate of the widget (for tests and clicks). */
 gint64 cs_waveform_view_time_at (CsWaveformView *self, double x);
+/* The mark drawn at widget point (x, y) in that channel's lane (a few pixels of slack), NULL
+ * when none; a double click opens its frame (win.show-frame). */
+const CsAudioMark *cs_waveform_view_mark_at (CsWaveformView *self, double x, double y);
 
 G_END_DECLS

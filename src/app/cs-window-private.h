@@ -132,6 +132,14 @@ void cs_window_selection_dispose (CsWindow *self);
 /* The ladder row of the message in that frame, else the message nearest in time; -1. */
 int cs_window_find_ladder_row (const CsLadderLayout *layout, guint frame, gint64 time_ns);
 
+/* cs-window-frames.c: win.show-frame(u), win.show-stream(u), win.show-finding-packets,
+ * win.show-time-range((xx)), win.next-finding, win.previous-finding */
+void cs_window_frames_class_init (GtkWidgetClass *widget_class);
+/* The Packets page at frame (0: the shared cursor's frame), its tree and bytes shown. */
+void cs_window_show_frame (CsWindow *self, guint32 frame);
+/* The Packets page listing a stream (0: the shared cursor's stream), which the cursor takes. */
+void cs_window_show_stream (CsWindow *self, guint stream_id);
+
 /* cs-window-layout.c: the layout properties and actions (win.call-focused,
  * win.ladder-maximized, win.detail-visible, win.graphs-visible, win.open-call,
  * win.back-to-list, win.previous-call, win.next-call) */

@@ -46,6 +46,24 @@ on_ladder_selected_row (CsLadderView *view, GParamSpec *pspec, CsWindow *self)
   self->syncing_selection = FALSE;
 }
 
+/* A packet of an RTP lane: the cursor at that packet of the lane's stream (the ladder keeps its
+ * rows where they are). */
+static void
+on_ladder_frame_picked (CsLadderView *view, guint frame, gint64 ts_ns, CsStream *stream,
+                        CsWindow *self)
+{
+  if (self->syncing_selection)
+    return;
+  self->syncing_selection = TRUE;
+  g_object_freeze_notify (G_OBJECT (self->selection));
+  cs_selection_set_stream (self->selection, stream);
+  cs_selection_set_cursor (self->selection, frame, ts_ns);
+  g_object_thaw_notify (G_OBJECT (self->selection));
+  self->cursor_frame_seen = frame;
+  self->cursor_time_seen = ts_ns;
+  self->syncing_selection = FALSE;
+}
+
 /* Selection → calls list and ladder */
 
 int
@@ -141,7 +159,11 @@ on_load_range_changed (CsLoadView *load_view, gint64 from_ns, gint64 to_ns, CsWi
 {
   cs_calls_view_set_time_range (self->calls_view, from_ns, to_ns);
   if (from_ns != to_ns)
-    gtk_stack_set_visible_child_name (self->view_stack, "calls");
+    {
+      /* the Packets page lists that range's frames too */
+      cs_packets_view_show_time_range (self->packets_view, from_ns, to_ns);
+      gtk_stack_set_visible_child_name (self->view_stack, "calls");
+    }
 }
 
 static void
@@ -166,6 +188,8 @@ cs_window_selection_init (CsWindow *self)
                     self);
   g_signal_connect (cs_ladder_pane_get_view (self->ladder_pane), "notify::selected-row",
                     G_CALLBACK (on_ladder_selected_row), self);
+  g_signal_connect (cs_ladder_pane_get_view (self->ladder_pane), "frame-picked",
+                    G_CALLBACK (on_ladder_frame_picked), self);
   g_signal_connect (self->selection, "notify", G_CALLBACK (on_selection_changed), self);
   g_signal_connect (self->load_view, "range-changed", G_CALLBACK (on_load_range_changed), self);
 }

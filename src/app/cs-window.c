@@ -500,6 +500,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_finding_opened);
   gtk_widget_class_bind_template_callback (widget_class, cs_graph_view_show_finding);
   cs_window_actions_class_init (widget_class);
+  cs_window_frames_class_init (widget_class);
   cs_window_live_class_init (widget_class);
   cs_window_layout_class_init (widget_class);
 }

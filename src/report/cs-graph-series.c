@@ -608,3 +608,31 @@ cs_graph_find_nearest (const CsGraph *graph, const CsGraphViewport *vp, double x
     }
   return found;
 }
+
+gboolean
+cs_graph_find_marker (const CsGraph *graph, const CsGraphViewport *vp, double x01, double width,
+                      double max_px, guint *series_index, guint *marker_index)
+{
+  double best = max_px;
+  gboolean found = FALSE;
+
+  for (guint s = 0; s < graph->series->len; s++)
+    {
+      const CsGraphSeries *series = g_ptr_array_index (graph->series, s);
+
+      for (guint i = 0; i < series->markers->len; i++)
+        {
+          const CsGraphMarker *m = &g_array_index (series->markers, CsGraphMarker, i);
+          double m01 = cs_graph_viewport_x (vp, m->t_s);
+          double dx = fabs (m01 - x01) * width;
+
+          if (m01 < 0 || m01 > 1 || dx > best)
+            continue;
+          best = dx;
+          *series_index = s;
+          *marker_index = i;
+          found = TRUE;
+        }
+    }
+  return found;
+}

@@ -128,6 +128,12 @@ gboolean cs_graph_find_nearest (const CsGraph *graph, const CsGraphViewport *vp,
                                 double y01, double width, double height, double max_px,
                                 guint *series_index, guint *point_index);
 
+/* The marker nearest to x01 in time, measured in pixels of a width-wide plot; FALSE when no
+ * visible marker is within max_px. */
+gboolean cs_graph_find_marker (const CsGraph *graph, const CsGraphViewport *vp, double x01,
+                               double width, double max_px, guint *series_index,
+                               guint *marker_index);
+
 /* A "nice" tick step (1, 2 or 5 × 10^k) giving at most max_ticks ticks over range. */
 double cs_graph_nice_step (double range, guint max_ticks);
 

@@ -551,6 +551,102 @@ cs_ladder_layout_row_at (const CsLadderLayout *layout, double y)
   return lo;
 }
 
+void
+cs_ladder_layout_lane_span (const CsLadderLayout *layout, const CsLadderLane *lane, double *left,
+                            double *right)
+{
+  int side = lane->to_col >= lane->from_col ? 1 : -1;
+  double x = g_array_index (layout->columns, CsLadderColumn, lane->from_col).x
+             + side * (3 + lane->slot * (CS_LADDER_LANE_WIDTH + 2));
+
+  *left = side > 0 ? x : x - CS_LADDER_LANE_WIDTH;
+  *right = *left + CS_LADDER_LANE_WIDTH;
+}
+
+int
+cs_ladder_layout_lane_at (const CsLadderLayout *layout, double x, double y, double slack)
+{
+  int found = -1;
+
+  for (guint i = 0; i < layout->lanes->len; i++)
+    {
+      const CsLadderLane *lane = &g_array_index (layout->lanes, CsLadderLane, i);
+      double left, right;
+
+      cs_ladder_layout_lane_span (layout, lane, &left, &right);
+      if (x >= left - slack && x <= right + slack && y >= lane->y_start - slack
+          && y <= lane->y_end + slack)
+        found = (int) i;
+    }
+  return found;
+}
+
+gint64
+cs_ladder_layout_time_at (const CsLadderLayout *layout, double y)
+{
+  guint lo = 0, hi = layout->rows->len;
+  const CsLadderRow *prev, *next;
+  double y_prev, y_next;
+
+  if (hi == 0)
+    return 0;
+  /* the first row whose arrow is below y */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (g_array_index (layout->rows, CsLadderRow, mid).y + CS_LADDER_ARROW_Y <= y)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return g_array_index (layout->rows, CsLadderRow, 0).ts_ns;
+  prev = &g_array_index (layout->rows, CsLadderRow, lo - 1);
+  if (lo == layout->rows->len)
+    return prev->ts_ns;
+  next = &g_array_index (layout->rows, CsLadderRow, lo);
+  y_prev = prev->y + CS_LADDER_ARROW_Y;
+  y_next = next->y + CS_LADDER_ARROW_Y;
+  if (y_next <= y_prev)
+    return prev->ts_ns;
+  return prev->ts_ns
+         + (gint64) ((double) (next->ts_ns - prev->ts_ns) * (y - y_prev) / (y_next - y_prev));
+}
+
+const CsRtpPacket *
+cs_ladder_layout_lane_packet (const CsLadderLayout *layout, guint lane, double y)
+{
+  const CsLadderLane *l;
+  const GArray *packets;
+  gint64 ts_ns;
+  guint lo = 0, hi;
+
+  if (lane >= layout->lanes->len)
+    return NULL;
+  l = &g_array_index (layout->lanes, CsLadderLane, lane);
+  packets = cs_stream_get_packets (g_array_index (layout->rows, CsLadderRow, l->row).stream);
+  if (packets == NULL || packets->len == 0)
+    return NULL;
+  ts_ns = cs_ladder_layout_time_at (layout, CLAMP (y, l->y_start, l->y_end));
+  /* packets are in capture order: the first arriving at or after ts_ns, or the one before */
+  hi = packets->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (packets, CsRtpPacket, mid).arrival_ns < ts_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == packets->len
+      || (lo > 0
+          && ts_ns - g_array_index (packets, CsRtpPacket, lo - 1).arrival_ns
+                 < g_array_index (packets, CsRtpPacket, lo).arrival_ns - ts_ns))
+    lo--;
+  return &g_array_index (packets, CsRtpPacket, lo);
+}
+
 int
 cs_ladder_layout_find_message (const CsLadderLayout *layout, guint leg, guint message_index)
 {

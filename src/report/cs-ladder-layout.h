@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 #define CS_LADDER_ROW_HEIGHT 34.0    /* one message */
 #define CS_LADDER_SDP_HEIGHT 15.0    /* extra line for a message carrying SDP */
 #define CS_LADDER_ARROW_Y 24.0       /* arrow's offset from the top of its row */
+#define CS_LADDER_LANE_WIDTH 4.0     /* an RTP lane beside its sender's lifeline */
 #define CS_LADDER_MIN_GAP 190.0      /* least distance between two endpoint columns */
 #define CS_LADDER_MARGIN 24.0        /* right of the last column */
 #define CS_LADDER_FONT "Sans"
@@ -107,6 +108,17 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsLadderLayout, cs_ladder_layout_free)
 
 /* Index of the first row whose bottom is below y (rows.len when none). */
 guint cs_ladder_layout_row_at (const CsLadderLayout *layout, double y);
+/* The x span of a lane as drawn: [*left, *right]. */
+void cs_ladder_layout_lane_span (const CsLadderLayout *layout, const CsLadderLane *lane,
+                                 double *left, double *right);
+/* The lane drawn at (x, y) (slack pixels around it count), -1 when none; the last drawn wins. */
+int cs_ladder_layout_lane_at (const CsLadderLayout *layout, double x, double y, double slack);
+/* The time drawn at y: the inverse of where rows and lanes are placed (between two rows' arrows,
+ * linear in time). */
+gint64 cs_ladder_layout_time_at (const CsLadderLayout *layout, double y);
+/* The packet of lane's stream that arrived nearest to the time drawn at y; NULL when none. */
+const CsRtpPacket *cs_ladder_layout_lane_packet (const CsLadderLayout *layout, guint lane,
+                                                 double y);
 /* Row holding the message at index message_index of the call at leg; -1 when none. */
 int cs_ladder_layout_find_message (const CsLadderLayout *layout, guint leg, guint message_index);
 /* Next / previous message row from row (skipping stream rows); row itself when none. */

@@ -15,7 +15,6 @@
 #define ARROW_Y CS_LADDER_ARROW_Y
 #define DETAIL_TOP 28.0
 #define ARROW_HEAD 8.0
-#define LANE_WIDTH 4.0
 #define LEG_STRIPE 4.0
 
 static CsLadderColor
@@ -257,15 +256,15 @@ paint_lanes (const CsLadderLayout *layout, const CsLadderPalette *p, cairo_t *cr
   for (guint i = 0; i < layout->lanes->len; i++)
     {
       const CsLadderLane *lane = &g_array_index (layout->lanes, CsLadderLane, i);
-      int side = lane->to_col >= lane->from_col ? 1 : -1;
-      double x = column_x (layout, lane->from_col) + side * (3 + lane->slot * (LANE_WIDTH + 2));
+      double left, right;
       double top = MAX (lane->y_start, y0), bottom = MIN (lane->y_end, y1);
       const CsLadderRow *row = &g_array_index (layout->rows, CsLadderRow, lane->row);
 
       if (bottom <= top)
         continue;
+      cs_ladder_layout_lane_span (layout, lane, &left, &right);
       set_color_alpha (cr, cs_ladder_palette_row_color (p, layout, row), 0.55);
-      cairo_rectangle (cr, side > 0 ? x : x - LANE_WIDTH, top, LANE_WIDTH, bottom - top);
+      cairo_rectangle (cr, left, top, right - left, bottom - top);
       cairo_fill (cr);
     }
 }

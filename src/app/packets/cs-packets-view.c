@@ -274,6 +274,13 @@ cs_packets_view_show_finding (CsPacketsView *self, CsFinding *finding)
 }
 
 void
+cs_packets_view_show_stream (CsPacketsView *self)
+{
+  g_return_if_fail (CS_IS_PACKETS_VIEW (self));
+  set_scope (self, CS_PACKETS_SCOPE_STREAM, TRUE);
+}
+
+void
 cs_packets_view_show_time_range (CsPacketsView *self, gint64 from_ns, gint64 to_ns)
 {
   g_return_if_fail (CS_IS_PACKETS_VIEW (self));

@@ -21,6 +21,8 @@ typedef enum
 GtkWidget *cs_packets_view_new (void);
 /* Lists exactly the finding's frames and selects the first. */
 void cs_packets_view_show_finding (CsPacketsView *self, CsFinding *finding);
+/* Lists the shared cursor's stream and selects its first frame. */
+void cs_packets_view_show_stream (CsPacketsView *self);
 /* Lists the frames captured in [from_ns, to_ns]. */
 void cs_packets_view_show_time_range (CsPacketsView *self, gint64 from_ns, gint64 to_ns);
 /* Selects frame number, listing the whole capture when the scope does not hold it. */
