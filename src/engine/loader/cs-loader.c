@@ -159,6 +159,12 @@ cs_loader_set_keylog (CsLoader *self, CsTlsKeylog *keylog)
   self->keylog = keylog;
 }
 
+void
+cs_loader_set_points (CsLoader *self, gboolean points)
+{
+  self->points = points;
+}
+
 CsTlsKeylog *
 cs_loader_get_keylog (CsLoader *self)
 {
@@ -328,6 +334,9 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
         return NULL;
       }
   analysis = cs_analysis_new (set);
+  if (self->points)
+    cs_capture_set_set_clock_align (set, cs_point_clock_align,
+                                    cs_analysis_point_clock_slot (analysis));
   g_mutex_lock (&self->lock);
   g_set_object (&self->analysis, analysis);
   g_mutex_unlock (&self->lock);
