@@ -36,6 +36,7 @@ typedef struct
   GenCapture *caps[N_POINTS];
   guint copies[N_POINTS]; /* SIP datagrams written per point */
   guint sightings;        /* copies beyond the first of one transmission */
+  GString *lost;          /* JSON objects of the datagrams lost between points */
 } GenPoints;
 
 /* One hop: the point next to the dialog's caller end and the one next to its other end. */
@@ -67,7 +68,19 @@ at_points (GenDialog *d, gint64 t, GenSide from, const char *text, gsize len, gp
   points_write (hop->points, hop->near[from], t, src, dst, text, len);
   if (hop->lose_next)
     {
+      char src_text[CS_ENDPOINT_STRLEN], dst_text[CS_ENDPOINT_STRLEN];
+      /* "INVITE sip:…" → INVITE, "SIP/2.0 200 OK" → 200 */
+      g_auto (GStrv) words = g_strsplit (text, " ", 3);
+      const char *what = g_str_has_prefix (text, "SIP/2.0 ") ? words[1] : words[0];
+
       hop->lose_next = FALSE;
+      g_string_append_printf (hop->points->lost,
+                              "%s    {\"what\": \"%s\", \"src\": \"%s\", \"dst\": \"%s\", "
+                              "\"from_point\": %u, \"to_point\": %u, \"call_id\": \"%s\"}",
+                              hop->points->lost->len > 0 ? ",\n" : "", what,
+                              cs_endpoint_to_string (src, src_text),
+                              cs_endpoint_to_string (dst, dst_text), hop->near[from] + 1,
+                              hop->near[!from] + 1, d->call_id);
       return;
     }
   points_write (hop->points, hop->near[!from], t + hop->delay_ns + jitter, src, dst, text, len);
@@ -168,8 +181,9 @@ points_truth_json (GenCapture *truth, GenPoints *points)
       "  ],\n  \"hops\": [\n"
       "    {\"points\": [1, 2], \"one_way_ms\": %.6f, \"max_jitter_ms\": 0.15},\n"
       "    {\"points\": [2, 3], \"one_way_ms\": %.6f, \"max_jitter_ms\": 0.15}\n"
-      "  ],\n  \"sightings\": %u,\n  \"expect\": %s\n}\n",
-      (double) HOP1_DELAY_NS / 1e6, (double) HOP2_DELAY_NS / 1e6, points->sightings, calls);
+      "  ],\n  \"lost\": [\n%s\n  ],\n  \"sightings\": %u,\n  \"expect\": %s\n}\n",
+      (double) HOP1_DELAY_NS / 1e6, (double) HOP2_DELAY_NS / 1e6, points->lost->str,
+      points->sightings, calls);
   return g_string_free (s, FALSE);
 }
 
@@ -178,6 +192,8 @@ gen_points_write (const char *dir, GError **error)
 {
   GenCapture *truth = gen_capture_new ("points");
   GenPoints points = { { NULL } };
+
+  points.lost = g_string_new (NULL);
   g_autofree char *json = NULL;
   g_autofree char *json_path = NULL;
   gboolean ok = TRUE;
@@ -211,6 +227,7 @@ gen_points_write (const char *dir, GError **error)
     ok = g_file_set_contents (json_path, json, -1, error);
   for (guint p = 0; p < N_POINTS; p++)
     gen_capture_free (points.caps[p]);
+  g_string_free (points.lost, TRUE);
   gen_capture_free (truth);
   return ok;
 }

@@ -372,6 +372,8 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
       return NULL;
     }
   cs_loader_fill_frame_stats (analysis);
+  if (cs_analysis_get_point_clock (analysis) != NULL)
+    cs_point_clock_number (*cs_analysis_point_clock_slot (analysis), set);
   cs_loader_profile ("index");
   cs_pipeline_finish (&pipeline, TRUE);
   if (g_cancellable_is_cancelled (cancellable))

@@ -340,7 +340,7 @@ cs_merge_add_sip (CsMerge *merge, CsSipMessage *msg)
   CsCall *call;
 
   cs_merge_count_sip (merge, msg);
-  if (cs_capture_set_has_points (merge->set))
+  if (merge->set != NULL && cs_capture_set_has_points (merge->set))
     {
       CsFrame frame;
 

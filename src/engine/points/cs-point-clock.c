@@ -1,20 +1,10 @@
 /* cs-point-clock.c — clock offsets of capture points from the SIP datagrams they share */
-#include "cs-point-clock.h"
+#include "cs-point-private.h"
 #include "net/cs-decode.h"
 #include "sip/cs-sip-message.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* One SIP datagram seen at a point: which copy (its bytes, endpoints and how many times the
- * point saw the same before), when, on which hop and which way. */
-typedef struct
-{
-  guint64 key;
-  gint64 ts_ns;
-  guint32 hop;    /* index in the hop table */
-  guint8 forward; /* x → y */
-} CsPointCopy;
 
 typedef struct
 {
@@ -143,8 +133,10 @@ cs_point_read_copies (CsCaptureSet *set, GArray *frames, GHashTable *hops, GArra
       n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, &h));
       /* an existing key keeps its copy: the one passed is freed */
       g_hash_table_insert (seen, g_memdup2 (&h, sizeof h), GUINT_TO_POINTER (n + 1));
+      copy.base = h;
       copy.key = h ^ ((guint64) n * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
       copy.ts_ns = frame->ts_ns;
+      copy.offset = frame->offset;
       copy.forward = cs_endpoint_order (&packet.src, &packet.dst) <= 0;
       hop.x = copy.forward ? packet.src : packet.dst;
       hop.y = copy.forward ? packet.dst : packet.src;
@@ -222,6 +214,7 @@ cs_point_link_measure (const CsPointPairing *pairing, const CsPointHop *hop, CsP
   link->b = pairing->b;
   link->x = hop->x;
   link->y = hop->y;
+  link->hop = pairing->hop;
   link->n_forward = pairing->forward->len;
   link->n_backward = pairing->backward->len;
   link->both_directions = link->n_forward > 0 && link->n_backward > 0;
@@ -350,6 +343,7 @@ cs_point_clock_estimate (CsCaptureSet *set, GArray *const *per_file, guint n_fil
   clock->reference = g_new0 (guint, n_files);
   clock->n_messages = g_new0 (guint, n_files);
   clock->links = g_array_new (FALSE, FALSE, sizeof (CsPointLink));
+  clock->losses = g_array_new (FALSE, FALSE, sizeof (CsPointLoss));
   for (guint f = 0; f < n_files; f++)
     {
       g_ptr_array_add (copies, cs_point_read_copies (set, per_file[f], hops, hop_list));
@@ -369,6 +363,7 @@ cs_point_clock_estimate (CsCaptureSet *set, GArray *const *per_file, guint n_fil
     }
   qsort (clock->links->data, clock->links->len, sizeof (CsPointLink), cs_point_link_order);
   cs_point_clock_chain (clock);
+  cs_point_find_losses (clock, copies);
   return clock;
 }
 
@@ -382,6 +377,7 @@ cs_point_clock_free (CsPointClock *clock)
   g_free (clock->reference);
   g_free (clock->n_messages);
   g_array_unref (clock->links);
+  g_array_unref (clock->losses);
   g_free (clock);
 }
 

@@ -22,7 +22,18 @@ typedef struct
                              * 0 when only one direction was seen */
   gint64 spread_ns;         /* median distance of a copy's difference from offset ± delay */
   gboolean both_directions; /* else the offset still holds the one-way delay */
+  guint32 hop;              /* private: the estimate's hop index */
 } CsPointLink;
+
+/* A SIP datagram that left one point of a hop and never reached the other one. */
+typedef struct
+{
+  guint from, to; /* the points: where it was seen, where it should have been */
+  guint64 offset; /* of its record in file `from` */
+  gint64 ts_ns;   /* when `from` saw it, on the reference clock */
+  guint32 frame;  /* its frame number once the files are merged (cs_point_clock_number) */
+  CsEndpoint src, dst;
+} CsPointLoss;
 
 typedef struct
 {
@@ -32,6 +43,7 @@ typedef struct
   guint *reference;  /* per file: the point its offset is measured from (itself: no link) */
   guint *n_messages; /* per file: SIP datagrams read for the estimate */
   GArray *links;     /* CsPointLink, by (a, b), then most copies first */
+  GArray *losses;    /* CsPointLoss, by time */
 } CsPointClock;
 
 /* Reads the SIP datagrams of every file (per_file[f]: its frames as indexed, not yet merged)
@@ -39,6 +51,8 @@ typedef struct
  * offset 0 and is its own reference. */
 CsPointClock *cs_point_clock_estimate (CsCaptureSet *set, GArray *const *per_file, guint n_files);
 void cs_point_clock_free (CsPointClock *clock);
+/* Fills the losses' frame numbers from the merged set. */
+void cs_point_clock_number (CsPointClock *clock, CsCaptureSet *set);
 
 /* cs_capture_set_set_clock_align's function: estimates with cs_point_clock_estimate, fills
  * offsets and hands the estimate to *(CsPointClock **) user_data (freed by the caller). */
