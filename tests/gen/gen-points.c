@@ -7,7 +7,9 @@
  * bob. Every SIP datagram is written at the points on its hop: at the sender's point when it
  * is sent, at the other after the hop's one-way delay (plus a little jitter), each point
  * stamping it with its own clock. One INVITE is lost on hop 1 after point A (alice sends it
- * again); one 200 OK on hop 2 is lost between point C and the proxy (bob sends it again). The truth
+ * again); one 200 OK on hop 2 is lost between point C and the proxy (bob sends it again); in
+ * one call the proxy resends its INVITE after 120 ms (a short T1), seen at B and C; in another
+ * point A's capture misses alice's ACK, which B has: a gap in one file, not a loss. The truth
  * (clock offsets, delays, what each call must count) goes to a JSON file beside the captures. */
 #include "gen-points.h"
 #include "gen-calls.h"
@@ -46,6 +48,7 @@ typedef struct
   guint near[2]; /* by GenSide: the point beside that end */
   gint64 delay_ns;
   gboolean lose_next; /* the next datagram never reaches the far point */
+  gboolean drop_next; /* the near point's capture misses the next datagram (not a loss) */
 } GenPointsHop;
 
 static void
@@ -65,6 +68,13 @@ at_points (GenDialog *d, gint64 t, GenSide from, const char *text, gsize len, gp
   /* 0..150 µs of jitter on the way, from the generator's seeded random numbers */
   gint64 jitter = (gint64) gen_rand_range (&d->cap->rand, 0, 150) * 1000;
 
+  if (hop->drop_next)
+    {
+      /* only the far point has it: a gap in one capture, not a datagram lost on the way */
+      hop->drop_next = FALSE;
+      points_write (hop->points, hop->near[!from], t + hop->delay_ns + jitter, src, dst, text, len);
+      return;
+    }
   points_write (hop->points, hop->near[from], t, src, dst, text, len);
   if (hop->lose_next)
     {
@@ -93,7 +103,8 @@ at_points (GenDialog *d, gint64 t, GenSide from, const char *text, gsize len, gp
 }
 
 /* One call through the proxy (a stateful proxy: same Call-ID and tags, its own Via branch
- * on hop 2); lose: 1 loses alice's INVITE on hop 1, 2 loses bob's 200 on hop 2. */
+ * on hop 2); lose: 1 loses alice's INVITE on hop 1, 2 loses bob's 200 on hop 2, 3 has the
+ * proxy resend its INVITE 120 ms later, 4 has point A miss alice's ACK (B has it). */
 static void
 points_call (GenCapture *truth, GenPoints *points, gint64 t0, guint n, guint lose)
 {
@@ -101,8 +112,8 @@ points_call (GenCapture *truth, GenPoints *points, gint64 t0, guint n, guint los
   GenCallPlan plan;
   GenCall c;
   GenDialog *hop2;
-  GenPointsHop h1 = { points, { POINT_A, POINT_B }, HOP1_DELAY_NS, FALSE };
-  GenPointsHop h2 = { points, { POINT_B, POINT_C }, HOP2_DELAY_NS, FALSE };
+  GenPointsHop h1 = { points, { POINT_A, POINT_B }, HOP1_DELAY_NS, FALSE, FALSE };
+  GenPointsHop h2 = { points, { POINT_B, POINT_C }, HOP2_DELAY_NS, FALSE, FALSE };
   g_autofree char *offer = NULL;
   g_autofree char *answer = NULL;
   g_autofree char *to_tag = g_strdup_printf ("bob-%u", n);
@@ -135,6 +146,8 @@ points_call (GenCapture *truth, GenPoints *points, gint64 t0, guint n, guint los
   gen_dialog_respond_invite (c.d, t + GEN_MS (4), 100, NULL, NULL);
   gen_dialog_request (hop2, t + GEN_MS (6), GEN_CALLER, "INVITE", NULL, CT_SDP, offer);
   hop2->invite_txn.initial_invite = TRUE;
+  if (lose == 3) /* a proxy with T1 = 120 ms: its copy seen again at B within 200 ms */
+    gen_dialog_retransmit (hop2, t + GEN_MS (126), GEN_CALLER);
   gen_dialog_respond_invite (hop2, t + GEN_MS (15), 100, NULL, NULL);
   gen_dialog_set_to_tag (hop2, to_tag);
   gen_dialog_set_to_tag (c.d, to_tag);
@@ -150,6 +163,7 @@ points_call (GenCapture *truth, GenPoints *points, gint64 t0, guint n, guint los
       gen_dialog_retransmit (hop2, t, GEN_CALLEE);
     }
   gen_dialog_respond_invite (c.d, t + GEN_MS (4), 200, CT_SDP, answer);
+  h1.drop_next = lose == 4;
   gen_dialog_ack (c.d, t + GEN_MS (12), TRUE);
   gen_dialog_ack (hop2, t + GEN_MS (15), TRUE);
   t += GEN_S (3);
@@ -212,7 +226,9 @@ gen_points_write (const char *dir, GError **error)
   for (guint n = 0; n < N_CALLS; n++)
     points_call (truth, &points, GEN_EPOCH + GEN_S (1) + n * GEN_S (7), n + 1,
                  n == 1   ? 1
+                 : n == 3 ? 4
                  : n == 4 ? 2
+                 : n == 5 ? 3
                           : 0);
   for (guint p = 0; p < N_POINTS && ok; p++)
     {

@@ -54,6 +54,10 @@ def main():
         files = [os.path.join(tmp, p["file"]) for p in truth["points"]]
         got = report(["--points"] + files)
         plain = report(files)
+        # the same points given in another order: C, A, B (C is then the reference, and B is
+        # reached from both of its hops' far ends)
+        order = [2, 0, 1]
+        shuffled = report(["--points"] + [files[i] for i in order])
         lost_frames = {}
         for f in got["findings"]:
             if f["kind"] == "lost-between-points" and len(f["frames"]) == 1:
@@ -91,6 +95,15 @@ def main():
               <= hop["one_way_ms"] + hop["max_jitter_ms"], ["got %s" % delay])
         check("hop %u-%u spread within the jitter" % (a, b),
               0 <= link["spread_ms"] <= hop["max_jitter_ms"], ["got %s" % link["spread_ms"]])
+
+    ref = truth["points"][order[0]]["clock_offset_ms"]
+    mine = {p["point"]: p for p in shuffled["points"]["files"]}
+    for position, i in enumerate(order, 1):
+        want = truth["points"][i]["clock_offset_ms"] - ref
+        got_offset = mine[position]["offset_ms"] if position in mine else None
+        check("given as C, A, B: %s offset %.3f ms" % (truth["points"][i]["file"], want),
+              got_offset is not None and abs(got_offset - want) <= 0.2,
+              ["got %s" % got_offset])
 
     want_calls = truth["expect"]["calls"]
     calls = {c["call_id"]: c for c in got["calls"]}
