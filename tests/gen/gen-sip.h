@@ -6,6 +6,8 @@
 
 G_BEGIN_DECLS
 
+#define CT_SDP "application/sdp"
+
 #define GEN_DOMAIN "example.com"
 
 typedef struct
