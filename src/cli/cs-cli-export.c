@@ -84,6 +84,17 @@ cs_cli_cmd_export (int argc, char **argv)
       cs_cli_options_clear (&opts);
       return CS_EXIT_USAGE;
     }
+  /* every call of a capture that has none: say so rather than write an empty file */
+  if (calls == NULL && g_list_model_get_n_items (cs_analysis_get_calls (analysis)) == 0)
+    {
+      g_autofree char *message = g_strdup_printf (
+          "no call to export: %s holds no SIP call or exchange",
+          opts.files != NULL && opts.files[0] != NULL && opts.files[1] == NULL ? opts.files[0]
+                                                                               : "the capture");
+
+      cs_cli_options_clear (&opts);
+      return cs_cli_usage_error (argv[0], message);
+    }
   path = cs_cli_export_path (analysis, opts.output, numbers, redact);
   if (!cs_export_pcapng_to_file (analysis, (const guint *) numbers->data, numbers->len,
                                  (redact ? CS_EXPORT_REDACT : 0) | voice, path, NULL, NULL, NULL,

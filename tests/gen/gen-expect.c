@@ -85,6 +85,7 @@ gen_expect_free (GenExpect *e)
   g_ptr_array_unref (e->dtmf);
   g_ptr_array_unref (e->findings);
   g_ptr_array_unref (e->legs);
+  g_free (e->keylog);
   g_free (e);
 }
 
@@ -361,6 +362,13 @@ gen_expect_finding_frame (GenExpectFinding *f, guint packet_id)
 }
 
 void
+gen_expect_set_keylog (GenExpect *e, const char *text)
+{
+  g_free (e->keylog);
+  e->keylog = g_strdup (text);
+}
+
+void
 gen_expect_add_leg (GenExpect *e, GenExpectCall *a, GenExpectCall *b, const char *reason)
 {
   GenExpectLeg *leg = g_new0 (GenExpectLeg, 1);
@@ -619,6 +627,11 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
     {
       g_string_append (out, ",\n  \"limits\": ");
       append_json_string (out, e->limits);
+    }
+  if (e->keylog != NULL)
+    {
+      g_string_append (out, ",\n  \"keylog\": ");
+      append_json_string (out, e->keylog);
     }
   if (e->findings_known)
     append_findings (out, e, cap);

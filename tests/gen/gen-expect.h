@@ -118,6 +118,7 @@ struct _GenExpect
   guint frames_cut;   /* last frames damaged (GenCapture.truncate_bytes): not read */
   int exit_status;    /* of callscope-cli report (3: damaged input) */
   GPtrArray *legs;    /* GenExpectLeg; written only when there is one */
+  char *keylog;       /* the NSS key log the capture is read with (NULL: none) */
 };
 typedef struct _GenExpect GenExpect;
 
@@ -178,6 +179,8 @@ guint gen_expect_call_last (const GenExpectCall *call);
 void gen_expect_finding_after_gaps (GenExpectFinding *finding, const GenExpectStream *stream,
                                     guint max);
 void gen_expect_finding_disordered (GenExpectFinding *finding, const GenExpectStream *stream);
+/* The capture is read with this key log text (callscope-cli --keylog). */
+void gen_expect_set_keylog (GenExpect *expect, const char *text);
 void gen_expect_add_leg (GenExpect *expect, GenExpectCall *a, GenExpectCall *b, const char *reason);
 
 /* The JSON document; frame numbers come from the written capture. */

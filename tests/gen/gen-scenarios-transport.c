@@ -346,3 +346,146 @@ gen_scn_hep (GenCapture *cap)
       gen_expect_call_packet (c.d->expect, "INVITE", 0, 0));
   gen_call_clear (&c);
 }
+
+/* ---- SIP over TLS without the key ---- */
+
+/* One TLS record of type (22 handshake, 20 change cipher spec, 23 application data) from
+ * side; returns its packet id. */
+static guint
+tls_record (GenTcpConn *conn, gint64 t, int side, guint8 type, const guint8 *body, gsize len)
+{
+  g_autoptr (GByteArray) r = g_byte_array_new ();
+  guint8 head[5] = { type, 3, type == 22 && side == 0 ? 1 : 3, (guint8) (len >> 8), (guint8) len };
+
+  g_byte_array_append (r, head, 5);
+  g_byte_array_append (r, body, (guint) len);
+  gen_tcp_send (conn, t, side, r->data, r->len);
+  return gen_capture_last_packet (conn->cap);
+}
+
+/* A handshake message of type with body, as a record of its own. */
+static guint
+tls_handshake (GenTcpConn *conn, gint64 t, int side, guint8 type, const guint8 *body, gsize len)
+{
+  g_autoptr (GByteArray) m = g_byte_array_new ();
+  guint8 head[4] = { type, (guint8) (len >> 16), (guint8) (len >> 8), (guint8) len };
+
+  g_byte_array_append (m, head, 4);
+  g_byte_array_append (m, body, (guint) len);
+  return tls_record (conn, t, side, 22, m->data, m->len);
+}
+
+/* n random bytes (ciphertext) into a new array */
+static GByteArray *
+tls_random_bytes (GenCapture *cap, gsize n)
+{
+  GByteArray *b = g_byte_array_sized_new ((guint) n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint8 x = (guint8) gen_rand_next (&cap->rand);
+
+      g_byte_array_append (b, &x, 1);
+    }
+  return b;
+}
+
+/* alice opens TLS 1.2 to the proxy's port 5061 (SNI sip.test, suite
+ * TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256): the hellos in the clear, each side's Finished and
+ * three SIP-sized application records as ciphertext. Sets the ClientHello's and the client
+ * Finished's packet ids and the client random (hex). */
+static void
+tls_session (GenCapture *cap, guint *hello, guint *finished, char client_random[65])
+{
+  static const char sni[] = "sip.test";
+  GenTcpConn conn;
+  CsEndpoint client, server;
+  g_autoptr (GByteArray) ch = g_byte_array_new ();
+  g_autoptr (GByteArray) sh = g_byte_array_new ();
+  g_autoptr (GByteArray) random = tls_random_bytes (cap, 32);
+  g_autoptr (GByteArray) server_random = tls_random_bytes (cap, 32);
+  const guint8 version[2] = { 3, 3 }, suites[] = { 0, 2, 0xc0, 0x2f }, compression[] = { 1, 0 };
+  const guint8 sni_ext[]
+      = { 0, 0, 0, sizeof sni - 1 + 5, 0, sizeof sni - 1 + 3, 0, 0, sizeof sni - 1 };
+  const guint8 ext_len[] = { 0, sizeof sni_ext + sizeof sni - 1 };
+  const guint8 no_session[] = { 0 }, chosen[] = { 0xc0, 0x2f, 0 }, no_ext[] = { 0, 0 };
+  const guint8 ccs[] = { 1 };
+  gint64 t = T0;
+
+  gen_endpoint (&client, "10.0.0.10", 49610);
+  gen_endpoint (&server, "10.0.0.1", 5061);
+  gen_tcp_open (&conn, cap, t, &client, &server);
+  g_byte_array_append (ch, version, 2);
+  g_byte_array_append (ch, random->data, 32);
+  g_byte_array_append (ch, no_session, 1);
+  g_byte_array_append (ch, suites, sizeof suites);
+  g_byte_array_append (ch, compression, sizeof compression);
+  g_byte_array_append (ch, ext_len, 2);
+  g_byte_array_append (ch, sni_ext, sizeof sni_ext);
+  g_byte_array_append (ch, (const guint8 *) sni, sizeof sni - 1);
+  *hello = tls_handshake (&conn, t + GEN_MS (3), 0, 1, ch->data, ch->len);
+  g_byte_array_append (sh, version, 2);
+  g_byte_array_append (sh, server_random->data, 32);
+  g_byte_array_append (sh, no_session, 1);
+  g_byte_array_append (sh, chosen, sizeof chosen);
+  g_byte_array_append (sh, no_ext, 2);
+  tls_handshake (&conn, t + GEN_MS (5), 1, 2, sh->data, sh->len);
+  tls_handshake (&conn, t + GEN_MS (5), 1, 14, NULL, 0); /* ServerHelloDone */
+  tls_record (&conn, t + GEN_MS (8), 0, 20, ccs, 1);
+  {
+    /* Finished: 8 bytes of explicit nonce, 16 of message, a 16-byte tag */
+    g_autoptr (GByteArray) sealed = tls_random_bytes (cap, 40);
+
+    *finished = tls_record (&conn, t + GEN_MS (8), 0, 22, sealed->data, sealed->len);
+  }
+  tls_record (&conn, t + GEN_MS (10), 1, 20, ccs, 1);
+  {
+    g_autoptr (GByteArray) sealed = tls_random_bytes (cap, 40);
+
+    tls_record (&conn, t + GEN_MS (10), 1, 22, sealed->data, sealed->len);
+  }
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr (GByteArray) request = tls_random_bytes (cap, 420 + 24);
+      g_autoptr (GByteArray) response = tls_random_bytes (cap, 310 + 24);
+
+      tls_record (&conn, t + GEN_MS (100) * (i + 1), 0, 23, request->data, request->len);
+      tls_record (&conn, t + GEN_MS (100) * (i + 1) + GEN_MS (15), 1, 23, response->data,
+                  response->len);
+    }
+  gen_tcp_close (&conn, t + GEN_S (1));
+  gen_tcp_clear (&conn);
+  for (guint i = 0; i < 32; i++)
+    g_snprintf (client_random + 2 * i, 3, "%02x", random->data[i]);
+}
+
+/* No key log: SIP over TLS is there, unreadable; the ClientHello shows the session. */
+void
+gen_scn_tls_no_key (GenCapture *cap)
+{
+  guint hello, finished;
+  char client_random[65];
+
+  tls_session (cap, &hello, &finished, client_random);
+  gen_expect_finding_frame (
+      gen_expect_add_finding (cap->expect, "tls-no-key", "warning", NULL, NULL), hello);
+}
+
+/* A key log line for the session's client random, but a master secret that is not the
+ * session's: no record after the ChangeCipherSpec opens; the client's Finished is the first. */
+void
+gen_scn_tls_wrong_key (GenCapture *cap)
+{
+  guint hello, finished;
+  char client_random[65];
+  g_autoptr (GString) line = g_string_new ("CLIENT_RANDOM ");
+
+  tls_session (cap, &hello, &finished, client_random);
+  g_string_append_printf (line, "%s ", client_random);
+  for (guint i = 0; i < 48; i++)
+    g_string_append_printf (line, "%02x", (guint8) gen_rand_next (&cap->rand));
+  g_string_append_c (line, '\n');
+  gen_expect_set_keylog (cap->expect, line->str);
+  gen_expect_finding_frame (
+      gen_expect_add_finding (cap->expect, "tls-decrypt-failed", "error", NULL, NULL), finished);
+}

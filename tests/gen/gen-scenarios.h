@@ -55,6 +55,8 @@ void gen_scn_pcap_us_le (GenCapture *cap);
 void gen_scn_pcap_ns_be (GenCapture *cap);
 void gen_scn_multi_interface (GenCapture *cap);
 void gen_scn_hep (GenCapture *cap);
+void gen_scn_tls_no_key (GenCapture *cap);
+void gen_scn_tls_wrong_key (GenCapture *cap);
 
 void gen_scn_gtp_u (GenCapture *cap);
 void gen_scn_esp_null (GenCapture *cap);

@@ -252,13 +252,34 @@ def captures(tmp):
     return found
 
 
+def no_call_to_export(path, red):
+    """A capture without a SIP call or exchange: export (redacted or not) says so, exit 2,
+    and writes nothing; report --redact still works (nothing to hide in it either)."""
+    problems = []
+    for extra in (["--redact"], []):
+        r = run([CLI, "export", path] + extra + ["-o", red])
+        want = f"no call to export: {path} holds no SIP call or exchange"
+        if r.returncode != 2 or want not in r.stderr:
+            problems.append(f"export {' '.join(extra)}: exit {r.returncode}, {r.stderr.strip()!r}"
+                            f" (want exit 2 and {want!r})")
+        if os.path.exists(red):
+            problems.append(f"export {' '.join(extra)} wrote {red} anyway")
+            os.unlink(red)
+    r = run([CLI, "report", path, "--redact", "--format", "json"])
+    if r.returncode not in (0, 3) or json.loads(r.stdout)["calls"]:
+        problems.append(f"report --redact: exit {r.returncode}")
+    return not problems, problems or ["no call: export says so (exit 2), writes nothing"]
+
+
 def check(path, tmp):
     name = os.path.basename(path)
     red = os.path.join(tmp, name + ".redacted.pcapng")
     plain = os.path.join(tmp, name + ".plain.pcapng")
     original = report(path)
-    if original is None or not original["calls"]:
-        return None, "no call to export"
+    if original is None:
+        return False, ["the capture does not read"]
+    if not original["calls"]:
+        return no_call_to_export(path, red)
     r = run([CLI, "export", path, "--redact", "-o", red])
     if r.returncode not in (0, 3):
         return False, [f"export --redact exit {r.returncode}: {r.stderr.strip()}"]

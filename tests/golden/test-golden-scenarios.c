@@ -2,6 +2,8 @@
  * compared with the ground truth the generator used to write it. */
 #include "golden-common.h"
 
+#include "findings/cs-finding.h"
+
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -410,7 +412,22 @@ test_scenario (gconstpointer data)
   /* a scenario may be read under limits (CALLSCOPE_LIMITS) */
   if (json_object_has_member (expect, "limits"))
     g_setenv ("CALLSCOPE_LIMITS", json_object_get_string_member (expect, "limits"), TRUE);
-  report = golden_report (capture, &status);
+  if (json_object_has_member (expect, "keylog"))
+    {
+      /* a TLS scenario is read with the key log the generator wrote */
+      g_autofree char *keylog = g_strconcat (stem, ".keys", NULL);
+      const char *args[] = { "report", "--format", "json", "--keylog", keylog, capture, NULL };
+      g_autofree char *out = NULL;
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (g_file_set_contents (keylog, json_object_get_string_member (expect, "keylog"),
+                                          -1, &error));
+      out = golden_run_cli (args, &status, NULL);
+      report = json_from_string (out, &error);
+      g_assert_no_error (error);
+    }
+  else
+    report = golden_report (capture, &status);
   g_unsetenv ("CALLSCOPE_LIMITS");
   g_assert_cmpint (status, ==, json_object_get_int_member_with_default (expect, "exit_status", 0));
   root = json_node_get_object (report);
@@ -430,6 +447,59 @@ test_scenario (gconstpointer data)
   check_findings (expect, root);
 }
 
+/* Every kind in the engine's table is listed by some scenario's findings, and some scenario
+ * must produce none of it (every scenario lists all of its findings): a kind no scenario
+ * lists is a finding nothing tests. */
+static void
+test_every_kind (void)
+{
+  g_autoptr (GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) absent = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) roots = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  g_autoptr (GDir) d = g_dir_open (scenario_dir, 0, NULL);
+  g_autoptr (GString) missing = g_string_new (NULL);
+  guint kinds = 0;
+
+  g_assert_nonnull (d);
+  for (const char *f; (f = g_dir_read_name (d)) != NULL;)
+    if (g_str_has_suffix (f, ".expect.json"))
+      {
+        g_autofree char *path = g_build_filename (scenario_dir, f, NULL);
+        JsonNode *root = golden_load_json (path);
+        JsonObject *expect = json_node_get_object (root);
+
+        g_ptr_array_add (roots, root);
+        /* every scenario lists its findings ("findings": [] when none) */
+        g_test_message ("%s", f);
+        g_assert_true (json_object_has_member (expect, "findings"));
+      }
+  for (CsFindingKind k = 0; g_strcmp0 (cs_finding_kind_to_string (k), "unknown") != 0; k++)
+    {
+      const char *kind = cs_finding_kind_to_string (k);
+
+      kinds++;
+      for (guint i = 0; i < roots->len; i++)
+        {
+          JsonArray *findings = json_object_get_array_member (
+              json_node_get_object (g_ptr_array_index (roots, i)), "findings");
+          gboolean has = FALSE;
+
+          for (guint j = 0; j < json_array_get_length (findings); j++)
+            has |= !g_strcmp0 (
+                json_object_get_string_member (json_array_get_object_element (findings, j), "kind"),
+                kind);
+          g_hash_table_add (has ? listed : absent, (gpointer) kind);
+        }
+      if (!g_hash_table_contains (listed, kind) || !g_hash_table_contains (absent, kind))
+        g_string_append_printf (missing, " %s", kind);
+    }
+  g_test_message ("%u finding kinds", kinds);
+  g_assert_cmpuint (kinds, >=, 27);
+  if (missing->len > 0)
+    g_test_message ("kinds no scenario lists (or every scenario does):%s", missing->str);
+  g_assert_cmpuint (missing->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -443,6 +513,7 @@ main (int argc, char **argv)
       return 0;
     }
   golden_add_scenario_tests (gen, "/golden/scenario", test_scenario, &scenario_dir);
+  g_test_add_func ("/golden/scenario-findings/every-kind", test_every_kind);
   result = g_test_run ();
   golden_remove_dir (scenario_dir);
   g_free (scenario_dir);
