@@ -10,6 +10,8 @@
  *   UINT (n), INT (n), STRING (text or NULL), BOOL (b), DOUBLE (x, decimals),
  *   OPTIONAL (x, decimals): null when negative (not measured),
  *   NONZERO (n): null when 0, UINT_IF (present, n): null unless present,
+ *   IF_ANY (n): the key and n only when n > 0 (absent otherwise, so reports without it keep
+ *   their bytes),
  *   TIME (ns): ISO 8601 text, ENDPOINT (const CsEndpoint *), UINTS (GArray of guint32),
  *   METHOD (CsSipMethod, name as written), ENUM (value, name_of: value's spelling),
  *   TRANSACTIONS (call), DTMF (call), RTCP (const CsStreamRtcp * or NULL). */
@@ -50,6 +52,26 @@ cs_report_json_srtp_suite (CsStream *stream)
              : NULL;
 }
 
+/* Whether a field of a kind is written at all: every kind always, IF_ANY only when its count
+ * is not zero. */
+#define CS_REPORT_JSON_WRITES_UINT(...) TRUE
+#define CS_REPORT_JSON_WRITES_INT(...) TRUE
+#define CS_REPORT_JSON_WRITES_STRING(...) TRUE
+#define CS_REPORT_JSON_WRITES_BOOL(...) TRUE
+#define CS_REPORT_JSON_WRITES_DOUBLE(...) TRUE
+#define CS_REPORT_JSON_WRITES_OPTIONAL(...) TRUE
+#define CS_REPORT_JSON_WRITES_NONZERO(...) TRUE
+#define CS_REPORT_JSON_WRITES_UINT_IF(...) TRUE
+#define CS_REPORT_JSON_WRITES_TIME(...) TRUE
+#define CS_REPORT_JSON_WRITES_ENDPOINT(...) TRUE
+#define CS_REPORT_JSON_WRITES_UINTS(...) TRUE
+#define CS_REPORT_JSON_WRITES_METHOD(...) TRUE
+#define CS_REPORT_JSON_WRITES_ENUM(...) TRUE
+#define CS_REPORT_JSON_WRITES_TRANSACTIONS(...) TRUE
+#define CS_REPORT_JSON_WRITES_DTMF(...) TRUE
+#define CS_REPORT_JSON_WRITES_RTCP(...) TRUE
+#define CS_REPORT_JSON_WRITES_IF_ANY(n) ((n) != 0)
+
 #define CS_REPORT_JSON_CALL_FIELDS(FIRST, F)                                                       \
   FIRST (UINT, "id", cs_call_get_number (call))                                                    \
   F (STRING, "call_id", cs_call_get_call_id (call))                                                \
@@ -66,6 +88,7 @@ cs_report_json_srtp_suite (CsStream *stream)
   F (OPTIONAL, "duration_s", cs_call_get_duration_s (call), 3)                                     \
   F (UINT, "messages", cs_call_get_n_messages (call))                                              \
   F (UINT, "retransmissions", cs_call_get_retransmissions (call))                                  \
+  F (IF_ANY, "sightings", cs_call_get_sightings (call))                                            \
   F (UINT, "first_frame", cs_call_get_first_frame (call))                                          \
   F (STRING, "user_agent", cs_call_get_user_agent (call))                                          \
   F (UINTS, "streams", cs_call_get_stream_ids (call))                                              \

@@ -248,8 +248,11 @@ cs_report_json_raw_rtcp (CsJsonWriter *w, char *p, const CsStreamRtcp *rtcp)
 /* One field of a CS_REPORT_JSON_*_FIELDS list as raw text (cs-report-json-fields.h lists
  * the kinds), at depth 3 or 5. */
 #define CS_RAW_FIELD_AT(literal, KIND, ...)                                                        \
-  p = CS_JSON_RAW_LITERAL (p, literal);                                                            \
-  p = CS_RAW_##KIND (w, p, __VA_ARGS__);
+  if (CS_REPORT_JSON_WRITES_##KIND (__VA_ARGS__))                                                  \
+    {                                                                                              \
+      p = CS_JSON_RAW_LITERAL (p, literal);                                                        \
+      p = CS_RAW_##KIND (w, p, __VA_ARGS__);                                                       \
+    }
 #define CS_RAW_FIRST_3(KIND, key, ...) CS_RAW_FIELD_AT (CS_RAW_FIRST_KEY_3 (key), KIND, __VA_ARGS__)
 #define CS_RAW_FIELD_3(KIND, key, ...) CS_RAW_FIELD_AT (CS_RAW_KEY_3 (key), KIND, __VA_ARGS__)
 #define CS_RAW_FIRST_5(KIND, key, ...) CS_RAW_FIELD_AT (CS_RAW_FIRST_KEY_5 (key), KIND, __VA_ARGS__)
@@ -261,6 +264,7 @@ cs_report_json_raw_rtcp (CsJsonWriter *w, char *p, const CsStreamRtcp *rtcp)
   ((value) ? CS_JSON_RAW_LITERAL (p, "true") : CS_JSON_RAW_LITERAL (p, "false"))
 #define CS_RAW_DOUBLE(w, p, value, decimals) cs_report_json_raw_double (p, value, decimals)
 #define CS_RAW_OPTIONAL(w, p, value, decimals) cs_report_json_raw_optional_ms (p, value, decimals)
+#define CS_RAW_IF_ANY(w, p, value) cs_report_json_raw_uint (p, value)
 #define CS_RAW_NONZERO(w, p, value) cs_report_json_raw_status (p, value)
 #define CS_RAW_UINT_IF(w, p, present, value)                                                       \
   ((present) ? cs_report_json_raw_uint (p, value) : CS_JSON_RAW_LITERAL (p, "null"))

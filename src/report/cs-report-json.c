@@ -232,7 +232,9 @@ static void cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep);
 
 /* One field of a CS_REPORT_JSON_*_FIELDS list, as the writer writes it (cs-report-json-fields.h
  * lists the kinds). */
-#define CS_REPORT_JSON_FIELD(KIND, key, ...) CS_REPORT_JSON_##KIND (w, key, __VA_ARGS__);
+#define CS_REPORT_JSON_FIELD(KIND, key, ...)                                                       \
+  if (CS_REPORT_JSON_WRITES_##KIND (__VA_ARGS__))                                                  \
+    CS_REPORT_JSON_##KIND (w, key, __VA_ARGS__);
 #define CS_REPORT_JSON_UINT(w, key, value) CS_JSON_KEY_UINT (w, key, value)
 #define CS_REPORT_JSON_INT(w, key, value) (CS_JSON_KEY (w, key), cs_json_int (w, value))
 #define CS_REPORT_JSON_STRING(w, key, value) CS_JSON_KEY_STRING (w, key, value)
@@ -240,6 +242,7 @@ static void cs_report_json_endpoint (CsJsonWriter *w, const CsEndpoint *ep);
 #define CS_REPORT_JSON_DOUBLE(w, key, value, decimals) CS_JSON_KEY_DOUBLE (w, key, value, decimals)
 #define CS_REPORT_JSON_OPTIONAL(w, key, value, decimals)                                           \
   CS_REPORT_JSON_OPTIONAL_MS (w, key, value, decimals)
+#define CS_REPORT_JSON_IF_ANY(w, key, value) CS_JSON_KEY_UINT (w, key, value)
 #define CS_REPORT_JSON_NONZERO(w, key, value) CS_REPORT_JSON_UINT_IF (w, key, (value) != 0, value)
 #define CS_REPORT_JSON_UINT_IF(w, key, present, value)                                             \
   (CS_JSON_KEY (w, key), (present) ? cs_json_uint (w, value) : cs_json_null (w))

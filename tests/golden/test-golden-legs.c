@@ -147,10 +147,33 @@ count_text (const char *text, const char *what)
   return n;
 }
 
+/* The calls JSON's "sightings" of the call with this number: the count, or 0 when the key is
+ * absent (the report writes it only when there are copies). */
+static gint64
+calls_json_sightings (const char *capture, guint call_index, gint64 *messages)
+{
+  const char *args[] = { "calls", capture, "--format", "json", NULL };
+  int status = -1;
+  g_autofree char *text = golden_run_cli (args, &status, NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonObject *call;
+
+  g_assert_cmpint (status, ==, 0);
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  call = json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "calls"),
+      call_index);
+  *messages = golden_int (call, "messages");
+  return json_object_has_member (call, "sightings") ? golden_int (call, "sightings") : 0;
+}
+
 /* Every message of the multi-hop scenario captured at two points: the generator's truth
  * counts the copies (sightings) apart from the one real retransmission. The ladder marks
  * each copy "(seen again)"; the load statistics count neither copy as a message on the wire
- * nor as a retransmission. */
+ * nor as a retransmission; the calls JSON counts the copies ("sightings") among the call's
+ * messages. */
 static void
 test_multi_hop_sightings (void)
 {
@@ -168,6 +191,7 @@ test_multi_hop_sightings (void)
   g_autofree char *load_json_text = NULL;
   JsonObject *totals;
   gint64 sightings = golden_int (truth, "sightings");
+  gint64 messages = 0;
 
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpint (sightings, >, 0);
@@ -183,6 +207,25 @@ test_multi_hop_sightings (void)
   g_assert_cmpint (golden_int (totals, "messages"), ==, golden_int (truth, "messages") - sightings);
   g_assert_cmpint (golden_int (totals, "retransmissions"), ==,
                    golden_int (truth, "retransmissions"));
+  g_assert_cmpint (calls_json_sightings (path, 0, &messages), ==, sightings);
+  g_assert_cmpint (messages, ==, golden_int (truth, "messages"));
+}
+
+/* A call captured at one point has no copies: its truth has no "sightings" and the calls
+ * JSON writes none (so the reports of such captures keep their bytes). */
+static void
+test_one_point_no_sightings (void)
+{
+  g_autofree char *path = g_build_filename (scenario_dir, "clean.pcapng", NULL);
+  g_autofree char *expect_path = g_build_filename (scenario_dir, "clean.expect.json", NULL);
+  g_autoptr (JsonNode) expect_root = golden_load_json (expect_path);
+  JsonObject *truth = json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (expect_root), "calls"), 0);
+  gint64 messages = 0;
+
+  g_assert_false (json_object_has_member (truth, "sightings"));
+  g_assert_cmpint (calls_json_sightings (path, 0, &messages), ==, 0);
+  g_assert_cmpint (messages, ==, golden_int (truth, "messages"));
 }
 
 int
@@ -201,6 +244,7 @@ main (int argc, char **argv)
   g_test_add_func ("/golden/legs/ladder-related", test_ladder_related);
   g_test_add_func ("/golden/legs/ladder-sipp-alone", test_ladder_sipp_alone);
   g_test_add_func ("/golden/legs/multi-hop-sightings", test_multi_hop_sightings);
+  g_test_add_func ("/golden/legs/one-point-no-sightings", test_one_point_no_sightings);
   result = g_test_run ();
   golden_remove_dir (scenario_dir);
   g_free (scenario_dir);
