@@ -19,6 +19,8 @@ struct _CsGraphCanvas
   double cursor_t;
   gboolean has_hover;
   guint hover_series, hover_point;
+  guint header_rows; /* title and legend rows of the last drawing */
+  GArray *legend;    /* CsGraphLegendItem of the last drawing, or NULL */
   CsGraphPalette palette;
   char *title;
 
@@ -72,6 +74,7 @@ cs_graph_canvas_set_graph (CsGraphCanvas *self, CsGraph *graph, gboolean keep_ti
 
   g_return_if_fail (CS_IS_GRAPH_CANVAS (self));
 
+  g_clear_pointer (&self->legend, g_array_unref); /* its labels belong to the graph */
   g_clear_pointer (&self->graph, cs_graph_free);
   self->graph = graph;
   self->has_hover = FALSE;
@@ -201,8 +204,9 @@ cs_graph_canvas_get_palette (CsGraphCanvas *self)
 static void
 to_plot (CsGraphCanvas *self, double x, double y, double *x01, double *y01, CsGraphRect *area)
 {
-  cs_graph_render_plot_area (gtk_widget_get_width (GTK_WIDGET (self)),
-                             gtk_widget_get_height (GTK_WIDGET (self)), area);
+  cs_graph_render_plot_area_rows (gtk_widget_get_width (GTK_WIDGET (self)),
+                                  gtk_widget_get_height (GTK_WIDGET (self)), self->header_rows,
+                                  area);
   *x01 = (x - area->x) / area->width;
   *y01 = 1.0 - (y - area->y) / area->height;
 }
@@ -250,6 +254,14 @@ cs_graph_canvas_click_at (CsGraphCanvas *self, double x, double y)
   return TRUE;
 }
 
+const GArray *
+cs_graph_canvas_get_legend (CsGraphCanvas *self, guint *header_rows)
+{
+  if (header_rows != NULL)
+    *header_rows = MAX (self->header_rows, 1u);
+  return self->legend;
+}
+
 gboolean
 cs_graph_canvas_get_hover (CsGraphCanvas *self, guint *series_index, guint *point_index)
 {
@@ -278,8 +290,9 @@ cs_graph_canvas_point_position (CsGraphCanvas *self, guint series_index, guint p
   x01 = cs_graph_viewport_x (&self->viewport, p->t_s + series->step_s / 2);
   if (x01 < 0 || x01 > 1)
     return FALSE;
-  cs_graph_render_plot_area (gtk_widget_get_width (GTK_WIDGET (self)),
-                             gtk_widget_get_height (GTK_WIDGET (self)), &area);
+  cs_graph_render_plot_area_rows (gtk_widget_get_width (GTK_WIDGET (self)),
+                                  gtk_widget_get_height (GTK_WIDGET (self)), self->header_rows,
+                                  &area);
   *x = area.x + x01 * area.width;
   *y = area.y + (1.0 - cs_graph_viewport_y (&self->viewport, p->value)) * area.height;
   return TRUE;
@@ -371,45 +384,37 @@ ensure_scaled (CsGraphCanvas *self, int width)
   self->scaled_width = width;
 }
 
-/* Width of text as the renderer draws it (same face and size). */
-static double
-text_width (cairo_t *cr, const CsGraphPalette *palette, const char *text, gboolean bold)
-{
-  cairo_text_extents_t ext;
-
-  cairo_select_font_face (cr, palette->font_family, CAIRO_FONT_SLANT_NORMAL,
-                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, palette->font_size);
-  cairo_text_extents (cr, text, &ext);
-  return ext.x_advance;
-}
-
-/* The title and the legend share one line: in a narrow pane the title loses its "— Call 5 …"
- * part, then the legend goes (the tooltip still names each series). */
+/* The title and the legend share the first line; a legend that does not fit flows onto rows
+ * of its own. The title loses its "— Call 5 …" part when that saves a row. */
 static void
 fit_title_and_legend (CsGraphCanvas *self, cairo_t *cr, CsGraphRenderOptions *options,
                       char **short_title)
 {
-  const double margins = 56.0 + 16.0 + 24.0; /* the renderer's left and right, and a gap */
-  double legend = 0;
-  const char *dash;
+  g_autoptr (GArray) legend = NULL;
+  guint rows = cs_graph_render_header_rows (cr, self->graph, options, &self->palette, &legend);
+  const char *dash = self->title != NULL ? strstr (self->title, " — ") : NULL;
 
-  for (guint s = 0; s < self->graph->series->len; s++)
+  if (rows > 1 && dash != NULL)
     {
-      const CsGraphSeries *series = g_ptr_array_index (self->graph->series, s);
-      legend += text_width (cr, &self->palette, series->label, FALSE) + 34;
-    }
-  if (self->title == NULL
-      || margins + text_width (cr, &self->palette, self->title, TRUE) + legend <= options->width)
-    return;
-  dash = strstr (self->title, " — ");
-  if (dash != NULL)
-    {
+      CsGraphRenderOptions shorter = *options;
+      guint shorter_rows;
+      g_autoptr (GArray) shorter_legend = NULL;
+
       *short_title = g_strndup (self->title, dash - self->title);
-      options->title = *short_title;
+      shorter.title = *short_title;
+      shorter_rows = cs_graph_render_header_rows (cr, self->graph, &shorter, &self->palette,
+                                                  &shorter_legend);
+      if (shorter_rows < rows)
+        {
+          options->title = *short_title;
+          rows = shorter_rows;
+          g_clear_pointer (&legend, g_array_unref);
+          legend = g_steal_pointer (&shorter_legend);
+        }
     }
-  if (margins + text_width (cr, &self->palette, options->title, TRUE) + legend > options->width)
-    options->legend = FALSE;
+  self->header_rows = rows;
+  g_clear_pointer (&self->legend, g_array_unref);
+  self->legend = g_steal_pointer (&legend);
 }
 
 static void draw_range_band (CsGraphCanvas *self, cairo_t *cr, int height);
@@ -529,8 +534,9 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, CsGraphCanvas *se
     }
   if (self->graph == NULL || fabs (dx) < 3)
     return;
-  cs_graph_render_plot_area (gtk_widget_get_width (GTK_WIDGET (self)),
-                             gtk_widget_get_height (GTK_WIDGET (self)), &area);
+  cs_graph_render_plot_area_rows (gtk_widget_get_width (GTK_WIDGET (self)),
+                                  gtk_widget_get_height (GTK_WIDGET (self)), self->header_rows,
+                                  &area);
   shift = -dx / area.width * (self->viewport.t1 - self->viewport.t0);
   cs_graph_viewport_pan (&self->viewport, &self->extent,
                          (self->drag_start_t0 + shift - self->viewport.t0)
@@ -596,6 +602,7 @@ cs_graph_canvas_finalize (GObject *object)
   CsGraphCanvas *self = CS_GRAPH_CANVAS (object);
 
   invalidate_scaled (self);
+  g_clear_pointer (&self->legend, g_array_unref);
   g_clear_pointer (&self->graph, cs_graph_free);
   g_free (self->title);
   G_OBJECT_CLASS (cs_graph_canvas_parent_class)->finalize (object);

@@ -31,6 +31,9 @@ void cs_graph_canvas_pan (CsGraphCanvas *self, double fraction);
 void cs_graph_canvas_reset_zoom (CsGraphCanvas *self);
 /* Show t0..t1 (clamped to the data). */
 void cs_graph_canvas_set_visible_range (CsGraphCanvas *self, double t0, double t1);
+/* The legend as last drawn (CsGraphLegendItem, cs-graph-legend.h; NULL before the first
+ * drawing or without a legend) and the rows the title and legend took (for tests). */
+const GArray *cs_graph_canvas_get_legend (CsGraphCanvas *self, guint *header_rows);
 /* The hovered point, if any (for tests and the tooltip). */
 gboolean cs_graph_canvas_get_hover (CsGraphCanvas *self, guint *series_index, guint *point_index);
 /* Hover/click at widget coordinates, as the pointer does (tests use it). */

@@ -96,6 +96,37 @@ add_finding_markers (CsGraphView *self, CsGraph *graph)
     }
 }
 
+/* DTMF digits of the calls the streams belong to: RFC 4733 digits on their stream's series,
+ * SIP INFO digits on the first series. */
+static void
+add_dtmf_markers (CsGraphView *self, CsGraph *graph)
+{
+  g_autoptr (GPtrArray) calls = g_ptr_array_new ();
+
+  for (guint i = 0; i < self->streams->len; i++)
+    {
+      CsCall *call
+          = lookup_call (self, cs_stream_get_call_number (g_ptr_array_index (self->streams, i)));
+      const GArray *digits;
+
+      if (call == NULL || g_ptr_array_find (calls, call, NULL))
+        continue;
+      g_ptr_array_add (calls, call);
+      digits = cs_call_get_dtmf (call);
+      for (guint d = 0; digits != NULL && d < digits->len; d++)
+        {
+          const CsCallDtmf *dtmf = &g_array_index (digits, CsCallDtmf, d);
+          guint32 frame = dtmf->frames != NULL && dtmf->frames->len > 0
+                              ? g_array_index (dtmf->frames, guint32, 0)
+                              : 0;
+
+          cs_graph_add_dtmf_marker (graph, dtmf->stream_id,
+                                    (double) (dtmf->start_ns - self->origin_ns) / 1e9, frame,
+                                    dtmf->digit);
+        }
+    }
+}
+
 static void
 update_cursor (CsGraphView *self)
 {
@@ -158,6 +189,7 @@ rebuild_graph (CsGraphView *self, gboolean keep_time_range)
   for (guint i = 0; i < self->streams->len; i++)
     cs_graph_add_stream (graph, g_ptr_array_index (self->streams, i), &jb);
   add_finding_markers (self, graph);
+  add_dtmf_markers (self, graph);
   update_title (self);
   cs_graph_canvas_set_graph (self->canvas, graph, keep_time_range);
   update_cursor (self);

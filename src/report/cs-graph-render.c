@@ -1,6 +1,8 @@
 /* cs-graph-render.c — paints a CsGraph with cairo: the same code for the window and for files */
 #include "cs-graph-render.h"
 
+#include "cs-graph-legend.h"
+
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <gio/gio.h>
@@ -12,6 +14,9 @@
 #define MARGIN_TOP 30.0
 #define MARGIN_BOTTOM 26.0
 #define MARKER_SIZE 5.0
+#define HEADER_ROW_HEIGHT 16.0
+#define TITLE_LEGEND_GAP 24.0
+#define VALUE_UNIT_X 11.0 /* centre of the turned unit label */
 
 static void
 set_color (cairo_t *cr, const CsGraphColor *c)
@@ -62,6 +67,8 @@ cs_graph_palette_init_light (CsGraphPalette *palette)
   palette->seq_error = rgb (0xe5a50a);
   palette->finding = rgb (0xc01c28);
   palette->cursor = rgb (0x5e5c64);
+  palette->marker_bit = rgb (0x3d3846);
+  palette->dtmf = rgb (0x9141ac);
   palette->good = rgb (0x2ec27e);
   palette->degraded = rgb (0xf5c211);
   palette->bad = rgb (0xe01b24);
@@ -84,10 +91,18 @@ cs_graph_render_options_init (CsGraphRenderOptions *options, const CsGraph *grap
 void
 cs_graph_render_plot_area (double width, double height, CsGraphRect *out)
 {
+  cs_graph_render_plot_area_rows (width, height, 1, out);
+}
+
+void
+cs_graph_render_plot_area_rows (double width, double height, guint header_rows, CsGraphRect *out)
+{
+  double top = MARGIN_TOP + (MAX (header_rows, 1u) - 1) * HEADER_ROW_HEIGHT;
+
   out->x = MARGIN_LEFT;
-  out->y = MARGIN_TOP;
+  out->y = top;
   out->width = MAX (width - MARGIN_LEFT - MARGIN_RIGHT, 1.0);
-  out->height = MAX (height - MARGIN_TOP - MARGIN_BOTTOM, 1.0);
+  out->height = MAX (height - top - MARGIN_BOTTOM, 1.0);
 }
 
 static double
@@ -190,11 +205,26 @@ draw_axes (cairo_t *cr, const CsGraph *graph, const CsGraphRect *area, const CsG
   (void) graph;
 }
 
+/* Does scaled point i follow a pause longer than gap_s (no line across it)? */
+static gboolean
+starts_after_gap (const CsGraphSeries *series, const GArray *scaled, guint i, double gap_s)
+{
+  guint a = g_array_index (scaled, CsGraphScaledPoint, i - 1).index;
+  guint b = g_array_index (scaled, CsGraphScaledPoint, i).index;
+
+  if (gap_s <= 0 || a >= series->points->len || b >= series->points->len)
+    return FALSE;
+  return g_array_index (series->points, CsGraphPoint, b).t_s
+             - g_array_index (series->points, CsGraphPoint, a).t_s
+         > gap_s;
+}
+
 static void
 draw_series_line (cairo_t *cr, const CsGraphSeries *series, const GArray *scaled,
                   const CsGraphRect *area, const CsGraphViewport *vp)
 {
   double step01 = series->step_s / (vp->t1 - vp->t0);
+  double gap_s = cs_graph_series_gap_s (series);
 
   for (guint i = 0; i < scaled->len; i++)
     {
@@ -215,12 +245,35 @@ draw_series_line (cairo_t *cr, const CsGraphSeries *series, const GArray *scaled
             cairo_move_to (cr, x, y);
           cairo_line_to (cr, x_end, y);
         }
-      else if (i == 0)
+      else if (i == 0 || starts_after_gap (series, scaled, i, gap_s))
         cairo_move_to (cr, x, y);
       else
         cairo_line_to (cr, x, y);
     }
   cairo_stroke (cr);
+}
+
+/* Marker bit: a ring under the plot's top edge; DTMF: a dashed line through the plot and the
+ * digit in a box at the top. */
+static void
+draw_event_marker (cairo_t *cr, const CsGraphMarker *m, double x, const CsGraphRect *area,
+                   const CsGraphPalette *palette)
+{
+  if (m->kind == CS_GRAPH_MARKER_DTMF)
+    {
+      const double dash[] = { 3.0, 3.0 };
+
+      cairo_save (cr);
+      set_color_alpha (cr, &palette->dtmf, 0.6);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_move_to (cr, x, area->y);
+      cairo_line_to (cr, x, area->y + area->height);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+      cs_graph_marker_symbol (cr, m->kind, x, area->y + 1 + MARKER_SIZE + 1, palette, m->digit);
+    }
+  else
+    cs_graph_marker_symbol (cr, m->kind, x, area->y + 2 * MARKER_SIZE + 8, palette, 0);
 }
 
 static void
@@ -256,6 +309,10 @@ draw_markers (cairo_t *cr, const CsGraphSeries *series, const CsGraphRect *area,
           fill_axis_triangle (cr, x, bottom - 1 - series_index % 2 * (MARKER_SIZE + 2),
                               MARKER_SIZE);
           break;
+        case CS_GRAPH_MARKER_MARKER_BIT:
+        case CS_GRAPH_MARKER_DTMF:
+          draw_event_marker (cr, m, x, area, palette);
+          break;
         case CS_GRAPH_MARKER_FINDING:
         default:
           set_color (cr, &palette->finding);
@@ -270,50 +327,97 @@ draw_markers (cairo_t *cr, const CsGraphSeries *series, const CsGraphRect *area,
     }
 }
 
-static void
+static char *
+graph_title (const CsGraph *graph, const CsGraphRenderOptions *options)
+{
+  static const char *const names[CS_GRAPH_N_KINDS]
+      = { "Jitter", "Delta", "Skew", "MOS (5 s windows)", "Bitrate" };
+  CsGraphKind kind = MIN (graph->kind, CS_GRAPH_N_KINDS - 1);
+
+  if (options->title != NULL)
+    return g_strdup (options->title);
+  if (kind == CS_GRAPH_KIND_MOS)
+    return g_strdup (names[kind]);
+  return g_strdup_printf ("%s (%s)", names[kind], cs_graph_kind_unit (kind));
+}
+
+/* The legend's items laid out after the title (NULL without a legend); returns the rows the
+ * header takes. Leaves cr's font normal at the palette's size. */
+static guint
+layout_header (cairo_t *cr, const CsGraph *graph, const CsGraphRenderOptions *options,
+               const CsGraphPalette *palette, const char *title, GArray **items_out)
+{
+  cairo_text_extents_t ext;
+  g_autofree char *owned = NULL;
+  GArray *items;
+  guint rows;
+
+  cairo_set_font_size (cr, palette->font_size);
+  cairo_select_font_face (cr, palette->font_family, CAIRO_FONT_SLANT_NORMAL,
+                          CAIRO_FONT_WEIGHT_BOLD);
+  cairo_text_extents (cr, cs_text_inert (title, &owned), &ext);
+  cairo_select_font_face (cr, palette->font_family, CAIRO_FONT_SLANT_NORMAL,
+                          CAIRO_FONT_WEIGHT_NORMAL);
+  *items_out = NULL;
+  if (!options->legend)
+    return 1;
+  items = cs_graph_legend_items (graph);
+  rows = cs_graph_legend_layout (cr, items, MARGIN_LEFT + ext.x_advance + TITLE_LEGEND_GAP,
+                                 MARGIN_LEFT, options->width - MARGIN_RIGHT, MARGIN_TOP / 2,
+                                 HEADER_ROW_HEIGHT);
+  *items_out = items;
+  return rows;
+}
+
+guint
+cs_graph_render_header_rows (cairo_t *cr, const CsGraph *graph, const CsGraphRenderOptions *options,
+                             const CsGraphPalette *palette, GArray **legend_out)
+{
+  g_autofree char *title = graph_title (graph, options);
+  g_autoptr (GArray) items = NULL;
+  guint rows;
+
+  cairo_save (cr);
+  rows = layout_header (cr, graph, options, palette, title, &items);
+  cairo_restore (cr);
+  if (legend_out != NULL)
+    *legend_out = g_steal_pointer (&items);
+  return rows;
+}
+
+/* Title top left, the legend after it (flowing onto more rows when it does not fit);
+ * returns the rows used. */
+static guint
 draw_title_and_legend (cairo_t *cr, const CsGraph *graph, const CsGraphRenderOptions *options,
                        const CsGraphPalette *palette)
 {
-  g_autofree char *title = NULL;
-  double x = options->width - MARGIN_RIGHT;
-  double y = MARGIN_TOP / 2;
+  g_autofree char *title = graph_title (graph, options);
+  g_autoptr (GArray) items = NULL;
+  guint rows = layout_header (cr, graph, options, palette, title, &items);
 
-  if (options->title != NULL)
-    title = g_strdup (options->title);
-  else
-    {
-      static const char *const names[CS_GRAPH_N_KINDS]
-          = { "Jitter", "Delta", "Skew", "MOS (5 s windows)", "Bitrate" };
-      CsGraphKind kind = MIN (graph->kind, CS_GRAPH_N_KINDS - 1);
-
-      title = kind == CS_GRAPH_KIND_MOS
-                  ? g_strdup (names[kind])
-                  : g_strdup_printf ("%s (%s)", names[kind], cs_graph_kind_unit (kind));
-    }
   cairo_select_font_face (cr, palette->font_family, CAIRO_FONT_SLANT_NORMAL,
                           CAIRO_FONT_WEIGHT_BOLD);
   set_color (cr, &palette->text);
-  show_text (cr, MARGIN_LEFT, y, title, 0.0, 0.5);
+  show_text (cr, MARGIN_LEFT, MARGIN_TOP / 2, title, 0.0, 0.5);
   cairo_select_font_face (cr, palette->font_family, CAIRO_FONT_SLANT_NORMAL,
                           CAIRO_FONT_WEIGHT_NORMAL);
-  if (!options->legend)
-    return;
-  /* Right to left, so the last series ends at the right margin. */
-  for (guint s = graph->series->len; s-- > 0;)
-    {
-      const CsGraphSeries *series = g_ptr_array_index (graph->series, s);
-      cairo_text_extents_t ext;
+  if (items != NULL)
+    cs_graph_legend_draw (cr, items, palette);
+  return rows;
+}
 
-      cairo_text_extents (cr, series->label, &ext);
-      x -= ext.x_advance;
-      set_color (cr, &palette->text);
-      show_text (cr, x, y, series->label, 0.0, 0.5);
-      x -= 18;
-      set_color (cr, &palette->series[s % CS_GRAPH_N_SERIES_COLORS]);
-      cairo_rectangle (cr, x, y - 1.5, 12, 3);
-      cairo_fill (cr);
-      x -= 16;
-    }
+/* The value axis' unit ("ms", "MOS", "kbit/s"), turned up along the axis left of its tick
+ * labels, centred on the plot's height. */
+static void
+draw_value_unit (cairo_t *cr, const CsGraph *graph, const CsGraphRect *area,
+                 const CsGraphPalette *palette)
+{
+  cairo_save (cr);
+  cairo_translate (cr, VALUE_UNIT_X, area->y + area->height / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  set_color (cr, &palette->text);
+  show_text (cr, 0, 0, cs_graph_kind_unit (graph->kind), 0.5, 0.5);
+  cairo_restore (cr);
 }
 
 void
@@ -321,23 +425,24 @@ cs_graph_render (cairo_t *cr, const CsGraph *graph, const CsGraphRenderOptions *
                  const CsGraphPalette *palette)
 {
   const CsGraphViewport *vp = &options->viewport;
-  guint columns;
+  guint columns, header_rows;
   CsGraphRect area;
 
   g_return_if_fail (cr != NULL && graph != NULL && options != NULL && palette != NULL);
 
-  cs_graph_render_plot_area (options->width, options->height, &area);
-  columns = (guint) MAX (area.width, 1);
   cairo_save (cr);
   set_color (cr, &palette->background);
   cairo_paint (cr);
   cairo_select_font_face (cr, palette->font_family, CAIRO_FONT_SLANT_NORMAL,
                           CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, palette->font_size);
+  header_rows = draw_title_and_legend (cr, graph, options, palette);
+  cs_graph_render_plot_area_rows (options->width, options->height, header_rows, &area);
+  columns = (guint) MAX (area.width, 1);
   if (graph->kind == CS_GRAPH_KIND_MOS)
     draw_mos_bands (cr, &area, vp, palette);
   draw_axes (cr, graph, &area, vp, palette);
-  draw_title_and_legend (cr, graph, options, palette);
+  draw_value_unit (cr, graph, &area, palette);
 
   cairo_save (cr);
   cairo_rectangle (cr, area.x, area.y, area.width, area.height);

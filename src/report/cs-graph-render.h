@@ -22,6 +22,7 @@ typedef struct
   CsGraphColor background, text, grid, axis;
   CsGraphColor series[CS_GRAPH_N_SERIES_COLORS];
   CsGraphColor loss, seq_error, finding, cursor;
+  CsGraphColor marker_bit, dtmf;
   CsGraphColor good, degraded, bad; /* MOS bands */
   char font_family[64];
   double font_size; /* px */
@@ -55,6 +56,16 @@ typedef struct
 /* Where the plot (inside the axes) lies for a given size: the widget maps
  * pointer positions through it. */
 void cs_graph_render_plot_area (double width, double height, CsGraphRect *out);
+/* The same when the header (title and legend) takes header_rows rows: a legend too wide for
+ * the title's line flows onto rows of its own above the plot. */
+void cs_graph_render_plot_area_rows (double width, double height, guint header_rows,
+                                     CsGraphRect *out);
+/* Rows the header takes for these options (1 when the legend fits beside the title);
+ * legend_out (optional) receives the legend's items where they are drawn
+ * (CsGraphLegendItem, cs-graph-legend.h), NULL without a legend. */
+guint cs_graph_render_header_rows (cairo_t *cr, const CsGraph *graph,
+                                   const CsGraphRenderOptions *options,
+                                   const CsGraphPalette *palette, GArray **legend_out);
 
 void cs_graph_render (cairo_t *cr, const CsGraph *graph, const CsGraphRenderOptions *options,
                       const CsGraphPalette *palette);

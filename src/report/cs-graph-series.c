@@ -105,7 +105,7 @@ add_point (CsGraphSeries *series, double t_s, double value, guint32 frame)
 static void
 add_marker (CsGraphSeries *series, double t_s, guint32 frame, guint32 count, CsGraphMarkerKind kind)
 {
-  CsGraphMarker marker = { t_s, frame, count, kind };
+  CsGraphMarker marker = { t_s, frame, count, kind, 0 };
 
   g_array_append_val (series->markers, marker);
 }
@@ -210,6 +210,32 @@ fill_bitrate (CsGraphSeries *series, const CsRtpPacket *packets, gsize n, gint64
   add_point (series, (double) last_bin * bin_s, (double) bits / 1000.0 / bin_s, frame);
 }
 
+static int
+compare_markers (gconstpointer a, gconstpointer b)
+{
+  const CsGraphMarker *ma = a, *mb = b;
+
+  if (ma->t_s != mb->t_s)
+    return ma->t_s < mb->t_s ? -1 : 1;
+  if (ma->kind != mb->kind)
+    return ma->kind < mb->kind ? -1 : 1;
+  return ma->frame < mb->frame ? -1 : ma->frame > mb->frame;
+}
+
+/* Packets with the RTP marker bit set, merged into the time-ordered markers. */
+static void
+add_marker_bits (CsGraphSeries *series, const CsRtpPacket *packets, gsize n, gint64 origin_ns)
+{
+  guint before = series->markers->len;
+
+  for (gsize i = 0; i < n; i++)
+    if (packets[i].flags & CS_RTP_FLAG_MARKER)
+      add_marker (series, seconds_since (packets[i].arrival_ns, origin_ns), packets[i].frame, 1,
+                  CS_GRAPH_MARKER_MARKER_BIT);
+  if (series->markers->len != before)
+    g_array_sort (series->markers, compare_markers);
+}
+
 CsGraphSeries *
 cs_graph_add_packets (CsGraph *graph, guint stream_id, const char *label,
                       const CsRtpPacket *packets, gsize n, const CsRtpClockMap *clocks,
@@ -241,6 +267,7 @@ cs_graph_add_packets (CsGraph *graph, guint stream_id, const char *label,
       fill_markers_only (series, packets, n, clocks, graph->origin_ns);
       break;
     }
+  add_marker_bits (series, packets, n, graph->origin_ns);
   g_ptr_array_add (graph->series, series);
   return series;
 }
@@ -291,28 +318,61 @@ cs_graph_find_frame_time (const CsGraph *graph, guint32 frame, double *t_s)
   return FALSE;
 }
 
+/* Inserts a marker after those at or before its time (markers stay in time order). */
+static void
+insert_marker (CsGraphSeries *series, const CsGraphMarker *marker)
+{
+  guint at = series->markers->len;
+
+  while (at > 0 && g_array_index (series->markers, CsGraphMarker, at - 1).t_s > marker->t_s)
+    at--;
+  g_array_insert_val (series->markers, at, *marker);
+}
+
 gboolean
 cs_graph_add_finding_marker (CsGraph *graph, guint stream_id, guint32 frame)
 {
   for (guint i = 0; i < graph->series->len; i++)
     {
       CsGraphSeries *series = g_ptr_array_index (graph->series, i);
-      double t_s;
-      guint at = 0;
+      CsGraphMarker marker = { 0, frame, 1, CS_GRAPH_MARKER_FINDING, 0 };
 
-      if (series->stream_id != stream_id || !series_frame_time (series, frame, &t_s))
+      if (series->stream_id != stream_id || !series_frame_time (series, frame, &marker.t_s))
         continue;
-      /* Keep markers in time order. */
-      while (at < series->markers->len
-             && g_array_index (series->markers, CsGraphMarker, at).t_s <= t_s)
-        at++;
-      {
-        CsGraphMarker marker = { t_s, frame, 1, CS_GRAPH_MARKER_FINDING };
-        g_array_insert_val (series->markers, at, marker);
-      }
+      insert_marker (series, &marker);
       return TRUE;
     }
   return FALSE;
+}
+
+gboolean
+cs_graph_add_dtmf_marker (CsGraph *graph, guint stream_id, double t_s, guint32 frame, char digit)
+{
+  for (guint i = 0; i < graph->series->len; i++)
+    {
+      CsGraphSeries *series = g_ptr_array_index (graph->series, i);
+      CsGraphMarker marker = { t_s, frame, 1, CS_GRAPH_MARKER_DTMF, digit };
+
+      if (stream_id != 0 && series->stream_id != stream_id)
+        continue;
+      insert_marker (series, &marker);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+double
+cs_graph_series_gap_s (const CsGraphSeries *series)
+{
+  const CsGraphPoint *first, *last;
+  double mean_spacing;
+
+  if (series->step_s > 0 || series->points->len < 2)
+    return 0;
+  first = &g_array_index (series->points, CsGraphPoint, 0);
+  last = &g_array_index (series->points, CsGraphPoint, series->points->len - 1);
+  mean_spacing = (last->t_s - first->t_s) / (series->points->len - 1);
+  return MAX (8.0 * mean_spacing, 0.25);
 }
 
 /* Viewport */

@@ -27,10 +27,13 @@ const char *cs_graph_kind_unit (CsGraphKind kind);
 
 typedef enum
 {
-  CS_GRAPH_MARKER_LOSS = 1,      /* sequence numbers skipped before this packet */
-  CS_GRAPH_MARKER_SEQ_ERROR = 2, /* late, duplicate or reordered packet */
-  CS_GRAPH_MARKER_FINDING = 3,   /* a finding points at this frame */
+  CS_GRAPH_MARKER_LOSS = 1,       /* sequence numbers skipped before this packet */
+  CS_GRAPH_MARKER_SEQ_ERROR = 2,  /* late, duplicate or reordered packet */
+  CS_GRAPH_MARKER_FINDING = 3,    /* a finding points at this frame */
+  CS_GRAPH_MARKER_MARKER_BIT = 4, /* the RTP marker bit (talk spurt or event start) */
+  CS_GRAPH_MARKER_DTMF = 5,       /* a DTMF digit starts (RFC 4733 or SIP INFO) */
 } CsGraphMarkerKind;
+#define CS_GRAPH_N_MARKER_KINDS 6
 
 typedef struct
 {
@@ -45,6 +48,7 @@ typedef struct
   guint32 frame;
   guint32 count; /* packets lost for LOSS, else 1 */
   CsGraphMarkerKind kind;
+  char digit; /* DTMF: '0'..'9', '*', '#', 'A'..'D'; else 0 */
 } CsGraphMarker;
 
 typedef struct
@@ -79,6 +83,13 @@ CsGraphSeries *cs_graph_add_stream (CsGraph *graph, CsStream *stream,
 /* A finding marker at a frame of a stream already in the graph (found by
  * stream id); FALSE when the stream or the frame is not there. */
 gboolean cs_graph_add_finding_marker (CsGraph *graph, guint stream_id, guint32 frame);
+/* A DTMF mark at t_s on the stream's series (stream_id 0 = the first series, for SIP INFO);
+ * FALSE when the graph has no such series. */
+gboolean cs_graph_add_dtmf_marker (CsGraph *graph, guint stream_id, double t_s, guint32 frame,
+                                   char digit);
+/* A pause longer than this between two points of a per-packet series is drawn as a gap:
+ * eight times the series' mean packet spacing, at least 0.25 s; 0 for windowed series. */
+double cs_graph_series_gap_s (const CsGraphSeries *series);
 guint cs_graph_get_n_series (const CsGraph *graph);
 const CsGraphSeries *cs_graph_get_series (const CsGraph *graph, guint index);
 /* Arrival time (s since origin) of a frame in any series; FALSE when absent. */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cs-graph-legend.h"
 #include "cs-graph-render.h"
 
 #define WIDTH 600
@@ -247,6 +248,156 @@ test_render_empty (void)
   cairo_surface_destroy (surface);
 }
 
+/* A stream that pauses: 20 ms packets 0..2 s, silence, 20 ms packets 6..7.98 s (x axis 0..8 s
+ * by hand: the pause is 4 s, far over 8 × the mean spacing). Drawn as two pieces, no ramp
+ * across the pause. */
+static void
+test_render_gap (void)
+{
+  g_autoptr (CsGraph) graph = cs_graph_new (CS_GRAPH_KIND_JITTER, 0);
+  CsGraphSeries *series = cs_graph_add_packets (graph, 1, "a → b", NULL, 0, NULL, NULL, NULL);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  CsGraphRenderOptions options;
+  CsGraphPalette palette;
+  CsGraphRect area;
+  double y;
+
+  for (guint i = 0; i <= 200; i++)
+    {
+      CsGraphPoint p = { i < 101 ? i * 0.02 : 6.0 + (i - 101) * 0.02, 10.0, i + 1 };
+      g_array_append_val (series->points, p);
+    }
+  /* 200 spacings over 7.98 s (the last packet at 6 + 99 × 0.02): mean 39.9 ms, × 8. */
+  g_assert_cmpfloat_with_epsilon (cs_graph_series_gap_s (series), 0.3192, 1e-9);
+  cs_graph_palette_init_light (&palette);
+  cs_graph_render_options_init (&options, graph, WIDTH, HEIGHT);
+  options.viewport.t0 = 0;
+  options.viewport.t1 = 8;
+  options.viewport.v0 = 0;
+  options.viewport.v1 = 20;
+  cs_graph_render (cr, graph, &options, &palette);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  cs_graph_render_plot_area (WIDTH, HEIGHT, &area);
+  y = area.y + area.height / 2; /* 10 of 0..20 */
+  g_assert_true (color_near (surface, area.x + area.width * 1.0 / 8, y, 1, &palette.series[0]));
+  g_assert_true (color_near (surface, area.x + area.width * 7.0 / 8, y, 1, &palette.series[0]));
+  /* 3.3 s and 4.7 s: inside the pause, away from the 4 s grid line. */
+  g_assert_false (color_near (surface, area.x + area.width * 3.3 / 8, y, 2, &palette.series[0]));
+  g_assert_false (color_near (surface, area.x + area.width * 4.7 / 8, y, 2, &palette.series[0]));
+  cairo_surface_destroy (surface);
+  /* Windowed series hold their value over the window: no pause threshold. */
+  series->step_s = 5.0;
+  g_assert_cmpfloat (cs_graph_series_gap_s (series), ==, 0.0);
+}
+
+static gboolean
+legend_has (const GArray *items, const char *label)
+{
+  for (guint i = 0; i < items->len; i++)
+    if (g_strcmp0 (g_array_index (items, CsGraphLegendItem, i).label, label) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The legend names every series and each marker kind drawn (and only those); too wide for
+ * the title's line it flows onto rows of its own and the plot moves down by those rows. */
+static void
+test_render_legend (void)
+{
+  g_autoptr (CsGraph) graph = make_graph (); /* two series, one loss marker */
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr (GArray) items = NULL;
+  CsGraphRenderOptions options;
+  CsGraphPalette palette;
+  CsGraphRect one_row, flowed;
+  guint rows;
+
+  cs_graph_palette_init_light (&palette);
+  cs_graph_render_options_init (&options, graph, WIDTH, HEIGHT);
+  rows = cs_graph_render_header_rows (cr, graph, &options, &palette, &items);
+  g_assert_cmpuint (rows, ==, 1);
+  g_assert_cmpuint (items->len, ==, 3);
+  g_assert_true (legend_has (items, "a → b"));
+  g_assert_true (legend_has (items, "b → a"));
+  g_assert_true (legend_has (items, "lost packets"));
+  g_assert_false (legend_has (items, "finding"));
+  g_clear_pointer (&items, g_array_unref);
+
+  /* A DTMF mark and a long title: 600 px no longer hold it all on one line. */
+  g_assert_true (cs_graph_add_dtmf_marker (graph, 2, 5.0, 351, '7'));
+  g_assert_false (cs_graph_add_dtmf_marker (graph, 9, 5.0, 351, '7')); /* no such stream */
+  options.title = "Jitter (ms) — a heading long enough to push the legend off its line";
+  rows = cs_graph_render_header_rows (cr, graph, &options, &palette, &items);
+  g_assert_cmpuint (rows, ==, 2);
+  g_assert_true (legend_has (items, "DTMF"));
+  for (guint i = 0; i < items->len; i++)
+    {
+      const CsGraphLegendItem *a = &g_array_index (items, CsGraphLegendItem, i);
+
+      g_assert_cmpfloat (a->box.x, >=, 0);
+      g_assert_cmpfloat (a->box.x + a->box.width, <=, WIDTH);
+      for (guint j = i + 1; j < items->len; j++)
+        {
+          const CsGraphLegendItem *b = &g_array_index (items, CsGraphLegendItem, j);
+          gboolean apart
+              = a->box.x + a->box.width <= b->box.x || b->box.x + b->box.width <= a->box.x
+                || a->box.y + a->box.height <= b->box.y || b->box.y + b->box.height <= a->box.y;
+          g_assert_true (apart);
+        }
+    }
+  cs_graph_render_plot_area_rows (WIDTH, HEIGHT, 1, &one_row);
+  cs_graph_render_plot_area_rows (WIDTH, HEIGHT, rows, &flowed);
+  g_assert_cmpfloat (flowed.y, ==, one_row.y + 16);
+  g_assert_cmpfloat (flowed.y + flowed.height, ==, one_row.y + one_row.height);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const CsGraphLegendItem *a = &g_array_index (items, CsGraphLegendItem, i);
+      g_assert_cmpfloat (a->box.y + a->box.height, <=, flowed.y);
+    }
+  /* The plot really moved: the DTMF mark's line starts under the second row. */
+  cs_graph_render (cr, graph, &options, &palette);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  {
+    double x5 = flowed.x + 5.0 / 10.0 * flowed.width;
+    g_assert_true (color_near (surface, x5, flowed.y + flowed.height * 0.6, 1, &palette.dtmf));
+  }
+  cairo_surface_destroy (surface);
+}
+
+/* The value axis carries its unit: text left of the tick labels, at the plot's middle. */
+static void
+test_render_value_unit (void)
+{
+  g_autoptr (CsGraph) graph = make_graph ();
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  CsGraphRenderOptions options;
+  CsGraphPalette palette;
+  CsGraphRect area;
+  gboolean inked = FALSE;
+
+  cs_graph_palette_init_light (&palette);
+  cs_graph_render_options_init (&options, graph, WIDTH, HEIGHT);
+  cs_graph_render (cr, graph, &options, &palette);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  cs_graph_render_plot_area (WIDTH, HEIGHT, &area);
+  for (int x = 4; x < 20 && !inked; x++)
+    for (int y = (int) (area.y + area.height / 2 - 8); y < area.y + area.height / 2 + 8; y++)
+      {
+        double rgb[3];
+        pixel_at (surface, x, y, rgb);
+        if (color_distance (rgb, &palette.background) > 0.5)
+          inked = TRUE;
+      }
+  g_assert_true (inked);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -256,5 +407,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/graph-render/zoomed", test_render_zoomed);
   g_test_add_func ("/graph-render/files", test_render_files);
   g_test_add_func ("/graph-render/empty", test_render_empty);
+  g_test_add_func ("/graph-render/gap", test_render_gap);
+  g_test_add_func ("/graph-render/legend", test_render_legend);
+  g_test_add_func ("/graph-render/value-unit", test_render_value_unit);
   return g_test_run ();
 }
