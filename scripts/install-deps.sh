@@ -9,7 +9,7 @@ appstream-util flatpak-builder tshark python3 sip-tester tcpdump \
 zlib1g-dev libzstd-dev zstd libwiretap-dev libwsutil-dev libgsm1-dev libopencore-amrnb-dev \
 libopencore-amrwb-dev libvo-amrwbenc-dev libspeex-dev libxml2-utils poppler-utils \
 libpq-dev postgresql libsrtp2-dev libgnutls28-dev gnutls-bin librsvg2-bin valgrind binutils \
-libglib2.0-bin libglib2.0-dev-bin dbus-daemon coreutils kamailio"
+libglib2.0-bin libglib2.0-dev-bin dbus-daemon coreutils kamailio python3-websockets"
 
 FEDORA="sudo dnf install gcc pkgconf meson ninja-build gtk4-devel glib2-devel cairo-devel \
 libpcap-devel portaudio-devel json-glib-devel opus-devel bcg729-devel spandsp-devel \
@@ -17,7 +17,7 @@ libsndfile-devel xorg-x11-server-Xvfb xorg-x11-xauth gettext desktop-file-utils 
 appstream libappstream-glib flatpak-builder wireshark-cli python3 sipp tcpdump \
 zlib-devel libzstd-devel zstd wireshark-devel gsm-devel opencore-amr-devel vo-amrwbenc-devel \
 speex-devel libpq-devel postgresql-server libsrtp-devel gnutls-devel gnutls-utils librsvg2-tools \
-valgrind binutils dbus-daemon kamailio"
+valgrind binutils dbus-daemon kamailio python3-websockets"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "This is not a Debian/Ubuntu system. Install the dependencies yourself, e.g. on Fedora:"

@@ -323,10 +323,7 @@ show_frame (CsDetailPane *self, const CsSipMessage *msg)
   add_row (self->frame_grid, &row, _ ("Destination"),
            cs_endpoint_to_string (cs_sip_message_get_dst (msg), dst));
   add_row (self->frame_grid, &row, _ ("Transport"),
-           cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_TCP   ? "TCP"
-           : cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_HEP ? "HEP"
-           : cs_sip_message_get_transport (msg) == CS_SIP_TRANSPORT_TLS ? "TLS"
-                                                                        : "UDP");
+           cs_sip_transport_to_string (cs_sip_message_get_transport (msg)));
   if (frame != NULL)
     {
       CsCapture *capture = cs_capture_set_get_file (set, frame->file);

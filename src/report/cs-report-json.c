@@ -119,6 +119,15 @@ cs_report_json_counts (CsJsonWriter *w, const CsCaptureStats *stats)
       cs_json_uint (w, GPOINTER_TO_UINT (g_hash_table_lookup (stats->sip_methods, name)));
     }
   cs_json_end_object (w);
+  CS_JSON_KEY (w, "sip_transports");
+  cs_json_begin_object (w);
+  for (guint i = 0; i < CS_CAPTURE_STATS_TRANSPORTS; i++)
+    if (stats->sip_transports[i] > 0)
+      {
+        cs_json_key (w, cs_sip_transport_to_string ((CsSipTransport) i));
+        cs_json_uint (w, stats->sip_transports[i]);
+      }
+  cs_json_end_object (w);
   CS_JSON_KEY (w, "sip_statuses");
   cs_json_begin_object (w);
   for (guint i = 0; i < statuses->len; i++)

@@ -32,6 +32,29 @@ cs_report_format_parse (const char *name, CsReportFormat *out)
   return TRUE;
 }
 
+/* "TCP 4, WS 16": the transports SIP came over, or NULL when all of it was plain UDP. */
+static char *
+cs_report_transports_text (const CsCaptureStats *stats)
+{
+  GString *text = g_string_new (NULL);
+  gboolean only_udp = TRUE;
+
+  for (guint i = 0; i < CS_CAPTURE_STATS_TRANSPORTS; i++)
+    if (stats->sip_transports[i] > 0)
+      {
+        only_udp = only_udp && i == CS_SIP_TRANSPORT_UDP;
+        g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, text->len > 0 ? ", " : "",
+                                cs_sip_transport_to_string ((CsSipTransport) i),
+                                stats->sip_transports[i]);
+      }
+  if (only_udp)
+    {
+      g_string_free (text, TRUE);
+      return NULL;
+    }
+  return g_string_free (text, FALSE);
+}
+
 static void
 cs_report_text_summary (CsAnalysis *analysis, FILE *out)
 {
@@ -41,6 +64,7 @@ cs_report_text_summary (CsAnalysis *analysis, FILE *out)
   g_autoptr (GList) statuses = g_hash_table_get_keys (stats->sip_statuses);
   g_autofree char *first = cs_time_format_iso (stats->first_ns);
   g_autofree char *last = cs_time_format_iso (stats->last_ns);
+  g_autofree char *transports = cs_report_transports_text (stats);
 
   for (guint i = 0; i < cs_capture_set_get_n_files (set); i++)
     fprintf (out, "File:          %s\n", cs_capture_get_path (cs_capture_set_get_file (set, i)));
@@ -50,6 +74,8 @@ cs_report_text_summary (CsAnalysis *analysis, FILE *out)
     fprintf (out, "Time:          %s .. %s\n", first, last);
   fprintf (out, "SIP messages:  %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " malformed)\n",
            stats->sip_messages, stats->malformed_sip);
+  if (transports != NULL)
+    fprintf (out, "  over %s\n", transports);
   methods = g_list_sort (methods, (GCompareFunc) g_strcmp0);
   for (GList *l = methods; l != NULL; l = l->next)
     {
@@ -405,6 +431,12 @@ cs_report_grid_capture (CsAnalysis *analysis)
   cs_report_grid_add (grid, NULL, g_strdup ("SIP messages"),
                       g_strdup_printf ("%" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " malformed)",
                                        st->sip_messages, st->malformed_sip));
+  {
+    char *transports = cs_report_transports_text (st);
+
+    if (transports != NULL)
+      cs_report_grid_add (grid, NULL, g_strdup ("SIP transports"), transports);
+  }
   methods = g_list_sort (methods, (GCompareFunc) g_strcmp0);
   for (GList *l = methods; l != NULL; l = l->next)
     g_string_append_printf (text, "%s%s %u", text->len > 0 ? ", " : "", (const char *) l->data,

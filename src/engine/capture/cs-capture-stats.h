@@ -8,6 +8,8 @@
 
 G_BEGIN_DECLS
 
+#define CS_CAPTURE_STATS_TRANSPORTS 8
+
 typedef struct
 {
   guint n_files;
@@ -19,6 +21,7 @@ typedef struct
   GHashTable *sip_methods;  /* method name (char*) → GUINT_TO_POINTER(count of requests) */
   GHashTable *sip_statuses; /* status code (GUINT_TO_POINTER) → GUINT_TO_POINTER(count) */
   guint64 malformed_sip;
+  guint64 sip_transports[CS_CAPTURE_STATS_TRANSPORTS]; /* messages by CsSipTransport */
   guint64 ip_fragments_evicted, tcp_streams_evicted;
   guint64 esp_encrypted_packets; /* ESP whose payload is ciphertext: its SIP/RTP unreadable */
   /* What the caps dropped (each reported as a dropped-state finding); limits: the caps in force. */

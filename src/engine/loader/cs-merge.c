@@ -11,6 +11,7 @@
 #include "calls/cs-stream-binder.h"
 #include "net/cs-tcp-reassembly.h"
 #include "net/cs-tls-stream.h"
+#include "net/cs-ws-stream.h"
 
 #include <string.h>
 #ifdef __GLIBC__
@@ -48,6 +49,8 @@ struct _CsMerge
   CsIpReassembler *ip;
   CsTcpReassembler *tcp;
   CsTlsTracker *tls;       /* TLS connections: listed, decrypted with the key log */
+  CsWsTracker *ws;         /* SIP over WebSocket on clear TCP */
+  CsWsTracker *wss;        /* SIP over WebSocket inside decrypted TLS */
   gboolean tls_delivering; /* the TCP reassembler is fed decrypted TLS bytes */
   CsRtpRunTable runs;      /* key → index in run_order */
   GPtrArray *run_order;
@@ -94,6 +97,10 @@ cs_merge_new (CsCaptureSet *set, CsCaptureStats *stats)
   merge->tcp = cs_tcp_reassembler_new (merge->limits.max_tcp_bytes_per_stream,
                                        merge->limits.max_tcp_streams);
   merge->tls = cs_tls_tracker_new (NULL, merge->limits.max_tcp_streams);
+  merge->ws
+      = cs_ws_tracker_new (merge->limits.max_tcp_streams, merge->limits.max_tcp_bytes_per_stream);
+  merge->wss
+      = cs_ws_tracker_new (merge->limits.max_tcp_streams, merge->limits.max_tcp_bytes_per_stream);
   cs_rtp_run_table_init (&merge->runs);
   merge->run_order = g_ptr_array_new ();
   merge->run_pool = cs_fixed_pool_new (sizeof (CsRtpRun));
@@ -126,6 +133,8 @@ cs_merge_free (CsMerge *merge)
   cs_ip_reassembler_free (merge->ip);
   cs_tcp_reassembler_free (merge->tcp);
   cs_tls_tracker_free (merge->tls);
+  cs_ws_tracker_free (merge->ws);
+  cs_ws_tracker_free (merge->wss);
   cs_rtp_run_table_clear (&merge->runs);
   cs_merge_clear_runs (merge);
   g_ptr_array_unref (merge->run_order);
@@ -291,6 +300,8 @@ cs_merge_count_sip (CsMerge *merge, const CsSipMessage *msg)
   guint status;
 
   stats->sip_messages++;
+  stats->sip_transports[MIN ((guint) cs_sip_message_get_transport (msg),
+                             CS_CAPTURE_STATS_TRANSPORTS - 1)]++;
   if (cs_sip_message_get_malformed (msg) != NULL)
     stats->malformed_sip++;
   if (cs_sip_message_is_request (msg))
@@ -517,15 +528,13 @@ cs_merge_append_chunk_runs (CsMerge *merge, const CsChunkRtpRun *runs, guint32 n
 }
 
 static void
-cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, guint32 first_frame,
-                         guint32 last_frame, gint64 ts_ns, gpointer user_data)
+cs_merge_add_stream_message (CsMerge *merge, const guint8 *data, gsize len, const CsPacket *packet,
+                             guint32 first_frame, guint32 last_frame, gint64 ts_ns,
+                             CsSipTransport transport)
 {
-  CsMerge *merge = user_data;
   /* Out-of-order segments can deliver a message's last bytes before its first:
    * the message belongs to the frame that completed it. */
-  CsSipMessage *msg = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst,
-                                                   merge->tls_delivering ? CS_SIP_TRANSPORT_TLS
-                                                                         : CS_SIP_TRANSPORT_TCP,
+  CsSipMessage *msg = cs_sip_message_from_payload (data, len, &packet->src, &packet->dst, transport,
                                                    MAX (first_frame, last_frame), ts_ns);
 
   if (msg == NULL)
@@ -535,7 +544,28 @@ cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, 
   cs_sip_message_unref (msg);
 }
 
-/* Decrypted TLS application data: the same TCP framing as clear SIP. */
+static void
+cs_merge_on_tcp_message (const guint8 *data, gsize len, const CsPacket *packet, guint32 first_frame,
+                         guint32 last_frame, gint64 ts_ns, gpointer user_data)
+{
+  CsMerge *merge = user_data;
+
+  cs_merge_add_stream_message (merge, data, len, packet, first_frame, last_frame, ts_ns,
+                               merge->tls_delivering ? CS_SIP_TRANSPORT_TLS : CS_SIP_TRANSPORT_TCP);
+}
+
+/* One WebSocket message: one SIP message (RFC 7118 §5.2). */
+static void
+cs_merge_on_ws_message (const guint8 *data, gsize len, const CsPacket *packet, guint32 first_frame,
+                        guint32 last_frame, gint64 ts_ns, gpointer user_data)
+{
+  CsMerge *merge = user_data;
+
+  cs_merge_add_stream_message (merge, data, len, packet, first_frame, last_frame, ts_ns,
+                               merge->tls_delivering ? CS_SIP_TRANSPORT_WSS : CS_SIP_TRANSPORT_WS);
+}
+
+/* Decrypted TLS application data: WebSocket (WSS) or the same TCP framing as clear SIP. */
 static void
 cs_merge_on_tls_plain (const CsPacket *packet, const guint8 *plain, gsize len, guint32 frame,
                        gint64 ts_ns, gpointer user_data)
@@ -545,15 +575,29 @@ cs_merge_on_tls_plain (const CsPacket *packet, const guint8 *plain, gsize len, g
   (void) plain;
   (void) len;
   merge->tls_delivering = TRUE;
-  cs_tcp_reassembler_add (merge->tcp, packet, frame, ts_ns, cs_merge_on_tcp_message, merge);
+  if (!cs_ws_tracker_add (merge->wss, packet, frame, ts_ns, cs_merge_on_ws_message, merge))
+    cs_tcp_reassembler_add (merge->tcp, packet, frame, ts_ns, cs_merge_on_tcp_message, merge);
   merge->tls_delivering = FALSE;
 }
 
-/* A TCP segment: TLS connections' to the TLS tracker, the others' to SIP framing. */
+/* A TCP segment: TLS connections' to the TLS tracker, WebSocket connections' to the WebSocket
+ * tracker, the others' to SIP framing. */
 static void
 cs_merge_add_tcp (CsMerge *merge, const CsPacket *pkt, guint32 frame, gint64 ts_ns)
 {
   if (cs_tls_tracker_add (merge->tls, pkt, frame, ts_ns, cs_merge_on_tls_plain, merge))
+    {
+      if (pkt->tcp_flags & (CS_TCP_FIN | CS_TCP_RST))
+        {
+          /* the end of a TLS connection ends the WebSocket inside it */
+          CsPacket end = *pkt;
+
+          end.payload_len = 0;
+          cs_ws_tracker_add (merge->wss, &end, frame, ts_ns, cs_merge_on_ws_message, merge);
+        }
+      return;
+    }
+  if (cs_ws_tracker_add (merge->ws, pkt, frame, ts_ns, cs_merge_on_ws_message, merge))
     return;
   cs_tcp_reassembler_add (merge->tcp, pkt, frame, ts_ns, cs_merge_on_tcp_message, merge);
 }

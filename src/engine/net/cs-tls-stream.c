@@ -2,6 +2,7 @@
  * keys set up from the key log at the ServerHello, records decrypted in order */
 #include "cs-tls-stream.h"
 
+#include "cs-tcp-in-order.h"
 #include "cs-tls-crypto.h"
 
 #include <string.h>
@@ -22,9 +23,8 @@ enum
 
 typedef struct
 {
-  gboolean have_seq, closed, lost;
-  guint32 next_seq;
-  guint32 plain_base; /* TCP number of the direction's first payload byte */
+  gboolean closed, lost;
+  CsTcpInOrder order;
   guint64 plain_offset;
   GByteArray *buf;    /* record bytes not yet whole */
   GByteArray *hs;     /* handshake bytes not yet a whole message */
@@ -467,7 +467,7 @@ read_record (CsTlsTracker *t, Conn *c, guint d, guint8 type, guint16 version, co
 
       plain.payload = t->out;
       plain.payload_len = plain_len;
-      plain.tcp_seq = dir->plain_base + (guint32) dir->plain_offset;
+      plain.tcp_seq = dir->order.first_seq + (guint32) dir->plain_offset;
       plain.tcp_flags = CS_TCP_ACK;
       dir->plain_offset += plain_len;
       func (&plain, t->out, plain_len, frame, ts_ns, user_data);
@@ -568,62 +568,45 @@ cs_tls_tracker_add (CsTlsTracker *t, const CsPacket *packet, guint32 frame, gint
   guint d = 0;
   Conn *c = find_conn (t, packet, &d);
   Dir *dir;
-  const guint8 *data = packet->payload;
-  gsize len = packet->payload != NULL ? packet->payload_len : 0;
-  guint32 seq = packet->tcp_seq;
+  const guint8 *data;
+  gsize len;
 
   if (c == NULL)
     {
       /* a new connection only from its ClientHello (any port) */
-      if (len == 0 || !starts_client_hello (packet) || (c = open_conn (t, packet, frame)) == NULL)
+      if (packet->payload == NULL || !starts_client_hello (packet)
+          || (c = open_conn (t, packet, frame)) == NULL)
         return FALSE;
       d = 0;
     }
   dir = &c->dir[d];
-  if (packet->tcp_flags & CS_TCP_SYN)
-    seq++;
-  if (len > 0 && !dir->lost && !dir->closed)
-    {
-      gint32 ahead;
-
-      if (!dir->have_seq)
-        {
-          dir->have_seq = TRUE;
-          dir->next_seq = dir->plain_base = seq;
+  if (!dir->lost && !dir->closed)
+    switch (cs_tcp_in_order_take (&dir->order, packet, &data, &len))
+      {
+      case CS_TCP_IN_ORDER_NEW:
+        if (dir->buf == NULL)
           dir->buf = g_byte_array_new ();
-        }
-      ahead = (gint32) (seq - dir->next_seq);
-      if (ahead < 0 && (gint64) len > -(gint64) ahead)
-        {
-          /* overlaps what was seen: the new part only */
-          data += (gsize) - (gint64) ahead;
-          len -= (gsize) - (gint64) ahead;
-          ahead = 0;
-        }
-      if (ahead == 0)
-        {
-          dir->next_seq += (guint32) len;
-          if (dir->buf->len + len > 2 * MAX_RECORD)
-            {
-              dir->lost = TRUE;
-              session_of (t, c)->lost_bytes = TRUE;
-              g_byte_array_set_size (dir->buf, 0);
-            }
-          else
-            {
-              g_byte_array_append (dir->buf, data, (guint) len);
-              read_records (t, c, d, packet, frame, ts_ns, func, user_data);
-            }
-        }
-      else if (ahead > 0)
-        {
-          /* a gap: the records after it cannot be told apart */
-          dir->lost = TRUE;
-          session_of (t, c)->lost_bytes = TRUE;
-          g_clear_pointer (&dir->buf, g_byte_array_unref);
-        }
-      /* ahead < 0 with nothing new: a retransmission */
-    }
+        if (dir->buf->len + len > 2 * MAX_RECORD)
+          {
+            dir->lost = TRUE;
+            session_of (t, c)->lost_bytes = TRUE;
+            g_byte_array_set_size (dir->buf, 0);
+          }
+        else
+          {
+            g_byte_array_append (dir->buf, data, (guint) len);
+            read_records (t, c, d, packet, frame, ts_ns, func, user_data);
+          }
+        break;
+      case CS_TCP_IN_ORDER_GAP:
+        /* a gap: the records after it cannot be told apart */
+        dir->lost = TRUE;
+        session_of (t, c)->lost_bytes = TRUE;
+        g_clear_pointer (&dir->buf, g_byte_array_unref);
+        break;
+      case CS_TCP_IN_ORDER_OLD:
+        break;
+      }
   if (packet->tcp_flags & (CS_TCP_FIN | CS_TCP_RST))
     {
       dir->closed = TRUE;

@@ -71,6 +71,14 @@ CsSipTransport (cs_sip_message_get_transport) (const CsSipMessage *msg)
   return (CsSipTransport) msg->transport;
 }
 
+const char *
+cs_sip_transport_to_string (CsSipTransport transport)
+{
+  static const char *const names[] = { "UDP", "TCP", "HEP", "TLS", "WS", "WSS" };
+
+  return (guint) transport < G_N_ELEMENTS (names) ? names[transport] : "UDP";
+}
+
 guint64 (cs_sip_message_get_offset) (const CsSipMessage *msg)
 {
   return msg->offset;

@@ -14,6 +14,8 @@ typedef enum
   CS_SIP_TRANSPORT_TCP,
   CS_SIP_TRANSPORT_HEP,
   CS_SIP_TRANSPORT_TLS, /* TCP whose TLS records were decrypted with a key log */
+  CS_SIP_TRANSPORT_WS,  /* WebSocket messages over TCP (RFC 7118) */
+  CS_SIP_TRANSPORT_WSS, /* WebSocket messages inside decrypted TLS */
 } CsSipTransport;
 
 /* name as written (compact forms kept as written), value unfolded and trimmed */
@@ -92,6 +94,8 @@ gint64 cs_sip_message_get_ts_ns (const CsSipMessage *msg) G_GNUC_PURE;
 const CsEndpoint *cs_sip_message_get_src (const CsSipMessage *msg) G_GNUC_PURE;
 const CsEndpoint *cs_sip_message_get_dst (const CsSipMessage *msg) G_GNUC_PURE;
 CsSipTransport cs_sip_message_get_transport (const CsSipMessage *msg) G_GNUC_PURE;
+/* "UDP", "TCP", "HEP", "TLS", "WS", "WSS" */
+const char *cs_sip_transport_to_string (CsSipTransport transport);
 /* Byte offset of the message in its file when it was read from one place of a mapped
  * capture, else 0. */
 guint64 cs_sip_message_get_offset (const CsSipMessage *msg) G_GNUC_PURE;
