@@ -63,6 +63,33 @@ add_count_row (GtkGrid *grid, int row, const char *name, guint64 count)
   add_row (grid, row, name, text, TRUE);
 }
 
+/* One row per capture point: its file and clock against the point it was measured from. */
+static int
+fill_points (GtkGrid *grid, int row, CsAnalysis *analysis)
+{
+  const CsPointClock *clock = cs_analysis_get_point_clock (analysis);
+  CsCaptureSet *set = cs_analysis_get_capture_set (analysis);
+
+  for (guint f = 0; clock != NULL && f < clock->n_points; f++)
+    {
+      g_autofree char *base
+          = g_path_get_basename (cs_capture_get_path (cs_capture_set_get_file (set, f)));
+      g_autofree char *name = g_strdup_printf (_ ("Point %u"), f + 1);
+      g_autofree char *value = NULL;
+
+      if (clock->reference[f] == f && f != 0 && clock->offset_ns[f] == 0)
+        /* TRANSLATORS: a capture file, then why its clock could not be aligned */
+        value = g_strdup_printf (_ ("%s · no SIP in common with another point"), base);
+      else
+        /* TRANSLATORS: file · clock offset in ms against point N (spread in ms) */
+        value = g_strdup_printf (_ ("%s · clock %+.3f ms against point %u (± %.3f ms)"), base,
+                                 (double) clock->offset_ns[f] / 1e6, clock->reference[f] + 1,
+                                 (double) clock->spread_ns[f] / 1e6);
+      add_row (grid, row++, name, value, FALSE);
+    }
+  return row;
+}
+
 static void
 fill_capture (CsSummaryView *self, CsAnalysis *analysis, const CsCaptureStats *stats)
 {
@@ -95,6 +122,7 @@ fill_capture (CsSummaryView *self, CsAnalysis *analysis, const CsCaptureStats *s
       add_row (self->capture_grid, row++, _ ("Last packet"), last, TRUE);
       add_row (self->capture_grid, row++, _ ("Time span"), span_text, TRUE);
     }
+  row = fill_points (self->capture_grid, row, analysis);
   if (stats->ip_fragments_evicted > 0)
     add_count_row (self->capture_grid, row++, _ ("IP fragments dropped"),
                    stats->ip_fragments_evicted);

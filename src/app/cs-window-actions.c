@@ -18,9 +18,13 @@ on_file_chooser_response (GtkNativeDialog *dialog, int response, CsWindow *self)
       g_autoptr (GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
       g_autoptr (GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
 
+      const char *points = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "points");
+
       for (guint i = 0; i < g_list_model_get_n_items (files); i++)
         g_ptr_array_add (array, g_list_model_get_item (files, i));
-      if (array->len > 0)
+      if (array->len > 0 && g_strcmp0 (points, "true") == 0)
+        cs_window_open_points (self, (GFile **) array->pdata, array->len);
+      else if (array->len > 0)
         cs_window_open_files (self, (GFile **) array->pdata, array->len);
     }
   gtk_native_dialog_destroy (dialog);
@@ -48,19 +52,35 @@ add_capture_filters (GtkFileChooser *chooser)
   gtk_file_chooser_set_filter (chooser, captures);
 }
 
+/* Open (several files as parts of one capture) and Open Capture Points (several files taken at
+ * different places of one network): one chooser, its check box says which. */
 static void
-open_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
+show_open_chooser (CsWindow *self, const char *title, gboolean points)
 {
-  CsWindow *self = CS_WINDOW (widget);
-  GtkFileChooserNative *chooser
-      = gtk_file_chooser_native_new (_ ("Open Captures"), GTK_WINDOW (self),
-                                     GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Open"), _ ("_Cancel"));
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
+      title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Open"), _ ("_Cancel"));
 
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   add_capture_filters (GTK_FILE_CHOOSER (chooser));
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "points",
+                               _ ("Files are capture points of one network (align their clocks)"),
+                               NULL, NULL);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "points", points ? "true" : "false");
   g_signal_connect (chooser, "response", G_CALLBACK (on_file_chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  show_open_chooser (CS_WINDOW (widget), _ ("Open Captures"), FALSE);
+}
+
+static void
+open_points_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  show_open_chooser (CS_WINDOW (widget), _ ("Open Capture Points"), TRUE);
 }
 
 static void
@@ -135,6 +155,7 @@ cs_window_actions_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_activated);
   gtk_widget_class_install_action (widget_class, "win.open-homer", NULL, open_homer_activated);
+  gtk_widget_class_install_action (widget_class, "win.open-points", NULL, open_points_activated);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_activated);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_activated);
   gtk_widget_class_install_action (widget_class, "win.focus-search", NULL, focus_search_activated);

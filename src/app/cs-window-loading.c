@@ -219,8 +219,24 @@ dup_local_paths (GFile **files, guint n_files, GFile **not_local)
   return g_strv_builder_end (builder);
 }
 
+static void cs_window_open (CsWindow *self, GFile **files, guint n_files);
+
 void
 cs_window_open_files (CsWindow *self, GFile **files, guint n_files)
+{
+  self->files_are_points = FALSE;
+  cs_window_open (self, files, n_files);
+}
+
+void
+cs_window_open_points (CsWindow *self, GFile **files, guint n_files)
+{
+  self->files_are_points = n_files > 1;
+  cs_window_open (self, files, n_files);
+}
+
+static void
+cs_window_open (CsWindow *self, GFile **files, guint n_files)
 {
   GtkApplication *application;
   g_auto (GStrv) paths = NULL;
@@ -253,6 +269,7 @@ cs_window_open_files (CsWindow *self, GFile **files, guint n_files)
       cs_application_add_recent_file (CS_APPLICATION (application), files[i]);
 
   self->loader = cs_loader_new ();
+  cs_loader_set_points (self->loader, self->files_are_points);
   self->publisher = cs_publisher_new ();
   cs_publisher_attach (self->publisher, self->loader);
   self->cancellable = g_cancellable_new ();

@@ -66,9 +66,10 @@ struct _CsWindow
   gboolean attached_to_application;
   GSettings *settings; /* NULL when the schema is not installed */
   CsWindowState state;
-  GPtrArray *files;       /* GFile being read or shown */
-  CsLoader *loader;       /* the current load; NULL once finished or cancelled */
-  CsPublisher *publisher; /* how fast its calls show (attached to the loader) */
+  GPtrArray *files;          /* GFile being read or shown */
+  gboolean files_are_points; /* several files: capture points of one network (cs-point-clock.h) */
+  CsLoader *loader;          /* the current load; NULL once finished or cancelled */
+  CsPublisher *publisher;    /* how fast its calls show (attached to the loader) */
   GCancellable *cancellable;
   CsAnalysis *analysis;       /* "analysis": from the moment the loader makes it */
   gboolean analysis_loaded;   /* every call is in it: "loaded-analysis" is it too */

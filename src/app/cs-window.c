@@ -319,6 +319,7 @@ setup_recent_menu (CsWindow *self, CsApplication *application)
   g_autoptr (GMenu) homer_section = g_menu_new ();
 
   g_menu_append (homer_section, _ ("From _Homer…"), "win.open-homer");
+  g_menu_append (homer_section, _ ("Capture _Points…"), "win.open-points");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (homer_section));
   g_menu_append_section (menu, NULL, recent);
   g_menu_append (clear_section, _ ("_Clear Recent Files"), "app.clear-recent");

@@ -18,6 +18,9 @@ CsWindow *cs_window_new (CsApplication *application);
 /* Reads the files (merged by time when several) in the background, replacing
  * whatever the window showed. */
 void cs_window_open_files (CsWindow *self, GFile **files, guint n_files);
+/* The same, reading several files as capture points of one network (clocks aligned, a message
+ * seen at several points is one message: cs_loader_set_points). */
+void cs_window_open_points (CsWindow *self, GFile **files, guint n_files);
 /* TRUE while the window shows nothing (its empty state): a good place to open files. */
 gboolean cs_window_is_empty (CsWindow *self);
 
