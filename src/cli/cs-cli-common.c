@@ -79,6 +79,10 @@ cs_cli_parse (int argc, char **argv, const char *synopsis, const GOptionEntry *e
       "SRTP key of a stream no SDP keyed: an SSRC (0x…) or stream number, '=', then "
       "[SUITE ]inline:BASE64[|LIFETIME][|MKI:LEN] (repeatable)",
       "SSRC_OR_STREAM=inline:KEY" },
+    { "points", 0, 0, G_OPTION_ARG_NONE, &opts->points,
+      "The files are capture points of one network: align their clocks, one message seen "
+      "at several points is one message",
+      NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opts->files, NULL, "FILE..." },
     { NULL },
   };
@@ -133,6 +137,7 @@ cs_cli_load (const CsCliOptions *opts, int *exit_status)
   cs_loader_set_threads (loader, (guint) opts->threads);
   cs_loader_set_filter (loader, opts->filter);
   cs_loader_set_srtp_keys (loader, opts->srtp_keys);
+  cs_loader_set_points (loader, opts->points);
   if (opts->keylog_path != NULL)
     {
       g_autoptr (CsTlsKeylog) keylog = cs_tls_keylog_new ();

@@ -25,6 +25,7 @@ typedef struct
   char **srtp_key_specs; /* --srtp-key SSRC_OR_STREAM=inline:KEY, repeatable */
   GArray *srtp_keys;     /* CsSrtpUserKey, parsed from them */
   char *keylog_path;     /* --keylog FILE: TLS secrets (NSS key log) */
+  gboolean points;       /* --points: the files are capture points of one network */
   char **files;          /* remaining arguments */
   /* instead of files: a window of a Homer 7 store (cs-cli-homer.c) */
   char *homer;

@@ -6,6 +6,7 @@
 #include "callscope-engine.h"
 #include "cs-json-writer.h"
 #include "cs-report-json.h"
+#include "cs-report-points.h"
 #ifndef CS_REPORT_WITHOUT_CAIRO
 #include "cs-report-html.h"
 #include "cs-report-pdf.h"
@@ -132,6 +133,7 @@ cs_report_write_calls_threads (CsAnalysis *analysis, CsReportFormat format,
       links = cs_call_links_find (cs_analysis_get_calls (analysis),
                                   cs_analysis_get_streams (analysis));
       cs_report_json_legs (w, links);
+      cs_report_json_points (w, analysis);
       cs_json_end_object (w);
       return cs_json_writer_free (w);
     case CS_REPORT_FORMAT_CSV:
@@ -148,6 +150,7 @@ cs_report_write_calls_threads (CsAnalysis *analysis, CsReportFormat format,
       links = cs_call_links_find (cs_analysis_get_calls (analysis),
                                   cs_analysis_get_streams (analysis));
       cs_report_text_legs (links, out);
+      cs_report_text_points (analysis, out);
       break;
     }
   return fflush (out) == 0 && !ferror (out);

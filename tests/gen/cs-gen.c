@@ -1,4 +1,5 @@
 /* cs-gen.c — writes callscope's demo capture and golden-test scenarios */
+#include "gen-points.h"
 #include "gen-scenarios.h"
 
 #include <glib/gstdio.h>
@@ -12,7 +13,8 @@ usage (void)
                    "  cs-gen list\n"
                    "  cs-gen demo -o FILE.pcapng [--expect FILE.json]\n"
                    "  cs-gen scenario NAME -o FILE [--expect FILE.json]\n"
-                   "  cs-gen all -d DIR\n");
+                   "  cs-gen all -d DIR\n"
+                   "  cs-gen points -d DIR   (one network at three capture points)\n");
   return 2;
 }
 
@@ -110,6 +112,12 @@ main (int argc, char **argv)
           if (!write_capture (list[k].name, list[k].build, path, expect_path, &error))
             goto fail;
         }
+      return 0;
+    }
+  if (strcmp (command, "points") == 0 && dir != NULL)
+    {
+      if (!gen_points_write (dir, &error))
+        goto fail;
       return 0;
     }
   return usage ();

@@ -569,3 +569,10 @@ gen_tcp_clear (GenTcpConn *conn)
   for (int i = 0; i < 2; i++)
     g_clear_pointer (&conn->last_data[i], g_byte_array_unref);
 }
+
+guint
+gen_capture_last_packet (GenCapture *cap)
+{
+  g_assert (cap->packets->len > 0);
+  return cap->packets->len - 1;
+}

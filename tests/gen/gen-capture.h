@@ -100,6 +100,8 @@ void gen_capture_add_raw_frame (GenCapture *cap, gint64 time_ns, const guint8 *f
 void gen_capture_comment_last (GenCapture *cap, const char *comment);
 GenPacket *gen_capture_packet (GenCapture *cap, guint id);
 /* Sorts by time (stable), numbers frames and writes the file. */
+/* The id of the packet added last. */
+guint gen_capture_last_packet (GenCapture *cap);
 gboolean gen_capture_write (GenCapture *cap, const char *path, GError **error);
 
 guint16 gen_inet_checksum (const guint8 *data, gsize len, guint32 sum);

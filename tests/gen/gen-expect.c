@@ -14,6 +14,7 @@ call_free (gpointer data)
   g_free (c->from_user);
   g_free (c->to_user);
   g_free (c->from_tag);
+  g_array_unref (c->wire);
   g_free (c);
 }
 
@@ -25,6 +26,15 @@ non_invite_free (gpointer data)
   g_free (n->method);
   g_free (n->call_id);
   g_free (n);
+}
+
+static void
+stream_free (gpointer data)
+{
+  GenExpectStream *s = data;
+
+  g_array_unref (s->arrivals);
+  g_free (s);
 }
 
 static void
@@ -54,10 +64,11 @@ gen_expect_new (void)
   e->statuses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   e->calls = g_ptr_array_new_with_free_func (call_free);
   e->non_invite = g_ptr_array_new_with_free_func (non_invite_free);
-  e->streams = g_ptr_array_new_with_free_func (g_free);
+  e->streams = g_ptr_array_new_with_free_func (stream_free);
   e->dtmf = g_ptr_array_new_with_free_func (dtmf_free);
   e->findings = g_ptr_array_new_with_free_func (finding_free);
   e->legs = g_ptr_array_new_with_free_func (g_free);
+  e->findings_known = TRUE;
   return e;
 }
 
@@ -108,6 +119,7 @@ gen_expect_add_call (GenExpect *e, const char *call_id, const char *from_user, c
   c->from_tag = g_strdup (from_tag);
   c->state = "setup";
   c->invite_ns = c->provisional_ns = c->answer_ns = c->bye_ns = -1;
+  c->wire = g_array_new (FALSE, FALSE, sizeof (GenExpectMessage));
   g_ptr_array_add (e->calls, c);
   return c;
 }
@@ -134,13 +146,17 @@ gen_expect_add_stream (GenExpect *e, guint32 ssrc, const CsEndpoint *src, const 
   s->dst = *dst;
   s->payload_type = payload_type;
   s->associated = associated;
+  s->arrivals = g_array_new (FALSE, FALSE, sizeof (GenExpectArrival));
   g_ptr_array_add (e->streams, s);
   return s;
 }
 
 void
-gen_expect_stream_packet (GenExpectStream *s, gint64 index, gboolean duplicate)
+gen_expect_stream_packet (GenExpectStream *s, guint packet, gint64 index, gboolean duplicate)
 {
+  GenExpectArrival a = { packet, index, duplicate };
+
+  g_array_append_val (s->arrivals, a);
   s->packets++;
   if (duplicate)
     s->duplicates++;
@@ -151,6 +167,146 @@ gen_expect_stream_packet (GenExpectStream *s, gint64 index, gboolean duplicate)
       s->max_index = index;
     }
   s->max_index = MAX (s->max_index, index);
+}
+
+void
+gen_expect_call_message (GenExpectCall *c, guint packet, const GenExpectMessage *message)
+{
+  GenExpectMessage m = *message;
+
+  m.packet = packet;
+  g_array_append_val (c->wire, m);
+}
+
+static gboolean
+message_is (const GenExpectMessage *m, const char *method, guint status)
+{
+  return m->status == status && (method == NULL || strcmp (m->method, method) == 0);
+}
+
+guint
+gen_expect_call_packet (const GenExpectCall *c, const char *method, guint status, guint nth)
+{
+  for (guint i = 0; i < c->wire->len; i++)
+    {
+      const GenExpectMessage *m = &g_array_index (c->wire, GenExpectMessage, i);
+
+      if (!m->copy && message_is (m, method, status) && nth-- == 0)
+        return m->packet;
+    }
+  return G_MAXUINT;
+}
+
+GenExpectCall *
+gen_expect_call (GenExpect *e, guint i)
+{
+  g_assert (i < e->calls->len);
+  return g_ptr_array_index (e->calls, i);
+}
+
+GenExpectStream *
+gen_expect_stream (GenExpect *e, guint i)
+{
+  g_assert (i < e->streams->len);
+  return g_ptr_array_index (e->streams, i);
+}
+
+GenExpectFinding *
+gen_expect_call_finding (GenExpect *e, const char *kind, const char *severity, GenExpectCall *call,
+                         const char *method, guint status)
+{
+  GenExpectFinding *f = gen_expect_add_finding (e, kind, severity, call, NULL);
+
+  gen_expect_finding_messages (f, call, method, status, TRUE);
+  return f;
+}
+
+void
+gen_expect_finding_messages (GenExpectFinding *f, const GenExpectCall *c, const char *method,
+                             guint status, gboolean copies)
+{
+  for (guint i = 0; i < c->wire->len; i++)
+    {
+      const GenExpectMessage *m = &g_array_index (c->wire, GenExpectMessage, i);
+
+      if (message_is (m, method, status) && (copies || !m->copy))
+        gen_expect_finding_frame (f, m->packet);
+    }
+}
+
+void
+gen_expect_finding_copies (GenExpectFinding *f, const GenExpectCall *c)
+{
+  for (guint i = 0; i < c->wire->len; i++)
+    if (g_array_index (c->wire, GenExpectMessage, i).copy)
+      gen_expect_finding_frame (f, g_array_index (c->wire, GenExpectMessage, i).packet);
+}
+
+guint
+gen_expect_stream_first (const GenExpectStream *s)
+{
+  g_assert (s->arrivals->len > 0);
+  return g_array_index (s->arrivals, GenExpectArrival, 0).packet;
+}
+
+guint
+gen_expect_stream_last (const GenExpectStream *s)
+{
+  g_assert (s->arrivals->len > 0);
+  return g_array_index (s->arrivals, GenExpectArrival, s->arrivals->len - 1).packet;
+}
+
+guint
+gen_expect_stream_nth (const GenExpectStream *s, guint n)
+{
+  g_assert (n < s->arrivals->len);
+  return g_array_index (s->arrivals, GenExpectArrival, n).packet;
+}
+
+guint
+gen_expect_call_first (const GenExpectCall *c)
+{
+  g_assert (c->wire->len > 0);
+  return g_array_index (c->wire, GenExpectMessage, 0).packet;
+}
+
+guint
+gen_expect_call_last (const GenExpectCall *c)
+{
+  g_assert (c->wire->len > 0);
+  return g_array_index (c->wire, GenExpectMessage, c->wire->len - 1).packet;
+}
+
+/* A gap: a packet arriving more than one ahead of every sequence offset seen so far. */
+void
+gen_expect_finding_after_gaps (GenExpectFinding *f, const GenExpectStream *s, guint max)
+{
+  gint64 highest = G_MININT64;
+
+  for (guint i = 0, n = 0; i < s->arrivals->len; i++)
+    {
+      const GenExpectArrival *a = &g_array_index (s->arrivals, GenExpectArrival, i);
+
+      if (i > 0 && a->index > highest + 1 && n++ < max)
+        gen_expect_finding_frame (f, a->packet);
+      highest = MAX (highest, a->index);
+    }
+}
+
+/* Duplicates, and packets arriving after a later sequence offset did. */
+void
+gen_expect_finding_disordered (GenExpectFinding *f, const GenExpectStream *s)
+{
+  gint64 highest = G_MININT64;
+
+  for (guint i = 0; i < s->arrivals->len; i++)
+    {
+      const GenExpectArrival *a = &g_array_index (s->arrivals, GenExpectArrival, i);
+
+      if (a->duplicate || (i > 0 && a->index < highest))
+        gen_expect_finding_frame (f, a->packet);
+      highest = MAX (highest, a->index);
+    }
 }
 
 void
@@ -314,6 +470,12 @@ append_findings (GString *out, GenExpect *e, GenCapture *cap)
           g_string_append (out, ", \"call_id\": ");
           append_json_string (out, f->exchange->call_id);
           g_string_append (out, "}, ");
+        }
+      if (f->disputed != NULL)
+        {
+          g_string_append (out, "\"disputed\": ");
+          append_json_string (out, f->disputed);
+          g_string_append (out, ", ");
         }
       g_string_append (out, "\"frames\": [");
       for (guint j = 0; j < frames->len; j++)

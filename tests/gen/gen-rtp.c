@@ -188,7 +188,7 @@ gen_rtp_send_audio_packet (GenRtpStream *s, gint64 index, gint64 send_ns, gint64
     }
   s->marker_pending = FALSE;
   id = send_packet (s, arrival_ns, index, s->pt, marker, s->ts0 + samples, payload, len);
-  gen_expect_stream_packet (s->expect, index, duplicate);
+  gen_expect_stream_packet (s->expect, id, index, duplicate);
   return id;
 }
 
@@ -221,7 +221,7 @@ gen_rtp_send_dtmf (GenRtpStream *s, gint64 start, char digit, guint n_packets, G
       guint id = send_packet (s, t, index, GEN_PT_TELEPHONE_EVENT, k == 0, timestamp, payload,
                               sizeof payload);
 
-      gen_expect_stream_packet (s->expect, index, FALSE);
+      gen_expect_stream_packet (s->expect, id, index, FALSE);
       if (dtmf != NULL)
         g_array_append_val (dtmf->packet_ids, id);
     }

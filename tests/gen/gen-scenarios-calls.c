@@ -12,6 +12,22 @@ default_plan (GenCast *cast, GenCallPlan *plan)
   gen_plan_init (plan, T0, &cast->alice, &cast->bob, &cast->proxy);
 }
 
+/* loss-burst for stream of call: the packet after every gap; error from 5 % of the expected
+ * packets lost, warning from 1 % (docs/findings.md) */
+static void
+loss_finding (GenCapture *cap, GenExpectCall *call, GenExpectStream *stream)
+{
+  gint64 expected = stream->max_index - stream->first_index + 1;
+  double share = (double) (expected - (gint64) (stream->packets - stream->duplicates)) / expected;
+  GenExpectFinding *f = gen_expect_add_finding (cap->expect, "loss-burst",
+                                                share >= 0.05   ? "error"
+                                                : share >= 0.01 ? "warning"
+                                                                : "info",
+                                                call, stream);
+
+  gen_expect_finding_after_gaps (f, stream, 64);
+}
+
 void
 gen_scn_clean (GenCapture *cap)
 {
@@ -31,6 +47,8 @@ gen_scn_loss_jitter (GenCapture *cap)
   default_plan (&cast, &plan);
   plan.pt = 8;
   gen_call_loss_jitter (cap, &plan, GEN_S (10));
+  /* the down stream's bursts: the packet after each one; error from 5 % lost */
+  loss_finding (cap, gen_expect_call (cap->expect, 0), gen_expect_stream (cap->expect, 1));
 }
 
 void
@@ -41,6 +59,14 @@ gen_scn_one_way (GenCapture *cap)
 
   default_plan (&cast, &plan);
   gen_call_one_way (cap, &plan, GEN_S (8));
+  {
+    GenExpectStream *up = gen_expect_stream (cap->expect, 0);
+    GenExpectFinding *f = gen_expect_add_finding (cap->expect, "one-way-audio", "error",
+                                                  gen_expect_call (cap->expect, 0), up);
+
+    gen_expect_finding_frame (f, gen_expect_stream_first (up));
+    gen_expect_finding_frame (f, gen_expect_stream_last (up));
+  }
 }
 
 void
@@ -51,6 +77,8 @@ gen_scn_busy (GenCapture *cap)
 
   default_plan (&cast, &plan);
   gen_call_busy (cap, &plan);
+  gen_expect_call_finding (cap->expect, "failed-call", "warning", gen_expect_call (cap->expect, 0),
+                           "INVITE", 486);
 }
 
 void
@@ -71,6 +99,14 @@ gen_scn_slow_ring (GenCapture *cap)
 
   default_plan (&cast, &plan);
   gen_call_slow_ring (cap, &plan, GEN_S (5));
+  {
+    /* 6.1 s to the 180: the INVITE and the 180 */
+    GenExpectCall *call = gen_expect_call (cap->expect, 0);
+    GenExpectFinding *f = gen_expect_add_finding (cap->expect, "slow-pdd", "warning", call, NULL);
+
+    gen_expect_finding_frame (f, gen_expect_call_packet (call, "INVITE", 0, 0));
+    gen_expect_finding_frame (f, gen_expect_call_packet (call, "INVITE", 180, 0));
+  }
 }
 
 void
@@ -81,6 +117,10 @@ gen_scn_retransmit (GenCapture *cap)
 
   default_plan (&cast, &plan);
   gen_call_retransmit (cap, &plan, GEN_S (5));
+  /* two INVITE copies and a 200 copy: three, a warning */
+  gen_expect_finding_copies (gen_expect_add_finding (cap->expect, "retransmissions", "warning",
+                                                     gen_expect_call (cap->expect, 0), NULL),
+                             gen_expect_call (cap->expect, 0));
 }
 
 void
@@ -256,6 +296,9 @@ gen_scn_reused_callid (GenCapture *cap)
   plan.caller_rtp += 2;
   plan.callee_rtp += 2;
   reused_call (cap, &plan, call_id, "tag-one", 500, 487);
+  /* the second call was busy; the fifth was cancelled (487 after a CANCEL: no finding) */
+  gen_expect_call_finding (cap->expect, "failed-call", "warning", gen_expect_call (cap->expect, 1),
+                           "INVITE", 486);
 }
 
 void
@@ -274,6 +317,11 @@ gen_scn_no_answer (GenCapture *cap)
   for (guint i = 0; i < G_N_ELEMENTS (retransmit_ms); i++)
     gen_dialog_retransmit (c.d, T0 + GEN_MS (retransmit_ms[i]), GEN_CALLER);
   gen_dialog_set_state (c.d, "failed");
+  /* every transmission of the INVITE, and its six copies (a warning) */
+  gen_expect_call_finding (cap->expect, "unanswered-invite", "error", c.d->expect, "INVITE", 0);
+  gen_expect_finding_copies (
+      gen_expect_add_finding (cap->expect, "retransmissions", "warning", c.d->expect, NULL),
+      c.d->expect);
   gen_call_clear (&c);
   /* the capture goes on past Timer B (64*T1 = 32 s), so the INVITE has failed */
   gen_options_ping (cap, T0 + GEN_S (40), &cast.alice, &cast.proxy);

@@ -30,12 +30,6 @@ typedef struct
   guint up_first, up_last, down_first, down_last;
 } FCall;
 
-static guint
-last_packet (GenCapture *cap)
-{
-  return cap->packets->len - 1;
-}
-
 static void
 script_init (Script *s, GenCapture *cap)
 {
@@ -94,7 +88,7 @@ fcall_request (FCall *f, const char *ptime)
   g_autofree char *offer = with_ptime (gen_call_offer (&f->c, "sendrecv"), ptime);
 
   gen_dialog_request (f->c.d, f->c.plan.t0, GEN_CALLER, "INVITE", NULL, CT_SDP, offer);
-  f->invite = last_packet (f->c.cap);
+  f->invite = gen_capture_last_packet (f->c.cap);
   f->call = f->c.d->expect;
 }
 
@@ -109,7 +103,7 @@ fcall_invite (FCall *f, gint64 ring_ms, const char *ptime)
   if (ring_ms >= 0)
     {
       gen_dialog_respond_invite (f->c.d, t0 + GEN_MS (ring_ms), 180, NULL, NULL);
-      f->ring = last_packet (f->c.cap);
+      f->ring = gen_capture_last_packet (f->c.cap);
     }
 }
 
@@ -122,7 +116,7 @@ fcall_answer (FCall *f, gint64 answer_ms, gboolean ack, const char *ptime)
   gint64 t = f->c.plan.t0 + GEN_MS (answer_ms);
 
   gen_dialog_respond_invite (f->c.d, t, 200, CT_SDP, answer);
-  f->ok = last_packet (f->c.cap);
+  f->ok = gen_capture_last_packet (f->c.cap);
   f->answer_ns = t;
   if (ack)
     gen_dialog_ack (f->c.d, t + GEN_MS (6), TRUE);
@@ -136,7 +130,7 @@ fcall_reject (FCall *f, gint64 answer_ms, guint status)
   gint64 t = f->c.plan.t0 + GEN_MS (answer_ms);
 
   gen_dialog_respond_invite (f->c.d, t, status, NULL, NULL);
-  f->last = last_packet (f->c.cap);
+  f->last = gen_capture_last_packet (f->c.cap);
   gen_dialog_ack (f->c.d, t + GEN_MS (5), FALSE);
   gen_dialog_set_state (f->c.d, "rejected");
   return t + GEN_MS (10);
@@ -147,7 +141,7 @@ static gint64
 fcall_bye (FCall *f, gint64 t)
 {
   t = gen_call_hangup (&f->c, t, GEN_CALLER);
-  f->last = last_packet (f->c.cap);
+  f->last = gen_capture_last_packet (f->c.cap);
   return t;
 }
 
@@ -608,7 +602,7 @@ gen_scn_findings_signalling (GenCapture *cap)
       for (guint i = 0; i < 2; i++)
         {
           gen_dialog_retransmit (f.c.d, f.c.plan.t0 + GEN_MS (timer_a_ms[i]), GEN_CALLER);
-          gen_expect_finding_frame (x, last_packet (cap));
+          gen_expect_finding_frame (x, gen_capture_last_packet (cap));
         }
       gen_dialog_respond_invite (f.c.d, f.c.plan.t0 + GEN_MS (1540), 100, NULL, NULL);
       gen_dialog_respond_invite (f.c.d, f.c.plan.t0 + GEN_MS (1600), 180, NULL, NULL);
@@ -616,7 +610,7 @@ gen_scn_findings_signalling (GenCapture *cap)
       if (with_ok_again)
         {
           gen_dialog_retransmit (f.c.d, f.answer_ns + GEN_MS (500), GEN_CALLEE);
-          gen_expect_finding_frame (x, last_packet (cap));
+          gen_expect_finding_frame (x, gen_capture_last_packet (cap));
           gen_dialog_ack (f.c.d, f.answer_ns + GEN_MS (506), TRUE);
           t = f.answer_ns + GEN_MS (520);
         }
@@ -640,19 +634,19 @@ gen_scn_findings_signalling (GenCapture *cap)
   gen_dialog_respond (d, s.t + GEN_MS (20), GEN_CALLER, 404, NULL, NULL, NULL);
   x = gen_expect_add_finding (cap->expect, "failed-call", "info", NULL, NULL);
   x->exchange = d->txn[GEN_CALLER].non_invite;
-  gen_expect_finding_frame (x, last_packet (cap));
+  gen_expect_finding_frame (x, gen_capture_last_packet (cap));
   gen_dialog_free (d);
   /* an OPTIONS sent twice, never answered */
   d = gen_dialog_new (cap, &s.cast.alice, &s.cast.bob, &s.cast.bob.sip, FALSE);
   gen_dialog_request (d, s.t + GEN_S (1), GEN_CALLER, "OPTIONS", NULL, NULL, NULL);
   x = gen_expect_add_finding (cap->expect, "unanswered-invite", "error", NULL, NULL);
   x->exchange = d->txn[GEN_CALLER].non_invite;
-  gen_expect_finding_frame (x, last_packet (cap));
+  gen_expect_finding_frame (x, gen_capture_last_packet (cap));
   gen_dialog_retransmit (d, s.t + GEN_S (1) + GEN_MS (500), GEN_CALLER);
-  gen_expect_finding_frame (x, last_packet (cap));
+  gen_expect_finding_frame (x, gen_capture_last_packet (cap));
   y = gen_expect_add_finding (cap->expect, "retransmissions", "info", NULL, NULL);
   y->exchange = x->exchange;
-  gen_expect_finding_frame (y, last_packet (cap));
+  gen_expect_finding_frame (y, gen_capture_last_packet (cap));
   gen_dialog_free (d);
   s.t += GEN_S (3);
   /* an INVITE to a phone that is gone: Timer A until Timer B, the capture goes on past it */
@@ -662,8 +656,8 @@ gen_scn_findings_signalling (GenCapture *cap)
   for (guint i = 0; i < G_N_ELEMENTS (timer_a_ms); i++)
     {
       gen_dialog_retransmit (f.c.d, f.c.plan.t0 + GEN_MS (timer_a_ms[i]), GEN_CALLER);
-      gen_expect_finding_frame (x, last_packet (cap));
-      retransmitted[i] = last_packet (cap);
+      gen_expect_finding_frame (x, gen_capture_last_packet (cap));
+      retransmitted[i] = gen_capture_last_packet (cap);
     }
   y = expect_finding (&f, "retransmissions", "warning", NULL, NONE, NONE);
   for (guint i = 0; i < G_N_ELEMENTS (timer_a_ms); i++)
@@ -691,7 +685,7 @@ gen_scn_findings_capture (GenCapture *cap)
   gen_dialog_request (d, s.t, GEN_CALLER, "OPTIONS", NULL, NULL, NULL);
   g_ptr_array_remove (cap->expect->non_invite, d->txn[GEN_CALLER].non_invite);
   x = gen_expect_add_finding (cap->expect, "malformed-sip", "warning", NULL, NULL);
-  gen_expect_finding_frame (x, last_packet (cap));
+  gen_expect_finding_frame (x, gen_capture_last_packet (cap));
   gen_dialog_free (d);
   /* a MESSAGE whose Content-Length claims 40 bytes more than it carries: flagged in its
    * exchange, which is answered */
@@ -700,7 +694,7 @@ gen_scn_findings_capture (GenCapture *cap)
   gen_dialog_request (d, s.t + GEN_MS (200), GEN_CALLER, "MESSAGE", NULL, "text/plain", "short");
   x = gen_expect_add_finding (cap->expect, "malformed-sip", "warning", NULL, NULL);
   x->exchange = d->txn[GEN_CALLER].non_invite;
-  gen_expect_finding_frame (x, last_packet (cap));
+  gen_expect_finding_frame (x, gen_capture_last_packet (cap));
   gen_dialog_respond (d, s.t + GEN_MS (210), GEN_CALLER, 200, NULL, NULL, NULL);
   gen_dialog_free (d);
   /* two IPsec ESP packets of ciphertext (a next header no decoder takes) */

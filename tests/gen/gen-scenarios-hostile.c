@@ -50,5 +50,6 @@ gen_scn_hostile_text (GenCapture *cap)
   gen_dialog_respond_invite (c.d, t + GEN_MS (900), 486, NULL, NULL);
   gen_dialog_ack (c.d, t + GEN_MS (905), FALSE);
   gen_dialog_set_state (c.d, "rejected");
+  gen_expect_call_finding (cap->expect, "failed-call", "warning", c.d->expect, "INVITE", 486);
   gen_call_clear (&c);
 }

@@ -220,6 +220,15 @@ gen_scn_attended_transfer (GenCapture *cap)
   gen_expect_add_leg (cap->expect, expect_of (&c1), expect_of (&c2), "refer");
   gen_expect_add_leg (cap->expect, expect_of (&c1), expect_of (&c3), "refer");
   gen_expect_add_leg (cap->expect, expect_of (&c2), expect_of (&c3), "replaces");
+  /* bob's consultation call: answered at 2.8 s, replaced and hung up 1.97 s later (short:
+   * its first and last message); the others last longer than 2 s */
+  {
+    GenExpectFinding *f
+        = gen_expect_add_finding (cap->expect, "short-call", "info", expect_of (&c2), NULL);
+
+    gen_expect_finding_frame (f, gen_expect_call_first (expect_of (&c2)));
+    gen_expect_finding_frame (f, gen_expect_call_last (expect_of (&c2)));
+  }
   gen_call_clear (&c1);
   gen_call_clear (&c2);
   gen_call_clear (&c3);
@@ -371,6 +380,10 @@ gen_scn_multi_hop (GenCapture *cap)
   gen_dialog_respond (hop2, t + GEN_MS (10), GEN_CALLER, 200, NULL, NULL, NULL);
   gen_dialog_respond (c.d, t + GEN_MS (13), GEN_CALLER, 200, NULL, NULL, NULL);
   gen_dialog_set_state (c.d, "completed");
+  /* the proxy's INVITE copy (its first sighting): one retransmission, info */
+  gen_expect_finding_copies (
+      gen_expect_add_finding (cap->expect, "retransmissions", "info", c.d->expect, NULL),
+      c.d->expect);
   hop2->expect = NULL; /* the call's truth belongs to the first hop's dialog */
   gen_dialog_free (hop2);
   gen_call_clear (&c);

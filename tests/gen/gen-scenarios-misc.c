@@ -74,6 +74,10 @@ gen_scn_rtp_dup_reorder (GenCapture *cap)
   t = set_up (&c, cap, &plan);
   gen_call_talk (&c, t, GEN_S (6), FALSE, &impair);
   gen_call_hangup (&c, t + GEN_S (6) + GEN_MS (40), GEN_CALLER);
+  /* bob's stream: the duplicated and the reordered packets */
+  gen_expect_finding_disordered (gen_expect_add_finding (cap->expect, "sequence-errors", "warning",
+                                                         c.d->expect, c.down.expect),
+                                 c.down.expect);
   gen_call_clear (&c);
 }
 
@@ -123,6 +127,7 @@ gen_scn_non_invite (GenCapture *cap)
   GenCast cast;
   GenUa gone;
   GenDialog *d;
+  GenExpectFinding *unanswered, *copies;
   gint64 t = T0;
 
   gen_cast_init (&cast);
@@ -155,9 +160,33 @@ gen_scn_non_invite (GenCapture *cap)
   gen_ua_init (&gone, "Gone", "1099", "10.0.0.99", 5060, "none");
   d = gen_dialog_new (cap, &cast.proxy, &gone, &gone.sip, FALSE);
   gen_dialog_request (d, t, GEN_CALLER, "OPTIONS", NULL, NULL, NULL);
+  unanswered = gen_expect_add_finding (cap->expect, "unanswered-invite", "error", NULL, NULL);
+  unanswered->exchange = d->txn[GEN_CALLER].non_invite;
+  /* RFC 3261 Timer F is 64·T1 = 32 s for a non-INVITE too: the capture ends 7.5 s after the
+   * OPTIONS, while it is still being retransmitted */
+  unanswered->disputed = "reported 7.5 s after the OPTIONS, before Timer F (32 s) ran out: "
+                         "docs/findings.md says 32 s, and the kind names an INVITE";
+  gen_expect_finding_frame (unanswered, gen_capture_last_packet (cap));
+  copies = gen_expect_add_finding (cap->expect, "retransmissions", "warning", NULL, NULL);
+  copies->exchange = unanswered->exchange;
   for (guint i = 0; i < G_N_ELEMENTS (retransmit_ms); i++)
-    gen_dialog_retransmit (d, t + GEN_MS (retransmit_ms[i]), GEN_CALLER);
+    {
+      gen_dialog_retransmit (d, t + GEN_MS (retransmit_ms[i]), GEN_CALLER);
+      gen_expect_finding_frame (unanswered, gen_capture_last_packet (cap));
+      gen_expect_finding_frame (copies, gen_capture_last_packet (cap));
+    }
   gen_dialog_free (d);
+}
+
+/* The message just sent is malformed: a warning about it, in its exchange (NULL: none). */
+static void
+malformed_finding (GenCapture *cap, GenExpectNonInvite *exchange)
+{
+  GenExpectFinding *f
+      = gen_expect_add_finding (cap->expect, "malformed-sip", "warning", NULL, NULL);
+
+  f->exchange = exchange;
+  gen_expect_finding_frame (f, gen_capture_last_packet (cap));
 }
 
 void
@@ -168,6 +197,7 @@ gen_scn_malformed (GenCapture *cap)
   GenCallPlan plan;
   GenDialog *d;
   GenExpectNonInvite *missing;
+  GenExpectFinding *rejected;
   CsEndpoint junk_src;
   guint8 junk[96];
   gint64 t = T0;
@@ -177,6 +207,7 @@ gen_scn_malformed (GenCapture *cap)
   d = gen_dialog_new (cap, &cast.alice, &cast.proxy, &cast.proxy.sip, FALSE);
   d->omit_call_id = TRUE;
   gen_dialog_request (d, t, GEN_CALLER, "OPTIONS", NULL, NULL, NULL);
+  malformed_finding (cap, NULL);
   /* counted as a SIP message on the wire, but without Call-ID it is no transaction */
   missing = d->txn[GEN_CALLER].non_invite;
   g_ptr_array_remove (cap->expect->non_invite, missing);
@@ -186,13 +217,19 @@ gen_scn_malformed (GenCapture *cap)
   d = gen_dialog_new (cap, &cast.alice, &cast.bob, &cast.proxy.sip, FALSE);
   d->bad_cseq = TRUE;
   gen_dialog_request (d, t + GEN_MS (200), GEN_CALLER, "MESSAGE", NULL, "text/plain", "bad cseq");
+  malformed_finding (cap, d->txn[GEN_CALLER].non_invite);
   gen_dialog_respond (d, t + GEN_MS (210), GEN_CALLER, 400, NULL, NULL, NULL);
+  /* an exchange outside a call rejected: info, its answer shown */
+  rejected = gen_expect_add_finding (cap->expect, "failed-call", "info", NULL, NULL);
+  rejected->exchange = d->txn[GEN_CALLER].non_invite;
+  gen_expect_finding_frame (rejected, gen_capture_last_packet (cap));
   gen_dialog_free (d);
 
   /* a MESSAGE whose Content-Length claims 40 bytes more than it carries */
   d = gen_dialog_new (cap, &cast.alice, &cast.bob, &cast.proxy.sip, FALSE);
   d->content_length_lie = 40;
   gen_dialog_request (d, t + GEN_MS (400), GEN_CALLER, "MESSAGE", NULL, "text/plain", "short");
+  malformed_finding (cap, d->txn[GEN_CALLER].non_invite);
   gen_dialog_respond (d, t + GEN_MS (410), GEN_CALLER, 200, NULL, NULL, NULL);
   gen_dialog_free (d);
 

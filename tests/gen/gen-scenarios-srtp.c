@@ -2,7 +2,44 @@
  * lifetime, a wrong key, a sequence rollover, SRTP without keys */
 #include "gen-scenarios.h"
 
+#include <stdlib.h>
+
 #define T0 (GEN_EPOCH + GEN_MS (100))
+
+/* What the generator did wrong on purpose, as findings: no a=crypto (each stream's first
+ * packet), alice's key not the one her SDP gives (her first 8 packets fail), packets past
+ * the a=crypto lifetime 2^N (the first one after 2^N packets of each stream). */
+static void
+srtp_findings (GenCapture *cap, const GenSrtpPlan *srtp, GenExpectCall *call, GenExpectStream *up,
+               GenExpectStream *down)
+{
+  GenExpectStream *streams[] = { up, down };
+
+  for (guint i = 0; i < G_N_ELEMENTS (streams); i++)
+    {
+      GenExpectStream *s = streams[i];
+      guint lifetime = srtp->lifetime != NULL && g_str_has_prefix (srtp->lifetime, "2^")
+                           ? 1u << atoi (srtp->lifetime + 2)
+                           : G_MAXUINT;
+
+      if (srtp->no_key_lines)
+        gen_expect_finding_frame (
+            gen_expect_add_finding (cap->expect, "srtp-no-key", "warning", call, s),
+            gen_expect_stream_first (s));
+      if (srtp->wrong_up_key && s == up)
+        {
+          GenExpectFinding *f
+              = gen_expect_add_finding (cap->expect, "srtp-auth-failed", "error", call, s);
+
+          for (guint n = 0; n < 8 && n < s->arrivals->len; n++)
+            gen_expect_finding_frame (f, gen_expect_stream_nth (s, n));
+        }
+      if (s->packets > lifetime)
+        gen_expect_finding_frame (
+            gen_expect_add_finding (cap->expect, "srtp-key-lifetime", "warning", call, s),
+            gen_expect_stream_nth (s, lifetime));
+    }
+}
 
 /* alice calls bob through the proxy: 3 s of the dual tone up (with a digit when dtmf),
  * the sweep down, both as SRTP of srtp's suite */
@@ -39,6 +76,7 @@ srtp_call (GenCapture *cap, const GenSrtpPlan *srtp, gboolean dtmf)
   gen_call_protect_stream (&c, &c.down, 1);
   gen_rtp_send_audio (&c.down, start + GEN_MS (3), t - start, NULL);
   gen_call_hangup (&c, t + GEN_MS (100), GEN_CALLER);
+  srtp_findings (cap, srtp, c.d->expect, c.up.expect, c.down.expect);
   gen_call_clear (&c);
 }
 

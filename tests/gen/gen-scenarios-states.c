@@ -26,6 +26,9 @@ trying_only (GenCapture *cap, gint64 end, const char *state)
   gen_call_init (&c, cap, &plan);
   gen_call_invite (&c, TRUE);
   gen_dialog_set_state (c.d, state);
+  /* past Timer B the INVITE (sent once: the 100 stopped its retransmissions) is unanswered */
+  if (g_str_equal (state, "failed"))
+    gen_expect_call_finding (cap->expect, "unanswered-invite", "error", c.d->expect, "INVITE", 0);
   gen_call_clear (&c);
   gen_options_ping (cap, end, &cast.alice, &cast.proxy);
 }
@@ -76,6 +79,7 @@ gen_scn_state_487_no_cancel (GenCapture *cap)
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (3000), 487, NULL, NULL);
   gen_dialog_ack (c.d, T0 + GEN_MS (3004), FALSE);
   gen_dialog_set_state (c.d, "rejected");
+  gen_expect_call_finding (cap->expect, "failed-call", "warning", c.d->expect, "INVITE", 487);
   gen_call_clear (&c);
 }
 
@@ -140,6 +144,12 @@ gen_scn_state_rejected_then_bye (GenCapture *cap)
       gen_dialog_request (c.d, t + GEN_MS (2200), GEN_CALLER, "BYE", NULL, NULL, NULL);
       gen_dialog_respond (c.d, t + GEN_MS (2210), GEN_CALLER, 481, NULL, NULL, NULL);
       gen_dialog_set_state (c.d, "rejected");
+      /* an error for 5xx and 6xx but 603 (a decline is the callee's choice), else a warning;
+       * the BYE's 481 is no finding */
+      gen_expect_call_finding (cap->expect, "failed-call",
+                               finals[i].status >= 500 && finals[i].status != 603 ? "error"
+                                                                                  : "warning",
+                               c.d->expect, "INVITE", finals[i].status);
       gen_call_clear (&c);
       t += GEN_S (3);
     }
@@ -201,6 +211,7 @@ gen_scn_state_fork_rejected (GenCapture *cap)
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (6260), 480, NULL, NULL);
   gen_dialog_ack (c.d, T0 + GEN_MS (6265), FALSE);
   gen_dialog_set_state (c.d, "rejected");
+  gen_expect_call_finding (cap->expect, "failed-call", "warning", c.d->expect, "INVITE", 480);
   gen_call_clear (&c);
 }
 
@@ -226,6 +237,15 @@ gen_scn_state_ack_missing (GenCapture *cap)
   for (guint i = 0; i < G_N_ELEMENTS (retransmit_ms); i++)
     gen_dialog_retransmit (c.d, t + GEN_MS (retransmit_ms[i]), GEN_CALLEE);
   gen_call_hangup (&c, t + GEN_S (32), GEN_CALLEE);
+  /* answered without a packet of RTP (the INVITE); the 200 and its ten copies never ACKed;
+   * ten copies, a warning */
+  gen_expect_finding_frame (
+      gen_expect_add_finding (cap->expect, "no-media", "error", c.d->expect, NULL),
+      gen_expect_call_packet (c.d->expect, "INVITE", 0, 0));
+  gen_expect_call_finding (cap->expect, "missing-ack", "warning", c.d->expect, "INVITE", 200);
+  gen_expect_finding_copies (
+      gen_expect_add_finding (cap->expect, "retransmissions", "warning", c.d->expect, NULL),
+      c.d->expect);
   gen_call_clear (&c);
 }
 
@@ -249,5 +269,9 @@ gen_scn_state_invite_after_200 (GenCapture *cap)
   gen_dialog_ack (c.d, T0 + GEN_MS (905), TRUE);
   gen_call_talk (&c, T0 + GEN_MS (920), GEN_S (3), FALSE, NULL);
   gen_call_hangup (&c, T0 + GEN_MS (920) + GEN_S (3) + GEN_MS (40), GEN_CALLER);
+  /* the INVITE and the 200 sent again: two copies, info */
+  gen_expect_finding_copies (
+      gen_expect_add_finding (cap->expect, "retransmissions", "info", c.d->expect, NULL),
+      c.d->expect);
   gen_call_clear (&c);
 }

@@ -340,5 +340,9 @@ gen_scn_hep (GenCapture *cap)
   gen_dialog_respond_invite (c.d, T0 + GEN_MS (80), 180, NULL, NULL);
   t = gen_call_answer (&c, T0 + GEN_MS (2500));
   gen_call_hangup (&c, t + GEN_S (6), GEN_CALLER);
+  /* HEP carries the signalling only: an answered call without RTP (the INVITE) */
+  gen_expect_finding_frame (
+      gen_expect_add_finding (cap->expect, "no-media", "error", c.d->expect, NULL),
+      gen_expect_call_packet (c.d->expect, "INVITE", 0, 0));
   gen_call_clear (&c);
 }

@@ -46,6 +46,8 @@ gen_scn_esp_null (GenCapture *cap)
       ip = gen_build_ip (cap, &a, &b, 50, esp, sizeof esp);
       gen_capture_add_ip (cap, T0 + GEN_S (1) + n * GEN_MS (20), ip->data, ip->len);
     }
+  /* capture-wide, no frames (docs/findings.md) */
+  gen_expect_add_finding (cap->expect, "encrypted-traffic", "warning", NULL, NULL);
 }
 
 void

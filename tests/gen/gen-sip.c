@@ -1,6 +1,7 @@
 /* gen-sip.c — SIP user agents and dialogs that write real SIP onto the wire */
 #include "gen-sip.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define ALLOW "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE, REFER, NOTIFY, MESSAGE"
@@ -165,6 +166,7 @@ finish_and_send (GenDialog *d, GString *s, gint64 t, GenSide from, const GenTxn 
   const char *to_tag = req_side == GEN_CALLER ? d->to_tag : d->from_tag;
   char buf[CS_ENDPOINT_STRLEN];
   gsize body_len = body != NULL ? strlen (body) : 0;
+  guint first_packet; /* the message's (first) packet: its frame in findings */
 
   g_string_append_printf (s, "Via: SIP/2.0/%s %s;branch=%s%s\r\n", d->transport,
                           cs_endpoint_to_string (&d->ends[req_side], buf), txn->branch,
@@ -211,7 +213,19 @@ finish_and_send (GenDialog *d, GString *s, gint64 t, GenSide from, const GenTxn 
   g_free (d->last_text[from]);
   d->last_text[from] = g_strdup (s->str);
   d->last_non_invite[from] = txn->non_invite;
+  first_packet = d->cap->packets->len;
   d->sink (d, t, from, s->str, s->len, d->sink_data);
+  if (d->expect != NULL)
+    {
+      GenExpectMessage m = { 0 };
+
+      m.status = response ? (guint) atoi (s->str + 8) : 0;
+      g_strlcpy (m.method, txn->method, sizeof m.method);
+      m.side = from;
+      m.initial = txn->initial_invite;
+      gen_expect_call_message (d->expect, first_packet, &m);
+      d->last_message[from] = m;
+    }
 }
 
 static void
@@ -345,6 +359,7 @@ void
 gen_dialog_retransmit (GenDialog *d, gint64 t, GenSide side)
 {
   const char *text = d->last_text[side];
+  guint first_packet;
 
   g_return_if_fail (text != NULL);
   gen_expect_sip_message (d->cap->expect, text);
@@ -358,7 +373,15 @@ gen_dialog_retransmit (GenDialog *d, gint64 t, GenSide side)
       d->last_non_invite[side]->messages++;
       d->last_non_invite[side]->retransmissions++;
     }
+  first_packet = d->cap->packets->len;
   d->sink (d, t, side, text, strlen (text), d->sink_data);
+  if (d->expect != NULL)
+    {
+      GenExpectMessage m = d->last_message[side];
+
+      m.copy = TRUE;
+      gen_expect_call_message (d->expect, first_packet, &m);
+    }
 }
 
 char *

@@ -6,6 +6,8 @@
 
 G_BEGIN_DECLS
 
+#define CT_SDP "application/sdp"
+
 #define GEN_DOMAIN "example.com"
 
 typedef struct
@@ -54,6 +56,7 @@ struct _GenDialog
   GenTxn invite_txn;  /* last INVITE from the caller */
   char *last_text[2]; /* last message each side sent, for retransmissions */
   GenExpectNonInvite *last_non_invite[2];
+  GenExpectMessage last_message[2]; /* what last_text was, for the call's expectation */
   GenExpectCall *expect;
   const char *transport; /* "UDP" or "TCP" */
   GenTcpConn *tcp;

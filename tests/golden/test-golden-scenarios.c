@@ -371,6 +371,10 @@ check_findings (JsonObject *expect, JsonObject *root)
         }
       g_assert_nonnull (match);
       g_hash_table_add (used, match);
+      /* reported although the generator's truth disagrees: listed so that the comparison
+       * stays exact, and shown as a known problem (TODO), not passed silently */
+      if (json_object_has_member (w, "disputed"))
+        g_test_incomplete (json_object_get_string_member (w, "disputed"));
     }
   for (guint j = 0; j < json_array_get_length (got); j++)
     {

@@ -19,6 +19,9 @@ G_DEFINE_FINAL_TYPE (CsCall, cs_call, G_TYPE_OBJECT)
  * (SIPp behind a saturated proxy) can send two timer retransmissions tens of ms apart when
  * its loop catches up, and those are real retransmissions. */
 #define CS_CALL_SIGHTING_WINDOW_NS (G_GINT64_CONSTANT (5) * 1000000)
+/* Between capture points (clocks aligned): under half of T1, the first retransmission's
+ * 500 ms, so the next transmission never falls in it. */
+#define CS_CALL_POINT_SIGHTING_WINDOW_NS (G_GINT64_CONSTANT (200) * 1000000)
 
 /* The call's strings are mostly those of a message it holds (no copy): only the others
  * are its own. */
@@ -172,14 +175,58 @@ cs_call_seen_signature (CsCall *self, const CsSipMessage *msg, guint32 quick)
   return NULL;
 }
 
-/* msg repeats earlier (same signature): the same transmission seen again, or sent again? */
+/* msg repeats earlier (same signature): the same transmission seen again, or sent again?
+ * Within one capture point: the same endpoints within a few ms (a mirror of the same hop). */
 static gboolean
-cs_call_is_sighting (const CsSipMessage *earlier, const CsSipMessage *msg)
+cs_call_is_sighting_at_one_point (const CsSipMessage *earlier, const CsSipMessage *msg)
 {
   return cs_endpoint_equal (cs_sip_message_get_src (earlier), cs_sip_message_get_src (msg))
          && cs_endpoint_equal (cs_sip_message_get_dst (earlier), cs_sip_message_get_dst (msg))
          && cs_sip_message_get_ts_ns (msg) - cs_sip_message_get_ts_ns (earlier)
                 < CS_CALL_SIGHTING_WINDOW_NS;
+}
+
+/* With capture points a point sees each transmission once: a copy is a sighting when its
+ * point has seen fewer copies of the message than another point has, and the latest copy is
+ * recent (the points' clocks are aligned; the window covers the delay between them). */
+static gboolean
+cs_call_is_sighting_at_points (CsCall *self, const CsSipMessage *earlier, const CsSipMessage *msg,
+                               guint32 quick)
+{
+  guint point = cs_sip_message_get_point (msg), here = 0;
+  g_autoptr (GHashTable) per_point = NULL;
+  guint most = 0;
+
+  if (cs_sip_message_get_ts_ns (msg) - cs_sip_message_get_ts_ns (earlier)
+      >= CS_CALL_POINT_SIGHTING_WINDOW_NS)
+    return FALSE;
+  per_point = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < self->n_messages; i++)
+    {
+      const CsSipMessage *copy = cs_call_message_at (self, i);
+      guint n;
+
+      if (self->quick[i] != quick || !cs_sip_message_signature_equal (copy, msg))
+        continue;
+      n = GPOINTER_TO_UINT (
+              g_hash_table_lookup (per_point, GUINT_TO_POINTER (cs_sip_message_get_point (copy))))
+          + 1;
+      g_hash_table_insert (per_point, GUINT_TO_POINTER (cs_sip_message_get_point (copy)),
+                           GUINT_TO_POINTER (n));
+      most = MAX (most, n);
+      if (cs_sip_message_get_point (copy) == point)
+        here = n;
+    }
+  return here < most;
+}
+
+static gboolean
+cs_call_is_sighting (CsCall *self, const CsSipMessage *earlier, const CsSipMessage *msg,
+                     guint32 quick)
+{
+  if (cs_sip_message_get_point (msg) != 0)
+    return cs_call_is_sighting_at_points (self, earlier, msg, quick);
+  return cs_call_is_sighting_at_one_point (earlier, msg);
 }
 
 /* Records a newly stored message (already in self->messages); a repeat takes the place of
@@ -342,7 +389,7 @@ cs_call_add_message (CsCall *self, CsSipMessage *msg)
   gboolean full = self->max_messages > 0 && self->n_messages >= self->max_messages;
   guint32 quick = cs_sip_message_quick_signature (msg);
   CsSipMessage *earlier = cs_call_seen_signature (self, msg, quick);
-  gboolean sighting = earlier != NULL && cs_call_is_sighting (earlier, msg);
+  gboolean sighting = earlier != NULL && cs_call_is_sighting (self, earlier, msg, quick);
   guintptr bits = earlier == NULL ? 0
                   : sighting      ? CS_CALL_MESSAGE_SIGHTING
                                   : CS_CALL_MESSAGE_RETRANSMITTED;

@@ -16,6 +16,9 @@ struct _CsCaptureSet
   gint64 first_ns, last_ns; /* of frames (the anchors keep their own) */
   guint8 *filtered;         /* bit per frame index: CS_FRAME_FILTERED_OUT; NULL = none */
   guint64 total_bytes;
+  CsClockAlignFunc align; /* capture points, or NULL */
+  gpointer align_data;
+  gint64 *clock_offsets; /* per file, once aligned */
 };
 
 typedef struct
@@ -46,6 +49,7 @@ cs_capture_set_free (CsCaptureSet *set)
   g_array_unref (set->frames);
   g_array_unref (set->anchors.anchors);
   g_free (set->filtered);
+  g_free (set->clock_offsets);
   g_free (set);
 }
 
@@ -176,6 +180,47 @@ cs_capture_set_find_time_range (CsCaptureSet *set)
     }
 }
 
+void
+cs_capture_set_set_clock_align (CsCaptureSet *set, CsClockAlignFunc func, gpointer user_data)
+{
+  set->align = func;
+  set->align_data = user_data;
+}
+
+gboolean
+cs_capture_set_has_points (CsCaptureSet *set)
+{
+  return set->align != NULL && set->files->len > 1;
+}
+
+gint64
+cs_capture_set_get_clock_offset (CsCaptureSet *set, guint file)
+{
+  return set->clock_offsets != NULL && file < set->files->len ? set->clock_offsets[file] : 0;
+}
+
+/* Puts every file on the reference clock (timestamps stay within [0, CS_TIMESTAMP_MAX_NS]). */
+static void
+cs_capture_set_align_clocks (CsCaptureSet *set, GArray **per_file, guint n_files)
+{
+  g_free (set->clock_offsets);
+  set->clock_offsets = g_new0 (gint64, n_files);
+  set->align (set, (GArray *const *) per_file, n_files, set->clock_offsets, set->align_data);
+  for (guint f = 0; f < n_files; f++)
+    {
+      gint64 offset = set->clock_offsets[f];
+
+      if (offset == 0)
+        continue;
+      for (guint i = 0; i < per_file[f]->len; i++)
+        {
+          CsFrame *frame = &g_array_index (per_file[f], CsFrame, i);
+
+          frame->ts_ns = CLAMP (frame->ts_ns - offset, 0, CS_TIMESTAMP_MAX_NS);
+        }
+    }
+}
+
 gboolean
 cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable, CsCaptureProgressFunc progress,
                       gpointer user_data, GError **error)
@@ -219,6 +264,8 @@ cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable, CsCapturePro
       set_progress.bytes_before += cs_capture_get_size (capture);
     }
 
+  if (!cancelled && set->align != NULL)
+    cs_capture_set_align_clocks (set, per_file, n_files);
   if (!cancelled)
     cs_merge_frames (per_file, n_files, set->frames);
   cs_capture_set_find_time_range (set);

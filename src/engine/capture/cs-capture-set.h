@@ -27,6 +27,18 @@ CsCapture *cs_capture_set_get_file (CsCaptureSet *set, guint index);
 gboolean cs_capture_set_index (CsCaptureSet *set, GCancellable *cancellable,
                                CsCaptureProgressFunc progress, gpointer user_data, GError **error);
 
+/* Capture points: called by cs_capture_set_index once every file (of several) is indexed and
+ * before their frames are merged. per_file[f] holds file f's frames; the function sets
+ * offsets[f] (zeroed) to file f's clock minus the reference clock, which is then taken off
+ * every timestamp of the file, so the merged timeline is the reference point's. */
+typedef void (*CsClockAlignFunc) (CsCaptureSet *set, GArray *const *per_file, guint n_files,
+                                  gint64 *offsets, gpointer user_data);
+void cs_capture_set_set_clock_align (CsCaptureSet *set, CsClockAlignFunc func, gpointer user_data);
+/* TRUE when the files are capture points (a clock aligner was set and there are several). */
+gboolean cs_capture_set_has_points (CsCaptureSet *set);
+/* What was taken off file's timestamps (0 without points). */
+gint64 cs_capture_set_get_clock_offset (CsCaptureSet *set, guint file);
+
 guint cs_capture_set_get_n_frames (CsCaptureSet *set);
 /* Copies frame `number` (1-based, as Wireshark numbers them) into *frame; FALSE if out of
  * range. A single file keeps only every 64th record's position (CsFrameAnchors), so this

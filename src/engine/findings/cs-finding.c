@@ -83,6 +83,7 @@ cs_finding_kind_to_string (CsFindingKind kind)
     [CS_FINDING_SRTP_KEY_LIFETIME] = "srtp-key-lifetime",
     [CS_FINDING_TLS_NO_KEY] = "tls-no-key",
     [CS_FINDING_TLS_DECRYPT_FAILED] = "tls-decrypt-failed",
+    [CS_FINDING_LOST_BETWEEN_POINTS] = "lost-between-points",
   };
 
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";

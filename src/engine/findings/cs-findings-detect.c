@@ -257,6 +257,17 @@ cs_frames_compare (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
+gint
+cs_findings_compare_first_frame (gconstpointer a, gconstpointer b)
+{
+  CsFinding *x = *(CsFinding *const *) a, *y = *(CsFinding *const *) b;
+  const GArray *fx = cs_finding_get_frames (x), *fy = cs_finding_get_frames (y);
+  guint32 ax = fx->len > 0 ? g_array_index (fx, guint32, 0) : 0;
+  guint32 ay = fy->len > 0 ? g_array_index (fy, guint32, 0) : 0;
+
+  return ax < ay ? -1 : ax > ay;
+}
+
 GArray *
 cs_frames_new (guint32 first, guint32 second)
 {

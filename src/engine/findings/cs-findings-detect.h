@@ -5,6 +5,7 @@
 #include "capture/cs-capture-stats.h"
 #include "cs-finding.h"
 #include "calls/cs-stream.h"
+#include "points/cs-point-clock.h"
 
 G_BEGIN_DECLS
 
@@ -43,5 +44,10 @@ GPtrArray *cs_findings_detect_all (GPtrArray *calls, GPtrArray *streams,
 /* One finding per TLS session (CsTlsSessionInfo) that was not opened, or not wholly: added
  * to findings, which stay sorted by first frame. */
 void cs_findings_tls_sessions (const GArray *sessions, GPtrArray *findings);
+
+/* One finding per SIP datagram that left a capture point and never reached the next point of
+ * its hop (clock->losses, numbered): added to findings, which stay sorted by first frame. */
+void cs_findings_point_losses (const CsPointClock *clock, CsCaptureSet *set, GPtrArray *calls,
+                               GPtrArray *findings);
 
 G_END_DECLS

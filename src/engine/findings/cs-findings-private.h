@@ -13,6 +13,8 @@ void cs_findings_add_two (GPtrArray *out, CsFindingKind kind, CsSeverity severit
                           guint stream, guint32 first, guint32 second, const char *format, ...)
     G_GNUC_PRINTF (8, 9);
 int cs_frames_compare (gconstpointer a, gconstpointer b);
+/* For g_ptr_array_sort of CsFinding*: by first frame (none first). */
+gint cs_findings_compare_first_frame (gconstpointer a, gconstpointer b);
 /* A frame list of one or two frames (0 = none). */
 GArray *cs_frames_new (guint32 first, guint32 second);
 /* Media findings of one call: one-way audio, no media, late media, RTP after

@@ -4,17 +4,6 @@
 
 #include "net/cs-tls-stream.h"
 
-static gint
-compare_first_frame (gconstpointer a, gconstpointer b)
-{
-  CsFinding *x = *(CsFinding *const *) a, *y = *(CsFinding *const *) b;
-  const GArray *fx = cs_finding_get_frames (x), *fy = cs_finding_get_frames (y);
-  guint32 ax = fx->len > 0 ? g_array_index (fx, guint32, 0) : 0;
-  guint32 ay = fy->len > 0 ? g_array_index (fy, guint32, 0) : 0;
-
-  return ax < ay ? -1 : ax > ay;
-}
-
 void
 cs_findings_tls_sessions (const GArray *sessions, GPtrArray *findings)
 {
@@ -56,5 +45,5 @@ cs_findings_tls_sessions (const GArray *sessions, GPtrArray *findings)
                              s->lost_bytes ? " (bytes were missing from the capture)" : "");
     }
   if (findings->len > before)
-    g_ptr_array_sort (findings, compare_first_frame);
+    g_ptr_array_sort (findings, cs_findings_compare_first_frame);
 }

@@ -8,6 +8,8 @@ G_BEGIN_DECLS
 CsAnalysis *cs_analysis_new (CsCaptureSet *set);
 CsCaptureStats *cs_analysis_get_stats_mutable (CsAnalysis *self);
 void cs_analysis_set_damage (CsAnalysis *self, const GError *damage);
+/* Where the index's clock aligner leaves the estimate (cs_point_clock_align's user data). */
+CsPointClock **cs_analysis_point_clock_slot (CsAnalysis *self);
 /* Calls found by the merge, kept until published to the model. */
 void cs_analysis_take_calls (CsAnalysis *self, GPtrArray *calls);
 /* The same, moving the array's references in (calls is left empty). */

@@ -21,7 +21,8 @@ struct _CsAnalysis
   CsObjectList *stream_list;
   GPtrArray *findings; /* CsFinding*, set once at the end of the load */
   CsObjectList *finding_list;
-  GArray *rtcp; /* CsRtcpRef */
+  GArray *rtcp;              /* CsRtcpRef */
+  CsPointClock *point_clock; /* files read as capture points, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (CsAnalysis, cs_analysis, G_TYPE_OBJECT)
@@ -70,6 +71,7 @@ cs_analysis_finalize (GObject *object)
   g_clear_pointer (&self->calls, g_ptr_array_unref);
   g_mutex_clear (&self->calls_lock);
   g_clear_error (&self->damage);
+  g_clear_pointer (&self->point_clock, cs_point_clock_free);
   g_hash_table_unref (self->stats.sip_methods);
   g_hash_table_unref (self->stats.sip_statuses);
   cs_capture_set_free (self->set);
@@ -241,6 +243,18 @@ const GError *
 cs_analysis_get_damage (CsAnalysis *self)
 {
   return self->damage;
+}
+
+const CsPointClock *
+cs_analysis_get_point_clock (CsAnalysis *self)
+{
+  return self->point_clock;
+}
+
+CsPointClock **
+cs_analysis_point_clock_slot (CsAnalysis *self)
+{
+  return &self->point_clock;
 }
 
 void

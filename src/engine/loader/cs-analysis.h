@@ -7,6 +7,7 @@
 #include "calls/cs-stream.h"
 #include "capture/cs-capture-set.h"
 #include "capture/cs-capture-stats.h"
+#include "points/cs-point-clock.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,9 @@ const CsCaptureStats *cs_analysis_get_stats (CsAnalysis *self);
 const GArray *cs_analysis_get_rtcp (CsAnalysis *self);
 /* Non-NULL when reading stopped early because of damaged input. */
 const GError *cs_analysis_get_damage (CsAnalysis *self);
+/* The capture points' clocks when the files were read as points (cs_loader_set_points and
+ * several files), else NULL. */
+const CsPointClock *cs_analysis_get_point_clock (CsAnalysis *self);
 /* TRUE once every call found is in the calls model ("published" notifies). */
 gboolean cs_analysis_get_published (CsAnalysis *self);
 /* Lookups in what the models hold (the app, the CLI and the reports use these), borrowed

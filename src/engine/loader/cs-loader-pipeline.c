@@ -356,6 +356,8 @@ cs_pipeline_finish (CsPipeline *p, gboolean analyse)
                                          cs_merge_get_orphans (p->merge), &thresholds, 1);
       /* TLS sessions no key opened: where the SIP may be */
       cs_findings_tls_sessions (cs_merge_get_tls_sessions (p->merge), findings);
+      /* capture points: SIP that one point saw leave and the next never saw */
+      cs_findings_point_losses (cs_analysis_get_point_clock (analysis), set, calls, findings);
       cs_analysis_adopt_findings (analysis, findings);
       cs_loader_profile ("findings");
       cs_analysis_set_rtcp (analysis, cs_merge_get_rtcp (p->merge));

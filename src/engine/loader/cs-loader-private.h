@@ -30,6 +30,7 @@ struct _CsLoader
   char *filter;
   GArray *srtp_keys;          /* CsSrtpUserKey given by the user, or NULL */
   CsTlsKeylog *keylog;        /* TLS secrets given by the user, or NULL */
+  gboolean points;            /* several files are capture points */
   const CsLoaderWatch *watch; /* or NULL */
   gpointer watch_data;
   GDestroyNotify watch_destroy;

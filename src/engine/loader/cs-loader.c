@@ -159,6 +159,12 @@ cs_loader_set_keylog (CsLoader *self, CsTlsKeylog *keylog)
   self->keylog = keylog;
 }
 
+void
+cs_loader_set_points (CsLoader *self, gboolean points)
+{
+  self->points = points;
+}
+
 CsTlsKeylog *
 cs_loader_get_keylog (CsLoader *self)
 {
@@ -328,6 +334,9 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
         return NULL;
       }
   analysis = cs_analysis_new (set);
+  if (self->points)
+    cs_capture_set_set_clock_align (set, cs_point_clock_align,
+                                    cs_analysis_point_clock_slot (analysis));
   g_mutex_lock (&self->lock);
   g_set_object (&self->analysis, analysis);
   g_mutex_unlock (&self->lock);
@@ -363,6 +372,8 @@ cs_loader_run (CsLoader *self, const char *const *paths, const char *filter,
       return NULL;
     }
   cs_loader_fill_frame_stats (analysis);
+  if (cs_analysis_get_point_clock (analysis) != NULL)
+    cs_point_clock_number (*cs_analysis_point_clock_slot (analysis), set);
   cs_loader_profile ("index");
   cs_pipeline_finish (&pipeline, TRUE);
   if (g_cancellable_is_cancelled (cancellable))

@@ -40,6 +40,10 @@ void cs_loader_set_srtp_keys (CsLoader *self, const GArray *keys);
 const GArray *cs_loader_get_srtp_keys (CsLoader *self);
 /* TLS secrets (an NSS key log) for SIP over TLS; NULL for none. The loader keeps a reference. */
 void cs_loader_set_keylog (CsLoader *self, CsTlsKeylog *keylog);
+/* Several files are capture points of one network (not parts of one capture): their clocks
+ * are aligned from the SIP messages they share and a message seen at several points is one
+ * message with several sightings (cs-point-clock.h). */
+void cs_loader_set_points (CsLoader *self, gboolean points);
 CsTlsKeylog *cs_loader_get_keylog (CsLoader *self);
 /* Progress properties, notified on the main context that started the load
  * (load_async) at most ~10 times a second:

@@ -340,6 +340,13 @@ cs_merge_add_sip (CsMerge *merge, CsSipMessage *msg)
   CsCall *call;
 
   cs_merge_count_sip (merge, msg);
+  if (merge->set != NULL && cs_capture_set_has_points (merge->set))
+    {
+      CsFrame frame;
+
+      if (cs_capture_set_get_frame (merge->set, cs_sip_message_get_frame (msg), &frame))
+        cs_sip_message_set_point (msg, frame.file + 1u);
+    }
   call = cs_call_tracker_add (merge->tracker, msg);
   cs_stream_binder_add_sdp (merge->binder, call, msg);
   if (call != NULL || cs_sip_message_get_call_id (msg) != NULL)

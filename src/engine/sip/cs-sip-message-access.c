@@ -161,6 +161,18 @@ cs_sip_message_set_ts_ns (CsSipMessage *msg, gint64 ts_ns)
   msg->ts_ns = ts_ns;
 }
 
+guint
+cs_sip_message_get_point (const CsSipMessage *msg)
+{
+  return msg->point;
+}
+
+void
+cs_sip_message_set_point (CsSipMessage *msg, guint point)
+{
+  msg->point = (guint16) MIN (point, G_MAXUINT16);
+}
+
 void
 cs_sip_message_set_endpoints (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst)
 {

@@ -46,6 +46,7 @@ struct _CsSipMessage
   guint8 is_request;  /* gboolean */
   guint8 method;      /* CsSipMethod: request method, UNKNOWN for other tokens */
   guint8 cseq_method; /* CsSipMethod */
+  guint16 point;      /* capture point (file of a --points set) + 1; 0 without points */
 };
 
 #define CS_SIP_STRING_DONOR 0x8000u

@@ -95,6 +95,9 @@ CsSipTransport cs_sip_message_get_transport (const CsSipMessage *msg) G_GNUC_PUR
 /* Byte offset of the message in its file when it was read from one place of a mapped
  * capture, else 0. */
 guint64 cs_sip_message_get_offset (const CsSipMessage *msg) G_GNUC_PURE;
+/* The capture point that saw it (file index in a --points capture set + 1), 0 without
+ * points: set by the loader. */
+guint cs_sip_message_get_point (const CsSipMessage *msg) G_GNUC_PURE;
 
 /* The decoded start line and headers that are not strings. */
 gboolean cs_sip_message_is_request (const CsSipMessage *msg) G_GNUC_PURE;
@@ -117,6 +120,7 @@ CsSipMessage *cs_sip_message_stamp (CsSipMessage *msg, const CsEndpoint *src, co
 void cs_sip_message_set_frame (CsSipMessage *msg, guint32 frame);
 void cs_sip_message_set_first_frame (CsSipMessage *msg, guint32 first_frame);
 void cs_sip_message_set_ts_ns (CsSipMessage *msg, gint64 ts_ns);
+void cs_sip_message_set_point (CsSipMessage *msg, guint point);
 void cs_sip_message_set_endpoints (CsSipMessage *msg, const CsEndpoint *src, const CsEndpoint *dst);
 
 /* A signature identifies one transmission of a message within its transaction: seeing it
