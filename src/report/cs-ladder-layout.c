@@ -627,7 +627,11 @@ cs_ladder_layout_lane_packet (const CsLadderLayout *layout, guint lane, double y
   packets = cs_stream_get_packets (g_array_index (layout->rows, CsLadderRow, l->row).stream);
   if (packets == NULL || packets->len == 0)
     return NULL;
-  ts_ns = cs_ladder_layout_time_at (layout, CLAMP (y, l->y_start, l->y_end));
+  /* the lane's top, down to its stream's bar, is the stream's first packet */
+  if (y
+      <= MAX (l->y_start, g_array_index (layout->rows, CsLadderRow, l->row).y + CS_LADDER_ARROW_Y))
+    return &g_array_index (packets, CsRtpPacket, 0);
+  ts_ns = cs_ladder_layout_time_at (layout, MIN (y, l->y_end));
   /* packets are in capture order: the first arriving at or after ts_ns, or the one before */
   hi = packets->len;
   while (lo < hi)

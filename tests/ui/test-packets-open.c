@@ -76,6 +76,29 @@ assert_packets_show (CsWindow *window, guint32 number)
   }
 }
 
+/* Screenshots (CS_PACKETS_SHOTS=DIR) of the window as it is, at 1280x800 and 1920x1080. */
+static void
+shots (CsWindow *window, const char *name)
+{
+  const char *dir = g_getenv ("CS_PACKETS_SHOTS");
+  static const int sizes[][2] = { { 1280, 800 }, { 1920, 1080 } };
+
+  if (dir == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *png
+          = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, sizes[i][0], sizes[i][1]);
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      ui_test_spin (400);
+      g_assert_true (ui_test_save_png (GTK_WIDGET (window), png));
+      g_test_message ("wrote %s", png);
+    }
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  ui_test_spin (300);
+}
+
 static void
 back_to_calls (CsWindow *window)
 {
@@ -177,6 +200,8 @@ test_ladder_lane_and_arrow (void)
       cs_ladder_view_press_at (ladder (window), 2, x, y);
       assert_packets_show (window, picks[p].frame);
       g_assert_cmpstr (tree_value (window, "rtp.ssrc"), ==, "0x444ebce0");
+      if (p == 1)
+        shots (window, "demo-lane");
     }
   /* 4 px wide: a click 3 px beside it still hits it */
   back_to_calls (window);
@@ -474,6 +499,7 @@ test_findings_keys (void)
       assert_packets_show (window, 666);
       g_assert_cmpuint (g_list_model_get_n_items (cs_packets_view_get_rows (window->packets_view)),
                         ==, 12);
+      shots (window, "demo-finding");
     }
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -535,6 +561,70 @@ test_load_range_and_retransmission (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A real capture (../shared/samples/sip-rtp-g711.pcap): a double click on call 1's RTP lane at
+ * its start opens frame 6 (tshark: the first rtp.ssrc 0x343da99b); Enter on its one-way-audio
+ * finding lists frames 6 and 430 (its first and last packet) with 6 shown. */
+static void
+test_sample_lane_and_finding (void)
+{
+  const char *dir = g_getenv ("CS_SAMPLES_DIR");
+  g_autofree char *path = dir != NULL ? g_build_filename (dir, "sip-rtp-g711.pcap", NULL) : NULL;
+  CsWindow *window;
+  const CsLadderLayout *layout;
+  const CsLadderLane *lane;
+  GListModel *shown;
+  double left, right, x, y;
+  gboolean opened = FALSE;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("../shared/samples/sip-rtp-g711.pcap is not there");
+      return;
+    }
+  window = ui_test_load_file (application, path, 1280, 800);
+  ui_test_select_call (window, 1);
+  ui_test_spin (50);
+  layout = cs_ladder_view_get_layout (ladder (window));
+  g_assert_cmpuint (layout->lanes->len, ==, 1);
+  lane = &g_array_index (layout->lanes, CsLadderLane, 0);
+  cs_ladder_layout_lane_span (layout, lane, &left, &right);
+  ladder_point (window, (left + right) / 2, lane->y_start, &x, &y);
+  cs_ladder_view_press_at (ladder (window), 1, x, y);
+  cs_ladder_view_press_at (ladder (window), 2, x, y);
+  assert_packets_show (window, 6);
+  g_assert_cmpstr (tree_value (window, "rtp.ssrc"), ==, "0x343da99b");
+  shots (window, "sample-lane");
+
+  back_to_calls (window);
+  gtk_stack_set_visible_child_name (window->view_stack, "findings");
+  ui_test_spin (50);
+  shown = cs_findings_view_get_shown_model (window->findings_view);
+  for (guint i = 0; i < g_list_model_get_n_items (shown) && !opened; i++)
+    {
+      g_autoptr (CsFinding) finding = g_list_model_get_item (shown, i);
+
+      if (cs_finding_get_call_number (finding) != 1)
+        continue;
+      g_signal_emit_by_name (
+          ui_test_find_widget (GTK_WIDGET (window->findings_view), GTK_TYPE_COLUMN_VIEW),
+          "activate", i);
+      opened = TRUE;
+    }
+  g_assert_true (opened);
+  assert_packets_show (window, 6);
+  {
+    GListModel *rows = cs_packets_view_get_rows (window->packets_view);
+    g_autoptr (CsFrameRow) first = g_list_model_get_item (rows, 0);
+    g_autoptr (CsFrameRow) second = g_list_model_get_item (rows, 1);
+
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 2);
+    g_assert_cmpuint (cs_frame_row_get_number (first), ==, 6);
+    g_assert_cmpuint (cs_frame_row_get_number (second), ==, 430);
+  }
+  shots (window, "sample-finding");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -548,5 +638,6 @@ main (int argc, char **argv)
   g_test_add_func ("/packets-open/findings-keys", test_findings_keys);
   g_test_add_func ("/packets-open/load-range-and-retransmission",
                    test_load_range_and_retransmission);
+  g_test_add_func ("/packets-open/sample-lane-and-finding", test_sample_lane_and_finding);
   return g_test_run ();
 }
