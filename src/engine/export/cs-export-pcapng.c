@@ -184,7 +184,8 @@ cs_export_collect (CsAnalysis *analysis, const guint *call_numbers, guint n_call
 
       g_array_append_val (out, f);
     }
-  qsort (out->data, out->len, sizeof (guint32), cs_compare_u32);
+  if (out->len > 1) /* an empty array has no data to sort (UBSan: qsort of NULL) */
+    qsort (out->data, out->len, sizeof (guint32), cs_compare_u32);
   return out;
 }
 
