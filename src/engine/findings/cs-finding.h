@@ -41,8 +41,7 @@ typedef enum
   CS_FINDING_SRTP_KEY_LIFETIME,   /* SRTP packets past their master key's lifetime */
   CS_FINDING_TLS_NO_KEY,          /* a TLS session no key log opened: SIP may be inside */
   CS_FINDING_TLS_DECRYPT_FAILED,  /* TLS records the key log's secrets do not open */
-  CS_FINDING_LOST_BETWEEN_POINTS, /* a SIP datagram one capture point saw leave, the next never saw
-                                   */
+  CS_FINDING_LOST_BETWEEN_POINTS, /* SIP one capture point saw leave, the next never saw */
 } CsFindingKind;
 
 #define CS_TYPE_FINDING (cs_finding_get_type ())
