@@ -132,6 +132,7 @@ gen_expect_add_non_invite (GenExpect *e, const char *method, const char *call_id
 
   n->method = g_strdup (method);
   n->call_id = g_strdup (call_id);
+  n->request_ns = n->first_response_ns = -1;
   g_ptr_array_add (e->non_invite, n);
   return n;
 }
@@ -577,8 +578,16 @@ gen_expect_to_json (GenExpect *e, const char *scenario, GenCapture *cap)
       append_json_string (out, n->call_id);
       g_string_append (out, ", \"final_status\": ");
       append_final (out, n->final_status);
-      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u}", n->messages,
+      g_string_append_printf (out, ", \"messages\": %u, \"retransmissions\": %u", n->messages,
                               n->retransmissions);
+      if (n->first_response_ns >= 0)
+        append_span (out, "first_response_ms", n->request_ns, n->first_response_ns, 1e6);
+      if (n->state != NULL)
+        {
+          g_string_append (out, ", \"state\": ");
+          append_json_string (out, n->state);
+        }
+      g_string_append (out, "}");
     }
   g_string_append (out, e->non_invite->len ? "\n  ],\n" : "],\n");
 

@@ -45,6 +45,8 @@ typedef struct
   guint final_status; /* 0 = none */
   guint messages;
   guint retransmissions;
+  gint64 request_ns, first_response_ns; /* first transmission, first response (-1: none) */
+  const char *state; /* the exchange's state when the scenario names it, else NULL */
 } GenExpectNonInvite;
 
 /* One RTP packet of a stream: its packet id and unwrapped sequence offset. */

@@ -639,7 +639,7 @@ gen_scn_findings_signalling (GenCapture *cap)
   /* an OPTIONS sent twice, never answered */
   d = gen_dialog_new (cap, &s.cast.alice, &s.cast.bob, &s.cast.bob.sip, FALSE);
   gen_dialog_request (d, s.t + GEN_S (1), GEN_CALLER, "OPTIONS", NULL, NULL, NULL);
-  x = gen_expect_add_finding (cap->expect, "unanswered-invite", "error", NULL, NULL);
+  x = gen_expect_add_finding (cap->expect, "unanswered-request", "error", NULL, NULL);
   x->exchange = d->txn[GEN_CALLER].non_invite;
   gen_expect_finding_frame (x, gen_capture_last_packet (cap));
   gen_dialog_retransmit (d, s.t + GEN_S (1) + GEN_MS (500), GEN_CALLER);

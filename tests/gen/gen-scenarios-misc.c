@@ -120,15 +120,48 @@ gen_scn_unassociated_rtp (GenCapture *cap)
   gen_rtp_send_audio (&stray, T0 + GEN_MS (500), GEN_S (5), NULL);
 }
 
+/* The proxy sends OPTIONS to a host that never answers, at t and again (Timer E: T1 = 500 ms
+ * doubling up to T2 = 4 s) at every retransmit_ms[i] below the capture's end; returns the
+ * exchange's truth, with the packet of its first transmission. The copies are one
+ * retransmissions finding (info below 3, then warning), put in out_copies. */
+static GenExpectNonInvite *
+unanswered_options (GenCapture *cap, GenCast *cast, GenUa *gone, gint64 t, gint64 end,
+                    const char *state, GenExpectFinding **out_copies, guint *out_request)
+{
+  static const int retransmit_ms[]
+      = { 500, 1500, 3500, 7500, 11500, 15500, 19500, 23500, 27500, 31500 };
+  GenDialog *d = gen_dialog_new (cap, &cast->proxy, gone, &gone->sip, FALSE);
+  GenExpectNonInvite *exchange;
+  guint sent = 0;
+
+  gen_dialog_request (d, t, GEN_CALLER, "OPTIONS", NULL, NULL, NULL);
+  *out_request = gen_capture_last_packet (cap);
+  exchange = d->txn[GEN_CALLER].non_invite;
+  exchange->state = state;
+  *out_copies = gen_expect_add_finding (cap->expect, "retransmissions", "info", NULL, NULL);
+  (*out_copies)->exchange = exchange;
+  for (guint i = 0; i < G_N_ELEMENTS (retransmit_ms) && t + GEN_MS (retransmit_ms[i]) < end; i++)
+    {
+      gen_dialog_retransmit (d, t + GEN_MS (retransmit_ms[i]), GEN_CALLER);
+      gen_expect_finding_frame (*out_copies, gen_capture_last_packet (cap));
+      sent++;
+    }
+  if (sent >= 3)
+    (*out_copies)->severity = "warning";
+  gen_dialog_free (d);
+  return exchange;
+}
+
 void
 gen_scn_non_invite (GenCapture *cap)
 {
-  static const int retransmit_ms[] = { 500, 1500, 3500, 7500 };
   GenCast cast;
-  GenUa gone;
+  GenUa gone, moved;
   GenDialog *d;
-  GenExpectFinding *unanswered, *copies;
-  gint64 t = T0;
+  GenExpectNonInvite *exchange;
+  GenExpectFinding *unanswered, *copies, *redirected;
+  gint64 t = T0, end;
+  guint request;
 
   gen_cast_init (&cast);
   t = gen_register (cap, t, &cast.alice, &cast.proxy) + GEN_MS (500);
@@ -156,26 +189,32 @@ gen_scn_non_invite (GenCapture *cap)
   gen_dialog_free (d);
   t += GEN_MS (600);
 
-  /* an OPTIONS to a host that never answers: Timer E retransmissions only */
-  gen_ua_init (&gone, "Gone", "1099", "10.0.0.99", 5060, "none");
-  d = gen_dialog_new (cap, &cast.proxy, &gone, &gone.sip, FALSE);
+  /* an OPTIONS answered 302: a redirect ends the exchange as rejected, shown as info */
+  gen_ua_init (&moved, "Moved", "1098", "10.0.0.98", 5060, "none");
+  d = gen_dialog_new (cap, &cast.proxy, &moved, &moved.sip, FALSE);
   gen_dialog_request (d, t, GEN_CALLER, "OPTIONS", NULL, NULL, NULL);
-  unanswered = gen_expect_add_finding (cap->expect, "unanswered-invite", "error", NULL, NULL);
-  unanswered->exchange = d->txn[GEN_CALLER].non_invite;
-  /* RFC 3261 Timer F is 64·T1 = 32 s for a non-INVITE too: the capture ends 7.5 s after the
-   * OPTIONS, while it is still being retransmitted */
-  unanswered->disputed = "reported 7.5 s after the OPTIONS, before Timer F (32 s) ran out: "
-                         "docs/findings.md says 32 s, and the kind names an INVITE";
-  gen_expect_finding_frame (unanswered, gen_capture_last_packet (cap));
-  copies = gen_expect_add_finding (cap->expect, "retransmissions", "warning", NULL, NULL);
-  copies->exchange = unanswered->exchange;
-  for (guint i = 0; i < G_N_ELEMENTS (retransmit_ms); i++)
-    {
-      gen_dialog_retransmit (d, t + GEN_MS (retransmit_ms[i]), GEN_CALLER);
-      gen_expect_finding_frame (unanswered, gen_capture_last_packet (cap));
-      gen_expect_finding_frame (copies, gen_capture_last_packet (cap));
-    }
+  d->txn[GEN_CALLER].non_invite->state = "rejected";
+  gen_dialog_respond (d, t + GEN_MS (10), GEN_CALLER, 302, "Contact: <sip:1098@10.0.0.97:5060>\r\n",
+                      NULL, NULL);
+  redirected = gen_expect_add_finding (cap->expect, "failed-call", "info", NULL, NULL);
+  redirected->exchange = d->txn[GEN_CALLER].non_invite;
+  gen_expect_finding_frame (redirected, gen_capture_last_packet (cap));
   gen_dialog_free (d);
+  t += GEN_MS (600);
+
+  /* an OPTIONS to a host that never answers, retransmitted until Timer F (64·T1 = 32 s, for a
+   * non-INVITE as for an INVITE) runs out within the capture: it failed */
+  gen_ua_init (&gone, "Gone", "1099", "10.0.0.99", 5060, "none");
+  end = t + GEN_S (33);
+  exchange = unanswered_options (cap, &cast, &gone, t, end, "failed", &copies, &request);
+  unanswered = gen_expect_add_finding (cap->expect, "unanswered-request", "error", NULL, NULL);
+  unanswered->exchange = exchange;
+  gen_expect_finding_frame (unanswered, request);
+  for (guint i = 0; i < copies->packet_ids->len; i++)
+    gen_expect_finding_frame (unanswered, g_array_index (copies->packet_ids, guint, i));
+  /* another, 3 s before the capture ends: still waiting (Timer F has 29 s to run), no failure */
+  unanswered_options (cap, &cast, &gone, end - GEN_S (3), end, "setup", &copies, &request);
+  gen_options_ping (cap, end, &cast.proxy, &cast.bob);
 }
 
 /* The message just sent is malformed: a warning about it, in its exchange (NULL: none). */

@@ -34,6 +34,11 @@ srtp_findings (GenCapture *cap, const GenSrtpPlan *srtp, GenExpectCall *call, Ge
           for (guint n = 0; n < 8 && n < s->arrivals->len; n++)
             gen_expect_finding_frame (f, gen_expect_stream_nth (s, n));
         }
+      /* a copy of an SRTP packet is a replay libsrtp refuses: a sequence error, never an
+       * authentication failure */
+      if (s->duplicates > 0)
+        gen_expect_finding_disordered (
+            gen_expect_add_finding (cap->expect, "sequence-errors", "warning", call, s), s);
       if (s->packets > lifetime)
         gen_expect_finding_frame (
             gen_expect_add_finding (cap->expect, "srtp-key-lifetime", "warning", call, s),
@@ -50,6 +55,7 @@ srtp_call (GenCapture *cap, const GenSrtpPlan *srtp, gboolean dtmf)
   GenCallPlan plan;
   GenCall c;
   gint64 t, start;
+  const GenRtpImpair up_impair = { .duplicates = srtp->duplicates };
 
   gen_cast_init (&cast);
   gen_plan_init (&plan, T0, &cast.alice, &cast.bob, &cast.proxy);
@@ -61,7 +67,7 @@ srtp_call (GenCapture *cap, const GenSrtpPlan *srtp, gboolean dtmf)
   gen_rtp_stream_init (&c.up, cap, &c.caller_media, &c.callee_media, plan.pt, GEN_TONE_DUAL, t,
                        TRUE);
   gen_call_protect_stream (&c, &c.up, 0);
-  t = gen_rtp_send_audio (&c.up, t, GEN_S (3), NULL);
+  t = gen_rtp_send_audio (&c.up, t, GEN_S (3), &up_impair);
   if (dtmf)
     {
       /* without a key the events stay ciphertext: no digit may be read from them */
@@ -137,4 +143,12 @@ gen_scn_srtp_no_key (GenCapture *cap)
   static const GenSrtpPlan srtp = { .suite = "AES_CM_128_HMAC_SHA1_80", .no_key_lines = TRUE };
 
   srtp_call (cap, &srtp, TRUE);
+}
+
+void
+gen_scn_srtp_duplicates (GenCapture *cap)
+{
+  static const GenSrtpPlan srtp = { .suite = "AES_CM_128_HMAC_SHA1_80", .duplicates = 3 };
+
+  srtp_call (cap, &srtp, FALSE);
 }

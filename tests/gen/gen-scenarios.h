@@ -99,6 +99,7 @@ void gen_scn_srtp_wrong_key (GenCapture *cap);
 void gen_scn_srtp_rollover (GenCapture *cap);
 void gen_scn_srtp_lifetime (GenCapture *cap);
 void gen_scn_srtp_no_key (GenCapture *cap);
+void gen_scn_srtp_duplicates (GenCapture *cap);
 
 void gen_scn_dtmf (GenCapture *cap);
 void gen_scn_rtp_dup_reorder (GenCapture *cap);
@@ -121,6 +122,7 @@ void gen_scn_findings_limits (GenCapture *cap);
 void gen_scn_findings_damaged (GenCapture *cap);
 void gen_scn_b2bua_x_call_id (GenCapture *cap);
 void gen_scn_media_bridged (GenCapture *cap);
+void gen_scn_b2bua_header_and_media (GenCapture *cap);
 void gen_scn_b2bua_same_call_id (GenCapture *cap);
 void gen_scn_refer_transfer (GenCapture *cap);
 void gen_scn_attended_transfer (GenCapture *cap);

@@ -43,6 +43,8 @@ gen_sip_reason (guint status)
       return "OK";
     case 202:
       return "Accepted";
+    case 302:
+      return "Moved Temporarily";
     case 400:
       return "Bad Request";
     case 401:
@@ -278,7 +280,10 @@ gen_dialog_request (GenDialog *d, gint64 t, GenSide side, const char *method, co
     }
   else if (!d->is_call)
     /* outside calls the truth is per transaction: REGISTER 401, then REGISTER 200 */
-    txn->non_invite = gen_expect_add_non_invite (d->cap->expect, method, d->call_id);
+    {
+      txn->non_invite = gen_expect_add_non_invite (d->cap->expect, method, d->call_id);
+      txn->non_invite->request_ns = t;
+    }
   if (strcmp (method, "INVITE") == 0 && side == GEN_CALLER)
     d->invite_txn = *txn;
   if (txn->initial_invite)
@@ -337,6 +342,8 @@ respond_to (GenDialog *d, gint64 t, GenSide request_side, const GenTxn *txn, gui
                    extra, content_type, body);
   if (txn->initial_invite && d->expect != NULL)
     gen_expect_call_response (d->expect, t, status);
+  if (txn->non_invite != NULL && txn->non_invite->first_response_ns < 0)
+    txn->non_invite->first_response_ns = t;
   if (status >= 200 && txn->non_invite != NULL && txn->non_invite->final_status == 0)
     txn->non_invite->final_status = status;
 }

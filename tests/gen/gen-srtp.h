@@ -14,6 +14,7 @@ typedef struct
   gboolean no_key_lines; /* RTP/SAVP without a=crypto (keys exchanged elsewhere) */
   gboolean wrong_up_key; /* the caller sends with another key than its SDP announces */
   guint16 seq0;          /* first sequence number of both directions; 0 = random */
+  guint duplicates;      /* caller packets the network delivers twice (replays, not failures) */
 } GenSrtpPlan;
 
 typedef struct _GenSrtp GenSrtp;

@@ -126,9 +126,10 @@ check_calls (JsonObject *expect, JsonArray *calls)
 }
 
 /* Non-INVITE expectations are per transaction: found among the transactions
- * of the exchange (REGISTER, OPTIONS…) or call that carries the Call-ID. */
+ * of the exchange (REGISTER, OPTIONS…) or call that carries the Call-ID (out_call). */
 static JsonObject *
-find_transaction (JsonArray *calls, const char *call_id, const char *method, GHashTable *used)
+find_transaction (JsonArray *calls, const char *call_id, const char *method, GHashTable *used,
+                  JsonObject **out_call)
 {
   for (guint i = 0; i < json_array_get_length (calls); i++)
     {
@@ -146,6 +147,7 @@ find_transaction (JsonArray *calls, const char *call_id, const char *method, GHa
               || g_strcmp0 (json_object_get_string_member (t, "method"), method) != 0)
             continue;
           g_hash_table_add (used, t);
+          *out_call = call;
           return t;
         }
     }
@@ -166,7 +168,8 @@ check_non_invite (JsonObject *expect, JsonArray *calls)
       JsonObject *w = json_array_get_object_element (want, i);
       const char *method = json_object_get_string_member (w, "method");
       const char *call_id = json_object_get_string_member (w, "call_id");
-      JsonObject *got = find_transaction (calls, call_id, method, used);
+      JsonObject *exchange = NULL;
+      JsonObject *got = find_transaction (calls, call_id, method, used, &exchange);
 
       g_test_message ("%s %s", method, call_id);
       g_assert_nonnull (got);
@@ -174,6 +177,11 @@ check_non_invite (JsonObject *expect, JsonArray *calls)
       if (json_object_has_member (w, "retransmissions"))
         g_assert_cmpint (golden_int (got, "transmissions") - 1, ==,
                          golden_int (w, "retransmissions"));
+      /* request (first transmission) to its first response, on the generator's clock */
+      check_call_span (w, got, "first_response_ms", 0.0021);
+      if (json_object_has_member (w, "state"))
+        g_assert_cmpstr (json_object_get_string_member (exchange, "state"), ==,
+                         json_object_get_string_member (w, "state"));
     }
 }
 

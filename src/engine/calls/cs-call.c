@@ -484,9 +484,9 @@ cs_call_finish (CsCall *self, gint64 capture_end_ns)
 
   if (self->final_seen)
     return;
-  /* No final response: a failure once Timer B has expired within the
-   * capture, otherwise the call was still being set up when it stopped. */
-  if (timed_out || self->method != CS_SIP_METHOD_INVITE)
+  /* No final response: a failure once Timer B (Timer F for a non-INVITE: also 64·T1) has
+   * expired within the capture, otherwise the request was still waiting when it stopped. */
+  if (timed_out)
     {
       if (self->state == CS_CALL_STATE_SETUP || self->state == CS_CALL_STATE_RINGING)
         self->state = CS_CALL_STATE_FAILED;

@@ -84,6 +84,7 @@ cs_finding_kind_to_string (CsFindingKind kind)
     [CS_FINDING_TLS_NO_KEY] = "tls-no-key",
     [CS_FINDING_TLS_DECRYPT_FAILED] = "tls-decrypt-failed",
     [CS_FINDING_LOST_BETWEEN_POINTS] = "lost-between-points",
+    [CS_FINDING_UNANSWERED_REQUEST] = "unanswered-request",
   };
 
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";

@@ -42,6 +42,7 @@ typedef enum
   CS_FINDING_TLS_NO_KEY,          /* a TLS session no key log opened: SIP may be inside */
   CS_FINDING_TLS_DECRYPT_FAILED,  /* TLS records the key log's secrets do not open */
   CS_FINDING_LOST_BETWEEN_POINTS, /* SIP one capture point saw leave, the next never saw */
+  CS_FINDING_UNANSWERED_REQUEST,  /* a REGISTER, OPTIONS… without final response by Timer F */
 } CsFindingKind;
 
 #define CS_TYPE_FINDING (cs_finding_get_type ())

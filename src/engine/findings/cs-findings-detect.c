@@ -372,9 +372,12 @@ cs_findings_call_outcome (CsCall *call, const CsFindingThresholds *t, GPtrArray 
         g_strlcpy (sent, "once", sizeof sent);
       else
         g_snprintf (sent, sizeof sent, "%u times", frames->len);
-      cs_findings_add (out, CS_FINDING_UNANSWERED, CS_SEVERITY_ERROR, number, 0, frames,
-                       "%s from %s to %s got no final response (sent %s)", what,
-                       cs_call_get_from (call), cs_call_get_to (call), sent);
+      cs_findings_add (
+          out,
+          cs_call_get_method (call) == CS_SIP_METHOD_INVITE ? CS_FINDING_UNANSWERED
+                                                            : CS_FINDING_UNANSWERED_REQUEST,
+          CS_SEVERITY_ERROR, number, 0, frames, "%s from %s to %s got no final response (sent %s)",
+          what, cs_call_get_from (call), cs_call_get_to (call), sent);
       g_array_unref (frames);
     }
 }

@@ -126,6 +126,26 @@ test_rule_noisy_baseline_and_ramp (void)
   g_assert_cmpfloat (d.threshold, <, 60);
 }
 
+/* The factor on the baseline, by hand: ten intervals at 10 ms give p90 = 10, so with a 1 ms
+ * floor the threshold is max (10 + 1, 2 × 10) = 20 ms. A server that settles at 25 ms
+ * (2.5 × the baseline) has departed; one that settles at exactly 20 ms has not. */
+static void
+test_rule_twice_the_baseline (void)
+{
+  double v[20];
+  CsLoadDeparture d;
+
+  for (guint i = 0; i < 20; i++)
+    v[i] = i < 10 ? 10 : 25;
+  g_assert_true (find (v, 20, 1, &d));
+  g_assert_cmpuint (d.index, ==, 10);
+  g_assert_cmpfloat (d.baseline_p90, ==, 10);
+  g_assert_cmpfloat (d.threshold, ==, 20);
+  for (guint i = 10; i < 20; i++)
+    v[i] = 20;
+  g_assert_false (find (v, 20, 1, &d));
+}
+
 static void
 test_rule_half_out_does_not_stay (void)
 {
@@ -550,6 +570,7 @@ main (int argc, char **argv)
   g_test_add_func ("/loadtest/rule/spike", test_rule_spike_is_not_a_break);
   g_test_add_func ("/loadtest/rule/noisy-ramp", test_rule_noisy_baseline_and_ramp);
   g_test_add_func ("/loadtest/rule/half-out", test_rule_half_out_does_not_stay);
+  g_test_add_func ("/loadtest/rule/twice-the-baseline", test_rule_twice_the_baseline);
   g_test_add_func ("/loadtest/rule/gaps", test_rule_gaps_and_short_baseline);
   g_test_add_func ("/loadtest/compute/crafted", test_compute_crafted);
   g_test_add_func ("/loadtest/compute/wider-interval", test_compute_wider_interval);
